@@ -1,0 +1,67 @@
+// Start-up writes that need the environment or the route table: the bootstrap super
+// administrator on an empty database, and the permission catalogue (one permission per slug
+// that a route declares), linked to the menu of its module.
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { hashPassword } from '../platform/auth/password.ts';
+import type { Config } from '../platform/config.ts';
+import type { Database } from '../platform/db/database.ts';
+import { permissions } from './db/schema.ts';
+
+export interface DeclaredPermission {
+  slug: string;
+  method: string;
+  path: string;
+  name: string;
+}
+
+export async function ensureBootstrapAdmin(db: Database, config: Config, logger: Logger): Promise<void> {
+  const existing = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM admin.admins');
+  if ((existing[0]?.n ?? 0) > 0) return;
+  const generated = !config.ADMIN_PASSWORD;
+  const password = config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
+  const hash = await hashPassword(password);
+  const created = await db.transactionRaw(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['bootstrap:admin']);
+    const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM admin.admins');
+    if ((row?.n ?? 0) > 0) return false;
+    const [admin] = await tx.query<{ id: number }>(
+      `INSERT INTO admin.admins (username, password_hash, nickname, department_id) VALUES ($1, $2, $3, 1) RETURNING id`,
+      [config.ADMIN_USERNAME, hash, 'Super Administrator'],
+    );
+    await tx.query(`INSERT INTO admin.admin_roles (admin_id, role_id) SELECT $1, id FROM admin.roles WHERE slug = 'super_admin'`, [admin!.id]);
+    return true;
+  });
+  if (!created) return;
+  if (generated) {
+    logger.warn(
+      `Bootstrap administrator created: username "${config.ADMIN_USERNAME}", password "${password}" (shown once; change it after signing in)`,
+    );
+  } else {
+    logger.info({ username: config.ADMIN_USERNAME }, 'bootstrap administrator created with ADMIN_PASSWORD');
+  }
+}
+
+/** Upserts one permission per declared slug; the menu whose slug is the module links it. */
+export async function syncPermissionCatalogue(db: Database, declared: DeclaredPermission[]): Promise<void> {
+  const bySlug = new Map<string, DeclaredPermission>();
+  for (const p of declared) if (!bySlug.has(p.slug)) bySlug.set(p.slug, p);
+  if (bySlug.size === 0) return;
+  await db.orm
+    .insert(permissions)
+    .values(
+      [...bySlug.values()].map((p) => ({
+        slug: p.slug,
+        name: p.name.slice(0, 128),
+        method: p.method,
+        path: p.path,
+        isSystem: true,
+        menuId: sql`(select id from admin.menus where slug = ${p.slug.split('.')[0]!.replace(/_/g, '-')})`,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: permissions.slug,
+      set: { method: sql`excluded.method`, path: sql`excluded.path`, isSystem: true, updatedAt: sql`now()` },
+    });
+}

@@ -1,0 +1,216 @@
+// Administrator sign-in: captcha, password (argon2id), optional authenticator code, lockout
+// after repeated failures, and the login log. Unknown usernames go through the same steps
+// (a dummy hash is verified, failures are counted) so that accounts cannot be enumerated.
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { renderCaptcha } from '../../../platform/auth/captcha.ts';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../../platform/auth/password.ts';
+import { matchTotpStep } from '../../../platform/auth/totp.ts';
+import type { KvStore } from '../../../platform/cache/kv.ts';
+import type { Config } from '../../../platform/config.ts';
+import type { Orm } from '../../../platform/db/database.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import { formatDisplay } from '../../../platform/time.ts';
+import { admins, departments, loginLogs } from '../../db/schema.ts';
+import { E } from '../../errors.ts';
+import type { Principal } from '../../guard.ts';
+import type { RbacService } from '../rbac/rbac.service.ts';
+import type { SessionService } from '../sessions/sessions.service.ts';
+
+export const CAPTCHA_TTL_MS = 120_000;
+
+export type LoginReason =
+  | 'success' | 'captcha' | 'locked' | 'unknown_user' | 'bad_password' | 'disabled'
+  | 'authenticator_required' | 'authenticator_wrong';
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+export class AuthService {
+  private readonly orm: Orm;
+  private readonly kv: KvStore;
+  private readonly config: Config;
+  private readonly sessions: SessionService;
+  private readonly rbac: RbacService;
+  private readonly logger: Logger;
+  constructor(deps: { orm: Orm; kv: KvStore; config: Config; sessions: SessionService; rbac: RbacService; logger: Logger }) {
+    this.orm = deps.orm;
+    this.kv = deps.kv;
+    this.config = deps.config;
+    this.sessions = deps.sessions;
+    this.rbac = deps.rbac;
+    this.logger = deps.logger;
+  }
+
+  async newCaptcha() {
+    const { text, png } = renderCaptcha();
+    const id = randomUUID();
+    await this.kv.set(`admin:captcha:${id}`, text.toLowerCase(), CAPTCHA_TTL_MS);
+    return { captcha_id: id, captcha_image: `data:image/png;base64,${png.toString('base64')}`, expires_in: CAPTCHA_TTL_MS / 1000 };
+  }
+
+  /** Single use: the answer is taken whether or not it matches. */
+  private async checkCaptcha(id: string | undefined, code: string | undefined): Promise<boolean> {
+    if (!id || !code) return false;
+    const answer = await this.kv.take(`admin:captcha:${id}`);
+    return answer !== null && answer === code.trim().toLowerCase();
+  }
+
+  private async log(username: string, adminId: number | null, client: ClientInfo, reason: LoginReason, orm: Orm = this.orm) {
+    await orm.insert(loginLogs).values({
+      adminId,
+      username: username.slice(0, 64),
+      ip: client.ip,
+      userAgent: client.userAgent.slice(0, 512),
+      status: reason === 'success' ? 1 : 0,
+      reason,
+    });
+  }
+
+  async login(
+    input: { username: string; password: string; captcha_id?: string | undefined; captcha_code?: string | undefined; google_code?: string | undefined },
+    client: ClientInfo,
+  ) {
+    const username = input.username.trim();
+    const key = username.toLowerCase();
+    if (this.config.CAPTCHA_ENABLED) {
+      if (!input.captcha_id || !input.captcha_code) {
+        throw new AppError(E.VALIDATION, { detail: 'captcha_id and captcha_code are required' });
+      }
+      if (!(await this.checkCaptcha(input.captcha_id, input.captcha_code))) {
+        await this.log(username, null, client, 'captcha');
+        throw new AppError(E.CAPTCHA_WRONG);
+      }
+    }
+
+    const lockKey = `admin:login:lock:${key}`;
+    const lockedFor = await this.kv.ttl(lockKey);
+    if (lockedFor > 0) {
+      await this.log(username, null, client, 'locked');
+      throw this.lockedError(lockedFor);
+    }
+
+    const [admin] = await this.orm
+      .select({ id: admins.id, username: admins.username, passwordHash: admins.passwordHash, status: admins.status, totpSecret: admins.totpSecret })
+      .from(admins)
+      .where(eq(sql`lower(${admins.username})`, key));
+
+    const passwordOk = admin ? await verifyPassword(admin.passwordHash, input.password) : await verifyAgainstDummy(input.password);
+    if (!admin || !passwordOk) {
+      await this.fail(key, username, admin?.id ?? null, client, admin ? 'bad_password' : 'unknown_user');
+      throw new AppError(E.BAD_CREDENTIALS);
+    }
+    if (admin.status !== 1) {
+      await this.log(username, admin.id, client, 'disabled');
+      throw new AppError(E.ACCOUNT_DISABLED);
+    }
+    if (admin.totpSecret) {
+      if (!input.google_code) {
+        await this.log(username, admin.id, client, 'authenticator_required');
+        throw new AppError(E.AUTHENTICATOR_CODE_INVALID, { detail: 'google_code is required for this account' });
+      }
+      if (!(await this.consumeTotp(admin.id, admin.totpSecret, input.google_code))) {
+        await this.fail(key, username, admin.id, client, 'authenticator_wrong');
+        throw new AppError(E.AUTHENTICATOR_CODE_INVALID);
+      }
+    }
+
+    await this.kv.del(`admin:login:fail:${key}`);
+    const session = await this.orm.transaction(async (tx) => {
+      const s = await this.sessions.create(admin.id, client.ip, client.userAgent, tx);
+      await tx.update(admins).set({ lastLoginAt: new Date(), lastLoginIp: client.ip }).where(eq(admins.id, admin.id));
+      await this.log(admin.username, admin.id, client, 'success', tx);
+      return s;
+    });
+    return { token: session.token, expires_at: session.expiresAt.toISOString() };
+  }
+
+  /** Counts a failure; the one that reaches the limit locks the account name. */
+  private async fail(key: string, username: string, adminId: number | null, client: ClientInfo, reason: LoginReason) {
+    const windowMs = this.config.LOGIN_LOCK_SECONDS * 1000;
+    const failures = await this.kv.incr(`admin:login:fail:${key}`, windowMs);
+    if (failures >= this.config.LOGIN_MAX_FAILURES) {
+      await this.kv.set(`admin:login:lock:${key}`, '1', windowMs);
+      await this.kv.del(`admin:login:fail:${key}`);
+      this.logger.warn({ username, ip: client.ip }, 'administrator login locked after repeated failures');
+    }
+    await this.log(username, adminId, client, reason);
+  }
+
+  private lockedError(ttlMs: number) {
+    const seconds = Math.ceil(ttlMs / 1000);
+    return new AppError(E.LOGIN_LOCKED, { params: { minutes: Math.ceil(seconds / 60) }, headers: { 'Retry-After': String(seconds) } });
+  }
+
+  /** Accepts a code once: its time step must be newer than the last one used. */
+  async consumeTotp(adminId: number, secret: string, code: string): Promise<boolean> {
+    const step = matchTotpStep(secret, code);
+    if (step === null) return false;
+    const updated = await this.orm
+      .update(admins)
+      .set({ totpLastStep: step })
+      .where(and(eq(admins.id, adminId), or(isNull(admins.totpLastStep), lt(admins.totpLastStep, step))))
+      .returning({ id: admins.id });
+    return updated.length === 1;
+  }
+
+  async logout(principal: Principal) {
+    await this.sessions.end([principal.sessionId], 'logout');
+  }
+
+  async refresh(principal: Principal) {
+    const rotated = await this.sessions.rotate(principal.sessionId, principal.adminId);
+    if (!rotated) throw new AppError(E.TOKEN_REVOKED);
+    return { token: rotated.token, expires_at: rotated.expiresAt.toISOString() };
+  }
+
+  async profile(principal: Principal) {
+    const [row] = await this.orm
+      .select({ admin: admins, department: { id: departments.id, name: departments.name } })
+      .from(admins)
+      .leftJoin(departments, eq(departments.id, admins.departmentId))
+      .where(eq(admins.id, principal.adminId));
+    if (!row) throw new AppError(E.TOKEN_REVOKED);
+    const grants = await this.rbac.grantsOf(principal.adminId);
+    const menus = await this.rbac.menuTreeFor(grants);
+    const a = row.admin;
+    return {
+      id: a.id,
+      username: a.username,
+      nickname: a.nickname,
+      email: a.email,
+      phone: a.phone,
+      avatar: a.avatar,
+      department_id: a.departmentId,
+      department: row.department,
+      roles: grants.roles,
+      permissions: grants.permissions,
+      menus,
+      is_2fa_bound: a.totpSecret !== null,
+      last_login_at: formatDisplay(a.lastLoginAt, this.config.DISPLAY_TIMEZONE),
+    };
+  }
+
+  /** Checks the old password, stores the new one and ends the administrator's other sessions. */
+  async changePassword(principal: Principal, input: { old_password: string; password: string; password_confirmation: string }) {
+    if (input.password !== input.password_confirmation) {
+      throw new AppError(E.VALIDATION, { detail: 'password_confirmation does not match password', details: { field: 'password_confirmation' } });
+    }
+    const [admin] = await this.orm.select({ hash: admins.passwordHash }).from(admins).where(eq(admins.id, principal.adminId));
+    if (!admin || !(await verifyPassword(admin.hash, input.old_password))) {
+      throw new AppError(E.VALIDATION, { detail: 'old_password is incorrect', details: { field: 'old_password' } });
+    }
+    if (input.old_password === input.password) {
+      throw new AppError(E.VALIDATION, { detail: 'the new password must differ from the old one', details: { field: 'password' } });
+    }
+    const hash = await hashPassword(input.password);
+    const ended = await this.orm.transaction(async (tx) => {
+      await tx.update(admins).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(admins.id, principal.adminId));
+      return this.sessions.endAllOf(principal.adminId, 'password_changed', principal.sessionId, tx);
+    });
+    await this.sessions.publish({ admins: [principal.adminId], sessions: ended });
+  }
+}

@@ -1,0 +1,24 @@
+import { Type } from 'typebox';
+import type { MenuNode } from './rbac.service.ts';
+
+/** Shared (registered with addSchema) because the tree refers to itself. */
+export const MenuNodeShared = {
+  $id: 'MenuNode',
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    parent_id: { type: 'integer', description: '0 = root' },
+    title: { type: 'string' },
+    slug: { type: 'string' },
+    icon: { type: 'string' },
+    path: { type: 'string' },
+    component: { type: 'string' },
+    type: { type: 'integer', description: '1 directory, 2 menu, 3 button' },
+    status: { type: 'integer' },
+    sort: { type: 'integer' },
+    children: { type: 'array', items: { $ref: 'MenuNode#' } },
+  },
+  required: ['id', 'parent_id', 'title', 'slug', 'type', 'status', 'sort', 'children'],
+} as const;
+
+export const MenuNodeSchema = Type.Unsafe<MenuNode>({ $ref: 'MenuNode#' });

@@ -1,0 +1,162 @@
+// Administrator sessions: one row per login (its id is the contract's `token_id`). Ending a
+// session writes the row and tells every instance at once, so its token is refused everywhere.
+import { randomBytes } from 'node:crypto';
+import { and, count, desc, eq, gt, ilike, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
+import type { JwtCodec } from '../../../platform/auth/jwt.ts';
+import type { PubSub } from '../../../platform/cache/pubsub.ts';
+import type { Orm } from '../../../platform/db/database.ts';
+import { contains } from '../../../platform/db/like.ts';
+import { admins, sessions } from '../../db/schema.ts';
+
+export const AUTH_CHANNEL = 'admin.auth';
+
+/** Published on AUTH_CHANNEL: drop cached sessions / administrators from every instance. */
+export interface AuthInvalidation {
+  sessions?: number[];
+  admins?: number[];
+}
+
+export interface AdminTokenClaims {
+  sid: number;
+  uid: number;
+  jti: string;
+}
+
+export type EndReason = 'logout' | 'kicked' | 'password_changed' | 'disabled' | 'deleted' | 'password_reset' | 'security';
+
+export class SessionService {
+  private readonly orm: Orm;
+  private readonly pubsub: PubSub;
+  private readonly jwt: JwtCodec<AdminTokenClaims>;
+  private readonly ttlSeconds: number;
+  constructor(orm: Orm, pubsub: PubSub, jwt: JwtCodec<AdminTokenClaims>, ttlSeconds: number) {
+    this.orm = orm;
+    this.pubsub = pubsub;
+    this.jwt = jwt;
+    this.ttlSeconds = ttlSeconds;
+  }
+
+  private issue(sid: number, uid: number) {
+    const jti = randomBytes(16).toString('base64url');
+    const token = this.jwt.sign({ sid, uid, jti }, this.ttlSeconds);
+    const exp = this.jwt.verify(token);
+    const expiresAt = new Date((exp.ok ? exp.payload.exp : Math.floor(Date.now() / 1000) + this.ttlSeconds) * 1000);
+    return { jti, token, expiresAt };
+  }
+
+  async create(adminId: number, ip: string, userAgent: string, orm: Orm = this.orm) {
+    const [row] = await orm
+      .insert(sessions)
+      .values({ adminId, tokenJti: 'pending', ip, userAgent: userAgent.slice(0, 512), expiresAt: new Date(Date.now() + this.ttlSeconds * 1000) })
+      .returning({ id: sessions.id });
+    const issued = this.issue(row!.id, adminId);
+    await orm.update(sessions).set({ tokenJti: issued.jti, expiresAt: issued.expiresAt }).where(eq(sessions.id, row!.id));
+    return { sessionId: row!.id, token: issued.token, expiresAt: issued.expiresAt };
+  }
+
+  /** New token for a live session; the previous token stops working. */
+  async rotate(sessionId: number, adminId: number) {
+    const issued = this.issue(sessionId, adminId);
+    const updated = await this.orm
+      .update(sessions)
+      .set({ tokenJti: issued.jti, expiresAt: issued.expiresAt, lastActiveAt: new Date() })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.endedAt), gt(sessions.expiresAt, new Date())))
+      .returning({ id: sessions.id });
+    if (updated.length === 0) return null;
+    await this.publish({ sessions: [sessionId] });
+    return { token: issued.token, expiresAt: issued.expiresAt };
+  }
+
+  /**
+   * Ends the given live sessions; returns the ids that were live. Inside a caller's
+   * transaction (`tx`) nothing is published: the caller publishes after it commits.
+   */
+  async end(ids: number[], reason: EndReason, tx?: Orm): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const ended = await (tx ?? this.orm)
+      .update(sessions)
+      .set({ endedAt: new Date(), endReason: reason })
+      .where(and(inArray(sessions.id, ids), isNull(sessions.endedAt)))
+      .returning({ id: sessions.id });
+    if (!tx) await this.publish({ sessions: ids });
+    return ended.map((r) => r.id);
+  }
+
+  /** Ends every live session of an administrator, optionally keeping one (see `end` on `tx`). */
+  async endAllOf(adminId: number, reason: EndReason, keepSessionId?: number, tx?: Orm): Promise<number[]> {
+    const where = and(eq(sessions.adminId, adminId), isNull(sessions.endedAt), keepSessionId ? ne(sessions.id, keepSessionId) : undefined);
+    const ended = await (tx ?? this.orm).update(sessions).set({ endedAt: new Date(), endReason: reason }).where(where).returning({ id: sessions.id });
+    if (!tx) await this.publish({ admins: [adminId], sessions: ended.map((r) => r.id) });
+    return ended.map((r) => r.id);
+  }
+
+  async publish(message: AuthInvalidation) {
+    await this.pubsub.publish(AUTH_CHANNEL, message);
+  }
+
+  /** The session and its administrator, as the guard needs them. */
+  async lookup(sessionId: number) {
+    const [row] = await this.orm
+      .select({
+        adminId: sessions.adminId,
+        jti: sessions.tokenJti,
+        expiresAt: sessions.expiresAt,
+        endedAt: sessions.endedAt,
+        lastActiveAt: sessions.lastActiveAt,
+        username: admins.username,
+        status: admins.status,
+      })
+      .from(sessions)
+      .innerJoin(admins, eq(admins.id, sessions.adminId))
+      .where(eq(sessions.id, sessionId));
+    return row;
+  }
+
+  async touch(sessionId: number) {
+    await this.orm.update(sessions).set({ lastActiveAt: new Date() }).where(eq(sessions.id, sessionId));
+  }
+
+  private liveWhere(extra?: SQL) {
+    return and(isNull(sessions.endedAt), gt(sessions.expiresAt, new Date()), extra);
+  }
+
+  async listLive(q: { page: number; page_size: number; username?: string | undefined; ip?: string | undefined }) {
+    const filter = and(
+      this.liveWhere(),
+      q.username ? or(ilike(admins.username, contains(q.username)), ilike(admins.nickname, contains(q.username))) : undefined,
+      q.ip ? ilike(sessions.ip, contains(q.ip)) : undefined,
+    );
+    const [rows, [total]] = await Promise.all([
+      this.orm
+        .select({
+          token_id: sessions.id,
+          admin_id: sessions.adminId,
+          username: admins.username,
+          nickname: admins.nickname,
+          ip: sessions.ip,
+          user_agent: sessions.userAgent,
+          login_at: sessions.createdAt,
+          last_active_at: sessions.lastActiveAt,
+          expires_at: sessions.expiresAt,
+        })
+        .from(sessions)
+        .innerJoin(admins, eq(admins.id, sessions.adminId))
+        .where(filter)
+        .orderBy(desc(sessions.id))
+        .limit(q.page_size)
+        .offset((q.page - 1) * q.page_size),
+      this.orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).where(filter),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  /** Live sessions among `ids`, with who owns them. */
+  async liveOwners(ids: number[]) {
+    if (ids.length === 0) return [];
+    return this.orm
+      .select({ id: sessions.id, adminId: sessions.adminId, username: admins.username })
+      .from(sessions)
+      .innerJoin(admins, eq(admins.id, sessions.adminId))
+      .where(this.liveWhere(inArray(sessions.id, ids)));
+  }
+}

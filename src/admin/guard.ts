@@ -1,0 +1,122 @@
+// Authentication and permission checks for every admin route. A verified token names a
+// session; the session (live? same token? account enabled?) and its grants are cached per
+// instance for at most SESSION_CACHE_MS, and dropped at once when any instance publishes an
+// invalidation, so a logout or kick-out is refused everywhere within a second.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { JwtCodec } from '../platform/auth/jwt.ts';
+import type { PubSub } from '../platform/cache/pubsub.ts';
+import { AppError } from '../platform/http/errors.ts';
+import { E } from './errors.ts';
+import type { RbacService } from './features/rbac/rbac.service.ts';
+import { AUTH_CHANNEL, type AdminTokenClaims, type AuthInvalidation, type SessionService } from './features/sessions/sessions.service.ts';
+
+export interface Principal {
+  sessionId: number;
+  adminId: number;
+  username: string;
+  isSuper: boolean;
+  permissions: ReadonlySet<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    admin: Principal | null;
+  }
+}
+
+interface Entry {
+  checkedAt: number;
+  /** null: the session cannot be used (ended, unknown, or its account disabled). */
+  principal: Principal | null;
+  jti: string;
+  expiresAt: number;
+}
+
+const MAX_ENTRIES = 50_000;
+const TOUCH_EVERY_MS = 60_000;
+
+export class Guard {
+  private readonly cache = new Map<number, Entry>();
+  private readonly jwt: JwtCodec<AdminTokenClaims>;
+  private readonly sessions: SessionService;
+  private readonly rbac: RbacService;
+  private readonly cacheMs: number;
+  private unsubscribe: (() => Promise<void>) | undefined;
+
+  constructor(deps: { jwt: JwtCodec<AdminTokenClaims>; sessions: SessionService; rbac: RbacService; cacheMs: number }) {
+    this.jwt = deps.jwt;
+    this.sessions = deps.sessions;
+    this.rbac = deps.rbac;
+    this.cacheMs = deps.cacheMs;
+  }
+
+  async start(pubsub: PubSub) {
+    this.unsubscribe = await pubsub.subscribe(AUTH_CHANNEL, (m) => this.invalidate(m as AuthInvalidation));
+  }
+
+  async stop() {
+    await this.unsubscribe?.();
+    this.cache.clear();
+  }
+
+  invalidate(m: AuthInvalidation) {
+    for (const id of m.sessions ?? []) this.cache.delete(id);
+    if (m.admins?.length) {
+      const admins = new Set(m.admins);
+      for (const [sid, e] of this.cache) if (e.principal && admins.has(e.principal.adminId)) this.cache.delete(sid);
+    }
+  }
+
+  /** onRequest hook: resolves `request.admin` and enforces the route's declaration. */
+  readonly hook = async (request: FastifyRequest, _reply: FastifyReply) => {
+    const config = request.routeOptions.config;
+    if (config.auth === 'public' || request.is404) return;
+    request.admin = await this.authenticate(request.headers.authorization);
+    if (config.permission && !request.admin.isSuper && !request.admin.permissions.has(config.permission)) {
+      throw new AppError(E.NO_PERMISSION, { detail: config.permission });
+    }
+  };
+
+  async authenticate(header: string | undefined): Promise<Principal> {
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    if (!token) throw new AppError(E.TOKEN_INVALID);
+    const verified = this.jwt.verify(token);
+    if (!verified.ok) throw new AppError(verified.reason === 'expired' ? E.TOKEN_EXPIRED : E.TOKEN_INVALID);
+    const { sid, jti } = verified.payload;
+    if (!Number.isSafeInteger(sid) || typeof jti !== 'string') throw new AppError(E.TOKEN_INVALID);
+
+    const now = Date.now();
+    let entry = this.cache.get(sid);
+    if (!entry || now - entry.checkedAt >= this.cacheMs) {
+      entry = await this.load(sid, now);
+      if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(sid, entry);
+    }
+    if (!entry.principal || entry.jti !== jti) throw new AppError(E.TOKEN_REVOKED);
+    if (entry.expiresAt <= now) throw new AppError(E.TOKEN_EXPIRED);
+    return entry.principal;
+  }
+
+  private async load(sid: number, now: number): Promise<Entry> {
+    const row = await this.sessions.lookup(sid);
+    if (!row || row.endedAt || row.status !== 1) {
+      return { checkedAt: now, principal: null, jti: '', expiresAt: 0 };
+    }
+    const grants = await this.rbac.grantsOf(row.adminId);
+    if (now - row.lastActiveAt.getTime() > TOUCH_EVERY_MS) {
+      this.sessions.touch(sid).catch(() => {});
+    }
+    return {
+      checkedAt: now,
+      jti: row.jti,
+      expiresAt: row.expiresAt.getTime(),
+      principal: {
+        sessionId: sid,
+        adminId: row.adminId,
+        username: row.username,
+        isSuper: grants.isSuper,
+        permissions: new Set(grants.permissions),
+      },
+    };
+  }
+}

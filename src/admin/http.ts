@@ -1,0 +1,63 @@
+// The admin envelope: `{ code, message, data, trace_id }`, lists as `data = { list, page,
+// page_size, total }`; and how admin routes declare who may call them.
+import type { FastifyRequest } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import { localeOf } from '../platform/http/conventions.ts';
+import { translate } from '../platform/i18n.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Admin routes: the permission slug (`<module>.<action>`) a caller needs, or `auth`:
+     * `public` (no token) / `self` (any signed-in administrator, acting on themself).
+     */
+    permission?: string;
+    auth?: 'public' | 'self';
+  }
+}
+
+const OK = { 'en-US': 'success', 'zh-CN': '操作成功' };
+
+export function ok<T>(request: FastifyRequest, data: T) {
+  return { code: 200, message: translate(OK, localeOf(request)), data, trace_id: request.id };
+}
+
+export function okList<T>(request: FastifyRequest, list: T[], q: { page: number; page_size: number }, total: number) {
+  return ok(request, { list, page: q.page, page_size: q.page_size, total });
+}
+
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({
+    code: Type.Integer({ examples: [200] }),
+    message: Type.String(),
+    data,
+    trace_id: Type.String(),
+  });
+
+export const ListEnvelope = <T extends TSchema>(item: T) =>
+  Envelope(
+    Type.Object({
+      list: Type.Array(item),
+      page: Type.Integer(),
+      page_size: Type.Integer(),
+      total: Type.Integer(),
+    }),
+  );
+
+export const ErrorEnvelope = Type.Object(
+  {
+    code: Type.Integer({ description: 'business code, see the error table in the description' }),
+    message: Type.String(),
+    data: Type.Null(),
+    trace_id: Type.String(),
+  },
+  { description: 'error' },
+);
+
+/** Error responses documented on every authenticated route. */
+export const authErrors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 500: ErrorEnvelope };
+
+/** Strict object for request bodies: unknown fields are refused by name. */
+export const Body = <P extends Record<string, TSchema>>(props: P) => Type.Object(props, { additionalProperties: false });
+
+export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });

@@ -1,0 +1,62 @@
+// Composition root: configuration -> server -> listen, and a graceful stop on SIGTERM/SIGINT:
+// readiness fails first, in-flight requests finish, connections close, exit 0.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConfigError, loadConfig } from './platform/config.ts';
+import { buildServer } from './server.ts';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const server = await buildServer(config);
+  const { app, platform } = server;
+  const log = platform.logger;
+  await app.listen({ host: config.HOST, port: config.PORT });
+  const address = app.server.address();
+  const base = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : '';
+  log.info(
+    {
+      database: platform.db.kind,
+      redis: platform.redis ? 'connected' : 'in-process',
+      docs: [...config.services].map((s) => `${base}${s === 'admin' ? '/api/admin' : '/api'}/docs`),
+    },
+    `listening on ${base} (services: ${[...config.services].join(', ')})`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: readiness now fails, then the listener closes');
+    const hardStop = setTimeout(() => {
+      log.error('graceful shutdown took too long; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    hardStop.unref();
+    server.beginShutdown();
+    await sleep(config.SHUTDOWN_DRAIN_MS);
+    try {
+      await server.close();
+      log.info('stopped');
+      clearTimeout(hardStop);
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'error while shutting down');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

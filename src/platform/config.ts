@@ -1,0 +1,127 @@
+// The one place that reads the environment. Every setting has a default and a one-line
+// description; loadConfig() validates all of them at once and fails with a readable message.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+const Bool = (def: boolean, description: string) =>
+  Type.Boolean({ default: def, description });
+const Int = (def: number, description: string, min = 0, max = 2 ** 31 - 1) =>
+  Type.Integer({ default: def, minimum: min, maximum: max, description });
+const Str = (def: string, description: string) => Type.String({ default: def, description });
+const OptStr = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
+
+export const ConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+    description: '`production` refuses insecure defaults (missing JWT_SECRET, captcha off)',
+  }),
+  HOST: Str('127.0.0.1', 'listen address'),
+  PORT: Int(3000, 'listen port (0 picks a free one)', 0, 65535),
+  SERVICES: Type.String({
+    default: 'admin,timeclock',
+    pattern: '^(admin|timeclock)(,(admin|timeclock))?$',
+    description: 'which services this process serves: admin, timeclock or both, comma-separated',
+  }),
+  DATA_DIR: Str('./data', 'embedded database, uploads, exports and generated secrets'),
+  DATABASE_URL: OptStr('PostgreSQL connection string; unset: embedded PGlite under DATA_DIR/pglite'),
+  DB_POOL_MAX: Int(10, 'PostgreSQL connection pool size', 1, 200),
+  REDIS_URL: OptStr('Redis connection string; unset: in-process cache, pub/sub and rate-limit store'),
+  REDIS_KEY_PREFIX: Str('fieldops:', 'prefix of every Redis key and channel this deployment uses'),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'token signing key (32+ chars); unset: generated once into DATA_DIR' })),
+  ADMIN_TOKEN_TTL: Int(7200, 'administrator token lifetime in seconds', 60, 30 * 86400),
+  ADMIN_USERNAME: Str('admin', 'super administrator created on an empty database'),
+  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128, description: 'its password; unset: random, printed once' })),
+  MANAGER_USERNAME: Str('manager', 'first time-clock manager created on an empty database'),
+  MANAGER_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128, description: 'its password; unset: random, printed once' })),
+  PROTECTED_ADMINS: Str('', 'comma-separated usernames that, like the super administrator, cannot be disabled, deleted or kicked out by others'),
+  CAPTCHA_ENABLED: Bool(true, '`false` skips the captcha check (development and automated tests only)'),
+  LOGIN_MAX_FAILURES: Int(5, 'failed logins of one account that lock it', 1, 100),
+  LOGIN_LOCK_SECONDS: Int(900, 'failure-counting window and lock duration, seconds', 1, 86400),
+  AUTH_RATE_LIMIT: Int(60, 'captcha and login requests per minute per client IP on the admin service', 1, 1_000_000),
+  SESSION_CACHE_MS: Int(1000, 'how long an instance trusts a checked session before checking it again (revocations are also pushed at once)', 0, 1000),
+  BODY_LIMIT: Int(1_048_576, 'largest JSON request body in bytes', 1024, 100 * 1_048_576),
+  DISPLAY_TIMEZONE: Str('UTC', 'IANA time zone of `YYYY-MM-DD HH:mm:ss` times in records and queries'),
+  SHUTDOWN_DRAIN_MS: Int(1000, 'on SIGTERM, how long /readyz answers 503 before the listener closes', 0, 20_000),
+  SHUTDOWN_TIMEOUT_MS: Int(25_000, 'hard limit for a graceful shutdown', 1000, 120_000),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
+    default: 'info',
+    description: 'pino log level',
+  }),
+});
+
+export type RawConfig = Static<typeof ConfigSchema>;
+export type Config = RawConfig & {
+  services: ReadonlySet<'admin' | 'timeclock'>;
+  protectedAdmins: ReadonlySet<string>;
+  dataDir: string;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Coerces environment strings to the schema's types; empty strings count as unset. */
+function fromEnv(env: Record<string, string | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(ConfigSchema.properties)) {
+    const raw = env[key];
+    if (raw === undefined || raw.trim() === '') continue;
+    const type = (schema as { type?: string }).type;
+    if (type === 'integer') out[key] = /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+    else if (type === 'boolean') out[key] = ['true', '1', 'yes'].includes(raw.trim().toLowerCase()) ? true : ['false', '0', 'no'].includes(raw.trim().toLowerCase()) ? false : raw;
+    else out[key] = raw.trim();
+  }
+  return out;
+}
+
+/**
+ * Reads and validates the configuration. Throws ConfigError naming every bad variable.
+ * `env` defaults to process.env plus a `.env` file in the working directory when present.
+ */
+export function loadConfig(env?: Record<string, string | undefined>): Config {
+  if (!env) {
+    if (existsSync('.env')) process.loadEnvFile('.env');
+    env = process.env;
+  }
+  const value = Value.Default(ConfigSchema, fromEnv(env)) as Record<string, unknown>;
+  const errors = Value.Errors(ConfigSchema, value);
+  if (errors.length > 0) {
+    const byKey = new Map<string, string>();
+    for (const e of errors) {
+      const key = e.instancePath.replace(/^\//, '') || '(config)';
+      if (byKey.has(key)) continue;
+      const prop = (ConfigSchema.properties as Record<string, { description?: string; anyOf?: { const: string }[] }>)[key];
+      const message = prop?.anyOf ? `must be one of ${prop.anyOf.map((s) => s.const).join(', ')}` : e.message;
+      byKey.set(key, `  ${key}=${JSON.stringify(value[key])}: ${message}${prop?.description ? ` (${prop.description})` : ''}`);
+    }
+    const lines = [...byKey.values()];
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = value as RawConfig;
+  if (!isTimeZone(raw.DISPLAY_TIMEZONE)) {
+    throw new ConfigError(`Invalid configuration:\n  DISPLAY_TIMEZONE=${raw.DISPLAY_TIMEZONE}: not an IANA time zone`);
+  }
+  if (raw.NODE_ENV === 'production') {
+    const problems: string[] = [];
+    if (!raw.JWT_SECRET) problems.push('  JWT_SECRET: required in production');
+    if (!raw.CAPTCHA_ENABLED) problems.push('  CAPTCHA_ENABLED=false: not allowed in production');
+    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  return {
+    ...raw,
+    services: new Set(raw.SERVICES.split(',') as ('admin' | 'timeclock')[]),
+    protectedAdmins: new Set(raw.PROTECTED_ADMINS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)),
+    dataDir: path.resolve(raw.DATA_DIR),
+  };
+}
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,138 @@
+// What every service context installs: its error shape for every failure (ours and the
+// framework's: malformed JSON, 404, 405, 413, 415, validation, 429), and its OpenAPI page.
+import fastifySwagger from '@fastify/swagger';
+import scalar from '@scalar/fastify-api-reference';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HTTPMethod } from 'find-my-way';
+import Router from 'find-my-way';
+import { pickLocale, translate, type Locale } from '../i18n.ts';
+import { AppError, InvalidInput, type ErrorDef, type FrameworkErrors } from './errors.ts';
+
+export interface RenderedError {
+  def: ErrorDef;
+  /** Localised message, with the detail appended when there is one. */
+  message: string;
+  details: Record<string, unknown>;
+}
+
+export interface ServiceConventions {
+  errors: FrameworkErrors;
+  render(error: RenderedError, request: FastifyRequest): unknown;
+}
+
+const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export function localeOf(request: FastifyRequest): Locale {
+  return pickLocale(request.headers['accept-language']);
+}
+
+export function renderAppError(err: AppError, locale: Locale): { message: string; details: Record<string, unknown> } {
+  const base = translate(err.def.message, locale, err.options.params);
+  return {
+    message: err.options.detail ? `${base}: ${err.options.detail}` : base,
+    details: err.options.details ?? {},
+  };
+}
+
+/** Maps any thrown value to a registry entry; unexpected errors become `internal`. */
+export function classify(err: unknown, errors: FrameworkErrors): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof InvalidInput) {
+    return new AppError(errors.validation, { detail: err.message, details: err.field ? { field: err.field } : {} });
+  }
+  const e = err as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (e.validation) {
+    return new AppError(errors.validation, { detail: e.message, details: { errors: e.message.split('; ') } });
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError(errors.malformedBody, { detail: e.message });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(errors.bodyTooLarge);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(errors.unsupportedMediaType, { detail: e.message });
+  }
+  if (e instanceof SyntaxError && e.statusCode === 400) return new AppError(errors.malformedBody, { detail: e.message });
+  switch (e.statusCode) {
+    case 429:
+      return new AppError(errors.tooManyRequests);
+    case 404:
+      return new AppError(errors.notFound);
+    case 401:
+      return new AppError(errors.unauthorized);
+    case 413:
+      return new AppError(errors.bodyTooLarge);
+    case 415:
+      return new AppError(errors.unsupportedMediaType);
+  }
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new AppError(errors.validation, { detail: e.message });
+  return new AppError(errors.internal);
+}
+
+export function installConventions(app: FastifyInstance, conv: ServiceConventions): void {
+  // Every route of this context, so that a known path with another method answers 405.
+  const router = Router();
+  app.addHook('onRoute', (route) => {
+    for (const m of [route.method].flat()) {
+      if (m !== 'HEAD' && m !== 'OPTIONS' && !route.url.includes('*')) router.on(m.toUpperCase() as HTTPMethod, route.url, () => {});
+    }
+  });
+
+  const send = (reply: FastifyReply, request: FastifyRequest, err: AppError) => {
+    const { message, details } = renderAppError(err, localeOf(request));
+    for (const [k, v] of Object.entries(err.options.headers ?? {})) reply.header(k, v);
+    return reply.status(err.def.status).send(conv.render({ def: err.def, message, details }, request));
+  };
+
+  app.setErrorHandler((err, request, reply) => {
+    const appErr = classify(err, conv.errors);
+    if (appErr.def === conv.errors.internal) request.log.error({ err }, 'request failed');
+    return send(reply, request, appErr);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => m !== request.method && router.find(m, path));
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return send(reply, request, new AppError(conv.errors.methodNotAllowed, { detail: `${request.method} ${path}` }));
+    }
+    return send(reply, request, new AppError(conv.errors.notFound, { detail: `${request.method} ${path}` }));
+  });
+}
+
+export interface DocsOptions {
+  /** Name of the swagger decorator, unique per service. */
+  decorator: string;
+  /** Full path of the interactive page; the document is at `${route}/openapi.json`. */
+  route: `/${string}`;
+  title: string;
+  description: string;
+  version: string;
+  tags?: { name: string; description: string }[];
+}
+
+/** OpenAPI generated from this context's route schemas, with an interactive page. */
+export async function registerDocs(app: FastifyInstance, opts: DocsOptions): Promise<void> {
+  await app.register(fastifySwagger, {
+    decorator: opts.decorator,
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: opts.title, description: opts.description, version: opts.version },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      tags: opts.tags ?? [],
+    },
+  });
+  const prefix = app.prefix;
+  await app.register(scalar, {
+    routePrefix: opts.route.slice(prefix.length) as `/${string}`,
+    logLevel: 'warn',
+    configuration: {
+      title: opts.title,
+      withDefaultFonts: false,
+      content: () => (app as unknown as Record<string, () => unknown>)[opts.decorator]!(),
+    },
+  });
+}

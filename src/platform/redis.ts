@@ -1,0 +1,17 @@
+// Redis connections (commands, and a separate one for subscriptions). Start-up fails fast
+// when REDIS_URL is set but the server cannot be reached.
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+export async function connectRedis(url: string, logger: Logger): Promise<{ client: Redis; subscriber: Redis }> {
+  const make = (name: string) => {
+    const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5000, connectionName: name });
+    r.on('error', (err: Error) => logger.warn({ err: err.message, connection: name }, 'redis error'));
+    return r;
+  };
+  const client = make('fieldops');
+  const subscriber = make('fieldops-sub');
+  await Promise.all([client.connect(), subscriber.connect()]);
+  await client.ping();
+  return { client, subscriber };
+}

@@ -1,0 +1,112 @@
+// Builds the whole HTTP server for a configuration without listening: platform, migrations,
+// the enabled services under their prefixes, and the process-level health endpoints.
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from 'fastify';
+import Fastify, { LogController } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { ADMIN_PREFIX, adminService } from './admin/app.ts';
+import type { Config } from './platform/config.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { describeValidation, validatorCompiler } from './platform/http/validation.ts';
+import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
+import { resolveJwtSecret } from './platform/secrets.ts';
+import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
+
+export interface Server {
+  app: FastifyInstance;
+  platform: Platform;
+  /** Readiness starts failing; the listener keeps serving until close(). */
+  beginShutdown(): void;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions extends PlatformOptions {
+  /** Extra routes inside the admin service context (benchmarks). */
+  adminExtras?: FastifyPluginAsync;
+}
+
+const TRACE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** Applies the migrations of the enabled services (also `npm run migrate`). */
+export async function migrateAll(platform: Platform): Promise<void> {
+  for (const service of ['admin', 'timeclock'] as const) {
+    if (platform.config.services.has(service)) await migrate(platform.db, service, platform.logger);
+  }
+}
+
+export async function buildServer(config: Config, opts: ServerOptions = {}): Promise<Server> {
+  const platform = await createPlatform(config, opts);
+  let shuttingDown = false;
+  try {
+    await migrateAll(platform);
+    const jwtSecret = resolveJwtSecret(config.JWT_SECRET, config.dataDir, platform.logger);
+
+    const loggerInstance: FastifyBaseLogger = platform.logger;
+    const app = Fastify({
+      loggerInstance,
+      bodyLimit: config.BODY_LIMIT,
+      trustProxy: false,
+      requestIdHeader: false,
+      logController: new LogController({ requestIdLogLabel: 'trace_id' }),
+      genReqId: (req) => {
+        const given = req.headers['x-trace-id'] ?? req.headers['x-request-id'];
+        return typeof given === 'string' && TRACE_ID.test(given) ? given : randomUUID().replaceAll('-', '');
+      },
+      schemaErrorFormatter: (errors, dataVar) => new Error(describeValidation(errors, dataVar)),
+      return503OnClosing: true,
+      forceCloseConnections: 'idle',
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    });
+    app.setValidatorCompiler(validatorCompiler);
+    // JSON only (uploads add multipart where they need it): anything else is a 415.
+    app.removeContentTypeParser(['text/plain']);
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('X-Trace-ID', request.id);
+    });
+
+    app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+    app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+      if (shuttingDown) return reply.status(503).send({ status: 'shutting_down' });
+      const checks = await platform.ping();
+      const ready = checks.database && checks.redis !== false;
+      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks });
+    });
+    app.get('/', { schema: { hide: true } }, async () => ({
+      services: Object.fromEntries(
+        [...config.services].map((s) => {
+          const prefix = s === 'admin' ? ADMIN_PREFIX : TIMECLOCK_PREFIX;
+          return [s, { base: prefix, docs: `${prefix}/docs`, openapi: `${prefix}/docs/openapi.json` }];
+        }),
+      ),
+    }));
+    app.setNotFoundHandler((request, reply) =>
+      reply.status(404).send({ message: 'Not Found', code: 'NOT_FOUND', details: { path: request.url.split('?')[0] } }),
+    );
+
+    if (config.services.has('admin')) {
+      await app.register(async (admin) => {
+        await adminService(admin, { platform, jwtSecret });
+        if (opts.adminExtras) await admin.register(opts.adminExtras);
+      }, { prefix: ADMIN_PREFIX });
+    }
+    if (config.services.has('timeclock')) {
+      await app.register(timeclockService, { prefix: TIMECLOCK_PREFIX, platform, jwtSecret });
+    }
+    await app.ready();
+
+    return {
+      app,
+      platform,
+      beginShutdown() {
+        shuttingDown = true;
+      },
+      async close() {
+        shuttingDown = true;
+        await app.close();
+        await platform.close();
+      },
+    };
+  } catch (err) {
+    await platform.close().catch(() => {});
+    throw err;
+  }
+}
