@@ -26,6 +26,8 @@ export interface Database {
   notify(channel: string, payload: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: a compressed copy of the data directory (a template for tests). */
+  dumpTemplate?: () => Promise<Blob>;
 }
 
 export interface DatabaseOptions {
@@ -83,6 +85,7 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     async close() {
       if (!client.closed) await client.close();
     },
+    dumpTemplate: () => client.dumpDataDir('gzip'),
   };
 }
 
