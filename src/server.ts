@@ -61,6 +61,8 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     app.removeContentTypeParser(['text/plain']);
     app.addHook('onRequest', async (request, reply) => {
       reply.header('X-Trace-ID', request.id);
+      // While shutting down, a finished response also ends its keep-alive connection.
+      if (shuttingDown) reply.header('Connection', 'close');
     });
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -101,7 +103,13 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       },
       async close() {
         shuttingDown = true;
-        await app.close();
+        // Connections that go idle after their in-flight request are closed as they appear.
+        const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(sweeper);
+        }
         await platform.close();
       },
     };

@@ -77,6 +77,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   const sessions = new SessionService(db.orm, pubsub, jwt, config.ADMIN_TOKEN_TTL);
   const auth = new AuthService({ orm: db.orm, kv, config, sessions, rbac, logger });
   const guard = new Guard({ jwt, sessions, rbac, cacheMs: config.SESSION_CACHE_MS });
+  sessions.onInvalidate((m) => guard.invalidate(m));
 
   app.decorateRequest('admin', null);
   app.addHook('onRequest', guard.hook);

@@ -36,7 +36,7 @@ export async function ensureBootstrapAdmin(db: Database, config: Config, logger:
   if (!created) return;
   if (generated) {
     logger.warn(
-      `Bootstrap administrator created: username "${config.ADMIN_USERNAME}", password "${password}" (shown once; change it after signing in)`,
+      `Bootstrap administrator created: username=${config.ADMIN_USERNAME} password=${password} (shown once; change it after signing in)`,
     );
   } else {
     logger.info({ username: config.ADMIN_USERNAME }, 'bootstrap administrator created with ADMIN_PASSWORD');

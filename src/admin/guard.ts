@@ -42,6 +42,8 @@ export class Guard {
   private readonly rbac: RbacService;
   private readonly cacheMs: number;
   private unsubscribe: (() => Promise<void>) | undefined;
+  /** Bumped by every invalidation: a load that straddles one is used once, not cached. */
+  private epoch = 0;
 
   constructor(deps: { jwt: JwtCodec<AdminTokenClaims>; sessions: SessionService; rbac: RbacService; cacheMs: number }) {
     this.jwt = deps.jwt;
@@ -60,6 +62,7 @@ export class Guard {
   }
 
   invalidate(m: AuthInvalidation) {
+    this.epoch += 1;
     for (const id of m.sessions ?? []) this.cache.delete(id);
     if (m.admins?.length) {
       const admins = new Set(m.admins);
@@ -88,9 +91,12 @@ export class Guard {
     const now = Date.now();
     let entry = this.cache.get(sid);
     if (!entry || now - entry.checkedAt >= this.cacheMs) {
+      const epoch = this.epoch;
       entry = await this.load(sid, now);
-      if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(sid, entry);
+      if (epoch === this.epoch) {
+        if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+        this.cache.set(sid, entry);
+      }
     }
     if (!entry.principal || entry.jti !== jti) throw new AppError(E.TOKEN_REVOKED);
     if (entry.expiresAt <= now) throw new AppError(E.TOKEN_EXPIRED);

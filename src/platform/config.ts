@@ -52,6 +52,9 @@ export const ConfigSchema = Type.Object({
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;
+
+/** Settings whose values never appear in messages. */
+const SECRET_SETTINGS = new Set(['JWT_SECRET', 'ADMIN_PASSWORD', 'MANAGER_PASSWORD', 'DATABASE_URL', 'REDIS_URL']);
 export type Config = RawConfig & {
   services: ReadonlySet<'admin' | 'timeclock'>;
   protectedAdmins: ReadonlySet<string>;
@@ -86,29 +89,26 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     env = process.env;
   }
   const value = Value.Default(ConfigSchema, fromEnv(env)) as Record<string, unknown>;
-  const errors = Value.Errors(ConfigSchema, value);
-  if (errors.length > 0) {
-    const byKey = new Map<string, string>();
-    for (const e of errors) {
-      const key = e.instancePath.replace(/^\//, '') || '(config)';
-      if (byKey.has(key)) continue;
-      const prop = (ConfigSchema.properties as Record<string, { description?: string; anyOf?: { const: string }[] }>)[key];
-      const message = prop?.anyOf ? `must be one of ${prop.anyOf.map((s) => s.const).join(', ')}` : e.message;
-      byKey.set(key, `  ${key}=${JSON.stringify(value[key])}: ${message}${prop?.description ? ` (${prop.description})` : ''}`);
-    }
-    const lines = [...byKey.values()];
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  const problems = new Map<string, string>();
+  const show = (key: string) => (SECRET_SETTINGS.has(key) ? '[redacted]' : JSON.stringify(value[key]));
+  for (const e of Value.Errors(ConfigSchema, value)) {
+    const key = e.instancePath.replace(/^\//, '') || '(config)';
+    if (problems.has(key)) continue;
+    const prop = (ConfigSchema.properties as Record<string, { description?: string; anyOf?: { const: string }[] }>)[key];
+    const message = prop?.anyOf ? `must be one of ${prop.anyOf.map((s) => s.const).join(', ')}` : e.message;
+    problems.set(key, `${key}=${show(key)}: ${message}${prop?.description ? ` (${prop.description})` : ''}`);
+  }
+  if (typeof value.DISPLAY_TIMEZONE === 'string' && !isTimeZone(value.DISPLAY_TIMEZONE)) {
+    problems.set('DISPLAY_TIMEZONE', `DISPLAY_TIMEZONE=${show('DISPLAY_TIMEZONE')}: not an IANA time zone`);
+  }
+  if (value.NODE_ENV === 'production') {
+    if (!value.JWT_SECRET) problems.set('JWT_SECRET', 'JWT_SECRET: required in production');
+    if (value.CAPTCHA_ENABLED === false) problems.set('CAPTCHA_ENABLED', 'CAPTCHA_ENABLED=false: not allowed in production');
+  }
+  if (problems.size > 0) {
+    throw new ConfigError(`Invalid configuration:\n${[...problems.values()].map((l) => `  ${l}`).join('\n')}`);
   }
   const raw = value as RawConfig;
-  if (!isTimeZone(raw.DISPLAY_TIMEZONE)) {
-    throw new ConfigError(`Invalid configuration:\n  DISPLAY_TIMEZONE=${raw.DISPLAY_TIMEZONE}: not an IANA time zone`);
-  }
-  if (raw.NODE_ENV === 'production') {
-    const problems: string[] = [];
-    if (!raw.JWT_SECRET) problems.push('  JWT_SECRET: required in production');
-    if (!raw.CAPTCHA_ENABLED) problems.push('  CAPTCHA_ENABLED=false: not allowed in production');
-    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-  }
   return {
     ...raw,
     services: new Set(raw.SERVICES.split(',') as ('admin' | 'timeclock')[]),

@@ -43,7 +43,9 @@ export function parseDisplay(text: string, tz: string): Date | null {
     const shown = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
     guess += asUtc - shown;
   }
-  return new Date(guess);
+  const result = new Date(guess);
+  // A wall time skipped by a daylight-saving change does not exist.
+  return formatDisplay(result, tz) === text ? result : null;
 }
 
 /** Adds calendar months (clamping the day), for "at most N months" range rules. */

@@ -24,7 +24,7 @@ export async function ensureBootstrapManager(db: Database, config: Config, logge
   if (!created) return;
   if (generated) {
     logger.warn(
-      `Bootstrap time-clock manager created: username "${config.MANAGER_USERNAME}", password "${password}" (shown once; change it after signing in)`,
+      `Bootstrap time-clock manager created: username=${config.MANAGER_USERNAME} password=${password} (shown once; change it after signing in)`,
     );
   } else {
     logger.info({ username: config.MANAGER_USERNAME }, 'bootstrap time-clock manager created with MANAGER_PASSWORD');

@@ -101,7 +101,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   });
   const orm = drizzlePostgres({ client: sql }) as unknown as Orm;
   const run = async <T>(s: postgres.Sql | postgres.TransactionSql, text: string, params: unknown[] = []) =>
-    (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[];
+    Array.from(await s.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as T[];
   const db: Database = {
     kind: 'postgres',
     orm,

@@ -73,7 +73,7 @@ export function classify(err: unknown, errors: FrameworkErrors): AppError {
 
 export function installConventions(app: FastifyInstance, conv: ServiceConventions): void {
   // Every route of this context, so that a known path with another method answers 405.
-  const router = Router();
+  const router = Router({ ignoreTrailingSlash: true });
   app.addHook('onRoute', (route) => {
     for (const m of [route.method].flat()) {
       if (m !== 'HEAD' && m !== 'OPTIONS' && !route.url.includes('*')) router.on(m.toUpperCase() as HTTPMethod, route.url, () => {});

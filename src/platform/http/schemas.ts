@@ -1,6 +1,6 @@
 // Schemas shared by every list endpoint: paging, `order_by` allow-lists and time ranges.
 import { Type, type TSchema } from 'typebox';
-import { addMonths, DISPLAY_TIME_PATTERN, parseDisplay } from '../time.ts';
+import { addMonths, DISPLAY_TIME_PATTERN, formatDisplay, parseDisplay } from '../time.ts';
 import { InvalidInput } from './errors.ts';
 
 export const PAGE_SIZE_MAX = 100;
@@ -50,7 +50,8 @@ export function parseTimeRange(
   if (from === null) throw new InvalidInput('start_time is not a valid date and time', 'start_time');
   if (to === null) throw new InvalidInput('end_time is not a valid date and time', 'end_time');
   if (from && to && from > to) throw new InvalidInput('start_time must not be after end_time', 'start_time');
-  if (maxMonths !== undefined && from && to && addMonths(from, maxMonths) < to) {
+  // Calendar months on the wall clock of the display zone: 03-01 00:00 to 06-01 00:00 is 3 months.
+  if (maxMonths !== undefined && from && to && q.start_time && parseDisplay(formatDisplay(addMonths(parseDisplay(q.start_time, 'UTC')!, maxMonths), 'UTC')!, tz)! < to) {
     throw new InvalidInput(`the time range must not exceed ${maxMonths} months`, 'end_time');
   }
   return { from, to };

@@ -1,6 +1,6 @@
 // What an administrator's roles grant: permission slugs and menus. The super-administrator
 // role grants everything; disabled roles, permissions and menus grant nothing.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Orm } from '../../../platform/db/database.ts';
 import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 
@@ -100,13 +100,14 @@ export function buildTree<T extends { id: number; parent_id: number; children: T
  * listed in PROTECTED_ADMINS. They cannot be disabled, deleted or kicked out by others.
  */
 export async function isProtectedAdmin(orm: Orm, adminId: number, protectedNames: ReadonlySet<string>): Promise<boolean> {
-  const [row] = await orm
-    .select({
-      username: admins.username,
-      isSuper: sql<boolean>`exists (select 1 from ${adminRoles} join ${roles} on ${roles.id} = ${adminRoles.roleId}
-        where ${adminRoles.adminId} = ${admins.id} and ${roles.slug} = ${SUPER_ADMIN_ROLE})`,
-    })
-    .from(admins)
-    .where(eq(admins.id, adminId));
-  return !!row && (row.isSuper || protectedNames.has(row.username.toLowerCase()));
+  const [admin] = await orm.select({ username: admins.username }).from(admins).where(eq(admins.id, adminId));
+  if (!admin) return false;
+  if (protectedNames.has(admin.username.toLowerCase())) return true;
+  const superRole = await orm
+    .select({ id: roles.id })
+    .from(adminRoles)
+    .innerJoin(roles, eq(roles.id, adminRoles.roleId))
+    .where(and(eq(adminRoles.adminId, adminId), eq(roles.slug, SUPER_ADMIN_ROLE)))
+    .limit(1);
+  return superRole.length > 0;
 }

@@ -90,7 +90,15 @@ export class SessionService {
     return ended.map((r) => r.id);
   }
 
+  private readonly localListeners: ((m: AuthInvalidation) => void)[] = [];
+
+  /** Called synchronously on this instance before the message goes to the others. */
+  onInvalidate(listener: (m: AuthInvalidation) => void) {
+    this.localListeners.push(listener);
+  }
+
   async publish(message: AuthInvalidation) {
+    for (const listener of this.localListeners) listener(message);
     await this.pubsub.publish(AUTH_CHANNEL, message);
   }
 
