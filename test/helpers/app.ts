@@ -25,7 +25,7 @@ export interface TestApp extends Server {
 
 let template: Blob | undefined;
 
-async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = new URL(process.env.TEST_DATABASE_URL!);
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(base.toString(), { max: 1, onnotice: () => {} });
@@ -63,7 +63,8 @@ export async function startApp(overrides: Record<string, string> = {}, opts: Ser
     env.DATABASE_URL = db.url;
     cleanups.push(db.drop);
   }
-  if (withRedis && !env.REDIS_URL) {
+  // An explicit REDIS_URL override (even '') opts out of the shared test Redis.
+  if (withRedis && !('REDIS_URL' in overrides)) {
     env.REDIS_URL = process.env.TEST_REDIS_URL!;
     env.REDIS_KEY_PREFIX = `t${randomBytes(5).toString('hex')}:`;
   }

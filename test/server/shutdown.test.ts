@@ -1,0 +1,76 @@
+// Graceful shutdown: readiness fails first, in-flight requests finish, the process exits 0.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { test } from 'node:test';
+import { createDatabase, JWT_SECRET, onPostgres, startApp } from '../helpers/app.ts';
+
+test('an in-flight request finishes while the server closes; new connections are refused', async () => {
+  const app = await startApp({}, {
+    adminExtras: async (admin) => {
+      admin.get('/slow-test', { config: { auth: 'public' } }, async () => {
+        await sleep(400);
+        return { done: true };
+      });
+    },
+  });
+  await app.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.app.server.address() as { port: number };
+  const inFlight = fetch(`http://127.0.0.1:${port}/api/admin/slow-test`).then(async (r) => ({ status: r.status, body: await r.json() }));
+  await sleep(100);
+  const closing = app.close();
+  const res = await inFlight;
+  assert.deepEqual(res, { status: 200, body: { done: true } });
+  await closing;
+  await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+});
+
+test('SIGTERM: /readyz answers 503 at once, then the process exits 0', { timeout: 60_000 }, async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-proc-'));
+  const db = onPostgres ? await createDatabase() : undefined;
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      JWT_SECRET,
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DRAIN_MS: '1500',
+      ...(db ? { DATABASE_URL: db.url } : {}),
+      ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_KEY_PREFIX: `proc${process.pid}:` } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    let output = '';
+    const base = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const m = /listening on (http:\/\/[^ ]+) /.exec(output);
+        if (m) resolve(m[1]!);
+      });
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('exit', (code) => reject(new Error(`exited early (${code}): ${output}`)));
+    });
+    assert.match(output, /Bootstrap administrator created: username=admin password=\S{12,} /);
+    assert.match(output, /Bootstrap time-clock manager created/);
+    assert.equal((await fetch(`${base}/readyz`)).status, 200);
+
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const signalledAt = Date.now();
+    child.kill('SIGTERM');
+    await sleep(200);
+    const ready = await fetch(`${base}/readyz`);
+    assert.equal(ready.status, 503);
+    assert.equal((await fetch(`${base}/healthz`)).status, 200, 'still serving while draining');
+    assert.equal(await exited, 0);
+    assert.ok(Date.now() - signalledAt < 25_000);
+  } finally {
+    child.kill('SIGKILL');
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
