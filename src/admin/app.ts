@@ -34,18 +34,27 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     render: ({ def, message }, request) => ({ code: def.code, message, data: null, trace_id: request.id }),
   });
 
-  // Every route says who may call it; the permission catalogue is the set of declared slugs.
+  const jwt = jwtCodec<AdminTokenClaims>(deriveKey(jwtSecret, 'admin'));
+  const rbac = new RbacService(db.orm);
+  const sessions = new SessionService(db, pubsub, jwt, config.ADMIN_TOKEN_TTL);
+  const auth = new AuthService({ orm: db.orm, kv, config, sessions, rbac, logger });
+  const guard = new Guard({ jwt, sessions, rbac, cacheMs: config.SESSION_CACHE_MS });
+  sessions.onInvalidate((m) => guard.invalidate(m));
+  app.decorateRequest('admin', null);
+
+  // Every route says who may call it, and that declaration becomes the route's auth hook;
+  // the permission catalogue is the set of declared slugs.
   const declared: DeclaredPermission[] = [];
   const docsRoute = `${ADMIN_PREFIX}/docs`;
   app.addHook('onRoute', (route) => {
     const cfg = (route.config ??= {});
     if (route.url.startsWith(docsRoute)) cfg.auth ??= 'public';
-    if (route.method === 'HEAD') return;
     if (!cfg.permission && !cfg.auth) throw new Error(`admin route ${String(route.method)} ${route.url} declares no permission`);
-    if (cfg.permission) {
+    if (cfg.permission && route.method !== 'HEAD') {
       if (!/^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*$/.test(cfg.permission)) throw new Error(`bad permission slug ${cfg.permission}`);
       declared.push({ slug: cfg.permission, method: [route.method].flat().join(','), path: route.url, name: route.schema?.summary ?? cfg.permission });
     }
+    if (cfg.auth !== 'public') route.onRequest = [guard.hookFor(cfg.permission), ...[route.onRequest ?? []].flat()];
   });
 
   app.addSchema(MenuNodeShared);
@@ -72,15 +81,6 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     errorResponseBuilder: (_req, ctx) => new AppError(E.TOO_MANY_REQUESTS, { headers: { 'Retry-After': String(Math.ceil(ctx.ttl / 1000)) } }),
   });
 
-  const jwt = jwtCodec<AdminTokenClaims>(deriveKey(jwtSecret, 'admin'));
-  const rbac = new RbacService(db.orm);
-  const sessions = new SessionService(db.orm, pubsub, jwt, config.ADMIN_TOKEN_TTL);
-  const auth = new AuthService({ orm: db.orm, kv, config, sessions, rbac, logger });
-  const guard = new Guard({ jwt, sessions, rbac, cacheMs: config.SESSION_CACHE_MS });
-  sessions.onInvalidate((m) => guard.invalidate(m));
-
-  app.decorateRequest('admin', null);
-  app.addHook('onRequest', guard.hook);
 
   await app.register(authRoutes, { auth, rateLimit: { max: config.AUTH_RATE_LIMIT, timeWindow: 60_000 } });
   await app.register(sessionsRoutes, {

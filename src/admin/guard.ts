@@ -2,7 +2,7 @@
 // session; the session (live? same token? account enabled?) and its grants are cached per
 // instance for at most SESSION_CACHE_MS, and dropped at once when any instance publishes an
 // invalidation, so a logout or kick-out is refused everywhere within a second.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { JwtCodec } from '../platform/auth/jwt.ts';
 import type { PubSub } from '../platform/cache/pubsub.ts';
 import { AppError } from '../platform/http/errors.ts';
@@ -70,17 +70,36 @@ export class Guard {
     }
   }
 
-  /** onRequest hook: resolves `request.admin` and enforces the route's declaration. */
-  readonly hook = async (request: FastifyRequest, _reply: FastifyReply) => {
-    const config = request.routeOptions.config;
-    if (config.auth === 'public' || request.is404) return;
-    request.admin = await this.authenticate(request.headers.authorization);
-    if (config.permission && !request.admin.isSuper && !request.admin.permissions.has(config.permission)) {
-      throw new AppError(E.NO_PERMISSION, { detail: config.permission });
-    }
-  };
+  /**
+   * The onRequest hook of one route: authenticates (401) and, when `permission` is given,
+   * checks it (403). Cached sessions are checked without leaving the current tick.
+   */
+  hookFor(permission: string | undefined): onRequestHookHandler {
+    const authorize = (request: FastifyRequest, principal: Principal) => {
+      request.admin = principal;
+      if (permission && !principal.isSuper && !principal.permissions.has(permission)) {
+        throw new AppError(E.NO_PERMISSION, { detail: permission });
+      }
+    };
+    return (request, _reply, done) => {
+      let result: Principal | Promise<Principal>;
+      try {
+        result = this.authenticate(request.headers.authorization);
+        if (!(result instanceof Promise)) authorize(request, result);
+      } catch (err) {
+        done(err as Error);
+        return;
+      }
+      if (result instanceof Promise) {
+        result.then((principal) => authorize(request, principal)).then(() => done(), (err: Error) => done(err));
+      } else {
+        done();
+      }
+    };
+  }
 
-  async authenticate(header: string | undefined): Promise<Principal> {
+  /** The principal of a bearer header: at once when its session is cached, else after loading it. */
+  authenticate(header: string | undefined): Principal | Promise<Principal> {
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     if (!token) throw new AppError(E.TOKEN_INVALID);
     const verified = this.jwt.verify(token);
@@ -89,15 +108,19 @@ export class Guard {
     if (!Number.isSafeInteger(sid) || typeof jti !== 'string') throw new AppError(E.TOKEN_INVALID);
 
     const now = Date.now();
-    let entry = this.cache.get(sid);
-    if (!entry || now - entry.checkedAt >= this.cacheMs) {
-      const epoch = this.epoch;
-      entry = await this.load(sid, now);
+    const entry = this.cache.get(sid);
+    if (entry && now - entry.checkedAt < this.cacheMs) return this.accept(entry, jti, now);
+    const epoch = this.epoch;
+    return this.load(sid, now).then((loaded) => {
       if (epoch === this.epoch) {
         if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-        this.cache.set(sid, entry);
+        this.cache.set(sid, loaded);
       }
-    }
+      return this.accept(loaded, jti, Date.now());
+    });
+  }
+
+  private accept(entry: Entry, jti: string, now: number): Principal {
     if (!entry.principal || entry.jti !== jti) throw new AppError(E.TOKEN_REVOKED);
     if (entry.expiresAt <= now) throw new AppError(E.TOKEN_EXPIRED);
     return entry.principal;

@@ -418,3 +418,12 @@ describe('token checks', () => {
     assertError(await info(app, foreign({ sid, uid, jti: claimsOf(token).jti, iat: now, exp: now + 600 })), 401, 10007);
   });
 });
+
+test('HEAD twins of GET routes are guarded like the GET', async () => {
+  const anonymous = await call(app, 'HEAD', '/api/admin/online-admins');
+  assert.equal(anonymous.status, 401);
+  const { username, password } = await seedAdmin(app, { permissions: [] });
+  const token = await login(app, username, password);
+  assert.equal((await call(app, 'HEAD', '/api/admin/online-admins', { token })).status, 403);
+  assert.equal((await call(app, 'HEAD', '/api/admin/online-admins', { token: superToken })).status, 200);
+});

@@ -8,29 +8,44 @@ export function deriveKey(secret: string, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'fieldops-jwt', purpose, 32));
 }
 
+/** A token expiry `ttlSeconds` from now, in whole seconds as JWT `exp` carries it. */
+export function expiryIn(ttlSeconds: number): Date {
+  return new Date((Math.floor(Date.now() / 1000) + ttlSeconds) * 1000);
+}
+
 export type JwtFailure = 'expired' | 'invalid';
 
 export interface JwtCodec<P extends object> {
-  sign(payload: P, ttlSeconds: number): string;
+  /** Signs `payload` plus `iat` (now) and `exp` (`expiresAt`, whole seconds). */
+  sign(payload: P, expiresAt: Date): string;
   /** The verified payload, or why it was refused. */
   verify(token: string): { ok: true; payload: P & { iat: number; exp: number } } | { ok: false; reason: JwtFailure };
 }
 
+const VERIFIED_CACHE_MAX = 10_000;
+
 export function jwtCodec<P extends object>(key: Buffer): JwtCodec<P> {
-  const signers = new Map<number, (payload: P) => string>();
-  const verifier = createVerifier({ key, algorithms: ['HS256'], cache: 10_000, requiredClaims: ['iat', 'exp'] });
+  const signer = createSigner<P & { exp: number }>({ key, algorithm: 'HS256' });
+  const verifier = createVerifier({ key, algorithms: ['HS256'], requiredClaims: ['iat', 'exp'] });
+  // Tokens already verified, by their exact text: a repeat costs one map lookup instead of
+  // an HMAC. Expiry is still checked on every use.
+  const verified = new Map<string, P & { iat: number; exp: number }>();
   return {
-    sign(payload, ttlSeconds) {
-      let signer = signers.get(ttlSeconds);
-      if (!signer) {
-        signer = createSigner<P>({ key, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
-        signers.set(ttlSeconds, signer);
-      }
-      return signer(payload);
+    sign(payload, expiresAt) {
+      return signer({ ...payload, exp: Math.floor(expiresAt.getTime() / 1000) });
     },
     verify(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp * 1000 > Date.now()) return { ok: true, payload: known };
+        verified.delete(token);
+        return { ok: false, reason: 'expired' };
+      }
       try {
-        return { ok: true, payload: verifier(token) as P & { iat: number; exp: number } };
+        const payload = Object.freeze(verifier(token)) as P & { iat: number; exp: number };
+        if (verified.size >= VERIFIED_CACHE_MAX) verified.delete(verified.keys().next().value!);
+        verified.set(token, payload);
+        return { ok: true, payload };
       } catch (err) {
         if (err instanceof TokenError && err.code === TokenError.codes.expired) return { ok: false, reason: 'expired' };
         return { ok: false, reason: 'invalid' };

@@ -100,8 +100,9 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     },
   });
   const orm = drizzlePostgres({ client: sql }) as unknown as Orm;
+  // Raw statements send untyped parameters: dates go as ISO 8601 text.
   const run = async <T>(s: postgres.Sql | postgres.TransactionSql, text: string, params: unknown[] = []) =>
-    Array.from(await s.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as T[];
+    Array.from(await s.unsafe(text, params.map((p) => (p instanceof Date ? p.toISOString() : p)) as postgres.ParameterOrJSON<never>[], { prepare: params.length > 0 })) as T[];
   const db: Database = {
     kind: 'postgres',
     orm,

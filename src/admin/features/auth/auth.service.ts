@@ -59,13 +59,13 @@ export class AuthService {
     return answer !== null && answer === code.trim().toLowerCase();
   }
 
-  private async log(username: string, adminId: number | null, client: ClientInfo, reason: LoginReason, orm: Orm = this.orm) {
-    await orm.insert(loginLogs).values({
+  private async log(username: string, adminId: number | null, client: ClientInfo, reason: Exclude<LoginReason, 'success'>) {
+    await this.orm.insert(loginLogs).values({
       adminId,
       username: username.slice(0, 64),
       ip: client.ip,
       userAgent: client.userAgent.slice(0, 512),
-      status: reason === 'success' ? 1 : 0,
+      status: 0,
       reason,
     });
   }
@@ -86,11 +86,13 @@ export class AuthService {
       }
     }
 
-    const lockKey = `admin:login:lock:${key}`;
-    const lockedFor = await this.kv.ttl(lockKey);
-    if (lockedFor > 0) {
+    // One counter per account name (existing or not): failures within the window, and a
+    // lock once it reaches the limit.
+    const failKey = `admin:login:fail:${key}`;
+    const failures = Number(await this.kv.get(failKey) ?? 0);
+    if (failures >= this.config.LOGIN_MAX_FAILURES) {
       await this.log(username, null, client, 'locked');
-      throw this.lockedError(lockedFor);
+      throw this.lockedError(await this.kv.ttl(failKey));
     }
 
     const [admin] = await this.orm
@@ -118,23 +120,18 @@ export class AuthService {
       }
     }
 
-    await this.kv.del(`admin:login:fail:${key}`);
-    const session = await this.orm.transaction(async (tx) => {
-      const s = await this.sessions.create(admin.id, client.ip, client.userAgent, tx);
-      await tx.update(admins).set({ lastLoginAt: new Date(), lastLoginIp: client.ip }).where(eq(admins.id, admin.id));
-      await this.log(admin.username, admin.id, client, 'success', tx);
-      return s;
-    });
+    if (failures > 0) await this.kv.del(failKey);
+    const session = await this.sessions.openForLogin(admin, client.ip, client.userAgent);
     return { token: session.token, expires_at: session.expiresAt.toISOString() };
   }
 
-  /** Counts a failure; the one that reaches the limit locks the account name. */
-  private async fail(key: string, username: string, adminId: number | null, client: ClientInfo, reason: LoginReason) {
+  /** Counts a failure; the one that reaches the limit locks the account name for the full window. */
+  private async fail(key: string, username: string, adminId: number | null, client: ClientInfo, reason: Exclude<LoginReason, 'success'>) {
     const windowMs = this.config.LOGIN_LOCK_SECONDS * 1000;
-    const failures = await this.kv.incr(`admin:login:fail:${key}`, windowMs);
-    if (failures >= this.config.LOGIN_MAX_FAILURES) {
-      await this.kv.set(`admin:login:lock:${key}`, '1', windowMs);
-      await this.kv.del(`admin:login:fail:${key}`);
+    const failKey = `admin:login:fail:${key}`;
+    const failures = await this.kv.incr(failKey, windowMs);
+    if (failures === this.config.LOGIN_MAX_FAILURES) {
+      await this.kv.set(failKey, String(failures), windowMs);
       this.logger.warn({ username, ip: client.ip }, 'administrator login locked after repeated failures');
     }
     await this.log(username, adminId, client, reason);

@@ -2,9 +2,9 @@
 // session writes the row and tells every instance at once, so its token is refused everywhere.
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gt, ilike, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
-import type { JwtCodec } from '../../../platform/auth/jwt.ts';
+import { expiryIn, type JwtCodec } from '../../../platform/auth/jwt.ts';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
-import type { Orm } from '../../../platform/db/database.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { admins, sessions } from '../../db/schema.ts';
 
@@ -22,49 +22,60 @@ export interface AdminTokenClaims {
   jti: string;
 }
 
+const newJti = () => randomBytes(16).toString('base64url');
+
 export type EndReason = 'logout' | 'kicked' | 'password_changed' | 'disabled' | 'deleted' | 'password_reset' | 'security';
 
 export class SessionService {
+  private readonly db: Database;
   private readonly orm: Orm;
   private readonly pubsub: PubSub;
   private readonly jwt: JwtCodec<AdminTokenClaims>;
   private readonly ttlSeconds: number;
-  constructor(orm: Orm, pubsub: PubSub, jwt: JwtCodec<AdminTokenClaims>, ttlSeconds: number) {
-    this.orm = orm;
+  constructor(db: Database, pubsub: PubSub, jwt: JwtCodec<AdminTokenClaims>, ttlSeconds: number) {
+    this.db = db;
+    this.orm = db.orm;
     this.pubsub = pubsub;
     this.jwt = jwt;
     this.ttlSeconds = ttlSeconds;
   }
 
-  private issue(sid: number, uid: number) {
-    const jti = randomBytes(16).toString('base64url');
-    const token = this.jwt.sign({ sid, uid, jti }, this.ttlSeconds);
-    const exp = this.jwt.verify(token);
-    const expiresAt = new Date((exp.ok ? exp.payload.exp : Math.floor(Date.now() / 1000) + this.ttlSeconds) * 1000);
-    return { jti, token, expiresAt };
-  }
-
-  async create(adminId: number, ip: string, userAgent: string, orm: Orm = this.orm) {
-    const [row] = await orm
-      .insert(sessions)
-      .values({ adminId, tokenJti: 'pending', ip, userAgent: userAgent.slice(0, 512), expiresAt: new Date(Date.now() + this.ttlSeconds * 1000) })
-      .returning({ id: sessions.id });
-    const issued = this.issue(row!.id, adminId);
-    await orm.update(sessions).set({ tokenJti: issued.jti, expiresAt: issued.expiresAt }).where(eq(sessions.id, row!.id));
-    return { sessionId: row!.id, token: issued.token, expiresAt: issued.expiresAt };
+  /**
+   * Opens a session for a successful login. One statement writes the session, the
+   * administrator's last login and the login-log row, so they exist together or not at all.
+   */
+  async openForLogin(admin: { id: number; username: string }, ip: string, userAgent: string) {
+    const jti = newJti();
+    const expiresAt = expiryIn(this.ttlSeconds);
+    const ua = userAgent.slice(0, 512);
+    const [row] = await this.db.query<{ id: number }>(
+      `WITH s AS (
+         INSERT INTO admin.sessions (admin_id, token_jti, ip, user_agent, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id
+       ), a AS (
+         UPDATE admin.admins SET last_login_at = now(), last_login_ip = $3 WHERE id = $1
+       ), l AS (
+         INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($1, $6, $3, $4, 1, 'success')
+       )
+       SELECT id FROM s`,
+      [admin.id, jti, ip, ua, expiresAt, admin.username.slice(0, 64)],
+    );
+    const token = this.jwt.sign({ sid: row!.id, uid: admin.id, jti }, expiresAt);
+    return { sessionId: row!.id, token, expiresAt };
   }
 
   /** New token for a live session; the previous token stops working. */
   async rotate(sessionId: number, adminId: number) {
-    const issued = this.issue(sessionId, adminId);
+    const jti = newJti();
+    const expiresAt = expiryIn(this.ttlSeconds);
+    const token = this.jwt.sign({ sid: sessionId, uid: adminId, jti }, expiresAt);
     const updated = await this.orm
       .update(sessions)
-      .set({ tokenJti: issued.jti, expiresAt: issued.expiresAt, lastActiveAt: new Date() })
+      .set({ tokenJti: jti, expiresAt, lastActiveAt: new Date() })
       .where(and(eq(sessions.id, sessionId), isNull(sessions.endedAt), gt(sessions.expiresAt, new Date())))
       .returning({ id: sessions.id });
     if (updated.length === 0) return null;
     await this.publish({ sessions: [sessionId] });
-    return { token: issued.token, expiresAt: issued.expiresAt };
+    return { token, expiresAt };
   }
 
   /**
