@@ -1,0 +1,113 @@
+// Cost of authentication on the admin service, measured in one run:
+//  1. an authenticated, permission-checked GET /info-class request against the same handler
+//     with no auth hook (target >= 0.80), plus the same pair on a trivial handler;
+//  2. login throughput against raw argon2id verifications with the same parameters in the
+//     same process (target >= 0.90).
+// Runs on the embedded PGlite, or on PostgreSQL/Redis when BENCH_DATABASE_URL/BENCH_REDIS_URL are set.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { hashPassword, verifyPassword } from '../src/platform/auth/password.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { AuthService } from '../src/admin/features/auth/auth.service.ts';
+import { RbacService } from '../src/admin/features/rbac/rbac.service.ts';
+import { SessionService } from '../src/admin/features/sessions/sessions.service.ts';
+import { deriveKey, jwtCodec } from '../src/platform/auth/jwt.ts';
+import type { Principal } from '../src/admin/guard.ts';
+import { ok } from '../src/admin/http.ts';
+import { buildServer } from '../src/server.ts';
+import { fmt, median, requestsPerSecond } from './lib.ts';
+
+const PASSWORD = 'Bench-pass-123';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-bench-'));
+
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
+  ADMIN_PASSWORD: PASSWORD,
+  CAPTCHA_ENABLED: 'false',
+  AUTH_RATE_LIMIT: '1000000',
+  LOG_LEVEL: 'warn',
+  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `bench${process.pid}:` } : {}),
+});
+
+const handlers: { profile?: (p: Principal) => Promise<unknown> } = {};
+const server = await buildServer(config, {
+  adminExtras: async (admin) => {
+    // The /info handler's work, without the auth hook: same service, same principal.
+    admin.get('/bench/info-open', { config: { auth: 'public' } }, async (request) => ok(request, await handlers.profile!(superPrincipal)));
+    admin.get('/bench/trivial-auth', { config: { permission: 'online.list' } }, async (request) => ok(request, { id: request.admin!.adminId }));
+    admin.get('/bench/trivial-open', { config: { auth: 'public' } }, async (request) => ok(request, { id: superPrincipal.adminId }));
+  },
+});
+const { platform } = server;
+const orm = platform.db.orm;
+const rbac = new RbacService(orm);
+const sessions = new SessionService(platform.db, platform.pubsub, jwtCodec(deriveKey(config.JWT_SECRET!, 'admin')), config.ADMIN_TOKEN_TTL);
+const auth = new AuthService({ orm, kv: platform.kv, config, sessions, rbac, logger: platform.logger });
+handlers.profile = (p) => auth.profile(p);
+
+await server.app.listen({ host: '127.0.0.1', port: 0 });
+const { port } = server.app.server.address() as { port: number };
+const base = `http://127.0.0.1:${port}/api/admin`;
+
+const loginRes = await fetch(`${base}/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+});
+const token = ((await loginRes.json()) as { data: { token: string } }).data.token;
+const superPrincipal: Principal = { sessionId: 1, adminId: 1, username: 'admin', isSuper: true, permissions: new Set() };
+const bearer = { authorization: `Bearer ${token}` };
+
+console.log(`# auth benchmark (${platform.db.kind}${platform.redis ? ' + redis' : ''}, Node ${process.versions.node}, ${availableParallelism()} cores, ${ROUNDS} rounds x ${SECONDS}s)`);
+
+async function pair(label: string, a: () => Promise<number>, b: () => Promise<number>, target: number) {
+  await a();
+  await b(); // warm-up, discarded
+  const ratios: number[] = [];
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const ra = await a();
+    const rb = await b();
+    as.push(ra);
+    bs.push(rb);
+    ratios.push(ra / rb);
+  }
+  const ratio = median(ratios);
+  console.log(`${label}: ${fmt(median(as))} vs ${fmt(median(bs))} per second; ratio ${fmt(ratio, 3)} (target >= ${target}) ${ratio >= target ? 'PASS' : 'BELOW TARGET'}`);
+  return ratio;
+}
+
+const load = (url: string, headers = {}) => () => requestsPerSecond({ url, headers, seconds: SECONDS });
+
+await pair('GET /info authenticated+permission-checked vs same handler without auth', load(`${base}/info`, bearer), load(`${base}/bench/info-open`), 0.8);
+await pair('trivial handler with auth+permission vs without (overhead of the hook alone)', load(`${base}/bench/trivial-auth`, bearer), load(`${base}/bench/trivial-open`), 0.8);
+
+// Login vs raw verification, both at the same concurrency.
+const CONCURRENCY = 8;
+const loginBody = JSON.stringify({ username: 'admin', password: PASSWORD });
+const loginRate = () => requestsPerSecond({ url: `${base}/login`, method: 'POST', body: loginBody, connections: CONCURRENCY, seconds: SECONDS });
+const hash = await hashPassword(PASSWORD);
+const verifyRate = async () => {
+  const end = performance.now() + SECONDS * 1000;
+  let done = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        if (!(await verifyPassword(hash, PASSWORD))) throw new Error('verification failed');
+        done += 1;
+      }
+    }),
+  );
+  return done / ((performance.now() - start) / 1000);
+};
+await pair('POST /login vs raw argon2id verify (m=19456,t=2,p=1)', loginRate, verifyRate, 0.9);
+
+await server.close();
+rmSync(dataDir, { recursive: true, force: true });
