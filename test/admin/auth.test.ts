@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { newTotpSecret, totpCode, TOTP_PERIOD } from '../../src/platform/auth/totp.ts';
 import { ADMIN_PASSWORD, startApp, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
+import { assertError, assertOk } from '../helpers/assert.ts';
 
 const UA = 'auth-tests/1.0 (node:test)';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
@@ -22,20 +23,6 @@ after(async () => {
 
 function postLogin(a: TestApp, body: Record<string, unknown>, ua = UA): Promise<Reply> {
   return call(a, 'POST', '/api/admin/login', { body, headers: { 'user-agent': ua } });
-}
-
-function assertError(res: Reply, status: number, code: number) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body.code, code, JSON.stringify(res.body));
-  assert.equal(res.body.data, null);
-  assert.equal(typeof res.body.message, 'string');
-  assert.equal(typeof res.body.trace_id, 'string');
-}
-
-function assertOk(res: Reply) {
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.equal(res.body.code, 200, JSON.stringify(res.body));
-  assert.equal(typeof res.body.trace_id, 'string');
 }
 
 /** A fresh captcha and its answer, read from where the server keeps it. */

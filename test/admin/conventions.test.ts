@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { createSigner } from 'fast-jwt';
 import { deriveKey } from '../../src/platform/auth/jwt.ts';
 import { JWT_SECRET, startApp, withRedis, type TestApp } from '../helpers/app.ts';
-import { call, login, type Reply } from '../helpers/http.ts';
+import { call, login } from '../helpers/http.ts';
+import { assertError, assertOk } from '../helpers/assert.ts';
 
 const LOGIN = '/api/admin/login';
 const INFO = '/api/admin/info';
@@ -16,35 +17,6 @@ const ONLINE = '/api/admin/online-admins';
 const GENERATED_TRACE_ID = /^[0-9a-f]{32}$/;
 
 /** Asserts the admin error envelope, its business code and its trace id header. */
-function assertError(res: Reply, status: number, code: number): void {
-  const shown = JSON.stringify(res.body);
-  assert.equal(res.status, status, shown);
-  assert.match(String(res.headers['content-type']), /^application\/json/, shown);
-  assert.equal(typeof res.body, 'object', shown);
-  assert.deepEqual(Object.keys(res.body).sort(), ['code', 'data', 'message', 'trace_id'], shown);
-  assert.equal(res.body.code, code, shown);
-  assert.equal(res.body.data, null, shown);
-  assert.equal(typeof res.body.message, 'string');
-  assert.ok(res.body.message.length > 0, shown);
-  assert.equal(typeof res.body.trace_id, 'string');
-  assert.match(res.body.trace_id, /^[A-Za-z0-9._:-]{8,128}$/, shown);
-  assert.equal(res.headers['x-trace-id'], res.body.trace_id, 'X-Trace-ID header equals trace_id');
-  // Never a stack trace or an internal error name.
-  assert.doesNotMatch(shown, /\n\s*at |\bat [^ ]+ \(|\.ts:\d+|node:internal|FST_ERR|stack/i, shown);
-}
-
-/** Asserts the admin success envelope and returns its data. */
-function assertOk(res: Reply): any {
-  const shown = JSON.stringify(res.body);
-  assert.equal(res.status, 200, shown);
-  assert.deepEqual(Object.keys(res.body).sort(), ['code', 'data', 'message', 'trace_id'], shown);
-  assert.equal(res.body.code, 200);
-  assert.equal(res.body.message, 'success');
-  assert.equal(typeof res.body.trace_id, 'string');
-  assert.equal(res.headers['x-trace-id'], res.body.trace_id);
-  return res.body.data;
-}
-
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 function partsOf(token: string): [string, string, string] {

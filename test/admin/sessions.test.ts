@@ -6,6 +6,7 @@ import { createSigner } from 'fast-jwt';
 import { deriveKey } from '../../src/platform/auth/jwt.ts';
 import { ADMIN_PASSWORD, JWT_SECRET, startApp, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
+import { assertError, assertOk } from '../helpers/assert.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UNKNOWN_ID = 987_654_321;
@@ -33,18 +34,6 @@ interface OnlineRow {
   last_active_at: string;
   expires_at: string;
   is_current: boolean;
-}
-
-function assertError(res: Reply, status: number, code: number) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body.code, code, JSON.stringify(res.body));
-  assert.equal(res.body.data, null);
-  assert.equal(typeof res.body.message, 'string');
-}
-
-function assertOk(res: Reply) {
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.equal(res.body.code, 200, JSON.stringify(res.body));
 }
 
 /** The claims of a token (the session id is `sid`). */
