@@ -1,20 +1,12 @@
 // Composition root: configuration -> server -> listen, and a graceful stop on SIGTERM/SIGINT:
 // readiness fails first, in-flight requests finish, connections close, exit 0.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError, loadConfig } from './platform/config.ts';
+import { loadConfig } from './platform/config.ts';
+import { exitOnStartupError } from './platform/startup.ts';
 import { buildServer } from './server.ts';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfig();
   const server = await buildServer(config);
   const { app, platform } = server;
   const log = platform.logger;
@@ -56,7 +48,4 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartupError);

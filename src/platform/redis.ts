@@ -2,6 +2,7 @@
 // when REDIS_URL is set but the server cannot be reached.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { endpointOf, StartupError } from './startup.ts';
 
 export async function connectRedis(url: string, logger: Logger): Promise<{ client: Redis; subscriber: Redis }> {
   const make = (name: string) => {
@@ -11,7 +12,13 @@ export async function connectRedis(url: string, logger: Logger): Promise<{ clien
   };
   const client = make('fieldops');
   const subscriber = make('fieldops-sub');
-  await Promise.all([client.connect(), subscriber.connect()]);
-  await client.ping();
+  try {
+    await Promise.all([client.connect(), subscriber.connect()]);
+    await client.ping();
+  } catch (err) {
+    client.disconnect();
+    subscriber.disconnect();
+    throw new StartupError(`cannot use Redis at ${endpointOf(url)} (REDIS_URL): ${(err as Error).message}`);
+  }
   return { client, subscriber };
 }
