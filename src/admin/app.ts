@@ -5,6 +5,18 @@ import { deriveKey, jwtCodec } from '../platform/auth/jwt.ts';
 import { installConventions, registerDocs } from '../platform/http/conventions.ts';
 import { AppError } from '../platform/http/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import type { AdminContext } from './context.ts';
+import { adminsRoutes } from './features/admins/admins.routes.ts';
+import { authenticatorRoutes } from './features/authenticator/authenticator.routes.ts';
+import { blacklistsRoutes } from './features/blacklists/blacklists.routes.ts';
+import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
+import { departmentsRoutes } from './features/departments/departments.routes.ts';
+import { dictionariesRoutes } from './features/dictionaries/dictionaries.routes.ts';
+import { logsRoutes } from './features/logs/logs.routes.ts';
+import { menusRoutes } from './features/menus/menus.routes.ts';
+import { monitorRoutes } from './features/monitor/monitor.routes.ts';
+import { permissionsRoutes } from './features/permissions/permissions.routes.ts';
+import { rolesRoutes } from './features/roles/roles.routes.ts';
 import { ensureBootstrapAdmin, syncPermissionCatalogue, type DeclaredPermission } from './bootstrap.ts';
 import { ADMIN_FRAMEWORK_ERRORS, E } from './errors.ts';
 import { AuthService } from './features/auth/auth.service.ts';
@@ -82,12 +94,23 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   });
 
 
-  await app.register(authRoutes, { auth, rateLimit: { max: config.AUTH_RATE_LIMIT, timeWindow: 60_000 } });
-  await app.register(sessionsRoutes, {
+  const ctx: AdminContext = {
+    platform,
     sessions,
-    config,
+    rbac,
+    auth,
+    guard,
     isProtected: (adminId) => isProtectedAdmin(db.orm, adminId, config.protectedAdmins),
-  });
+  };
+
+  await app.register(authRoutes, { auth, rateLimit: { max: config.AUTH_RATE_LIMIT, timeWindow: 60_000 } });
+  await app.register(sessionsRoutes, { sessions, config, isProtected: ctx.isProtected });
+  for (const feature of [
+    adminsRoutes, authenticatorRoutes, rolesRoutes, permissionsRoutes, menusRoutes, departmentsRoutes,
+    dictionariesRoutes, blacklistsRoutes, logsRoutes, dashboardRoutes, monitorRoutes,
+  ]) {
+    await app.register(feature, { ctx });
+  }
 
   app.addHook('onReady', async () => {
     await guard.start(pubsub);

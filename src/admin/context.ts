@@ -1,0 +1,20 @@
+// What every admin feature plugin receives: the platform and the shared admin services.
+import type { Platform } from '../platform/platform.ts';
+import type { AuthService } from './features/auth/auth.service.ts';
+import type { RbacService } from './features/rbac/rbac.service.ts';
+import type { SessionService } from './features/sessions/sessions.service.ts';
+import type { Guard } from './guard.ts';
+
+export interface AdminContext {
+  platform: Platform;
+  sessions: SessionService;
+  rbac: RbacService;
+  auth: AuthService;
+  guard: Guard;
+  /** Holders of the super-administrator role, and PROTECTED_ADMINS. */
+  isProtected: (adminId: number) => Promise<boolean>;
+}
+
+export interface FeatureOptions {
+  ctx: AdminContext;
+}

@@ -1,0 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FeatureOptions } from '../../context.ts';
+
+export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (_app, _opts) => {};
