@@ -8,10 +8,12 @@ import type { Platform } from '../platform/platform.ts';
 import type { AdminContext } from './context.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
 import { authenticatorRoutes } from './features/authenticator/authenticator.routes.ts';
+import { blacklistGate } from './features/blacklists/blacklists.gate.ts';
 import { blacklistsRoutes } from './features/blacklists/blacklists.routes.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { departmentsRoutes } from './features/departments/departments.routes.ts';
 import { dictionariesRoutes } from './features/dictionaries/dictionaries.routes.ts';
+import { operationRecorder } from './features/logs/logs.recorder.ts';
 import { logsRoutes } from './features/logs/logs.routes.ts';
 import { menusRoutes } from './features/menus/menus.routes.ts';
 import { monitorRoutes } from './features/monitor/monitor.routes.ts';
@@ -102,6 +104,10 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     guard,
     isProtected: (adminId) => isProtectedAdmin(db.orm, adminId, config.protectedAdmins),
   };
+
+  // Hooks for every admin route come first, so that the routes below get them.
+  await app.register(blacklistGate, { ctx });
+  await app.register(operationRecorder, { ctx });
 
   await app.register(authRoutes, { auth, rateLimit: { max: config.AUTH_RATE_LIMIT, timeWindow: 60_000 } });
   await app.register(sessionsRoutes, { sessions, config, isProtected: ctx.isProtected });
