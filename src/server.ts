@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ADMIN_PREFIX, adminService } from './admin/app.ts';
 import type { Config } from './platform/config.ts';
 import { migrate } from './platform/db/migrate.ts';
-import { describeValidation, validatorCompiler } from './platform/http/validation.ts';
+import { buildValidator, describeValidation } from './platform/http/validation.ts';
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
@@ -44,7 +44,9 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     const app = Fastify({
       loggerInstance,
       bodyLimit: config.BODY_LIMIT,
-      trustProxy: false,
+      // The socket address is the client unless TRUST_PROXY names the proxies in front of us;
+      // then request.ip is the address the nearest untrusted hop added to X-Forwarded-For.
+      trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
       requestIdHeader: false,
       logController: new LogController({ requestIdLogLabel: 'trace_id' }),
       genReqId: (req) => {
@@ -52,11 +54,12 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
         return typeof given === 'string' && TRACE_ID.test(given) ? given : randomUUID().replaceAll('-', '');
       },
       schemaErrorFormatter: (errors, dataVar) => new Error(describeValidation(errors, dataVar)),
+      // Fastify's type says an Ajv compile function; at run time it calls the result with the route schema.
+      schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
       return503OnClosing: true,
       forceCloseConnections: 'idle',
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     });
-    app.setValidatorCompiler(validatorCompiler);
     // JSON only (uploads add multipart where they need it): anything else is a 415.
     app.removeContentTypeParser(['text/plain']);
     app.addHook('onRequest', async (request, reply) => {

@@ -62,6 +62,12 @@ export async function syncPermissionCatalogue(db: Database, declared: DeclaredPe
     )
     .onConflictDoUpdate({
       target: permissions.slug,
-      set: { method: sql`excluded.method`, path: sql`excluded.path`, isSystem: true, updatedAt: sql`now()` },
+      set: {
+        method: sql`excluded.method`,
+        path: sql`excluded.path`,
+        isSystem: true,
+        menuId: sql`coalesce(${permissions.menuId}, excluded.menu_id)`,
+        updatedAt: sql`now()`,
+      },
     });
 }

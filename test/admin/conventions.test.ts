@@ -311,7 +311,8 @@ describe('success envelope', () => {
     const res = await call(app, 'GET', INFO, { token });
     const data = assertOk(res);
     assert.equal(data.username, 'admin');
-    assert.doesNotMatch(JSON.stringify(res.body), /argon2|password/i);
+    assert.doesNotMatch(JSON.stringify(res.body), /\$argon2|password_hash|passwordHash|totp_secret/i);
+    assert.ok(!('password' in data) && !('password_hash' in data));
   });
 });
 

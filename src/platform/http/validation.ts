@@ -12,11 +12,23 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
-const bodyAjv = makeAjv({ coerceTypes: false });
-const stringAjv = makeAjv({ coerceTypes: 'array' });
+/**
+ * The validator factory of every context. Fastify builds a new one whenever a context adds
+ * shared schemas (addSchema), so it is installed as the schema controller's factory rather
+ * than with setValidatorCompiler, which a child context adding schemas would silently drop.
+ */
+export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<object> {
+  const bodyAjv = makeAjv({ coerceTypes: false });
+  const stringAjv = makeAjv({ coerceTypes: 'array' });
+  for (const schema of Object.values(externalSchemas)) {
+    bodyAjv.addSchema(schema as object);
+    stringAjv.addSchema(schema as object);
+  }
+  return ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : stringAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+}
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : stringAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+/** The compiler without shared schemas (tests of schemas in isolation). */
+export const validatorCompiler = buildValidator();
 
 /** One readable sentence per failure, naming the field: `query.page_size must be <= 100`. */
 export function describeValidation(errors: FastifySchemaValidationError[], dataVar: string): string {

@@ -55,10 +55,20 @@ export class RbacService {
     };
   }
 
-  /** The enabled menus the grants reach, with the ancestors that hold them, as a tree. */
+  /**
+   * The menus the grants reach, with the ancestors that hold them, as a tree. A menu shows
+   * only when it and every ancestor are enabled.
+   */
   async menuTreeFor(grants: Grants): Promise<MenuNode[]> {
-    const all = await this.orm.select().from(menus).where(eq(menus.status, 1)).orderBy(asc(menus.sort), asc(menus.id));
-    let visible = all;
+    const all = await this.orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
+    const byId = new Map(all.map((m) => [m.id, m]));
+    const enabled = (id: number, seen = new Set<number>()): boolean => {
+      const m = byId.get(id);
+      if (!m || m.status !== 1 || seen.has(id)) return false;
+      seen.add(id);
+      return m.parentId === 0 || enabled(m.parentId, seen);
+    };
+    let visible = all.filter((m) => enabled(m.id));
     if (!grants.isSuper) {
       const activeRoleIds = grants.roles.map((r) => r.id);
       const granted = activeRoleIds.length
@@ -68,12 +78,13 @@ export class RbacService {
             .innerJoin(roles, eq(roles.id, roleMenus.roleId))
             .where(and(inArray(roleMenus.roleId, activeRoleIds), eq(roles.status, 1)))
         : [];
-      const byId = new Map(all.map((m) => [m.id, m]));
+      const shown = new Set(visible.map((m) => m.id));
       const keep = new Set<number>();
       for (const { menuId } of granted) {
+        if (!shown.has(menuId)) continue;
         for (let m = byId.get(menuId); m && !keep.has(m.id); m = byId.get(m.parentId)) keep.add(m.id);
       }
-      visible = all.filter((m) => keep.has(m.id));
+      visible = visible.filter((m) => keep.has(m.id));
     }
     return buildTree(
       visible.map((m) => ({
