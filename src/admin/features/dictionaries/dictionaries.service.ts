@@ -1,0 +1,203 @@
+// Dictionaries: types (parent_id 0) and their items (parent_id = a type's id), one level deep.
+// Code uniqueness is the database's (unique index on parent_id, lower(code)); the rules that
+// span rows (the parent is a type, a type with items is neither deleted nor turned into an
+// item) are checked in a transaction that locks the rows involved, so that a concurrent
+// insert of an item under a type being deleted cannot leave an orphan.
+import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Orm } from '../../../platform/db/database.ts';
+import { contains } from '../../../platform/db/like.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
+import { E } from '../../errors.ts';
+import type { DictionaryOrderField } from './dictionaries.schema.ts';
+import { dictionaries, type DictionaryRow } from './dictionaries.tables.ts';
+
+export interface DictionaryListQuery {
+  page: number;
+  page_size: number;
+  parent_id?: number | undefined;
+  type_code?: string | undefined;
+  name?: string | undefined;
+  code?: string | undefined;
+  status?: number | undefined;
+  order_by: string;
+}
+
+export interface DictionaryInput {
+  parent_id?: number | undefined;
+  name: string;
+  code: string;
+  value?: string | undefined;
+  description?: string | undefined;
+  status?: number | undefined;
+  sort?: number | undefined;
+}
+
+export type DictionaryPatch = Partial<DictionaryInput>;
+
+const ORDER_COLUMNS = {
+  id: dictionaries.id,
+  sort: dictionaries.sort,
+  code: dictionaries.code,
+  created_at: dictionaries.createdAt,
+} as const;
+
+const types = alias(dictionaries, 'dictionary_types');
+
+/** PostgreSQL unique_violation, raw or wrapped by Drizzle. */
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+function duplicate(parentId: number, code: string) {
+  return new AppError(E.ALREADY_EXISTS, {
+    detail: parentId === 0 ? `a dictionary type with code "${code}" already exists` : `code "${code}" already exists in dictionary type ${parentId}`,
+    details: { field: 'code' },
+  });
+}
+
+const invalid = (detail: string, field: string) => new AppError(E.VALIDATION, { detail, details: { field } });
+
+export class DictionaryService {
+  private readonly orm: Orm;
+  constructor(orm: Orm) {
+    this.orm = orm;
+  }
+
+  async list(q: DictionaryListQuery): Promise<{ rows: DictionaryRow[]; total: number }> {
+    const typeId = q.type_code === undefined
+      ? undefined
+      : this.orm.select({ id: types.id }).from(types).where(and(eq(types.parentId, 0), eq(sql`lower(${types.code})`, q.type_code.toLowerCase())));
+    const filter = and(
+      q.parent_id !== undefined ? eq(dictionaries.parentId, q.parent_id) : undefined,
+      typeId ? inArray(dictionaries.parentId, typeId) : undefined,
+      q.name ? ilike(dictionaries.name, contains(q.name)) : undefined,
+      q.code ? ilike(dictionaries.code, contains(q.code)) : undefined,
+      q.status !== undefined ? eq(dictionaries.status, q.status) : undefined,
+    );
+    const { field, direction } = parseOrderBy<DictionaryOrderField>(q.order_by);
+    const dir = direction === 'asc' ? asc : desc;
+    const order: SQL[] = field === 'id' ? [dir(dictionaries.id)] : [dir(ORDER_COLUMNS[field]), dir(dictionaries.id)];
+    const [rows, [total]] = await Promise.all([
+      this.orm.select().from(dictionaries).where(filter).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
+      this.orm.select({ n: count() }).from(dictionaries).where(filter),
+    ]);
+    return { rows, total: Number(total?.n ?? 0) };
+  }
+
+  async get(id: number): Promise<DictionaryRow> {
+    const [row] = await this.orm.select().from(dictionaries).where(eq(dictionaries.id, id));
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no dictionary ${id}` });
+    return row;
+  }
+
+  async create(input: DictionaryInput): Promise<DictionaryRow> {
+    const parentId = input.parent_id ?? 0;
+    try {
+      return await this.orm.transaction(async (tx) => {
+        if (parentId !== 0) {
+          // FOR SHARE: a concurrent delete of the type waits for this insert, then sees the item.
+          const [parent] = await tx.select({ parentId: dictionaries.parentId }).from(dictionaries).where(eq(dictionaries.id, parentId)).for('share');
+          assertType(parent, parentId);
+        }
+        const [row] = await tx
+          .insert(dictionaries)
+          .values({
+            parentId,
+            name: input.name,
+            code: input.code,
+            value: input.value ?? '',
+            description: input.description ?? '',
+            status: input.status ?? 1,
+            sort: input.sort ?? 0,
+          })
+          .returning();
+        return row!;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicate(parentId, input.code);
+      throw err;
+    }
+  }
+
+  async update(id: number, patch: DictionaryPatch): Promise<DictionaryRow> {
+    if (Object.values(patch).every((v) => v === undefined)) throw invalid('send at least one field to change', 'body');
+    let parentId = patch.parent_id;
+    try {
+      return await this.orm.transaction(async (tx) => {
+        const ids = patch.parent_id ? [id, patch.parent_id] : [id];
+        // Both rows locked in id order: the one changed and the type it moves to.
+        const locked = await tx
+          .select({ id: dictionaries.id, parentId: dictionaries.parentId })
+          .from(dictionaries)
+          .where(inArray(dictionaries.id, ids))
+          .orderBy(asc(dictionaries.id))
+          .for('update');
+        const current = locked.find((r) => r.id === id);
+        if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no dictionary ${id}` });
+        parentId ??= current.parentId;
+        if (patch.parent_id !== undefined && patch.parent_id !== current.parentId) {
+          if (patch.parent_id === id) throw invalid('a dictionary cannot be its own parent', 'parent_id');
+          if (patch.parent_id !== 0) assertType(locked.find((r) => r.id === patch.parent_id), patch.parent_id);
+          if (current.parentId === 0) {
+            const items = await this.itemCount(tx, id);
+            if (items > 0) throw invalid(`dictionary type ${id} has ${items} items and cannot become an item itself`, 'parent_id');
+          }
+        }
+        const [row] = await tx
+          .update(dictionaries)
+          .set({
+            ...(patch.parent_id !== undefined ? { parentId: patch.parent_id } : {}),
+            ...(patch.name !== undefined ? { name: patch.name } : {}),
+            ...(patch.code !== undefined ? { code: patch.code } : {}),
+            ...(patch.value !== undefined ? { value: patch.value } : {}),
+            ...(patch.description !== undefined ? { description: patch.description } : {}),
+            ...(patch.status !== undefined ? { status: patch.status } : {}),
+            ...(patch.sort !== undefined ? { sort: patch.sort } : {}),
+            updatedAt: sql`now()`,
+          })
+          .where(eq(dictionaries.id, id))
+          .returning();
+        return row!;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        const code = patch.code ?? (await this.get(id)).code;
+        throw duplicate(parentId ?? 0, code);
+      }
+      throw err;
+    }
+  }
+
+  /** Deletes an item, or a type that has no items left. */
+  async remove(id: number): Promise<void> {
+    await this.orm.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ parentId: dictionaries.parentId, code: dictionaries.code })
+        .from(dictionaries)
+        .where(eq(dictionaries.id, id))
+        .for('update');
+      if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no dictionary ${id}` });
+      if (row.parentId === 0) {
+        const items = await this.itemCount(tx, id);
+        if (items > 0) {
+          throw new AppError(E.DELETE_FAILED, { detail: `dictionary type "${row.code}" still has ${items} item(s); delete them first` });
+        }
+      }
+      await tx.delete(dictionaries).where(eq(dictionaries.id, id));
+    });
+  }
+
+  private async itemCount(tx: Orm, typeId: number): Promise<number> {
+    const [row] = await tx.select({ n: count() }).from(dictionaries).where(eq(dictionaries.parentId, typeId));
+    return Number(row?.n ?? 0);
+  }
+}
+
+/** The parent of an item must exist and be a type: items do not nest. */
+function assertType(parent: { parentId: number } | undefined, parentId: number): void {
+  if (!parent) throw invalid(`parent_id ${parentId} is not an existing dictionary type`, 'parent_id');
+  if (parent.parentId !== 0) throw invalid(`parent_id ${parentId} is an item, not a dictionary type: items cannot nest`, 'parent_id');
+}
