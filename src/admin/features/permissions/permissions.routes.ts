@@ -1,4 +1,85 @@
+// Permissions: the catalogue generated from the route table (is_system) plus custom ones.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import {
+  CreatePermissionBody, DeletedReply, PermissionList, PermissionQuery, PermissionReply, UpdatePermissionBody,
+} from './permissions.schema.ts';
+import { PermissionService } from './permissions.service.ts';
 
-export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (_app, _opts) => {};
+const tags = ['Permissions'];
+const security = [{ bearer: [] }];
+
+export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const service = new PermissionService(ctx);
+
+  app.get('/permissions', {
+    config: { permission: 'permission.list' },
+    schema: {
+      tags,
+      summary: 'List permissions',
+      description: 'Paged; `name` and `slug` are fuzzy; `order_by` defaults to `id:desc`.',
+      security,
+      querystring: PermissionQuery,
+      response: { 200: PermissionList, ...authErrors },
+    },
+  }, async (request) => {
+    const { list, total } = await service.list(request.query);
+    return okList(request, list, request.query, total);
+  });
+
+  app.post('/permissions', {
+    config: { permission: 'permission.create' },
+    schema: {
+      tags,
+      summary: 'Create a permission',
+      description: 'The slug is unique (30002 when taken); an unknown `menu_id` is a 400 (30001).',
+      security,
+      body: CreatePermissionBody,
+      response: { 200: PermissionReply, ...authErrors },
+    },
+  }, async (request) => ok(request, await service.create(request.body)));
+
+  app.get('/permissions/:id', {
+    config: { permission: 'permission.list' },
+    schema: {
+      tags,
+      summary: 'One permission',
+      security,
+      params: IdParam,
+      response: { 200: PermissionReply, ...authErrors, 404: ErrorEnvelope },
+    },
+  }, async (request) => ok(request, await service.get(request.params.id)));
+
+  app.put('/permissions/:id', {
+    config: { permission: 'permission.update' },
+    schema: {
+      tags,
+      summary: 'Update a permission',
+      description: [
+        'Every field is optional. System permissions (generated from the route table) can be renamed, moved to another menu',
+        'and disabled, but their `slug`, `method` and `path` cannot change (403, 20003). A change of status or slug applies',
+        'to the administrators holding it on their next request.',
+      ].join(' '),
+      security,
+      params: IdParam,
+      body: UpdatePermissionBody,
+      response: { 200: PermissionReply, ...authErrors, 404: ErrorEnvelope },
+    },
+  }, async (request) => ok(request, await service.update(request.params.id, request.body)));
+
+  app.delete('/permissions/:id', {
+    config: { permission: 'permission.delete' },
+    schema: {
+      tags,
+      summary: 'Delete a permission',
+      description: 'System permissions cannot be deleted (403, 20003). Roles holding a custom permission lose it.',
+      security,
+      params: IdParam,
+      response: { 200: DeletedReply, ...authErrors, 404: ErrorEnvelope },
+    },
+  }, async (request) => {
+    await service.remove(request.params.id);
+    return ok(request, { id: request.params.id });
+  });
+};

@@ -1,4 +1,83 @@
+// Roles: CRUD with the sets of permissions and menus each role grants.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import { CreateRoleBody, DeletedRoleReply, RoleList, RoleQuery, RoleReply, UpdateRoleBody } from './roles.schema.ts';
+import { RoleService } from './roles.service.ts';
 
-export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (_app, _opts) => {};
+const tags = ['Roles'];
+const security = [{ bearer: [] }];
+
+export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const service = new RoleService(ctx);
+
+  app.get('/roles', {
+    config: { permission: 'role.list' },
+    schema: {
+      tags,
+      summary: 'List roles',
+      description: 'Paged; `name` is fuzzy; `order_by` defaults to `id:desc`. Each role carries its `permission_ids` and `menu_ids`.',
+      security,
+      querystring: RoleQuery,
+      response: { 200: RoleList, ...authErrors },
+    },
+  }, async (request) => {
+    const { list, total } = await service.list(request.query);
+    return okList(request, list, request.query, total);
+  });
+
+  app.post('/roles', {
+    config: { permission: 'role.create' },
+    schema: {
+      tags,
+      summary: 'Create a role',
+      description: 'The slug is unique (30002 when taken). Unknown permission or menu ids are a 400 (30001) naming them.',
+      security,
+      body: CreateRoleBody,
+      response: { 200: RoleReply, ...authErrors },
+    },
+  }, async (request) => ok(request, await service.create(request.body)));
+
+  app.get('/roles/:id', {
+    config: { permission: 'role.list' },
+    schema: {
+      tags,
+      summary: 'One role, with its permission and menu ids',
+      security,
+      params: IdParam,
+      response: { 200: RoleReply, ...authErrors, 404: ErrorEnvelope },
+    },
+  }, async (request) => ok(request, await service.get(request.params.id)));
+
+  app.put('/roles/:id', {
+    config: { permission: 'role.update' },
+    schema: {
+      tags,
+      summary: 'Update a role',
+      description: [
+        'Every field is optional; `permission_ids` and `menu_ids`, when given, replace the whole set (all or nothing).',
+        'A change of permissions, menus or status applies to the role’s administrators on their next request.',
+        'The super-administrator role cannot be disabled or have its slug changed (403, 20003).',
+      ].join(' '),
+      security,
+      params: IdParam,
+      body: UpdateRoleBody,
+      response: { 200: RoleReply, ...authErrors, 404: ErrorEnvelope },
+    },
+  }, async (request) => ok(request, await service.update(request.params.id, request.body)));
+
+  app.delete('/roles/:id', {
+    config: { permission: 'role.delete' },
+    schema: {
+      tags,
+      summary: 'Delete a role',
+      description: 'Refused (400, 40002) while administrators hold it; the super-administrator role cannot be deleted (403, 20003).',
+      security,
+      params: IdParam,
+      response: { 200: DeletedRoleReply, ...authErrors, 404: ErrorEnvelope },
+    },
+  }, async (request) => {
+    await service.remove(request.params.id);
+    return ok(request, { id: request.params.id });
+  });
+};
