@@ -1,0 +1,209 @@
+// Menus: one tree (parent_id 0 = root). Writes that change the tree's shape run in one
+// transaction behind a lock on the table's structure, so that two concurrent moves cannot
+// make a cycle and a child cannot be added under a menu being deleted.
+import { and, asc, eq, ilike, sql } from 'drizzle-orm';
+import type { Orm } from '../../../platform/db/database.ts';
+import { contains } from '../../../platform/db/like.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import { formatDisplay } from '../../../platform/time.ts';
+import { menus } from '../../db/schema.ts';
+import { E } from '../../errors.ts';
+import { buildTree, type MenuNode } from '../rbac/rbac.service.ts';
+
+export const BUTTON = 3;
+
+type Row = typeof menus.$inferSelect;
+
+export interface MenuInput {
+  parent_id?: number | undefined;
+  title?: string | undefined;
+  slug?: string | undefined;
+  icon?: string | undefined;
+  path?: string | undefined;
+  component?: string | undefined;
+  type?: number | undefined;
+  status?: number | undefined;
+  sort?: number | undefined;
+}
+
+export interface MenuRecord extends MenuNode {
+  created_at: string;
+  updated_at: string;
+}
+
+/** SQLSTATE of a database error, also when Drizzle wraps it (`cause`). */
+export function pgErrorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  if (typeof e?.code === 'string') return e.code;
+  return typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
+}
+
+const node = (m: Row): MenuNode => ({
+  id: m.id, parent_id: m.parentId, title: m.title, slug: m.slug, icon: m.icon, path: m.path,
+  component: m.component, type: m.type, status: m.status, sort: m.sort, children: [],
+});
+
+export class MenuService {
+  private readonly orm: Orm;
+  private readonly tz: string;
+  constructor(orm: Orm, tz: string) {
+    this.orm = orm;
+    this.tz = tz;
+  }
+
+  /**
+   * The whole tree, siblings by `sort` then id. With filters, the matching menus and their
+   * ancestors (whatever those match), so that the tree stays connected.
+   */
+  async tree(q: { status?: number | undefined; title?: string | undefined }): Promise<{ list: MenuNode[]; total: number }> {
+    const all = await this.orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
+    let rows = all;
+    const filter = and(
+      q.status !== undefined ? eq(menus.status, q.status) : undefined,
+      q.title ? ilike(menus.title, contains(q.title)) : undefined,
+    );
+    if (filter) {
+      const hits = await this.orm.select({ id: menus.id }).from(menus).where(filter);
+      const byId = new Map(all.map((m) => [m.id, m]));
+      const keep = new Set<number>();
+      for (const { id } of hits) {
+        for (let m = byId.get(id); m && !keep.has(m.id); m = byId.get(m.parentId)) keep.add(m.id);
+      }
+      rows = all.filter((m) => keep.has(m.id));
+    }
+    return { list: buildTree(rows.map(node)), total: rows.length };
+  }
+
+  /** One menu with its timestamps and its subtree. */
+  async get(id: number, orm: Orm = this.orm): Promise<MenuRecord> {
+    const all = await orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
+    const row = all.find((m) => m.id === id);
+    if (!row) throw notFound(id);
+    const nodes = all.map(node);
+    buildTree(nodes);
+    const self = nodes.find((n) => n.id === id)!;
+    return { ...self, created_at: formatDisplay(row.createdAt, this.tz)!, updated_at: formatDisplay(row.updatedAt, this.tz)! };
+  }
+
+  async create(input: MenuInput & { title: string; slug: string; type: number }): Promise<MenuRecord> {
+    const id = await this.write(input.slug, async (tx) => {
+      const parentId = input.parent_id ?? 0;
+      await this.checkParent(tx, parentId);
+      const [row] = await tx
+        .insert(menus)
+        .values({
+          parentId,
+          title: input.title,
+          slug: input.slug,
+          icon: input.icon ?? '',
+          path: input.path ?? '',
+          component: input.component ?? '',
+          type: input.type,
+          status: input.status ?? 1,
+          sort: input.sort ?? 0,
+        })
+        .returning({ id: menus.id });
+      return row!.id;
+    });
+    return this.get(id);
+  }
+
+  async update(id: number, input: MenuInput): Promise<MenuRecord> {
+    if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: 'send at least one field to change' });
+    await this.write(input.slug, async (tx) => {
+      const [current] = await tx.select().from(menus).where(eq(menus.id, id)).for('update');
+      if (!current) throw notFound(id);
+      if (input.parent_id !== undefined && input.parent_id !== current.parentId) {
+        if (input.parent_id === id) {
+          throw invalid('parent_id', `menu ${id} cannot be its own parent`);
+        }
+        await this.checkParent(tx, input.parent_id);
+        if (await this.isDescendant(tx, input.parent_id, id)) {
+          throw invalid('parent_id', `parent_id ${input.parent_id} is a descendant of menu ${id}: moving it there would make a cycle`);
+        }
+      }
+      if (input.type === BUTTON && current.type !== BUTTON) {
+        const [child] = await tx.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
+        if (child) throw invalid('type', `menu ${id} has children: a button (type 3) cannot have children`);
+      }
+      await tx
+        .update(menus)
+        .set({
+          ...(input.parent_id !== undefined ? { parentId: input.parent_id } : {}),
+          ...(input.title !== undefined ? { title: input.title } : {}),
+          ...(input.slug !== undefined ? { slug: input.slug } : {}),
+          ...(input.icon !== undefined ? { icon: input.icon } : {}),
+          ...(input.path !== undefined ? { path: input.path } : {}),
+          ...(input.component !== undefined ? { component: input.component } : {}),
+          ...(input.type !== undefined ? { type: input.type } : {}),
+          ...(input.status !== undefined ? { status: input.status } : {}),
+          ...(input.sort !== undefined ? { sort: input.sort } : {}),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(menus.id, id));
+    });
+    return this.get(id);
+  }
+
+  /**
+   * Deletes a menu without children. Its role links go with it (ON DELETE CASCADE) and its
+   * permissions stay, unlinked (menu_id ON DELETE SET NULL).
+   */
+  async remove(id: number): Promise<void> {
+    await this.write(undefined, async (tx) => {
+      const [current] = await tx.select({ id: menus.id }).from(menus).where(eq(menus.id, id)).for('update');
+      if (!current) throw notFound(id);
+      const [child] = await tx.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
+      if (child) throw new AppError(E.DELETE_FAILED, { detail: `menu ${id} still has children: delete or move them first` });
+      await tx.delete(menus).where(eq(menus.id, id));
+    });
+  }
+
+  /** The parent must be 0 or an existing menu that is not a button. */
+  private async checkParent(tx: Orm, parentId: number) {
+    if (parentId === 0) return;
+    const [parent] = await tx.select({ type: menus.type }).from(menus).where(eq(menus.id, parentId));
+    if (!parent) throw invalid('parent_id', `parent_id ${parentId} does not exist`);
+    if (parent.type === BUTTON) throw invalid('parent_id', `parent_id ${parentId} is a button (type 3), which cannot have children`);
+  }
+
+  /** Whether `candidate` lies in the subtree under `ancestor`. */
+  private async isDescendant(tx: Orm, candidate: number, ancestor: number): Promise<boolean> {
+    const rows = await tx.execute<{ hit: number }>(sql`
+      WITH RECURSIVE up AS (
+        SELECT id, parent_id FROM admin.menus WHERE id = ${candidate}
+        UNION
+        SELECT m.id, m.parent_id FROM admin.menus m JOIN up ON m.id = up.parent_id
+      )
+      SELECT 1 AS hit FROM up WHERE id = ${ancestor} LIMIT 1`);
+    return rowsOf(rows).length > 0;
+  }
+
+  /** One transaction behind the tree lock; a duplicate slug becomes 30002. */
+  private async write<T>(slug: string | undefined, fn: (tx: Orm) => Promise<T>): Promise<T> {
+    try {
+      return await this.orm.transaction(async (tx) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('admin.menus.tree'))`);
+        return fn(tx);
+      });
+    } catch (err) {
+      if (pgErrorCode(err) === '23505') {
+        throw new AppError(E.ALREADY_EXISTS, { detail: `a menu with slug ${slug ?? ''} already exists`, details: { field: 'slug' } });
+      }
+      throw err;
+    }
+  }
+}
+
+/** Rows of `execute`: an array (postgres.js) or `{ rows }` (PGlite). */
+export function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+}
+
+function notFound(id: number) {
+  return new AppError(E.DATA_NOT_FOUND, { detail: `menu ${id} does not exist` });
+}
+
+function invalid(field: string, detail: string) {
+  return new AppError(E.VALIDATION, { detail, details: { field } });
+}
