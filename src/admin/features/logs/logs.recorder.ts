@@ -1,5 +1,172 @@
-// Records the operation log of every state-changing admin request (registered before the routes).
+// Records the operation log of every state-changing admin request and the system log of the
+// admin service (registered before the routes, so its hooks see every admin route).
+//
+// Operation log: one row per POST/PUT/PATCH/DELETE request to an admin route whose token was
+// accepted (so 403s and failures of signed-in administrators are in it; anonymous requests are
+// not, nor /login and /captcha, which the login log covers). module/action come from the
+// route's permission slug (`online.kick` → online / kick); self-service routes are module
+// `auth` with the path as action (`PUT /password` → auth / password).
+//
+// System log: every warn/error/fatal line logged through an admin request's logger
+// (`request.log`), with that request's trace_id; this includes the error handler's line for
+// every 500. Other code can add rows with recordSystemLog(). Lines logged through the
+// process logger outside a request are not captured.
+//
+// Rows are written after the response, in batches (see LogWriter); close() flushes them.
+import { format } from 'node:util';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FeatureOptions } from '../../context.ts';
+import { capJson, describeError, redact } from './logs.redact.ts';
+import type { SystemLogLevel } from './logs.tables.ts';
+import { LogWriter, purgeLogs } from './logs.writer.ts';
 
-export const operationRecorder = fp<FeatureOptions>(async (_app, _opts) => {}, { name: 'admin-operation-recorder' });
+const RECORDED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Covered by the login log (paths under the service prefix). */
+const NOT_RECORDED = ['/login', '/captcha'];
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+/** Writers of the admin apps open in this process, newest last (recordSystemLog uses the newest). */
+const openWriters: LogWriter[] = [];
+
+/**
+ * Adds a system log row (level error/warning/info/debug) from code that has no request at
+ * hand; inside a request prefer `request.log.warn/error(...)`, which is captured with the
+ * request's trace_id. Never throws; a no-op when no admin service is running.
+ */
+export function recordSystemLog(level: SystemLogLevel, message: string, context: Record<string, unknown> = {}, traceId?: string): void {
+  openWriters.at(-1)?.system(level, message, context, traceId);
+}
+
+/** `online.kick` → online / kick; self-service routes → auth / their path. */
+export function moduleAndAction(permission: string | undefined, routeUrl: string, prefix = ''): { module: string; action: string } {
+  if (permission) {
+    const dot = permission.indexOf('.');
+    return { module: permission.slice(0, dot), action: permission.slice(dot + 1) };
+  }
+  const path = routeUrl.startsWith(prefix) ? routeUrl.slice(prefix.length) : routeUrl;
+  const action = path.split('/').filter((s) => s && !s.startsWith(':') && s !== '*').join('.');
+  return { module: 'auth', action: action || 'root' };
+}
+
+const LEVELS = { warn: 'warning', error: 'error', fatal: 'error' } as const;
+
+/** What a pino call `(obj?, msg?, ...args)` says: its message and its (redacted) context. */
+function describeLogCall(args: unknown[]): { message: string; context: Record<string, unknown> } {
+  const first = args[0];
+  let rest = args.slice(1);
+  let context: Record<string, unknown> = {};
+  if (first instanceof Error) {
+    context = { err: describeError(first) };
+    if (typeof rest[0] !== 'string') rest = [first.message];
+  } else if (first !== null && typeof first === 'object') {
+    const { err, ...others } = first as Record<string, unknown>;
+    context = redact(others) as Record<string, unknown>;
+    if (err instanceof Error) context.err = describeError(err);
+    else if (err !== undefined) context.err = redact(err);
+    if (typeof rest[0] !== 'string') rest = [typeof (first as { msg?: unknown }).msg === 'string' ? (first as { msg: string }).msg : err instanceof Error ? err.message : ''];
+  } else {
+    rest = [first, ...rest];
+  }
+  const [msg, ...values] = rest;
+  const text = typeof msg === 'string' ? msg : msg === undefined || msg === null ? '' : format('%o', msg);
+  const message = values.length > 0 ? format(text, ...values) : text;
+  return { message, context };
+}
+
+export const operationRecorder = fp<FeatureOptions>(async (app, { ctx }) => {
+  const { platform } = ctx;
+  const writer = new LogWriter(platform.db.orm, platform.logger);
+  const prefix = app.prefix;
+  const notRecorded = new Set(NOT_RECORDED.map((p) => `${prefix}${p}`));
+  openWriters.push(writer);
+
+  /** The request's logger, with its warn/error/fatal lines also written to the system log. */
+  const capturing = (log: FastifyBaseLogger, request: FastifyRequest): FastifyBaseLogger => {
+    const wrapped: FastifyBaseLogger = Object.create(log);
+    for (const [method, level] of Object.entries(LEVELS) as [keyof typeof LEVELS, SystemLogLevel][]) {
+      wrapped[method] = ((...args: unknown[]) => {
+        try {
+          const { message, context } = describeLogCall(args);
+          context.request = { method: request.method, route: request.routeOptions.url ?? null, path: request.url.split('?')[0] };
+          writer.system(level, message, context, request.id);
+        } catch {
+          /* never let the system log break a request */
+        }
+        log[method](...(args as Parameters<FastifyBaseLogger['warn']>));
+      });
+    }
+    wrapped.child = (...args: Parameters<FastifyBaseLogger['child']>) => capturing(log.child(...args), request);
+    return wrapped;
+  };
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const log = capturing(request.log, request);
+    request.log = log;
+    (reply as { log: FastifyBaseLogger }).log = log;
+    done();
+  });
+
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
+    try {
+      const route = request.routeOptions.url;
+      if (request.admin && route && RECORDED_METHODS.has(request.method) && !notRecorded.has(route)) {
+        const { module, action } = moduleAndAction(request.routeOptions.config.permission, route, prefix);
+        const params: Record<string, unknown> = {};
+        if (request.params && Object.keys(request.params).length > 0) params.params = request.params;
+        if (request.query && Object.keys(request.query).length > 0) params.query = request.query;
+        if (request.body !== undefined && request.body !== null) params.body = request.body;
+        writer.operation({
+          adminId: request.admin.adminId,
+          username: request.admin.username.slice(0, 64),
+          module: module.slice(0, 64),
+          action: action.slice(0, 64),
+          method: request.method,
+          route: route.slice(0, 255),
+          path: (request.url.split('?')[0] ?? '').slice(0, 2048),
+          ip: request.ip.slice(0, 64),
+          userAgent: (request.headers['user-agent'] ?? '').slice(0, 512),
+          params: capJson(redact(params)),
+          statusCode: reply.statusCode,
+          durationMs: Math.max(0, Math.round(reply.elapsedTime)),
+          traceId: request.id.slice(0, 128),
+          createdAt: new Date(),
+        });
+      }
+    } catch (err) {
+      platform.logger.error({ err }, 'building the operation log row failed');
+    }
+    done();
+  });
+
+  // Retention: at start-up, then every hour; each run deletes in bounded batches.
+  let purgeTimer: NodeJS.Timeout | undefined;
+  let purging: Promise<unknown> | undefined;
+  let stopping = false;
+  const purge = () => {
+    const days = platform.config.LOG_RETENTION_DAYS;
+    if (days === 0 || purging) return;
+    purging = purgeLogs(platform.db.orm, days, () => stopping)
+      .then((deleted) => {
+        if (deleted.operation + deleted.system + deleted.login > 0) platform.logger.info({ deleted, days }, 'old log rows purged');
+      })
+      .catch((err: unknown) => platform.logger.error({ err }, 'purging old log rows failed'))
+      .finally(() => {
+        purging = undefined;
+      });
+  };
+  app.addHook('onReady', async () => {
+    purge();
+    purgeTimer = setInterval(purge, PURGE_EVERY_MS);
+    purgeTimer.unref();
+  });
+
+  app.addHook('onClose', async () => {
+    stopping = true;
+    clearInterval(purgeTimer);
+    await purging;
+    await writer.close();
+    const i = openWriters.indexOf(writer);
+    if (i >= 0) openWriters.splice(i, 1);
+  });
+}, { name: 'admin-operation-recorder' });

@@ -1,4 +1,60 @@
+// The three logs, read-only: operation (state-changing admin requests), login (every sign-in
+// attempt) and system (warnings and errors of the admin service).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { authErrors, okList } from '../../http.ts';
+import { LoginLogList, LoginLogQuery, OperationLogList, OperationLogQuery, SystemLogList, SystemLogQuery } from './logs.schema.ts';
+import { LogsService } from './logs.service.ts';
 
-export const logsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (_app, _opts) => {};
+const tags = ['Logs'];
+const security = [{ bearer: [] }];
+const DATES = '`start_date`/`end_date` take `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DD` (the whole day), both inclusive; a reversed or impossible date is a 400 (30001).';
+
+export const logsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const logs = new LogsService(ctx.platform.db.orm, ctx.platform.config.DISPLAY_TIMEZONE);
+
+  app.get('/logs/operation', {
+    config: { permission: 'log.operation' },
+    schema: {
+      tags,
+      summary: 'Operation log: every state-changing request of a signed-in administrator',
+      description: `Rows appear within a moment of the response. ${DATES}`,
+      security,
+      querystring: OperationLogQuery,
+      response: { 200: OperationLogList, ...authErrors },
+    },
+  }, async (request) => {
+    const { list, total } = await logs.operations(request.query);
+    return okList(request, list, request.query, total);
+  });
+
+  app.get('/logs/login', {
+    config: { permission: 'log.login' },
+    schema: {
+      tags,
+      summary: 'Login log: every sign-in attempt with its outcome',
+      description: DATES,
+      security,
+      querystring: LoginLogQuery,
+      response: { 200: LoginLogList, ...authErrors },
+    },
+  }, async (request) => {
+    const { list, total } = await logs.logins(request.query);
+    return okList(request, list, request.query, total);
+  });
+
+  app.get('/logs/system', {
+    config: { permission: 'log.system' },
+    schema: {
+      tags,
+      summary: 'System log: warnings and errors of the admin service',
+      description: `Every warning or error logged while serving an admin request (500s included), with the request’s trace_id. ${DATES}`,
+      security,
+      querystring: SystemLogQuery,
+      response: { 200: SystemLogList, ...authErrors },
+    },
+  }, async (request) => {
+    const { list, total } = await logs.system(request.query);
+    return okList(request, list, request.query, total);
+  });
+};

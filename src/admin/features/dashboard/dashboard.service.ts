@@ -1,0 +1,53 @@
+// Dashboard figures: counts by SQL (index-backed for the logs, never loading rows) and the
+// newest login and operation log rows.
+import { and, count, eq, gte } from 'drizzle-orm';
+import type { Orm } from '../../../platform/db/database.ts';
+import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
+import { admins, loginLogs, menus, roles } from '../../db/schema.ts';
+import { LogsService } from '../logs/logs.service.ts';
+import { operationLogs } from '../logs/logs.tables.ts';
+
+export const RECENT_ROWS = 10;
+
+/** Midnight of the current day in `tz` (or its first existing minute when a DST change skips midnight). */
+export function startOfDay(now: Date, tz: string): Date {
+  const day = formatDisplay(now, tz)!.slice(0, 10);
+  for (const time of ['00:00:00', '00:30:00', '01:00:00']) {
+    const at = parseDisplay(`${day} ${time}`, tz);
+    if (at) return at;
+  }
+  return new Date(now.getTime() - 86_400_000);
+}
+
+export class DashboardService {
+  private readonly orm: Orm;
+  private readonly tz: string;
+  private readonly logs: LogsService;
+  constructor(orm: Orm, tz: string) {
+    this.orm = orm;
+    this.tz = tz;
+    this.logs = new LogsService(orm, tz);
+  }
+
+  async stats() {
+    const today = startOfDay(new Date(), this.tz);
+    const n = (rows: { n: number }[]) => rows[0]?.n ?? 0;
+    const [adminCount, roleCount, menuCount, loginsToday, operationsToday, recent] = await Promise.all([
+      this.orm.select({ n: count() }).from(admins),
+      this.orm.select({ n: count() }).from(roles),
+      this.orm.select({ n: count() }).from(menus),
+      this.orm.select({ n: count() }).from(loginLogs).where(and(gte(loginLogs.createdAt, today), eq(loginLogs.status, 1))),
+      this.orm.select({ n: count() }).from(operationLogs).where(gte(operationLogs.createdAt, today)),
+      this.logs.recent(RECENT_ROWS),
+    ]);
+    return {
+      admin_count: n(adminCount),
+      role_count: n(roleCount),
+      menu_count: n(menuCount),
+      login_count_today: n(loginsToday),
+      operation_count_today: n(operationsToday),
+      recent_logins: recent.logins,
+      recent_operations: recent.operations,
+    };
+  }
+}

@@ -1,0 +1,90 @@
+import { Type } from 'typebox';
+import { Nullable, OrderByQuery, PagingQuery } from '../../../platform/http/schemas.ts';
+import { ListEnvelope } from '../../http.ts';
+import { SYSTEM_LOG_LEVELS } from './logs.tables.ts';
+
+const DATE_OR_TIME = '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$';
+
+const DateBound = (description: string) =>
+  Type.String({
+    pattern: DATE_OR_TIME,
+    description: `${description}: YYYY-MM-DD HH:mm:ss, or YYYY-MM-DD for the whole day (display time zone)`,
+    examples: ['2026-01-31', '2026-01-31 23:59:59'],
+  });
+
+export const DateRangeQuery = {
+  start_date: Type.Optional(DateBound('from (inclusive)')),
+  end_date: Type.Optional(DateBound('to (inclusive)')),
+};
+
+const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
+export const OperationLogQuery = Type.Object({
+  ...PagingQuery,
+  admin_id: Type.Optional(Id),
+  module: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'exact, e.g. `online`' })),
+  action: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'exact, e.g. `kick`' })),
+  ...DateRangeQuery,
+  order_by: OrderByQuery(['id', 'created_at', 'duration_ms', 'status_code'], 'id:desc'),
+});
+
+export const LoginLogQuery = Type.Object({
+  ...PagingQuery,
+  admin_id: Type.Optional(Id),
+  ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'fuzzy' })),
+  status: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: '0 failure, 1 success' })),
+  ...DateRangeQuery,
+  order_by: OrderByQuery(['id', 'created_at'], 'id:desc'),
+});
+
+export const SystemLogQuery = Type.Object({
+  ...PagingQuery,
+  level: Type.Optional(Type.String({ enum: [...SYSTEM_LOG_LEVELS], description: SYSTEM_LOG_LEVELS.join(', ') })),
+  trace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'exact' })),
+  ...DateRangeQuery,
+  order_by: OrderByQuery(['id', 'created_at'], 'id:desc'),
+});
+
+const Time = Type.String({ description: 'YYYY-MM-DD HH:mm:ss' });
+
+export const OperationLogRecord = Type.Object({
+  id: Type.Integer(),
+  admin_id: Nullable(Type.Integer()),
+  username: Type.String(),
+  module: Type.String({ description: 'first part of the route’s permission slug; `auth` for self-service routes' }),
+  action: Type.String(),
+  method: Type.String(),
+  route: Type.String({ description: 'route pattern, e.g. /api/admin/online-admins/:token_id' }),
+  path: Type.String({ description: 'the requested path, without the query string' }),
+  ip: Type.String(),
+  user_agent: Type.String(),
+  params: Type.Unknown({ description: '`params`, `query` and `body` of the request; secrets replaced by [redacted], long values cut' }),
+  status_code: Type.Integer(),
+  duration_ms: Type.Integer(),
+  trace_id: Type.String(),
+  created_at: Time,
+});
+
+export const LoginLogRecord = Type.Object({
+  id: Type.Integer(),
+  admin_id: Nullable(Type.Integer()),
+  username: Type.String({ description: 'as typed at login' }),
+  ip: Type.String(),
+  user_agent: Type.String(),
+  status: Type.Integer({ description: '1 success, 0 failure' }),
+  reason: Type.String({ description: 'success, captcha, locked, unknown_user, bad_password, disabled, authenticator_required, authenticator_wrong' }),
+  created_at: Time,
+});
+
+export const SystemLogRecord = Type.Object({
+  id: Type.Integer(),
+  level: Type.String({ enum: [...SYSTEM_LOG_LEVELS] }),
+  message: Type.String(),
+  trace_id: Type.String({ description: 'the request’s trace_id; empty outside a request' }),
+  context: Type.Unknown({ description: 'structured context (redacted), e.g. `err` and `request`' }),
+  created_at: Time,
+});
+
+export const OperationLogList = ListEnvelope(OperationLogRecord);
+export const LoginLogList = ListEnvelope(LoginLogRecord);
+export const SystemLogList = ListEnvelope(SystemLogRecord);
