@@ -1,4 +1,110 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import {
+  AdminList, AdminListQuery, AdminReply, CreateAdminBody, NullReply, ResetPasswordBody, UnbindOtherBody, UpdateAdminBody,
+} from './admins.schema.ts';
+import { AdminsService } from './admins.service.ts';
 
-export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (_app, _opts) => {};
+const tags = ['Administrators'];
+const security = [{ bearer: [] }];
+const withNotFound = { ...authErrors, 404: ErrorEnvelope };
+
+export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const admins = new AdminsService(ctx);
+
+  app.get('/admins', {
+    config: { permission: 'admin.list' },
+    schema: {
+      tags,
+      summary: 'List administrators',
+      description: 'Fuzzy `username` and `nickname`; `start_time`/`end_time` bound `created_at`. Each record carries its department and roles.',
+      security,
+      querystring: AdminListQuery,
+      response: { 200: AdminList, ...authErrors },
+    },
+  }, async (request) => {
+    const { list, total } = await admins.list(request.query);
+    return okList(request, list, request.query, total);
+  });
+
+  app.post('/admins', {
+    config: { permission: 'admin.create' },
+    schema: {
+      tags,
+      summary: 'Create an administrator',
+      description: 'The username is unique regardless of case (30002). Granting a role needs every permission it carries; the super-administrator role only a super administrator can grant (403, 20003).',
+      security,
+      body: CreateAdminBody,
+      response: { 200: AdminReply, ...authErrors },
+    },
+  }, async (request) => ok(request, await admins.create(request.admin!, request.body)));
+
+  app.get('/admins/:id', {
+    config: { permission: 'admin.list' },
+    schema: { tags, summary: 'One administrator with department and roles', security, params: IdParam, response: { 200: AdminReply, ...withNotFound } },
+  }, async (request) => ok(request, await admins.get(request.params.id)));
+
+  app.put('/admins/:id', {
+    config: { permission: 'admin.update' },
+    schema: {
+      tags,
+      summary: 'Update an administrator',
+      description: [
+        'Only the fields sent change; `role_ids` replaces the roles. Protected administrators cannot be disabled or have their roles changed by others (403, 20003); nobody disables themself.',
+        'Disabling ends every session of the account at once; a new password ends its sessions (the caller’s own current one stays); role changes apply on the next request.',
+      ].join(' '),
+      security,
+      params: IdParam,
+      body: UpdateAdminBody,
+      response: { 200: AdminReply, ...withNotFound },
+    },
+  }, async (request) => ok(request, await admins.update(request.admin!, request.params.id, request.body)));
+
+  app.delete('/admins/:id', {
+    config: { permission: 'admin.delete' },
+    schema: {
+      tags,
+      summary: 'Delete an administrator',
+      description: 'Protected administrators and the caller themself cannot be deleted (403, 20003). The account’s sessions end at once.',
+      security,
+      params: IdParam,
+      response: { 200: NullReply, ...withNotFound },
+    },
+  }, async (request) => {
+    await admins.remove(request.admin!, request.params.id);
+    return ok(request, null);
+  });
+
+  app.put('/admins/:id/reset-password', {
+    config: { permission: 'admin.reset_password' },
+    schema: {
+      tags,
+      summary: 'Set a new password for an administrator',
+      description: 'Every session of the account ends (the caller’s current one stays when resetting their own). A protected administrator’s password only a super administrator can reset.',
+      security,
+      params: IdParam,
+      body: ResetPasswordBody,
+      response: { 200: NullReply, ...withNotFound },
+    },
+  }, async (request) => {
+    await admins.resetPassword(request.admin!, request.params.id, request.body.password);
+    return ok(request, null);
+  });
+
+  app.post('/admins/:id/unbind-google-auth', {
+    config: { permission: 'admin.unbind_2fa' },
+    schema: {
+      tags,
+      summary: 'Remove an administrator’s authenticator',
+      description: 'The caller must have an authenticator bound (403, 20003) and send its current code, accepted once (400, 30001 when wrong). The target’s sessions end.',
+      security,
+      params: IdParam,
+      body: UnbindOtherBody,
+      response: { 200: NullReply, ...withNotFound },
+    },
+  }, async (request) => {
+    await admins.unbindOther(request.admin!, request.params.id, request.body.code);
+    return ok(request, null);
+  });
+};

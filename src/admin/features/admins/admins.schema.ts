@@ -1,0 +1,86 @@
+import { Type } from 'typebox';
+import { OrderByQuery, PagingQuery, TimeRangeQuery } from '../../../platform/http/schemas.ts';
+import { Body, Envelope, ListEnvelope } from '../../http.ts';
+import { PASSWORD_RULE } from '../auth/auth.schema.ts';
+
+export const ADMIN_ORDER_FIELDS = ['id', 'username', 'created_at', 'last_login_at', 'status'] as const;
+export type AdminOrderField = (typeof ADMIN_ORDER_FIELDS)[number];
+
+const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...(description ? { description } : {}) });
+
+export const AdminListQuery = Type.Object({
+  ...PagingQuery,
+  username: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy' })),
+  nickname: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy' })),
+  status: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: '1 enabled, 0 disabled' })),
+  role_id: Type.Optional(Id('administrators holding this role')),
+  department_id: Type.Optional(Id('administrators of this department')),
+  ...TimeRangeQuery,
+  order_by: OrderByQuery(ADMIN_ORDER_FIELDS, 'id:desc'),
+});
+
+const Username = Type.String({
+  minLength: 3,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9._-]+$',
+  description: '3 to 64 letters, digits, `.`, `_` or `-`; unique, case-insensitive',
+});
+const Nickname = Type.String({ maxLength: 64 });
+const Email = Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 128 })], { description: 'an e-mail address, or empty' });
+const Phone = Type.String({ maxLength: 32, pattern: '^[0-9+() -]*$', description: 'digits, spaces, `+`, `-`, parentheses' });
+const Avatar = Type.String({ maxLength: 512, description: 'image URL, may be empty' });
+const DepartmentId = Type.Union([Id(), Type.Null()], { description: 'an existing department, or null for none' });
+const Status = Type.Union([Type.Literal(1), Type.Literal(0), Type.Literal('1'), Type.Literal('0')], {
+  description: '1 enabled, 0 disabled (integer or the strings "1"/"0")',
+});
+const RoleIds = Type.Array(Id(), { maxItems: 100, uniqueItems: true, description: 'existing roles; replaces the current ones' });
+
+export const CreateAdminBody = Body({
+  username: Username,
+  password: Type.String(PASSWORD_RULE),
+  nickname: Type.Optional(Nickname),
+  email: Type.Optional(Email),
+  phone: Type.Optional(Phone),
+  avatar: Type.Optional(Avatar),
+  department_id: Type.Optional(DepartmentId),
+  status: Type.Optional(Status),
+  role_ids: Type.Optional(RoleIds),
+});
+
+export const UpdateAdminBody = Body({
+  nickname: Type.Optional(Nickname),
+  email: Type.Optional(Email),
+  phone: Type.Optional(Phone),
+  avatar: Type.Optional(Avatar),
+  department_id: Type.Optional(DepartmentId),
+  status: Type.Optional(Status),
+  password: Type.Optional(Type.String({ ...PASSWORD_RULE, description: '8 to 128 characters; omitted: unchanged' })),
+  role_ids: Type.Optional(RoleIds),
+});
+
+export const ResetPasswordBody = Body({ password: Type.String(PASSWORD_RULE) });
+
+export const UnbindOtherBody = Body({
+  code: Type.String({ minLength: 1, maxLength: 16, description: 'the caller’s own current authenticator code' }),
+});
+
+export const AdminRecord = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  nickname: Type.String(),
+  email: Type.String(),
+  phone: Type.String(),
+  avatar: Type.String(),
+  department_id: Type.Union([Type.Integer(), Type.Null()]),
+  department: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+  roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() })),
+  status: Type.Integer({ description: '1 enabled, 0 disabled' }),
+  is_2fa_bound: Type.Boolean(),
+  created_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
+  updated_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
+  last_login_at: Type.Union([Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }), Type.Null()]),
+});
+
+export const AdminReply = Envelope(AdminRecord);
+export const AdminList = ListEnvelope(AdminRecord);
+export const NullReply = Envelope(Type.Null());

@@ -1,0 +1,411 @@
+// Administrator accounts: listing (one page query, one count, one query for the page's
+// roles), create, update, delete, password reset and authenticator unbinding by another
+// administrator. Rules: protected administrators cannot be disabled, deleted or have their
+// roles changed by others; nobody deletes or disables themself; roles can only be granted
+// by someone who holds every permission they carry (the super role only by a super
+// administrator). Disabling, deleting, resetting a password and unbinding an authenticator
+// end the account's sessions on every instance; role changes apply on the next request.
+import { and, asc, count, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { hashPassword } from '../../../platform/auth/password.ts';
+import type { Orm } from '../../../platform/db/database.ts';
+import { contains } from '../../../platform/db/like.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/schemas.ts';
+import { formatDisplay } from '../../../platform/time.ts';
+import type { AdminContext } from '../../context.ts';
+import { adminRoles, admins, departments, permissions, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
+import { E } from '../../errors.ts';
+import type { Principal } from '../../guard.ts';
+import type { EndReason } from '../sessions/sessions.service.ts';
+import type { AdminOrderField } from './admins.schema.ts';
+
+type Status = 0 | 1 | '0' | '1';
+
+export interface AdminListInput {
+  page: number;
+  page_size: number;
+  username?: string | undefined;
+  nickname?: string | undefined;
+  status?: number | undefined;
+  role_id?: number | undefined;
+  department_id?: number | undefined;
+  start_time?: string | undefined;
+  end_time?: string | undefined;
+  order_by: string;
+}
+
+export interface AdminCreateInput {
+  username: string;
+  password: string;
+  nickname?: string | undefined;
+  email?: string | undefined;
+  phone?: string | undefined;
+  avatar?: string | undefined;
+  department_id?: number | null | undefined;
+  status?: Status | undefined;
+  role_ids?: number[] | undefined;
+}
+
+export interface AdminUpdateInput {
+  nickname?: string | undefined;
+  email?: string | undefined;
+  phone?: string | undefined;
+  avatar?: string | undefined;
+  department_id?: number | null | undefined;
+  status?: Status | undefined;
+  password?: string | undefined;
+  role_ids?: number[] | undefined;
+}
+
+export interface AdminRecord {
+  id: number;
+  username: string;
+  nickname: string;
+  email: string;
+  phone: string;
+  avatar: string;
+  department_id: number | null;
+  department: { id: number; name: string } | null;
+  roles: { id: number; name: string; slug: string }[];
+  status: number;
+  is_2fa_bound: boolean;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+}
+
+/** The PostgreSQL error code of a driver error, also when Drizzle wraps it. */
+export function pgCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.cause?.code === 'string') return e.cause.code;
+  return undefined;
+}
+
+const toStatus = (s: Status) => (Number(s) === 1 ? 1 : 0);
+
+const ORDER_COLUMNS = {
+  id: admins.id,
+  username: admins.username,
+  created_at: admins.createdAt,
+  last_login_at: admins.lastLoginAt,
+  status: admins.status,
+} as const;
+
+const rowColumns = {
+  id: admins.id,
+  username: admins.username,
+  nickname: admins.nickname,
+  email: admins.email,
+  phone: admins.phone,
+  avatar: admins.avatar,
+  departmentId: admins.departmentId,
+  status: admins.status,
+  bound: sql<boolean>`(${admins.totpSecret} IS NOT NULL)`.mapWith(Boolean),
+  createdAt: admins.createdAt,
+  updatedAt: admins.updatedAt,
+  lastLoginAt: admins.lastLoginAt,
+  departmentName: departments.name,
+};
+
+export class AdminsService {
+  private readonly ctx: AdminContext;
+  private readonly orm: Orm;
+  private readonly tz: string;
+  constructor(ctx: AdminContext) {
+    this.ctx = ctx;
+    this.orm = ctx.platform.db.orm;
+    this.tz = ctx.platform.config.DISPLAY_TIMEZONE;
+  }
+
+  async list(q: AdminListInput) {
+    const { from, to } = parseTimeRange(q, this.tz);
+    const filter = and(
+      q.username ? ilike(admins.username, contains(q.username)) : undefined,
+      q.nickname ? ilike(admins.nickname, contains(q.nickname)) : undefined,
+      q.status !== undefined ? eq(admins.status, q.status) : undefined,
+      q.department_id !== undefined ? eq(admins.departmentId, q.department_id) : undefined,
+      q.role_id !== undefined
+        ? inArray(admins.id, this.orm.select({ id: adminRoles.adminId }).from(adminRoles).where(eq(adminRoles.roleId, q.role_id)))
+        : undefined,
+      from ? gte(admins.createdAt, from) : undefined,
+      to ? lte(admins.createdAt, to) : undefined,
+    );
+    const { field, direction } = parseOrderBy<AdminOrderField>(q.order_by);
+    const column = ORDER_COLUMNS[field];
+    const order: SQL[] = [
+      field === 'last_login_at'
+        ? sql`${column} ${sql.raw(direction)} NULLS LAST`
+        : direction === 'asc' ? asc(column) : desc(column),
+    ];
+    if (field !== 'id') order.push(direction === 'asc' ? asc(admins.id) : desc(admins.id));
+
+    const [rows, [total]] = await Promise.all([
+      this.orm
+        .select(rowColumns)
+        .from(admins)
+        .leftJoin(departments, eq(departments.id, admins.departmentId))
+        .where(filter)
+        .orderBy(...order)
+        .limit(q.page_size)
+        .offset(offsetOf(q)),
+      this.orm.select({ n: count() }).from(admins).where(filter),
+    ]);
+    return { list: await this.withRoles(rows), total: total?.n ?? 0 };
+  }
+
+  async get(id: number, orm: Orm = this.orm): Promise<AdminRecord> {
+    const rows = await orm
+      .select(rowColumns)
+      .from(admins)
+      .leftJoin(departments, eq(departments.id, admins.departmentId))
+      .where(eq(admins.id, id));
+    if (rows.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
+    const [record] = await this.withRoles(rows, orm);
+    return record!;
+  }
+
+  /** One query for the roles of every administrator of a page. */
+  private async withRoles(rows: RowShape[], orm: Orm = this.orm): Promise<AdminRecord[]> {
+    const ids = rows.map((r) => r.id);
+    const roleRows = ids.length === 0
+      ? []
+      : await orm
+          .select({ adminId: adminRoles.adminId, id: roles.id, name: roles.name, slug: roles.slug })
+          .from(adminRoles)
+          .innerJoin(roles, eq(roles.id, adminRoles.roleId))
+          .where(inArray(adminRoles.adminId, ids))
+          .orderBy(asc(roles.sort), asc(roles.id));
+    const byAdmin = new Map<number, { id: number; name: string; slug: string }[]>();
+    for (const r of roleRows) {
+      let list = byAdmin.get(r.adminId);
+      if (!list) byAdmin.set(r.adminId, (list = []));
+      list.push({ id: r.id, name: r.name, slug: r.slug });
+    }
+    return rows.map((r) => ({
+      id: r.id,
+      username: r.username,
+      nickname: r.nickname,
+      email: r.email,
+      phone: r.phone,
+      avatar: r.avatar,
+      department_id: r.departmentId,
+      department: r.departmentId !== null && r.departmentName !== null ? { id: r.departmentId, name: r.departmentName } : null,
+      roles: byAdmin.get(r.id) ?? [],
+      status: r.status,
+      is_2fa_bound: r.bound,
+      created_at: formatDisplay(r.createdAt, this.tz)!,
+      updated_at: formatDisplay(r.updatedAt, this.tz)!,
+      last_login_at: formatDisplay(r.lastLoginAt, this.tz),
+    }));
+  }
+
+  private async checkDepartment(id: number | null | undefined) {
+    if (id === undefined || id === null) return;
+    const [row] = await this.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, id));
+    if (!row) throw new AppError(E.VALIDATION, { detail: `department_id ${id} does not exist`, details: { field: 'department_id' } });
+  }
+
+  /**
+   * Role ids must exist. Roles the target does not hold yet are grants: the super role only
+   * by a super administrator, any other role only by a caller holding all its permissions.
+   */
+  private async checkRoleGrants(caller: Principal, roleIds: number[], current: number[]) {
+    if (roleIds.length === 0) return;
+    const found = await this.orm.select({ id: roles.id, slug: roles.slug }).from(roles).where(inArray(roles.id, roleIds));
+    const missing = roleIds.filter((id) => !found.some((r) => r.id === id));
+    if (missing.length > 0) {
+      throw new AppError(E.VALIDATION, { detail: `role_ids ${missing.join(', ')} do not exist`, details: { field: 'role_ids' } });
+    }
+    if (caller.isSuper) return;
+    const added = found.filter((r) => !current.includes(r.id));
+    if (added.length === 0) return;
+    const superRole = added.find((r) => r.slug === SUPER_ADMIN_ROLE);
+    if (superRole) throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can grant the super-administrator role' });
+    const carried = await this.orm
+      .selectDistinct({ roleId: rolePermissions.roleId, slug: permissions.slug })
+      .from(rolePermissions)
+      .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+      .where(and(inArray(rolePermissions.roleId, added.map((r) => r.id)), eq(permissions.status, 1)));
+    const beyond = carried.find((p) => !caller.permissions.has(p.slug));
+    if (beyond) {
+      throw new AppError(E.ACCESS_DENIED, { detail: `role ${beyond.roleId} grants ${beyond.slug}, which the caller does not hold` });
+    }
+  }
+
+  private async currentRoleIds(adminId: number): Promise<number[]> {
+    const rows = await this.orm.select({ id: adminRoles.roleId }).from(adminRoles).where(eq(adminRoles.adminId, adminId));
+    return rows.map((r) => r.id);
+  }
+
+  private async exists(id: number) {
+    const [row] = await this.orm.select({ id: admins.id, username: admins.username, bound: rowColumns.bound }).from(admins).where(eq(admins.id, id));
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
+    return row;
+  }
+
+  async create(caller: Principal, input: AdminCreateInput): Promise<AdminRecord> {
+    await this.checkDepartment(input.department_id);
+    const roleIds = input.role_ids ?? [];
+    await this.checkRoleGrants(caller, roleIds, []);
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await this.orm.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(admins)
+          .values({
+            username: input.username,
+            passwordHash,
+            nickname: input.nickname ?? '',
+            email: input.email ?? '',
+            phone: input.phone ?? '',
+            avatar: input.avatar ?? '',
+            departmentId: input.department_id ?? null,
+            status: input.status === undefined ? 1 : toStatus(input.status),
+          })
+          .returning({ id: admins.id });
+        if (roleIds.length > 0) await tx.insert(adminRoles).values(roleIds.map((roleId) => ({ adminId: row!.id, roleId })));
+        return this.get(row!.id, tx);
+      });
+    } catch (err) {
+      throw this.mapWriteError(err, input.username);
+    }
+  }
+
+  private mapWriteError(err: unknown, username?: string) {
+    if (err instanceof AppError) return err;
+    const code = pgCode(err);
+    if (code === '23505') return new AppError(E.ALREADY_EXISTS, { detail: username ? `username ${username} is taken` : 'duplicate', details: { field: 'username' } });
+    if (code === '23503') return new AppError(E.VALIDATION, { detail: 'a referenced department or role no longer exists' });
+    return err;
+  }
+
+  async update(caller: Principal, id: number, input: AdminUpdateInput): Promise<AdminRecord> {
+    await this.exists(id);
+    const self = caller.adminId === id;
+    const status = input.status === undefined ? undefined : toStatus(input.status);
+    const current = input.role_ids ? await this.currentRoleIds(id) : [];
+    const rolesChange = input.role_ids !== undefined && !sameSet(input.role_ids, current);
+
+    if (status === 0 && self) throw new AppError(E.ACCESS_DENIED, { detail: 'you cannot disable yourself' });
+    if ((status === 0 || rolesChange || input.password !== undefined) && !self && (await this.ctx.isProtected(id))) {
+      if (status === 0) throw new AppError(E.ACCESS_DENIED, { detail: 'a protected administrator cannot be disabled' });
+      if (rolesChange) throw new AppError(E.ACCESS_DENIED, { detail: 'the roles of a protected administrator cannot be changed by others' });
+      if (!caller.isSuper) throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can set the password of a protected administrator' });
+    }
+    await this.checkDepartment(input.department_id);
+    if (rolesChange) await this.checkRoleGrants(caller, input.role_ids!, current);
+    const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+
+    let ended: number[] = [];
+    let record: AdminRecord;
+    try {
+      record = await this.orm.transaction(async (tx) => {
+        const [before] = await tx.select({ status: admins.status }).from(admins).where(eq(admins.id, id)).for('update');
+        if (!before) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
+        await tx
+          .update(admins)
+          .set({
+            ...(input.nickname !== undefined ? { nickname: input.nickname } : {}),
+            ...(input.email !== undefined ? { email: input.email } : {}),
+            ...(input.phone !== undefined ? { phone: input.phone } : {}),
+            ...(input.avatar !== undefined ? { avatar: input.avatar } : {}),
+            ...(input.department_id !== undefined ? { departmentId: input.department_id } : {}),
+            ...(status !== undefined ? { status } : {}),
+            ...(passwordHash !== undefined ? { passwordHash } : {}),
+            updatedAt: new Date(),
+          })
+          .where(eq(admins.id, id));
+        if (rolesChange) {
+          await tx.delete(adminRoles).where(eq(adminRoles.adminId, id));
+          if (input.role_ids!.length > 0) await tx.insert(adminRoles).values(input.role_ids!.map((roleId) => ({ adminId: id, roleId })));
+        }
+        const reason: EndReason | undefined = status === 0 && before.status !== 0 ? 'disabled' : passwordHash !== undefined ? 'password_reset' : undefined;
+        // Disabled: every session; new password: every session but the caller's own current one.
+        if (reason) ended = await this.ctx.sessions.endAllOf(id, reason, reason === 'disabled' || !self ? undefined : caller.sessionId, tx);
+        return this.get(id, tx);
+      });
+    } catch (err) {
+      throw this.mapWriteError(err);
+    }
+    if (ended.length > 0 || rolesChange || status !== undefined) await this.ctx.sessions.publish({ admins: [id], sessions: ended });
+    return record;
+  }
+
+  async remove(caller: Principal, id: number) {
+    await this.exists(id);
+    if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: 'you cannot delete yourself' });
+    if (await this.ctx.isProtected(id)) throw new AppError(E.ACCESS_DENIED, { detail: 'a protected administrator cannot be deleted' });
+    let ended: number[];
+    try {
+      ended = await this.orm.transaction(async (tx) => {
+        const ids = await this.ctx.sessions.endAllOf(id, 'deleted', undefined, tx);
+        const deleted = await tx.delete(admins).where(eq(admins.id, id)).returning({ id: admins.id });
+        if (deleted.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
+        return ids;
+      });
+    } catch (err) {
+      if (pgCode(err) === '23503') throw new AppError(E.DELETE_FAILED, { detail: 'other records still refer to this administrator' });
+      throw err;
+    }
+    await this.ctx.sessions.publish({ admins: [id], sessions: ended });
+  }
+
+  async resetPassword(caller: Principal, id: number, password: string) {
+    await this.exists(id);
+    const self = caller.adminId === id;
+    if (!self && !caller.isSuper && (await this.ctx.isProtected(id))) {
+      throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can reset the password of a protected administrator' });
+    }
+    const passwordHash = await hashPassword(password);
+    const ended = await this.orm.transaction(async (tx) => {
+      await tx.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, id));
+      return this.ctx.sessions.endAllOf(id, 'password_reset', self ? caller.sessionId : undefined, tx);
+    });
+    await this.ctx.sessions.publish({ admins: [id], sessions: ended });
+  }
+
+  /**
+   * Another administrator's authenticator, removed by a caller who has one bound and gives
+   * its current code (accepted once). The target's sessions end (all of them, unless the
+   * target is the caller, whose current session stays).
+   */
+  async unbindOther(caller: Principal, id: number, code: string) {
+    const target = await this.exists(id);
+    const self = caller.adminId === id;
+    if (!self && !caller.isSuper && (await this.ctx.isProtected(id))) {
+      throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can unbind the authenticator of a protected administrator' });
+    }
+    const [me] = await this.orm.select({ secret: admins.totpSecret }).from(admins).where(eq(admins.id, caller.adminId));
+    if (!me?.secret) throw new AppError(E.ACCESS_DENIED, { detail: 'bind an authenticator to your own account first' });
+    if (!(await this.ctx.auth.consumeTotp(caller.adminId, me.secret, code))) {
+      throw new AppError(E.VALIDATION, { detail: 'the authenticator code is wrong or already used', details: { field: 'code' } });
+    }
+    if (!target.bound) return;
+    const ended = await this.orm.transaction(async (tx) => {
+      await tx.update(admins).set({ totpSecret: null, updatedAt: new Date() }).where(eq(admins.id, id));
+      return this.ctx.sessions.endAllOf(id, 'security', self ? caller.sessionId : undefined, tx);
+    });
+    await this.ctx.sessions.publish({ admins: [id], sessions: ended });
+  }
+}
+
+interface RowShape {
+  id: number;
+  username: string;
+  nickname: string;
+  email: string;
+  phone: string;
+  avatar: string;
+  departmentId: number | null;
+  status: number;
+  bound: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  lastLoginAt: Date | null;
+  departmentName: string | null;
+}
+
+function sameSet(a: number[], b: number[]) {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
