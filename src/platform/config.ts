@@ -1,6 +1,7 @@
 // The one place that reads the environment. Every setting has a default and a one-line
 // description; loadConfig() validates all of them at once and fails with a readable message.
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
@@ -41,8 +42,10 @@ export const ConfigSchema = Type.Object({
   LOGIN_LOCK_SECONDS: Int(900, 'failure-counting window and lock duration, seconds', 1, 86400),
   AUTH_RATE_LIMIT: Int(60, 'captcha and login requests per minute per client IP on the admin service', 1, 1_000_000),
   SESSION_CACHE_MS: Int(1000, 'how long an instance trusts a checked session before checking it again (revocations are also pushed at once)', 0, 1000),
+  TRUST_PROXY: Str('', 'comma-separated addresses or CIDR blocks of reverse proxies whose X-Forwarded-For is honoured (also loopback, linklocal, uniquelocal); empty: the socket address is the client and X-Forwarded-For is ignored'),
   BODY_LIMIT: Int(1_048_576, 'largest JSON request body in bytes', 1024, 100 * 1_048_576),
   DISPLAY_TIMEZONE: Str('UTC', 'IANA time zone of `YYYY-MM-DD HH:mm:ss` times in records and queries'),
+  LOG_RETENTION_DAYS: Int(90, 'days the operation, login and system logs are kept (purged at start-up and hourly); 0 keeps them forever', 0, 36_500),
   SHUTDOWN_DRAIN_MS: Int(1000, 'on SIGTERM, how long /readyz answers 503 before the listener closes', 0, 20_000),
   SHUTDOWN_TIMEOUT_MS: Int(25_000, 'hard limit for a graceful shutdown', 1000, 120_000),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
@@ -58,6 +61,8 @@ const SECRET_SETTINGS = new Set(['JWT_SECRET', 'ADMIN_PASSWORD', 'MANAGER_PASSWO
 export type Config = RawConfig & {
   services: ReadonlySet<'admin' | 'timeclock'>;
   protectedAdmins: ReadonlySet<string>;
+  /** TRUST_PROXY as a list; empty: no proxy is trusted. */
+  trustedProxies: readonly string[];
   dataDir: string;
 };
 
@@ -101,6 +106,12 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
   if (typeof value.DISPLAY_TIMEZONE === 'string' && !isTimeZone(value.DISPLAY_TIMEZONE)) {
     problems.set('DISPLAY_TIMEZONE', `DISPLAY_TIMEZONE=${show('DISPLAY_TIMEZONE')}: not an IANA time zone`);
   }
+  if (typeof value.TRUST_PROXY === 'string') {
+    const bad = splitList(value.TRUST_PROXY).filter((p) => !isProxySpec(p));
+    if (bad.length > 0) {
+      problems.set('TRUST_PROXY', `TRUST_PROXY=${show('TRUST_PROXY')}: not an address or CIDR block: ${bad.join(', ')}`);
+    }
+  }
   if (value.NODE_ENV === 'production') {
     if (!value.JWT_SECRET) problems.set('JWT_SECRET', 'JWT_SECRET: required in production');
     if (value.CAPTCHA_ENABLED === false) problems.set('CAPTCHA_ENABLED', 'CAPTCHA_ENABLED=false: not allowed in production');
@@ -113,8 +124,22 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     ...raw,
     services: new Set(raw.SERVICES.split(',') as ('admin' | 'timeclock')[]),
     protectedAdmins: new Set(raw.PROTECTED_ADMINS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)),
+    trustedProxies: splitList(raw.TRUST_PROXY),
     dataDir: path.resolve(raw.DATA_DIR),
   };
+}
+
+function splitList(s: string): string[] {
+  return s.split(',').map((x) => x.trim()).filter(Boolean);
+}
+
+/** A proxy address, a CIDR block (address/prefix) or one of proxy-addr's named ranges. */
+function isProxySpec(spec: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(spec)) return true;
+  const [address = '', prefix, ...rest] = spec.split('/');
+  const family = isIP(address);
+  if (family === 0 || address.includes('%') || rest.length > 0) return false;
+  return prefix === undefined || (/^(0|[1-9]\d{0,2})$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
 function isTimeZone(tz: string): boolean {
