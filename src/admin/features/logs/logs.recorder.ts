@@ -81,29 +81,55 @@ export const operationRecorder = fp<FeatureOptions>(async (app, { ctx }) => {
   const notRecorded = new Set(NOT_RECORDED.map((p) => `${prefix}${p}`));
   openWriters.push(writer);
 
-  /** The request's logger, with its warn/error/fatal lines also written to the system log. */
-  const capturing = (log: FastifyBaseLogger, request: FastifyRequest): FastifyBaseLogger => {
-    const wrapped: FastifyBaseLogger = Object.create(log);
-    for (const [method, level] of Object.entries(LEVELS) as [keyof typeof LEVELS, SystemLogLevel][]) {
-      wrapped[method] = ((...args: unknown[]) => {
-        try {
-          const { message, context } = describeLogCall(args);
-          context.request = { method: request.method, route: request.routeOptions.url ?? null, path: request.url.split('?')[0] };
-          writer.system(level, message, context, request.id);
-        } catch {
-          /* never let the system log break a request */
-        }
-        log[method](...(args as Parameters<FastifyBaseLogger['warn']>));
-      });
+  // The request's own child logger is tapped: its warn/error/fatal methods (and `child`) are
+  // replaced by shared functions that also write the system log. No per-request closures:
+  // this runs on every admin request.
+  const kRequest = Symbol('request');
+  type Tapped = FastifyBaseLogger & { [kRequest]?: FastifyRequest };
+  const originals = new Map<string, (...args: unknown[]) => unknown>();
+  const original = (log: Tapped, method: string) => {
+    let fn = originals.get(method);
+    if (!fn) {
+      fn = (log as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!;
+      originals.set(method, fn);
     }
-    wrapped.child = (...args: Parameters<FastifyBaseLogger['child']>) => capturing(log.child(...args), request);
-    return wrapped;
+    return fn;
+  };
+  const capture = (log: Tapped, level: SystemLogLevel, args: unknown[]) => {
+    const request = log[kRequest];
+    if (!request) return;
+    try {
+      const { message, context } = describeLogCall(args);
+      context.request = { method: request.method, route: request.routeOptions.url ?? null, path: request.url.split('?')[0] };
+      writer.system(level, message, context, request.id);
+    } catch {
+      /* never let the system log break a request */
+    }
+  };
+  const passThrough = (method: 'warn' | 'error' | 'fatal') =>
+    function (this: Tapped, ...args: unknown[]) {
+      capture(this, LEVELS[method], args);
+      return originals.get(method)!.apply(this, args);
+    };
+  const tapped: Record<'warn' | 'error' | 'fatal' | 'child', (this: Tapped, ...args: unknown[]) => unknown> = {
+    warn: passThrough('warn'),
+    error: passThrough('error'),
+    fatal: passThrough('fatal'),
+    child: function (this: Tapped, ...args: unknown[]) {
+      return tap(originals.get('child')!.apply(this, args) as Tapped, this[kRequest]!);
+    },
+  };
+  const tap = (log: Tapped, request: FastifyRequest): Tapped => {
+    for (const method of ['warn', 'error', 'fatal', 'child'] as const) {
+      original(log, method);
+      (log as unknown as Record<string, unknown>)[method] = tapped[method];
+    }
+    log[kRequest] = request;
+    return log;
   };
 
-  app.addHook('onRequest', (request, reply, done) => {
-    const log = capturing(request.log, request);
-    request.log = log;
-    (reply as { log: FastifyBaseLogger }).log = log;
+  app.addHook('onRequest', (request, _reply, done) => {
+    tap(request.log, request);
     done();
   });
 
