@@ -13,6 +13,7 @@ import { blacklistsRoutes } from './features/blacklists/blacklists.routes.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { departmentsRoutes } from './features/departments/departments.routes.ts';
 import { dictionariesRoutes } from './features/dictionaries/dictionaries.routes.ts';
+import { exportsRoutes } from './features/exports/exports.routes.ts';
 import { operationRecorder } from './features/logs/logs.recorder.ts';
 import { logsRoutes } from './features/logs/logs.routes.ts';
 import { menusRoutes } from './features/menus/menus.routes.ts';
@@ -113,7 +114,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   await app.register(sessionsRoutes, { sessions, config, isProtected: ctx.isProtected });
   for (const feature of [
     adminsRoutes, authenticatorRoutes, rolesRoutes, permissionsRoutes, menusRoutes, departmentsRoutes,
-    dictionariesRoutes, blacklistsRoutes, logsRoutes, dashboardRoutes, monitorRoutes,
+    dictionariesRoutes, blacklistsRoutes, logsRoutes, dashboardRoutes, monitorRoutes, exportsRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

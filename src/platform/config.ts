@@ -46,6 +46,7 @@ export const ConfigSchema = Type.Object({
   BODY_LIMIT: Int(1_048_576, 'largest JSON request body in bytes', 1024, 100 * 1_048_576),
   DISPLAY_TIMEZONE: Str('UTC', 'IANA time zone of `YYYY-MM-DD HH:mm:ss` times in records and queries'),
   LOG_RETENTION_DAYS: Int(90, 'days the operation, login and system logs are kept (purged at start-up and hourly); 0 keeps them forever', 0, 36_500),
+  EXPORT_TTL_HOURS: Int(24, 'hours a finished export file stays downloadable before the cleanup deletes it', 1, 8760),
   SHUTDOWN_DRAIN_MS: Int(1000, 'on SIGTERM, how long /readyz answers 503 before the listener closes', 0, 20_000),
   SHUTDOWN_TIMEOUT_MS: Int(25_000, 'hard limit for a graceful shutdown', 1000, 120_000),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {

@@ -1,0 +1,56 @@
+// The `admins` export kind: the administrators matching the export request, as CSV columns.
+// Never password hashes, authenticator secrets or any other credential.
+import { exportKind } from '../../../platform/jobs/export-tasks.ts';
+import type { AdminContext } from '../../context.ts';
+import { AdminsService, type AdminFilter, type AdminRecord } from '../admins/admins.service.ts';
+
+/** What is queued: the request's filters in the service's types, plus the row order. */
+export interface AdminExportParams extends AdminFilter {
+  direction: 'asc' | 'desc';
+}
+
+export interface AdminExportRequest {
+  username?: string | undefined;
+  status?: '1' | '0' | undefined;
+  role_id?: string | undefined;
+  department_id?: string | undefined;
+  is_2fa_bound?: '1' | '0' | undefined;
+  start_time?: string | undefined;
+  end_time?: string | undefined;
+  order_by?: string | undefined;
+}
+
+export function adminExportParams(body: AdminExportRequest): AdminExportParams {
+  const params: AdminExportParams = { direction: body.order_by === 'id:desc' ? 'desc' : 'asc' };
+  if (body.username) params.username = body.username;
+  if (body.status !== undefined) params.status = Number(body.status);
+  if (body.role_id !== undefined) params.role_id = Number(body.role_id);
+  if (body.department_id !== undefined) params.department_id = Number(body.department_id);
+  if (body.is_2fa_bound !== undefined) params.is_2fa_bound = body.is_2fa_bound === '1';
+  if (body.start_time !== undefined) params.start_time = body.start_time;
+  if (body.end_time !== undefined) params.end_time = body.end_time;
+  return params;
+}
+
+export function adminsExportKind(ctx: AdminContext) {
+  const admins = new AdminsService(ctx);
+  return exportKind<AdminRecord>({
+    columns: [
+      { header: 'id', value: (r) => r.id },
+      { header: 'username', value: (r) => r.username },
+      { header: 'nickname', value: (r) => r.nickname },
+      { header: 'email', value: (r) => r.email },
+      { header: 'phone', value: (r) => r.phone },
+      { header: 'department', value: (r) => r.department?.name ?? '' },
+      { header: 'roles', value: (r) => r.roles.map((x) => x.name).join('; ') },
+      { header: 'status', value: (r) => r.status },
+      { header: 'is_2fa_bound', value: (r) => (r.is_2fa_bound ? 1 : 0) },
+      { header: 'last_login_at', value: (r) => r.last_login_at ?? '' },
+      { header: 'created_at', value: (r) => r.created_at },
+    ],
+    rows: (params, signal) => {
+      const { direction, ...filter } = params as unknown as AdminExportParams;
+      return admins.iterate(filter, direction, 500, signal);
+    },
+  });
+}

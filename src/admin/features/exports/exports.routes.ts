@@ -1,0 +1,127 @@
+// Export tasks of the admin service (DESIGN §7.3): POST /admins/export queues a task, the
+// platform's ExportTasks worker (started with the app) writes the CSV, GET /exports/{id}
+// reports it and GET /exports/{id}/download streams the file until it expires. A task is
+// visible to its creator and to holders of `export.manage` (super administrators included).
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../../platform/http/errors.ts';
+import { ExportTasks, type ExportTask } from '../../../platform/jobs/export-tasks.ts';
+import { formatDisplay } from '../../../platform/time.ts';
+import type { FeatureOptions } from '../../context.ts';
+import { E } from '../../errors.ts';
+import type { Principal } from '../../guard.ts';
+import { authErrors, ErrorEnvelope, IdParam, ok } from '../../http.ts';
+import { AdminsService } from '../admins/admins.service.ts';
+import { adminExportParams, adminsExportKind } from './exports.admins.ts';
+import { AdminExportBody, ExportTaskReply } from './exports.schema.ts';
+
+const security = [{ bearer: [] }];
+const CsvFile = Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the CSV file (text/csv)' });
+const withNotFound = { ...authErrors, 404: ErrorEnvelope };
+export const EXPORT_MANAGE = 'export.manage';
+
+export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const { platform } = ctx;
+  const tz = platform.config.DISPLAY_TIMEZONE;
+  const tasks = new ExportTasks({
+    db: platform.db,
+    schema: 'admin',
+    dataDir: platform.config.dataDir,
+    logger: platform.logger,
+    ttlHours: platform.config.EXPORT_TTL_HOURS,
+    kinds: { admins: adminsExportKind(ctx) },
+  });
+  const admins = new AdminsService(ctx);
+  const prefix = app.prefix;
+
+  const render = (task: ExportTask) => {
+    const now = new Date();
+    const expired = task.status === 'expired' || (task.status === 'completed' && (!task.expires_at || task.expires_at <= now));
+    return {
+      id: task.id,
+      kind: task.kind,
+      status: expired ? 'expired' : task.status,
+      rows_written: task.rows_written,
+      created_at: formatDisplay(task.created_at, tz)!,
+      finished_at: formatDisplay(task.finished_at, tz),
+      expires_at: formatDisplay(task.expires_at, tz),
+      download_url: tasks.downloadable(task, now) ? `${prefix}/exports/${task.id}/download` : null,
+      error: task.error,
+    };
+  };
+
+  const visible = async (caller: Principal, id: number) => {
+    const task = await tasks.get(id);
+    if (!task) throw new AppError(E.DATA_NOT_FOUND, { detail: `no export task ${id}` });
+    if (task.owner_id !== caller.adminId && !caller.isSuper && !caller.permissions.has(EXPORT_MANAGE)) {
+      throw new AppError(E.NO_PERMISSION, { detail: `export task ${id} belongs to another administrator` });
+    }
+    return task;
+  };
+
+  app.post('/admins/export', {
+    config: { permission: 'admin.export' },
+    schema: {
+      tags: ['Administrators'],
+      summary: 'Export administrators to CSV',
+      description: [
+        'Queues an export task with the list filters and returns it (`download_url` null).',
+        'Poll `GET /exports/{id}` until `status` is `completed`, then download from `download_url`.',
+        'Columns: id, username, nickname, email, phone, department, roles, status, is_2fa_bound, last_login_at, created_at.',
+      ].join(' '),
+      security,
+      body: AdminExportBody,
+      response: { 200: ExportTaskReply, ...authErrors },
+    },
+    // The body is optional: none at all means no filters.
+    preValidation: async (request) => {
+      request.body ??= {};
+    },
+  }, async (request) => {
+    const params = adminExportParams(request.body);
+    admins.validateFilter(params);
+    const task = await tasks.create('admins', { ...params }, request.admin!.adminId);
+    return ok(request, { ...render(task), download_url: null });
+  });
+
+  app.get('/exports/:id', {
+    config: { auth: 'self' },
+    schema: {
+      tags: ['Exports'],
+      summary: 'Status of an export task',
+      description: `Its creator, and holders of \`${EXPORT_MANAGE}\`, may read it (otherwise 403, 20001).`,
+      security,
+      params: IdParam,
+      response: { 200: ExportTaskReply, ...withNotFound },
+    },
+  }, async (request) => ok(request, render(await visible(request.admin!, request.params.id))));
+
+  app.get('/exports/:id/download', {
+    config: { auth: 'self' },
+    schema: {
+      tags: ['Exports'],
+      summary: 'Download the CSV file of a completed export',
+      description: `UTF-8 CSV with a byte-order mark. Its creator and holders of \`${EXPORT_MANAGE}\` may download it; 404 (30003) once it expired or when it is not completed.`,
+      security,
+      params: IdParam,
+      response: { 200: CsvFile, ...withNotFound },
+    },
+  }, async (request, reply) => {
+    const task = await visible(request.admin!, request.params.id);
+    const file = tasks.downloadable(task);
+    if (!file) throw new AppError(E.DATA_NOT_FOUND, { detail: `export task ${task.id} has no downloadable file (${task.status})` });
+    const name = `${task.kind}-export-${task.id}.csv`;
+    return reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="${name}"`)
+      .header('Content-Length', String(file.size))
+      .header('Cache-Control', 'no-store')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(createReadStream(file.path));
+  });
+
+  app.addHook('onReady', async () => tasks.start());
+  app.addHook('onClose', async () => tasks.stop());
+};

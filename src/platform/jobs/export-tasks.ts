@@ -1,0 +1,334 @@
+// Export tasks: a durable queue in the owning service's schema (`<schema>.export_tasks`,
+// created by that service's migration) whose workers stream rows to a CSV file under
+// DATA_DIR/exports/<schema>/. One mechanism, parameterised by the schema and by a registry of
+// kinds (a row producer plus CSV columns), for every service that exports.
+//
+// Life of a task: pending → processing (claimed with FOR UPDATE SKIP LOCKED, so that one
+// instance runs it) → completed (file renamed from its temporary name into place, expires_at =
+// now + ttl) or failed (error kept). A task left processing by a crashed instance (heartbeat
+// older than staleMs) goes back to pending, or to failed after maxAttempts claims. The
+// periodic cleanup deletes the files of completed tasks past expires_at and marks them
+// `expired` (the row stays, so the status endpoint can still say what happened).
+// All times come from the database clock, so instances agree.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.ts';
+import { CSV_BOM, csvLine } from './csv.ts';
+
+export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+export interface ExportColumn<R> {
+  header: string;
+  value: (row: R) => unknown;
+}
+
+export interface ExportKind<R = never> {
+  columns: readonly ExportColumn<R>[];
+  /** The rows to write, in order; stop early when `signal` aborts. */
+  rows: (params: Record<string, unknown>, signal: AbortSignal) => AsyncIterable<R>;
+}
+
+/** Kinds by name; the generic helper keeps each kind's row type checked against its columns. */
+export function exportKind<R>(kind: ExportKind<R>): ExportKind<R> {
+  return kind;
+}
+
+export interface ExportTask {
+  id: number;
+  kind: string;
+  params: Record<string, unknown>;
+  owner_id: number | null;
+  status: ExportStatus;
+  rows_written: number;
+  file_name: string | null;
+  error: string | null;
+  attempts: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  expires_at: Date | null;
+  locked_by: string | null;
+  heartbeat_at: Date | null;
+}
+
+export interface ExportTasksOptions {
+  db: Database;
+  /** The owning service's schema; the table is `<schema>.export_tasks`. */
+  schema: string;
+  dataDir: string;
+  logger: Logger;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  kinds: Record<string, ExportKind<any>>;
+  /** Hours a completed file stays downloadable. */
+  ttlHours: number;
+  pollMs?: number;
+  /** A processing task whose heartbeat is older than this was abandoned by a crashed instance. */
+  staleMs?: number;
+  maxAttempts?: number;
+  cleanupEveryMs?: number;
+  /** On stop, how long the current task may run on before it is aborted and released. */
+  stopGraceMs?: number;
+  /** Rows between two progress updates of rows_written. */
+  progressEvery?: number;
+}
+
+const NAME = /^[a-z][a-z0-9_]*$/;
+const KIND = /^[a-z][a-z0-9_-]*$/;
+
+export class ExportTasks {
+  readonly dir: string;
+  readonly instanceId = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  private readonly db: Database;
+  private readonly table: string;
+  private readonly logger: Logger;
+  private readonly opts: Required<Omit<ExportTasksOptions, 'db' | 'schema' | 'dataDir' | 'logger' | 'kinds'>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private readonly kinds: Record<string, ExportKind<any>>;
+  private running = false;
+  private loopDone: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private current: { abort: AbortController; done: Promise<unknown> } | undefined;
+  private lastCleanup = 0;
+
+  constructor(o: ExportTasksOptions) {
+    if (!NAME.test(o.schema)) throw new Error(`bad schema name ${o.schema}`);
+    for (const k of Object.keys(o.kinds)) if (!KIND.test(k)) throw new Error(`bad export kind ${k}`);
+    this.db = o.db;
+    this.table = `${o.schema}.export_tasks`;
+    this.dir = path.join(o.dataDir, 'exports', o.schema);
+    this.logger = o.logger;
+    this.kinds = o.kinds;
+    this.opts = {
+      ttlHours: o.ttlHours,
+      pollMs: o.pollMs ?? 500,
+      staleMs: o.staleMs ?? 60_000,
+      maxAttempts: o.maxAttempts ?? 3,
+      cleanupEveryMs: o.cleanupEveryMs ?? 10 * 60_000,
+      stopGraceMs: o.stopGraceMs ?? 5000,
+      progressEvery: o.progressEvery ?? 500,
+    };
+  }
+
+  /** Queues a task and wakes this instance's worker. */
+  async create(kind: string, params: Record<string, unknown>, ownerId: number | null): Promise<ExportTask> {
+    if (!this.kinds[kind]) throw new Error(`unknown export kind ${kind}`);
+    const [task] = await this.db.query<ExportTask>(
+      `INSERT INTO ${this.table} (kind, params, owner_id) VALUES ($1, $2::jsonb, $3) RETURNING *`,
+      [kind, JSON.stringify(params), ownerId],
+    );
+    this.wakeUp?.();
+    return normalise(task!);
+  }
+
+  async get(id: number): Promise<ExportTask | undefined> {
+    const [task] = await this.db.query<ExportTask>(`SELECT * FROM ${this.table} WHERE id = $1`, [id]);
+    return task ? normalise(task) : undefined;
+  }
+
+  /** The file of a completed, unexpired task when it is on disk; otherwise undefined. */
+  downloadable(task: ExportTask, now = new Date()): { path: string; size: number } | undefined {
+    if (task.status !== 'completed' || !task.file_name || !task.expires_at || task.expires_at <= now) return undefined;
+    const file = path.join(this.dir, path.basename(task.file_name));
+    try {
+      const st = statSync(file);
+      return st.isFile() ? { path: file, size: st.size } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    mkdirSync(this.dir, { recursive: true });
+    this.loopDone = this.loop();
+  }
+
+  /** Stops polling; the current task may finish within stopGraceMs, then it is aborted and released. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wakeUp?.();
+    const current = this.current;
+    if (current) {
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, this.opts.stopGraceMs).unref());
+      await Promise.race([current.done, grace]);
+      current.abort.abort(new Error('stopping'));
+    }
+    await this.loopDone;
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.recoverStale();
+        if (Date.now() - this.lastCleanup >= this.opts.cleanupEveryMs) {
+          this.lastCleanup = Date.now();
+          await this.cleanup();
+        }
+        while (this.running && (await this.runOnce())) { /* drain the queue */ }
+      } catch (err) {
+        if (this.running) this.logger.error({ err }, 'export worker poll failed');
+      }
+      if (!this.running) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.opts.pollMs);
+        this.wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeUp = undefined;
+    }
+  }
+
+  /** Claims one pending task and runs it; false when there was none. */
+  async runOnce(): Promise<boolean> {
+    const [claimed] = await this.db.query<ExportTask>(
+      `UPDATE ${this.table} SET status = 'processing', attempts = attempts + 1, locked_by = $1,
+         started_at = now(), heartbeat_at = now(), rows_written = 0, error = NULL
+       WHERE id = (SELECT id FROM ${this.table} WHERE status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+       RETURNING *`,
+      [this.instanceId],
+    );
+    if (!claimed) return false;
+    const task = normalise(claimed);
+    const abort = new AbortController();
+    const done = this.execute(task, abort);
+    this.current = { abort, done };
+    try {
+      await done;
+    } finally {
+      this.current = undefined;
+    }
+    return true;
+  }
+
+  private async execute(task: ExportTask, abort: AbortController): Promise<void> {
+    const { signal } = abort;
+    const kind = this.kinds[task.kind];
+    const fileName = `${task.kind}-${task.id}-${randomBytes(4).toString('hex')}.csv`;
+    const final = path.join(this.dir, fileName);
+    const temp = path.join(this.dir, `.${fileName}.tmp`);
+    let written = 0;
+    const heartbeat = setInterval(() => {
+      this.beat(task.id, written).then((mine) => {
+        if (!mine) abort.abort(new Error('the task was taken over by another worker'));
+      }, (err: unknown) => this.logger.warn({ err, task: task.id }, 'export heartbeat failed'));
+    }, Math.max(100, Math.floor(this.opts.staleMs / 4)));
+    heartbeat.unref();
+    try {
+      if (!kind) throw new Error(`unknown export kind ${task.kind}`);
+      mkdirSync(this.dir, { recursive: true });
+      const beat = (n: number) => this.beat(task.id, n);
+      const progressEvery = this.opts.progressEvery;
+      async function* lines() {
+        yield CSV_BOM + csvLine(kind!.columns.map((c) => c.header));
+        for await (const row of kind!.rows(task.params, signal)) {
+          signal.throwIfAborted();
+          yield csvLine(kind!.columns.map((c) => c.value(row)));
+          written += 1;
+          if (written % progressEvery === 0) await beat(written);
+        }
+      }
+      // pipeline waits for the file stream to drain: memory stays bounded by its buffer.
+      await pipeline(Readable.from(lines()), createWriteStream(temp, { flags: 'wx' }), { signal });
+      renameSync(temp, final);
+      const [done] = await this.db.query<{ id: number }>(
+        `UPDATE ${this.table} SET status = 'completed', rows_written = $2, file_name = $3, finished_at = now(),
+           expires_at = now() + make_interval(hours => $4::int), locked_by = NULL, heartbeat_at = now()
+         WHERE id = $1 AND locked_by = $5 AND status = 'processing' RETURNING id`,
+        [task.id, written, fileName, this.opts.ttlHours, this.instanceId],
+      );
+      if (!done) rmSync(final, { force: true }); // taken away from us meanwhile; someone else owns it
+    } catch (err) {
+      rmSync(temp, { force: true });
+      if (signal.aborted) {
+        // Stopping: release it for another instance (this claim does not count as an attempt).
+        await this.db.query(
+          `UPDATE ${this.table} SET status = 'pending', attempts = greatest(attempts - 1, 0), locked_by = NULL, heartbeat_at = NULL
+           WHERE id = $1 AND locked_by = $2 AND status = 'processing'`,
+          [task.id, this.instanceId],
+        ).catch((e: unknown) => this.logger.warn({ err: e, task: task.id }, 'releasing an export task failed'));
+        return;
+      }
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000) || 'export failed';
+      this.logger.error({ err, task: task.id, kind: task.kind }, 'export task failed');
+      await this.db.query(
+        `UPDATE ${this.table} SET status = 'failed', error = $2, rows_written = $3, finished_at = now(), locked_by = NULL
+         WHERE id = $1 AND locked_by = $4 AND status = 'processing'`,
+        [task.id, message, written, this.instanceId],
+      );
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** Refreshes the heartbeat and progress; false when the task is no longer ours. */
+  private async beat(id: number, written: number): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE ${this.table} SET heartbeat_at = now(), rows_written = $2 WHERE id = $1 AND locked_by = $3 AND status = 'processing' RETURNING id`,
+      [id, written, this.instanceId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Puts tasks abandoned by crashed instances back to pending (failed after maxAttempts). */
+  async recoverStale(): Promise<number> {
+    const rows = await this.db.query<{ id: number; status: string }>(
+      `UPDATE ${this.table}
+         SET status = CASE WHEN attempts >= $2 THEN 'failed' ELSE 'pending' END,
+             error = CASE WHEN attempts >= $2 THEN 'abandoned by a stopped worker ' || attempts || ' times' ELSE error END,
+             finished_at = CASE WHEN attempts >= $2 THEN now() ELSE NULL END,
+             locked_by = NULL
+       WHERE status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => $1::double precision))
+       RETURNING id, status`,
+      [this.opts.staleMs / 1000, this.opts.maxAttempts],
+    );
+    for (const r of rows) this.logger.warn({ task: r.id, status: r.status }, 'recovered an abandoned export task');
+    return rows.length;
+  }
+
+  /** Deletes the files of expired tasks (marked `expired`) and stray temporary files. */
+  async cleanup(): Promise<number> {
+    const rows = await this.db.query<{ id: number; file_name: string | null }>(
+      `UPDATE ${this.table} SET status = 'expired' WHERE status = 'completed' AND expires_at <= now() RETURNING id, file_name`,
+    );
+    for (const r of rows) if (r.file_name) rmSync(path.join(this.dir, path.basename(r.file_name)), { force: true });
+    // Temporary files left by a crash of this or another instance sharing the directory.
+    if (existsSync(this.dir)) {
+      const cutoff = Date.now() - this.opts.staleMs * 2;
+      for (const f of readdirSync(this.dir)) {
+        if (!f.startsWith('.') || !f.endsWith('.tmp')) continue;
+        const file = path.join(this.dir, f);
+        try {
+          if (statSync(file).mtimeMs < cutoff) rmSync(file, { force: true });
+        } catch { /* gone already */ }
+      }
+    }
+    return rows.length;
+  }
+}
+
+/** Drivers differ on bigint and timestamps; make the row uniform. */
+function normalise(row: ExportTask): ExportTask {
+  const date = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string));
+  return {
+    ...row,
+    id: Number(row.id),
+    owner_id: row.owner_id === null ? null : Number(row.owner_id),
+    rows_written: Number(row.rows_written),
+    attempts: Number(row.attempts),
+    params: typeof row.params === 'string' ? (JSON.parse(row.params) as Record<string, unknown>) : row.params,
+    created_at: date(row.created_at)!,
+    started_at: date(row.started_at),
+    finished_at: date(row.finished_at),
+    expires_at: date(row.expires_at),
+    heartbeat_at: date(row.heartbeat_at),
+  };
+}
