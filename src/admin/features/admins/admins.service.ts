@@ -18,6 +18,7 @@ import { E } from '../../errors.ts';
 import type { Principal } from '../../guard.ts';
 import type { EndReason } from '../sessions/sessions.service.ts';
 import type { AdminOrderField } from './admins.schema.ts';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 
 type Status = 0 | 1 | '0' | '1';
 
@@ -84,14 +85,6 @@ export interface AdminRecord {
   created_at: string;
   updated_at: string;
   last_login_at: string | null;
-}
-
-/** The PostgreSQL error code of a driver error, also when Drizzle wraps it. */
-export function pgCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
-  if (typeof e?.code === 'string') return e.code;
-  if (typeof e?.cause?.code === 'string') return e.cause.code;
-  return undefined;
 }
 
 const toStatus = (s: Status) => (Number(s) === 1 ? 1 : 0);
@@ -320,9 +313,9 @@ export class AdminsService {
 
   private mapWriteError(err: unknown, username?: string) {
     if (err instanceof AppError) return err;
-    const code = pgCode(err);
-    if (code === '23505') return new AppError(E.ALREADY_EXISTS, { detail: username ? `username ${username} is taken` : 'duplicate', details: { field: 'username' } });
-    if (code === '23503') return new AppError(E.VALIDATION, { detail: 'a referenced department or role no longer exists' });
+    const code = pgErrorCode(err);
+    if (code === UNIQUE_VIOLATION) return new AppError(E.ALREADY_EXISTS, { detail: username ? `username ${username} is taken` : 'duplicate', details: { field: 'username' } });
+    if (code === FOREIGN_KEY_VIOLATION) return new AppError(E.VALIDATION, { detail: 'a referenced department or role no longer exists' });
     return err;
   }
 
@@ -391,7 +384,7 @@ export class AdminsService {
         return ids;
       });
     } catch (err) {
-      if (pgCode(err) === '23503') throw new AppError(E.DELETE_FAILED, { detail: 'other records still refer to this administrator' });
+      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.DELETE_FAILED, { detail: 'other records still refer to this administrator' });
       throw err;
     }
     await this.ctx.sessions.publish({ admins: [id], sessions: ended });

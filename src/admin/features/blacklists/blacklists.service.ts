@@ -16,6 +16,7 @@ import { E } from '../../errors.ts';
 import { IpMatcher, parseRule, ruleCovers, type IpRule, type MatchedRule } from './blacklists.ip.ts';
 import type { BlacklistOrderField } from './blacklists.schema.ts';
 import { blacklists } from './blacklists.tables.ts';
+import { isUniqueViolation } from '../../../platform/db/errors.ts';
 
 export const BLACKLIST_CHANNEL = 'admin.blacklist';
 export const RELOAD_EVERY_MS = 30_000;
@@ -30,11 +31,6 @@ const ORDER_COLUMNS = {
   updated_at: blacklists.updatedAt,
 } as const;
 
-/** PostgreSQL unique violation (Drizzle wraps driver errors: look at the cause too). */
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
 
 function canonical(ip: string): IpRule {
   const rule = parseRule(ip);

@@ -9,7 +9,8 @@ import { formatDisplay } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { buildTree } from '../rbac/rbac.service.ts';
-import { pgErrorCode, rowsOf } from '../menus/menus.service.ts';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
+import { rowsOf } from '../menus/menus.service.ts';
 import type { DepartmentNode } from './departments.schema.ts';
 
 type Row = typeof departments.$inferSelect;
@@ -140,7 +141,7 @@ export class DepartmentService {
       });
     } catch (err) {
       // An administrator assigned meanwhile: the foreign key refuses the delete.
-      if (pgErrorCode(err) === '23503') {
+      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) {
         throw new AppError(E.DELETE_FAILED, { detail: `department ${id} still has administrators: move them to another department first` });
       }
       throw err;

@@ -12,6 +12,7 @@ import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
 import { E } from '../../errors.ts';
 import type { DictionaryOrderField } from './dictionaries.schema.ts';
 import { dictionaries, type DictionaryRow } from './dictionaries.tables.ts';
+import { isUniqueViolation } from '../../../platform/db/errors.ts';
 
 export interface DictionaryListQuery {
   page: number;
@@ -45,11 +46,6 @@ const ORDER_COLUMNS = {
 
 const types = alias(dictionaries, 'dictionary_types');
 
-/** PostgreSQL unique_violation, raw or wrapped by Drizzle. */
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
 
 function duplicate(parentId: number, code: string) {
   return new AppError(E.ALREADY_EXISTS, {

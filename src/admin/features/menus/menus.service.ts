@@ -9,6 +9,7 @@ import { formatDisplay } from '../../../platform/time.ts';
 import { menus } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { buildTree, type MenuNode } from '../rbac/rbac.service.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 
 export const BUTTON = 3;
 
@@ -29,13 +30,6 @@ export interface MenuInput {
 export interface MenuRecord extends MenuNode {
   created_at: string;
   updated_at: string;
-}
-
-/** SQLSTATE of a database error, also when Drizzle wraps it (`cause`). */
-export function pgErrorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
-  if (typeof e?.code === 'string') return e.code;
-  return typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
 }
 
 const node = (m: Row): MenuNode => ({
@@ -187,7 +181,7 @@ export class MenuService {
         return fn(tx);
       });
     } catch (err) {
-      if (pgErrorCode(err) === '23505') {
+      if (pgErrorCode(err) === UNIQUE_VIOLATION) {
         throw new AppError(E.ALREADY_EXISTS, { detail: `a menu with slug ${slug ?? ''} already exists`, details: { field: 'slug' } });
       }
       throw err;

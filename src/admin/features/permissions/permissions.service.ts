@@ -11,17 +11,8 @@ import type { AdminContext } from '../../context.ts';
 import { adminRoles, menus, permissions, rolePermissions } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Orm } from '../../../platform/db/database.ts';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import type { PermissionOrderField } from './permissions.schema.ts';
-
-/** SQLSTATE of a database error, also when Drizzle wraps it (`cause`). */
-export function pgErrorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
-  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
-  return code && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-}
-
-export const UNIQUE_VIOLATION = '23505';
-export const FOREIGN_KEY_VIOLATION = '23503';
 
 /** Ids among `wanted` that have no row in `table` (checked inside the caller's transaction). */
 export async function missingIds(tx: Orm, column: AnyPgColumn, wanted: number[]): Promise<number[]> {

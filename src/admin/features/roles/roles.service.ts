@@ -11,7 +11,8 @@ import { formatDisplay } from '../../../platform/time.ts';
 import type { AdminContext } from '../../context.ts';
 import { adminRoles, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { FOREIGN_KEY_VIOLATION, missingIds, pgErrorCode, UNIQUE_VIOLATION } from '../permissions/permissions.service.ts';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
+import { missingIds } from '../permissions/permissions.service.ts';
 import type { RoleOrderField } from './roles.schema.ts';
 
 type Row = typeof roles.$inferSelect;
