@@ -10,7 +10,7 @@ import { AdminsService } from '../src/admin/features/admins/admins.service.ts';
 import { ok } from '../src/admin/http.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { buildServer } from '../src/server.ts';
-import { fmt, median, requestsPerSecond } from './lib.ts';
+import { fmt, pair, requestsPerSecond } from './lib.ts';
 
 const ADMINS = Number(process.env.BENCH_ADMINS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -71,20 +71,7 @@ console.log(`query: GET /admins?${QS} -> ${sample.data.list.length} rows of ${fm
 
 const api = () => requestsPerSecond({ url: `${base}/admins?${QS}`, headers: { authorization: `Bearer ${token}` }, seconds: SECONDS, connections: 8 });
 const bare = () => requestsPerSecond({ url: `${base}/bench/admins-bare`, seconds: SECONDS, connections: 8 });
-await api();
-await bare();
-const a: number[] = [];
-const b: number[] = [];
-const ratios: number[] = [];
-for (let i = 0; i < ROUNDS; i++) {
-  const ra = await api();
-  const rb = await bare();
-  a.push(ra);
-  b.push(rb);
-  ratios.push(ra / rb);
-}
-const ratio = median(ratios);
-console.log(`GET /admins (auth, validation, hooks, envelope) vs bare route with the same SQL: ${fmt(median(a), 1)} vs ${fmt(median(b), 1)} per second; ratio ${fmt(ratio, 3)} (target >= 0.8${platform.db.kind === 'postgres' ? '' : ' on PostgreSQL; this is PGlite'}) ${ratio >= 0.8 ? 'PASS' : 'BELOW TARGET'}`);
+await pair(ROUNDS, 'GET /admins (auth, validation, hooks, envelope) vs bare route with the same SQL', api, bare, 0.8, platform.db.kind === 'postgres' ? '' : ' on PostgreSQL; this is PGlite');
 
 await server.close();
 rmSync(dataDir, { recursive: true, force: true });

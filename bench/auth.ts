@@ -16,7 +16,7 @@ import { deriveKey, jwtCodec } from '../src/platform/auth/jwt.ts';
 import type { Principal } from '../src/admin/guard.ts';
 import { ok } from '../src/admin/http.ts';
 import { buildServer } from '../src/server.ts';
-import { fmt, median, requestsPerSecond } from './lib.ts';
+import { pair, requestsPerSecond } from './lib.ts';
 
 const PASSWORD = 'Bench-pass-123';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -65,29 +65,10 @@ const bearer = { authorization: `Bearer ${token}` };
 
 console.log(`# auth benchmark (${platform.db.kind}${platform.redis ? ' + redis' : ''}, Node ${process.versions.node}, ${availableParallelism()} cores, ${ROUNDS} rounds x ${SECONDS}s)`);
 
-async function pair(label: string, a: () => Promise<number>, b: () => Promise<number>, target?: number) {
-  await a();
-  await b(); // warm-up, discarded
-  const ratios: number[] = [];
-  const as: number[] = [];
-  const bs: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const ra = await a();
-    const rb = await b();
-    as.push(ra);
-    bs.push(rb);
-    ratios.push(ra / rb);
-  }
-  const ratio = median(ratios);
-  const verdict = target === undefined ? '(diagnostic, no target)' : `(target >= ${target}) ${ratio >= target ? 'PASS' : 'BELOW TARGET'}`;
-  console.log(`${label}: ${fmt(median(as))} vs ${fmt(median(bs))} per second; ratio ${fmt(ratio, 3)} ${verdict}`);
-  return ratio;
-}
-
 const load = (url: string, headers = {}) => () => requestsPerSecond({ url, headers, seconds: SECONDS });
 
-await pair('GET /info authenticated+permission-checked vs same handler without auth', load(`${base}/info`, bearer), load(`${base}/bench/info-open`), 0.8);
-await pair('trivial handler with auth+permission vs without (overhead of the hook alone)', load(`${base}/bench/trivial-auth`, bearer), load(`${base}/bench/trivial-open`));
+await pair(ROUNDS, 'GET /info authenticated+permission-checked vs same handler without auth', load(`${base}/info`, bearer), load(`${base}/bench/info-open`), 0.8);
+await pair(ROUNDS, 'trivial handler with auth+permission vs without (overhead of the hook alone)', load(`${base}/bench/trivial-auth`, bearer), load(`${base}/bench/trivial-open`));
 
 // Login vs raw verification, both at the same concurrency.
 // Enough requests in flight that the argon2 thread pool never waits for one between its DB steps.
@@ -109,7 +90,7 @@ const verifyRate = async () => {
   );
   return done / ((performance.now() - start) / 1000);
 };
-await pair('POST /login vs raw argon2id verify (m=19456,t=2,p=1)', loginRate, verifyRate, 0.9);
+await pair(ROUNDS, 'POST /login vs raw argon2id verify (m=19456,t=2,p=1)', loginRate, verifyRate, 0.9);
 
 await server.close();
 rmSync(dataDir, { recursive: true, force: true });

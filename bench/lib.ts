@@ -31,3 +31,26 @@ export async function requestsPerSecond(load: Load): Promise<number> {
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/**
+ * Runs `a` and `b` alternately for `rounds` rounds after one discarded warm-up of each, and
+ * prints both medians and the median of the per-round ratios a/b against `target`.
+ */
+export async function pair(rounds: number, label: string, a: () => Promise<number>, b: () => Promise<number>, target?: number, targetNote = '') {
+  await a();
+  await b();
+  const as: number[] = [];
+  const bs: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const ra = await a();
+    const rb = await b();
+    as.push(ra);
+    bs.push(rb);
+    ratios.push(ra / rb);
+  }
+  const ratio = median(ratios);
+  const verdict = target === undefined ? '(diagnostic, no target)' : `(target >= ${target}${targetNote}) ${ratio >= target ? 'PASS' : 'BELOW TARGET'}`;
+  console.log(`${label}: ${fmt(median(as), 1)} vs ${fmt(median(bs), 1)} per second; ratio ${fmt(ratio, 3)} ${verdict}`);
+  return ratio;
+}

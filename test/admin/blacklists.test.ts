@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../../src/platform/config.ts';
-import { ADMIN_PASSWORD, onPostgres, startApp, withRedis, type TestApp } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, CLUSTER_MODES, clusterSkip, startApp, within, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 
@@ -517,25 +517,19 @@ describe('TRUST_PROXY', () => {
 
 /** Polls until a login from `ip` on `a` gets `status`; returns how long that took, or null. */
 async function loginStatusWithin(a: TestApp, ip: string, status: number, limitMs: number): Promise<number | null> {
-  const start = Date.now();
-  for (;;) {
-    const res = await loginFrom(a, ip);
-    if (res.status === status) return Date.now() - start;
-    if (Date.now() - start > limitMs) return null;
-    await sleep(25);
-  }
+  const hit = await within(limitMs, async () => ((await loginFrom(a, ip)).status === status ? true : undefined));
+  return hit?.ms ?? null;
 }
 
-for (const mode of ['redis', 'postgres-notify'] as const) {
-  const skip = !onPostgres ? 'needs PostgreSQL (TEST_DATABASE_URL)' : mode === 'redis' && !withRedis ? 'needs Redis (TEST_REDIS_URL)' : false;
-  describe(`two instances sharing PostgreSQL${mode === 'redis' ? ' and Redis' : ' without Redis'}`, { skip }, () => {
+for (const { mode, label, overrides } of CLUSTER_MODES) {
+  describe(`two instances sharing ${label}`, { skip: clusterSkip(mode) }, () => {
     const apps: TestApp[] = [];
     after(async () => {
       for (const a of apps.reverse()) await a.close();
     });
 
     test('a rule created, deactivated or deleted on one instance applies on the other within 1 second', async () => {
-      const one = await startApp(mode === 'redis' ? {} : { REDIS_URL: '' });
+      const one = await startApp(overrides);
       apps.push(one);
       const two = await one.sibling();
       apps.push(two);

@@ -2,32 +2,28 @@
 // refused on the others within a second, with Redis pub/sub or, without Redis, through
 // PostgreSQL LISTEN/NOTIFY.
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
-import { onPostgres, startApp, withRedis, type TestApp } from '../helpers/app.ts';
+import { CLUSTER_MODES, clusterSkip, startApp, within, type TestApp } from '../helpers/app.ts';
 import { call, login } from '../helpers/http.ts';
 
-/** Polls until `token` is refused on `app`; returns how long that took. */
+/** Polls until `token` is refused on `app` (1 s at most); the business code and the time taken. */
 async function refusedWithin(app: TestApp, token: string, limitMs: number): Promise<{ ms: number; code: number | undefined }> {
-  const start = Date.now();
-  for (;;) {
+  const hit = await within(limitMs, async () => {
     const res = await call(app, 'GET', '/api/admin/info', { token });
-    if (res.status === 401) return { ms: Date.now() - start, code: res.body.code };
-    if (Date.now() - start > limitMs) return { ms: Date.now() - start, code: undefined };
-    await sleep(25);
-  }
+    return res.status === 401 ? (res.body.code as number) : undefined;
+  });
+  return { ms: hit?.ms ?? limitMs, code: hit?.value };
 }
 
-for (const mode of ['redis', 'postgres-notify'] as const) {
-  const skip = !onPostgres ? 'needs PostgreSQL (TEST_DATABASE_URL)' : mode === 'redis' && !withRedis ? 'needs Redis (TEST_REDIS_URL)' : false;
-  describe(`two instances sharing PostgreSQL${mode === 'redis' ? ' and Redis' : ' without Redis'}`, { skip }, () => {
+for (const { mode, label, overrides } of CLUSTER_MODES) {
+  describe(`two instances sharing ${label}`, { skip: clusterSkip(mode) }, () => {
     const apps: TestApp[] = [];
     after(async () => {
       for (const a of apps.reverse()) await a.close();
     });
 
     test('a kick-out on one instance is refused on the other within 1 second', async () => {
-      const one = await startApp(mode === 'redis' ? {} : { REDIS_URL: '' });
+      const one = await startApp(overrides);
       apps.push(one);
       const two = await one.sibling();
       apps.push(two);

@@ -91,3 +91,27 @@ export async function startApp(overrides: Record<string, string> = {}, opts: Ser
     },
   };
 }
+
+/** The ways several instances share state: Redis pub/sub, or PostgreSQL LISTEN/NOTIFY without Redis. */
+export const CLUSTER_MODES = [
+  { mode: 'redis', label: 'PostgreSQL and Redis', overrides: {} as Record<string, string> },
+  { mode: 'postgres-notify', label: 'PostgreSQL without Redis', overrides: { REDIS_URL: '' } as Record<string, string> },
+] as const;
+
+/** Why a cluster mode cannot run here, or false. */
+export function clusterSkip(mode: (typeof CLUSTER_MODES)[number]['mode']): string | false {
+  if (!onPostgres) return 'needs PostgreSQL (TEST_DATABASE_URL)';
+  if (mode === 'redis' && !withRedis) return 'needs Redis (TEST_REDIS_URL)';
+  return false;
+}
+
+/** Polls `probe` every 25 ms until it returns a value; that value and the time taken, or null after `limitMs`. */
+export async function within<T>(limitMs: number, probe: () => Promise<T | undefined>): Promise<{ value: T; ms: number } | null> {
+  const start = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return { value, ms: Date.now() - start };
+    if (Date.now() - start > limitMs) return null;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
