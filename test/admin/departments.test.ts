@@ -6,24 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
+import type { DepartmentNode } from '../../src/admin/features/departments/departments.schema.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UNKNOWN_ID = 987_654_321;
 const KEYS = ['children', 'created_at', 'email', 'id', 'leader', 'name', 'parent_id', 'phone', 'sort', 'status', 'updated_at'];
 
-interface Dept {
-  id: number;
-  parent_id: number;
-  name: string;
-  leader: string;
-  phone: string;
-  email: string;
-  status: number;
-  sort: number;
-  created_at: string;
-  updated_at: string;
-  children: Dept[];
-}
+type Dept = DepartmentNode;
 
 let app: TestApp;
 let token: string;

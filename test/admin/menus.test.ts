@@ -6,25 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
+import type { MenuNode } from '../../src/admin/features/rbac/rbac.service.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UNKNOWN_ID = 987_654_321;
 const NODE_KEYS = ['children', 'component', 'icon', 'id', 'parent_id', 'path', 'slug', 'sort', 'status', 'title', 'type'];
 const RECORD_KEYS = [...NODE_KEYS, 'created_at', 'updated_at'].sort();
-
-interface MenuNode {
-  id: number;
-  parent_id: number;
-  title: string;
-  slug: string;
-  icon: string;
-  path: string;
-  component: string;
-  type: number;
-  status: number;
-  sort: number;
-  children: MenuNode[];
-}
 
 let app: TestApp;
 let token: string;

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { OrderByQuery, PagingQuery, TimeRangeQuery } from '../../../platform/http/schemas.ts';
 import { Body, Envelope, ListEnvelope } from '../../http.ts';
-import { PASSWORD_RULE } from '../auth/auth.schema.ts';
+import { AdminIdentityFields, PASSWORD_RULE } from '../auth/auth.schema.ts';
 
 export const ADMIN_ORDER_FIELDS = ['id', 'username', 'created_at', 'last_login_at', 'status'] as const;
 export type AdminOrderField = (typeof ADMIN_ORDER_FIELDS)[number];
@@ -65,15 +65,7 @@ export const UnbindOtherBody = Body({
 });
 
 export const AdminRecord = Type.Object({
-  id: Type.Integer(),
-  username: Type.String(),
-  nickname: Type.String(),
-  email: Type.String(),
-  phone: Type.String(),
-  avatar: Type.String(),
-  department_id: Type.Union([Type.Integer(), Type.Null()]),
-  department: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
-  roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() })),
+  ...AdminIdentityFields,
   status: Type.Integer({ description: '1 enabled, 0 disabled' }),
   is_2fa_bound: Type.Boolean(),
   created_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),

@@ -35,17 +35,22 @@ export const PasswordBody = Body({
   password_confirmation: Type.String({ minLength: 1, maxLength: 128 }),
 });
 
+/** Who an administrator is: shared by the administrator record and the profile (/info). */
+export const AdminIdentityFields = {
+  id: Type.Integer(),
+  username: Type.String(),
+  nickname: Type.String(),
+  email: Type.String(),
+  phone: Type.String(),
+  avatar: Type.String(),
+  department_id: Type.Union([Type.Integer(), Type.Null()]),
+  department: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+  roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() })),
+};
+
 export const ProfileReply = Envelope(
   Type.Object({
-    id: Type.Integer(),
-    username: Type.String(),
-    nickname: Type.String(),
-    email: Type.String(),
-    phone: Type.String(),
-    avatar: Type.String(),
-    department_id: Type.Union([Type.Integer(), Type.Null()]),
-    department: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
-    roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() })),
+    ...AdminIdentityFields,
     permissions: Type.Array(Type.String()),
     menus: Type.Array(MenuNodeSchema),
     is_2fa_bound: Type.Boolean(),
