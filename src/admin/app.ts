@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { deriveKey, jwtCodec } from '../platform/auth/jwt.ts';
 import { installConventions, registerDocs } from '../platform/http/conventions.ts';
 import { AppError } from '../platform/http/errors.ts';
+import { ExportTasks } from '../platform/jobs/export-tasks.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { AdminContext } from './context.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
@@ -18,6 +19,11 @@ import { operationRecorder } from './features/logs/logs.recorder.ts';
 import { logsRoutes } from './features/logs/logs.routes.ts';
 import { menusRoutes } from './features/menus/menus.routes.ts';
 import { monitorRoutes } from './features/monitor/monitor.routes.ts';
+import { attachmentsRoutes } from './features/attachments/attachments.routes.ts';
+import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
+import { ordersRoutes } from './features/orders/orders.routes.ts';
+import { paymentMethodsRoutes } from './features/payment-methods/payment-methods.routes.ts';
+import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { permissionsRoutes } from './features/permissions/permissions.routes.ts';
 import { rolesRoutes } from './features/roles/roles.routes.ts';
 import { ensureBootstrapAdmin, syncPermissionCatalogue, type DeclaredPermission } from './bootstrap.ts';
@@ -104,6 +110,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     auth,
     guard,
     isProtected: (adminId) => isProtectedAdmin(db.orm, adminId, config.protectedAdmins),
+    exports: new ExportTasks({ db, schema: 'admin', dataDir: config.dataDir, logger, ttlHours: config.EXPORT_TTL_HOURS }),
   };
 
   // Hooks for every admin route come first, so that the routes below get them.
@@ -115,6 +122,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   for (const feature of [
     adminsRoutes, authenticatorRoutes, rolesRoutes, permissionsRoutes, menusRoutes, departmentsRoutes,
     dictionariesRoutes, blacklistsRoutes, logsRoutes, dashboardRoutes, monitorRoutes, exportsRoutes,
+    ordersRoutes, paymentMethodsRoutes, paymentsRoutes, attachmentsRoutes, notificationsRoutes,
   ]) {
     await app.register(feature, { ctx });
   }
@@ -123,6 +131,10 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     await guard.start(pubsub);
     await syncPermissionCatalogue(db, declared);
     await ensureBootstrapAdmin(db, config, logger);
+    ctx.exports.start();
   });
-  app.addHook('onClose', async () => guard.stop());
+  app.addHook('onClose', async () => {
+    await ctx.exports.stop();
+    await guard.stop();
+  });
 }

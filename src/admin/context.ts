@@ -1,4 +1,5 @@
 // What every admin feature plugin receives: the platform and the shared admin services.
+import type { ExportTasks } from '../platform/jobs/export-tasks.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { AuthService } from './features/auth/auth.service.ts';
 import type { RbacService } from './features/rbac/rbac.service.ts';
@@ -11,6 +12,8 @@ export interface AdminContext {
   rbac: RbacService;
   auth: AuthService;
   guard: Guard;
+  /** The export-task queue of this service; features register their kinds on it. */
+  exports: ExportTasks;
   /** Holders of the super-administrator role, and PROTECTED_ADMINS. */
   isProtected: (adminId: number) => Promise<boolean>;
 }

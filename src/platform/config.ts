@@ -36,6 +36,7 @@ export const ConfigSchema = Type.Object({
   ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128, description: 'its password; unset: random, printed once' })),
   MANAGER_USERNAME: Str('manager', 'first time-clock manager created on an empty database'),
   MANAGER_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128, description: 'its password; unset: random, printed once' })),
+  TIMECLOCK_TOKEN_TTL: Int(43_200, 'time-clock token lifetime in seconds (a shift plus margin)', 60, 30 * 86400),
   PROTECTED_ADMINS: Str('', 'comma-separated usernames that, like the super administrator, cannot be disabled, deleted or kicked out by others'),
   CAPTCHA_ENABLED: Bool(true, '`false` skips the captcha check (development and automated tests only)'),
   LOGIN_MAX_FAILURES: Int(5, 'failed logins of one account that lock it', 1, 100),
@@ -47,6 +48,9 @@ export const ConfigSchema = Type.Object({
   DISPLAY_TIMEZONE: Str('UTC', 'IANA time zone of `YYYY-MM-DD HH:mm:ss` times in records and queries'),
   LOG_RETENTION_DAYS: Int(90, 'days the operation, login and system logs are kept (purged at start-up and hourly); 0 keeps them forever', 0, 36_500),
   EXPORT_TTL_HOURS: Int(24, 'hours a finished export file stays downloadable before the cleanup deletes it', 1, 8760),
+  // Orders, payments, CSV import (issue 4): add settings here.
+  // Uploads, notifications, WebSocket (issue 5): add settings here.
+  // Time-clock (issue 6): add settings here.
   SHUTDOWN_DRAIN_MS: Int(1000, 'on SIGTERM, how long /readyz answers 503 before the listener closes', 0, 20_000),
   SHUTDOWN_TIMEOUT_MS: Int(25_000, 'hard limit for a graceful shutdown', 1000, 120_000),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {

@@ -3,8 +3,19 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { installConventions, registerDocs } from '../platform/http/conventions.ts';
+import { deriveKey, jwtCodec } from '../platform/auth/jwt.ts';
 import type { Platform } from '../platform/platform.ts';
+import { TimeclockAuth, type TimeclockClaims } from './auth.ts';
 import { ensureBootstrapManager } from './bootstrap.ts';
+import type { TimeclockContext } from './context.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { clockRoutes } from './features/clock/clock.routes.ts';
+import { devicesRoutes } from './features/devices/devices.routes.ts';
+import { locationRoutes } from './features/location/location.routes.ts';
+import { securityRoutes } from './features/security/security.routes.ts';
+import { sitesRoutes } from './features/sites/sites.routes.ts';
+import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
+import { workersRoutes } from './features/workers/workers.routes.ts';
 import { E, TIMECLOCK_FRAMEWORK_ERRORS } from './errors.ts';
 
 export const TIMECLOCK_PREFIX = '/api';
@@ -23,15 +34,28 @@ const ERROR_TABLE = Object.values(E)
   .map((d) => `| ${d.code} | ${d.status} | ${d.message['en-US']} |`)
   .join('\n');
 
-export async function timeclockService(app: FastifyInstance, { platform }: TimeclockOptions): Promise<void> {
+export async function timeclockService(app: FastifyInstance, { platform, jwtSecret }: TimeclockOptions): Promise<void> {
   installConventions(app, {
     errors: TIMECLOCK_FRAMEWORK_ERRORS,
     render: ({ def, message, details }) => ({ message, code: def.code, details }),
   });
 
+  const jwt = jwtCodec<TimeclockClaims>(deriveKey(jwtSecret, 'timeclock'));
+  const ctx: TimeclockContext = { platform, jwt, auth: new TimeclockAuth(platform.db, jwt) };
+  app.decorateRequest('user', null);
+
+  // Every route says who may call it; that declaration becomes its authentication hook.
+  const docsRoute = `${TIMECLOCK_PREFIX}/docs`;
+  app.addHook('onRoute', (route) => {
+    const cfg = (route.config ??= {});
+    if (route.url.startsWith(docsRoute) || route.url === `${TIMECLOCK_PREFIX}/health`) cfg.access ??= 'public';
+    if (!cfg.access) throw new Error(`time-clock route ${String(route.method)} ${route.url} declares no access`);
+    if (cfg.access !== 'public') route.onRequest = [ctx.auth.hookFor(cfg.access), ...[route.onRequest ?? []].flat()];
+  });
+
   await registerDocs(app, {
     decorator: 'timeclockOpenapi',
-    route: `${TIMECLOCK_PREFIX}/docs`,
+    route: docsRoute,
     title: 'Worker time-clock API',
     version: '1.0',
     description: [
@@ -55,6 +79,12 @@ export async function timeclockService(app: FastifyInstance, { platform }: Timec
     if (!database) return reply.status(503).send({ message: 'database unreachable', code: 'INTERNAL_ERROR', details: {} });
     return { status: 'ok' as const, service: 'timeclock' as const };
   });
+
+  for (const feature of [
+    authRoutes, workersRoutes, devicesRoutes, sitesRoutes, clockRoutes, locationRoutes, securityRoutes, webhooksRoutes,
+  ]) {
+    await app.register(feature, { ctx });
+  }
 
   app.addHook('onReady', async () => ensureBootstrapManager(platform.db, platform.config, platform.logger));
 }

@@ -62,8 +62,9 @@ export interface ExportTasksOptions {
   schema: string;
   dataDir: string;
   logger: Logger;
+  /** Kinds known from the start; features may add theirs with `register`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  kinds: Record<string, ExportKind<any>>;
+  kinds?: Record<string, ExportKind<any>>;
   /** Hours a completed file stays downloadable. */
   ttlHours: number;
   pollMs?: number;
@@ -94,15 +95,16 @@ export class ExportTasks {
   private wakeUp: (() => void) | undefined;
   private current: { abort: AbortController; done: Promise<unknown> } | undefined;
   private lastCleanup = 0;
+  private readonly settledListeners: Array<(task: ExportTask) => void | Promise<void>> = [];
 
   constructor(o: ExportTasksOptions) {
     if (!NAME.test(o.schema)) throw new Error(`bad schema name ${o.schema}`);
-    for (const k of Object.keys(o.kinds)) if (!KIND.test(k)) throw new Error(`bad export kind ${k}`);
     this.db = o.db;
     this.table = `${o.schema}.export_tasks`;
     this.dir = path.join(o.dataDir, 'exports', o.schema);
     this.logger = o.logger;
-    this.kinds = o.kinds;
+    this.kinds = {};
+    for (const [name, kind] of Object.entries(o.kinds ?? {})) this.register(name, kind);
     this.opts = {
       ttlHours: o.ttlHours,
       pollMs: o.pollMs ?? 500,
@@ -112,6 +114,31 @@ export class ExportTasks {
       stopGraceMs: o.stopGraceMs ?? 5000,
       progressEvery: o.progressEvery ?? 500,
     };
+  }
+
+  /** Adds an export kind; call before `start`. */
+  register<R>(name: string, kind: ExportKind<R>): void {
+    if (!KIND.test(name)) throw new Error(`bad export kind ${name}`);
+    if (this.kinds[name]) throw new Error(`export kind ${name} registered twice`);
+    this.kinds[name] = kind;
+  }
+
+  /** Calls `listener` with each task this instance finished (`completed`) or gave up on (`failed`). */
+  onSettled(listener: (task: ExportTask) => void | Promise<void>): void {
+    this.settledListeners.push(listener);
+  }
+
+  private async settled(id: number): Promise<void> {
+    if (this.settledListeners.length === 0) return;
+    const task = await this.get(id);
+    if (!task) return;
+    for (const listener of this.settledListeners) {
+      try {
+        await listener(task);
+      } catch (err) {
+        this.logger.error({ err, task: id }, 'export settled listener failed');
+      }
+    }
   }
 
   /** Queues a task and wakes this instance's worker. */
@@ -246,6 +273,7 @@ export class ExportTasks {
         [task.id, written, fileName, this.opts.ttlHours, this.instanceId],
       );
       if (!done) rmSync(final, { force: true }); // taken away from us meanwhile; someone else owns it
+      else await this.settled(task.id);
     } catch (err) {
       rmSync(temp, { force: true });
       if (signal.aborted) {
@@ -259,11 +287,12 @@ export class ExportTasks {
       }
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000) || 'export failed';
       this.logger.error({ err, task: task.id, kind: task.kind }, 'export task failed');
-      await this.db.query(
+      const failed = await this.db.query(
         `UPDATE ${this.table} SET status = 'failed', error = $2, rows_written = $3, finished_at = now(), locked_by = NULL
-         WHERE id = $1 AND locked_by = $4 AND status = 'processing'`,
+         WHERE id = $1 AND locked_by = $4 AND status = 'processing' RETURNING id`,
         [task.id, message, written, this.instanceId],
       );
+      if (failed.length > 0) await this.settled(task.id);
     } finally {
       clearInterval(heartbeat);
     }
@@ -290,7 +319,10 @@ export class ExportTasks {
        RETURNING id, status`,
       [this.opts.staleMs / 1000, this.opts.maxAttempts],
     );
-    for (const r of rows) this.logger.warn({ task: r.id, status: r.status }, 'recovered an abandoned export task');
+    for (const r of rows) {
+      this.logger.warn({ task: r.id, status: r.status }, 'recovered an abandoned export task');
+      if (r.status === 'failed') await this.settled(r.id);
+    }
     return rows.length;
   }
 

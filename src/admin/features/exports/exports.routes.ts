@@ -1,5 +1,5 @@
 // Export tasks of the admin service (DESIGN §7.3): POST /admins/export queues a task, the
-// platform's ExportTasks worker (started with the app) writes the CSV, GET /exports/{id}
+// platform's ExportTasks worker (ctx.exports, started with the app) writes the CSV, GET /exports/{id}
 // reports it and GET /exports/{id}/download streams the file until it expires. A task is
 // visible to its creator and to holders of `export.manage` (super administrators included).
 import { createReadStream } from 'node:fs';
@@ -7,8 +7,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../../platform/http/errors.ts';
-import { ExportTasks, type ExportTask } from '../../../platform/jobs/export-tasks.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import type { ExportTask } from '../../../platform/jobs/export-tasks.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../guard.ts';
@@ -16,50 +15,21 @@ import { authErrors, ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import { AdminsService } from '../admins/admins.service.ts';
 import { adminExportParams, adminsExportKind } from './exports.admins.ts';
 import { AdminExportBody, ExportTaskReply } from './exports.schema.ts';
+import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from './exports.view.ts';
 
 const security = [{ bearer: [] }];
 const CsvFile = Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the CSV file (text/csv)' });
 const withNotFound = { ...authErrors, 404: ErrorEnvelope };
-export const EXPORT_MANAGE = 'export.manage';
 
 export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const { platform } = ctx;
   const tz = platform.config.DISPLAY_TIMEZONE;
-  const tasks = new ExportTasks({
-    db: platform.db,
-    schema: 'admin',
-    dataDir: platform.config.dataDir,
-    logger: platform.logger,
-    ttlHours: platform.config.EXPORT_TTL_HOURS,
-    kinds: { admins: adminsExportKind(ctx) },
-  });
+  const tasks = ctx.exports;
+  tasks.register('admins', adminsExportKind(ctx));
   const admins = new AdminsService(ctx);
   const prefix = app.prefix;
-
-  const render = (task: ExportTask) => {
-    const now = new Date();
-    const expired = task.status === 'expired' || (task.status === 'completed' && (!task.expires_at || task.expires_at <= now));
-    return {
-      id: task.id,
-      kind: task.kind,
-      status: expired ? 'expired' : task.status,
-      rows_written: task.rows_written,
-      created_at: formatDisplay(task.created_at, tz)!,
-      finished_at: formatDisplay(task.finished_at, tz),
-      expires_at: formatDisplay(task.expires_at, tz),
-      download_url: tasks.downloadable(task, now) ? `${prefix}/exports/${task.id}/download` : null,
-      error: task.error,
-    };
-  };
-
-  const visible = async (caller: Principal, id: number) => {
-    const task = await tasks.get(id);
-    if (!task) throw new AppError(E.DATA_NOT_FOUND, { detail: `no export task ${id}` });
-    if (task.owner_id !== caller.adminId && !caller.isSuper && !caller.permissions.has(EXPORT_MANAGE)) {
-      throw new AppError(E.NO_PERMISSION, { detail: `export task ${id} belongs to another administrator` });
-    }
-    return task;
-  };
+  const render = (task: ExportTask) => renderExportTask(tasks, task, prefix, tz);
+  const visible = (caller: Principal, id: number) => visibleExportTask(tasks, caller, id);
 
   app.post('/admins/export', {
     config: { permission: 'admin.export' },
@@ -121,7 +91,4 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       .header('X-Content-Type-Options', 'nosniff')
       .send(createReadStream(file.path));
   });
-
-  app.addHook('onReady', async () => tasks.start());
-  app.addHook('onClose', async () => tasks.stop());
 };

@@ -1,0 +1,106 @@
+// Authentication of every time-clock route (DESIGN §6). Each route declares
+// `config.access`: 'public' (login only), 'user' (any signed-in worker or manager) or
+// 'manager'. A declared route gets an onRequest hook that verifies the bearer token and that
+// the account still exists and is enabled (checked at most every USER_CACHE_MS per instance,
+// and at once after `forget`), then sets `request.user`.
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { JwtCodec } from '../platform/auth/jwt.ts';
+import type { Database } from '../platform/db/database.ts';
+import { AppError } from '../platform/http/errors.ts';
+import { E } from './errors.ts';
+
+export const ROLES = ['worker', 'manager'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The token payload besides iat and exp. */
+export interface TimeclockClaims {
+  userId: number;
+  role: Role;
+}
+
+export interface Caller {
+  userId: number;
+  role: Role;
+}
+
+export type RouteAccess = 'public' | 'user' | 'manager';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: Caller | null;
+  }
+  interface FastifyContextConfig {
+    /** Who may call a time-clock route. */
+    access?: RouteAccess;
+    /**
+     * Rate-limit tier (contract's Limits table): `auth` 5/min per IP, `clock` 10/min per user,
+     * `location` 60/min per user; signed-in routes default to `general`, 100/min per user.
+     */
+    limit?: 'auth' | 'clock' | 'location' | 'general';
+  }
+}
+
+const USER_CACHE_MS = 1000;
+const MAX_ENTRIES = 50_000;
+
+export class TimeclockAuth {
+  private readonly cache = new Map<number, { checkedAt: number; role: Role | null }>();
+  private readonly db: Database;
+  private readonly jwt: JwtCodec<TimeclockClaims>;
+
+  constructor(db: Database, jwt: JwtCodec<TimeclockClaims>) {
+    this.db = db;
+    this.jwt = jwt;
+  }
+
+  /** Drops the cached state of a user (call after disabling, deleting or changing a role). */
+  forget(userId: number): void {
+    this.cache.delete(userId);
+  }
+
+  hookFor(access: Exclude<RouteAccess, 'public'>): onRequestAsyncHookHandler {
+    return async (request) => {
+      const caller = await this.authenticate(request);
+      if (access === 'manager' && caller.role !== 'manager') throw new AppError(E.FORBIDDEN, { detail: 'managers only' });
+      request.user = caller;
+    };
+  }
+
+  /** The caller named by a valid bearer token whose account is enabled; 401 otherwise. */
+  async authenticate(request: FastifyRequest): Promise<Caller> {
+    const header = request.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!match) throw new AppError(E.TOKEN_INVALID, { detail: 'missing bearer token' });
+    const verified = this.jwt.verify(match[1]!);
+    if (!verified.ok) throw new AppError(verified.reason === 'expired' ? E.TOKEN_EXPIRED : E.TOKEN_INVALID);
+    const { userId } = verified.payload;
+    if (!Number.isSafeInteger(userId)) throw new AppError(E.TOKEN_INVALID);
+    const role = await this.currentRole(userId);
+    if (!role) throw new AppError(E.TOKEN_INVALID, { detail: 'account disabled or deleted' });
+    return { userId, role };
+  }
+
+  private async currentRole(userId: number): Promise<Role | null> {
+    const now = Date.now();
+    const hit = this.cache.get(userId);
+    if (hit && now - hit.checkedAt < USER_CACHE_MS) return hit.role;
+    const [row] = await this.db.query<{ role: Role }>(
+      'SELECT role FROM timeclock.users WHERE id = $1 AND status = 1',
+      [userId],
+    );
+    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    const role = row?.role ?? null;
+    this.cache.set(userId, { checkedAt: now, role });
+    return role;
+  }
+}
+
+/** 403 unless the caller is `userId` or a manager (DESIGN §6). */
+export function assertSelfOrManager(request: FastifyRequest, userId: number): Caller {
+  const caller = request.user;
+  if (!caller) throw new AppError(E.TOKEN_INVALID);
+  if (caller.role !== 'manager' && caller.userId !== userId) {
+    throw new AppError(E.FORBIDDEN, { detail: 'a worker may act only on their own userId' });
+  }
+  return caller;
+}
