@@ -17,6 +17,8 @@ import { sitesRoutes } from './features/sites/sites.routes.ts';
 import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
 import { workersRoutes } from './features/workers/workers.routes.ts';
 import { E, TIMECLOCK_FRAMEWORK_ERRORS } from './errors.ts';
+import { ErrorBody } from './http.ts';
+import { installLimits } from './limits.ts';
 
 export const TIMECLOCK_PREFIX = '/api';
 
@@ -25,10 +27,7 @@ export interface TimeclockOptions {
   jwtSecret: string;
 }
 
-export const ErrorBody = Type.Object(
-  { message: Type.String(), code: Type.String(), details: Type.Object({}, { additionalProperties: true }) },
-  { description: 'error' },
-);
+export { ErrorBody } from './http.ts';
 
 const ERROR_TABLE = Object.values(E)
   .map((d) => `| ${d.code} | ${d.status} | ${d.message['en-US']} |`)
@@ -43,14 +42,22 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
   const jwt = jwtCodec<TimeclockClaims>(deriveKey(jwtSecret, 'timeclock'));
   const ctx: TimeclockContext = { platform, jwt, auth: new TimeclockAuth(platform.db, jwt) };
   app.decorateRequest('user', null);
+  const limits = await installLimits(app, platform);
 
-  // Every route says who may call it; that declaration becomes its authentication hook.
+  // Every route says who may call it, and that declaration becomes its authentication hook,
+  // followed by its rate limit: signed-in routes are limited per user (`general` unless the
+  // route names another tier); public routes only when they name a tier (`auth`, per IP).
   const docsRoute = `${TIMECLOCK_PREFIX}/docs`;
   app.addHook('onRoute', (route) => {
     const cfg = (route.config ??= {});
     if (route.url.startsWith(docsRoute) || route.url === `${TIMECLOCK_PREFIX}/health`) cfg.access ??= 'public';
     if (!cfg.access) throw new Error(`time-clock route ${String(route.method)} ${route.url} declares no access`);
-    if (cfg.access !== 'public') route.onRequest = [ctx.auth.hookFor(cfg.access), ...[route.onRequest ?? []].flat()];
+    const existing = [route.onRequest ?? []].flat();
+    if (cfg.access === 'public') {
+      if (cfg.limit) route.onRequest = [limits[cfg.limit], ...existing];
+    } else {
+      route.onRequest = [ctx.auth.hookFor(cfg.access), limits[cfg.limit ?? 'general'], ...existing];
+    }
   });
 
   await registerDocs(app, {
@@ -59,8 +66,9 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
     title: 'Worker time-clock API',
     version: '1.0',
     description: [
-      'Success bodies are exactly as the contract lists them; errors are `{ message, code, details }`.',
-      'Authenticate with `Authorization: Bearer <token>` from `POST /api/auth/login`.',
+      'Success bodies are exactly as the contract lists them; errors are `{ message, code, details }`. Times are ISO 8601 UTC.',
+      'Authenticate with `Authorization: Bearer <token>` from `POST /api/auth/login`. A worker acts only on their own `userId` (403 `FORBIDDEN` otherwise); managers on anyone’s.',
+      'Rate limits (fixed one-minute windows): login and refresh 5 per client IP; `POST /api/clock` 10 per user; `POST /api/location/update` 60 per user; every other signed-in route 100 per user (configurable, `TIMECLOCK_RATE_LIMIT_*`). Limited responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds); over the limit: 429 `RATE_LIMITED` with `Retry-After` (seconds).',
       '',
       '| code | HTTP | meaning |',
       '|---|---|---|',

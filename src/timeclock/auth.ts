@@ -1,8 +1,8 @@
 // Authentication of every time-clock route (DESIGN §6). Each route declares
 // `config.access`: 'public' (login only), 'user' (any signed-in worker or manager) or
 // 'manager'. A declared route gets an onRequest hook that verifies the bearer token and that
-// the account still exists and is enabled (checked at most every USER_CACHE_MS per instance,
-// and at once after `forget`), then sets `request.user`.
+// the account still exists and is enabled and that the token was not revoked (checked at most
+// every USER_CACHE_MS per instance, and at once after `forget`), then sets `request.user`.
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { JwtCodec } from '../platform/auth/jwt.ts';
 import type { Database } from '../platform/db/database.ts';
@@ -44,7 +44,7 @@ const USER_CACHE_MS = 1000;
 const MAX_ENTRIES = 50_000;
 
 export class TimeclockAuth {
-  private readonly cache = new Map<number, { checkedAt: number; role: Role | null }>();
+  private readonly cache = new Map<number, { checkedAt: number; account: Account | null }>();
   private readonly db: Database;
   private readonly jwt: JwtCodec<TimeclockClaims>;
 
@@ -73,26 +73,33 @@ export class TimeclockAuth {
     if (!match) throw new AppError(E.TOKEN_INVALID, { detail: 'missing bearer token' });
     const verified = this.jwt.verify(match[1]!);
     if (!verified.ok) throw new AppError(verified.reason === 'expired' ? E.TOKEN_EXPIRED : E.TOKEN_INVALID);
-    const { userId } = verified.payload;
+    const { userId, iat } = verified.payload;
     if (!Number.isSafeInteger(userId)) throw new AppError(E.TOKEN_INVALID);
-    const role = await this.currentRole(userId);
-    if (!role) throw new AppError(E.TOKEN_INVALID, { detail: 'account disabled or deleted' });
-    return { userId, role };
+    const account = await this.account(userId);
+    if (!account) throw new AppError(E.TOKEN_INVALID, { detail: 'account disabled or deleted' });
+    if (iat < account.validAfter) throw new AppError(E.TOKEN_INVALID, { detail: 'token revoked' });
+    return { userId, role: account.role };
   }
 
-  private async currentRole(userId: number): Promise<Role | null> {
+  private async account(userId: number): Promise<Account | null> {
     const now = Date.now();
     const hit = this.cache.get(userId);
-    if (hit && now - hit.checkedAt < USER_CACHE_MS) return hit.role;
-    const [row] = await this.db.query<{ role: Role }>(
-      'SELECT role FROM timeclock.users WHERE id = $1 AND status = 1',
+    if (hit && now - hit.checkedAt < USER_CACHE_MS) return hit.account;
+    const [row] = await this.db.query<{ role: Role; tokens_valid_after: number | string }>(
+      'SELECT role, tokens_valid_after FROM timeclock.users WHERE id = $1 AND status = 1',
       [userId],
     );
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    const role = row?.role ?? null;
-    this.cache.set(userId, { checkedAt: now, role });
-    return role;
+    const account = row ? { role: row.role, validAfter: Number(row.tokens_valid_after) } : null;
+    this.cache.set(userId, { checkedAt: now, account });
+    return account;
   }
+}
+
+interface Account {
+  role: Role;
+  /** Tokens with an earlier `iat` are revoked. */
+  validAfter: number;
 }
 
 /** 403 unless the caller is `userId` or a manager (DESIGN §6). */

@@ -11,12 +11,16 @@ export const E = defineErrors({
   TOKEN_INVALID: e('TOKEN_INVALID', 401, 'Missing or invalid token', '令牌缺失或无效'), // ours
   DEVICE_NOT_AUTHORIZED: e('DEVICE_NOT_AUTHORIZED', 403, 'Device not authorized', '设备未授权'),
   FORBIDDEN: e('FORBIDDEN', 403, 'Forbidden', '禁止访问'), // ours
+  ACCOUNT_DISABLED: e('ACCOUNT_DISABLED', 403, 'Account disabled', '账号已停用'), // ours
   OUTSIDE_GEOFENCE: e('OUTSIDE_GEOFENCE', 403, 'Outside the geofence', '不在地理围栏范围内'),
   SECURITY_VIOLATION: e('SECURITY_VIOLATION', 403, 'Security violation', '安全违规'),
   NOT_FOUND: e('NOT_FOUND', 404, 'Not found', '未找到'), // ours
   QR_CODE_INACTIVE: e('QR_CODE_INACTIVE', 404, 'QR code not found or inactive', '二维码不存在或未启用'),
   METHOD_NOT_ALLOWED: e('METHOD_NOT_ALLOWED', 405, 'Method not allowed', '请求方法不被允许'), // ours
   DUPLICATE_EVENT: e('DUPLICATE_EVENT', 409, 'Already in that state', '重复的打卡事件'),
+  DEVICE_ALREADY_REGISTERED: e('DEVICE_ALREADY_REGISTERED', 409, 'Device registered to another user', '设备已注册给其他用户'), // ours
+  GEOFENCE_NOT_CONFIGURED: e('GEOFENCE_NOT_CONFIGURED', 409, 'The site of this QR code has no geofence', '该二维码所属场地未设置地理围栏'), // ours
+  CONFLICT: e('CONFLICT', 409, 'Conflict', '数据冲突'), // ours
   PAYLOAD_TOO_LARGE: e('PAYLOAD_TOO_LARGE', 413, 'Request body too large', '请求体过大'), // ours
   UNSUPPORTED_MEDIA_TYPE: e('UNSUPPORTED_MEDIA_TYPE', 415, 'Unsupported media type', '不支持的内容类型'), // ours
   RATE_LIMITED: e('RATE_LIMITED', 429, 'Too many requests', '请求过于频繁'), // ours

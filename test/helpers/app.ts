@@ -55,6 +55,10 @@ export async function startApp(overrides: Record<string, string> = {}, opts: Ser
     CAPTCHA_ENABLED: 'false',
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT: '100000',
+    TIMECLOCK_RATE_LIMIT_AUTH: '100000',
+    TIMECLOCK_RATE_LIMIT_CLOCK: '100000',
+    TIMECLOCK_RATE_LIMIT_LOCATION: '100000',
+    TIMECLOCK_RATE_LIMIT_GENERAL: '100000',
     SHUTDOWN_DRAIN_MS: '0',
     ...overrides,
   };

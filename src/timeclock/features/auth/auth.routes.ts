@@ -1,5 +1,39 @@
-// PLACEHOLDER: being written (issue 6 in progress).
+// Sign-in and token refresh, both limited per client IP (tier `auth`).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { errors, security } from '../../http.ts';
+import { DevicesService } from '../devices/devices.service.ts';
+import { LoginBody, LoginReply, RefreshReply } from './auth.schema.ts';
+import { AuthService } from './auth.service.ts';
 
-export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async () => {};
+const tags = ['Authentication'];
+
+export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const auth = new AuthService(ctx, new DevicesService(ctx.platform.db, ctx.platform.logger));
+
+  app.post('/auth/login', {
+    config: { access: 'public', limit: 'auth' },
+    schema: {
+      tags,
+      summary: 'Sign in with username, password and device UUID',
+      description:
+        'Usernames are case-insensitive. Unknown username and wrong password both answer 401 `INVALID_CREDENTIALS`; a disabled account is told (403 `ACCOUNT_DISABLED`) only after the right password. ' +
+        'A worker’s first successful login binds the device; another device is refused with 403 `DEVICE_NOT_AUTHORIZED` (recorded as a security event) until a manager resets the binding; ' +
+        'a device registered to another worker is refused the same way. Managers are not bound to a device. ' +
+        'The token lives `TIMECLOCK_TOKEN_TTL` seconds (12 h by default). 5 requests per minute per client IP.',
+      body: LoginBody,
+      response: { 200: LoginReply, ...errors(400, 401, 403, 429, 500) },
+    },
+  }, async (request) => auth.login(request.body));
+
+  app.post('/auth/refresh', {
+    config: { access: 'user', limit: 'auth' },
+    schema: {
+      tags,
+      summary: 'A new token from the current one',
+      description: 'Needs a valid, unexpired token of an enabled account (401 otherwise: `TOKEN_EXPIRED` or `TOKEN_INVALID`). The current token stays valid until it expires. 5 requests per minute per client IP.',
+      security,
+      response: { 200: RefreshReply, ...errors(401, 429, 500) },
+    },
+  }, async (request) => auth.refresh(request.user!));
+};

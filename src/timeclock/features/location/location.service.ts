@@ -1,0 +1,264 @@
+// Location tracking: every sample is stored (kept LOCATION_RETENTION_DAYS), and each worker's
+// newest position is kept in `last_positions`, upserted by the same statement that reads the
+// previous one, so an update costs one round trip. Comparing the two raises the
+// location-derived alerts:
+//
+// - impossible_travel (high): the implied speed between the previous and the new position is
+//   above IMPOSSIBLE_TRAVEL_KMH (300). The distance counted is the great-circle distance minus
+//   both accuracy radii, and must exceed 1 km, so GPS jitter never looks like travel; the
+//   elapsed time is the difference of the device timestamps (at least 1 s).
+// - implausible_accuracy: a reported accuracy under 1 m (medium: phones do not report that;
+//   mock-location apps often report 0) or over 5 km (low: the position is useless for a fence).
+//
+// An alert of one type is raised at most once per worker per ALERT_COOLDOWN_MS, so a
+// misbehaving device does not flood the alert list (the samples are all kept).
+import type { Database, RawExec } from '../../../platform/db/database.ts';
+import type { Config } from '../../../platform/config.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import type { Logger } from 'pino';
+import { E } from '../../errors.ts';
+import { iso, num } from '../../http.ts';
+import { recordSecurityEvent, type SecurityEvent } from '../security/security.service.ts';
+import { distanceMetres } from '../sites/geofence.ts';
+import type { LocationSource } from './location.schema.ts';
+
+export const MIN_PLAUSIBLE_ACCURACY_M = 1;
+export const MAX_PLAUSIBLE_ACCURACY_M = 5000;
+export const MIN_TRAVEL_DISTANCE_M = 1000;
+export const ALERT_COOLDOWN_MS = 10 * 60_000;
+const PURGE_BATCH = 10_000;
+const PURGE_EVERY_MS = 60 * 60_000;
+
+export interface PositionSample {
+  userId: number;
+  latitude: number;
+  longitude: number;
+  /** Metres; null when the device did not say. */
+  accuracy: number | null;
+  source: LocationSource;
+  recordedAt: Date;
+}
+
+export interface PositionLimits {
+  impossibleTravelKmh: number;
+}
+
+interface PreviousRow {
+  received_at: Date | string;
+  prev_latitude: number | null;
+  prev_longitude: number | null;
+  prev_accuracy: number | null;
+  prev_recorded_at: Date | string | null;
+}
+
+/**
+ * Stores a sample and moves the worker's newest position (when the sample is not older than
+ * it), in one statement; returns the time of receipt and the alerts the sample calls for
+ * (not yet recorded: see `raiseAlerts`).
+ */
+export async function recordPosition(
+  exec: { query: RawExec },
+  s: PositionSample,
+  limits: PositionLimits,
+): Promise<{ receivedAt: Date; alerts: SecurityEvent[] }> {
+  const [row] = await exec.query<PreviousRow>(
+    `WITH prev AS (
+       SELECT latitude, longitude, accuracy, recorded_at FROM timeclock.last_positions WHERE user_id = $1::bigint),
+     sample AS (
+       INSERT INTO timeclock.location_samples (user_id, latitude, longitude, accuracy, source, recorded_at)
+       VALUES ($1::bigint, $2::float8, $3::float8, $4::float8, $5::text, $6::timestamptz) RETURNING received_at),
+     latest AS (
+       INSERT INTO timeclock.last_positions AS lp (user_id, latitude, longitude, accuracy, source, recorded_at)
+       VALUES ($1::bigint, $2::float8, $3::float8, $4::float8, $5::text, $6::timestamptz)
+       ON CONFLICT (user_id) DO UPDATE SET
+         latitude    = CASE WHEN excluded.recorded_at >= lp.recorded_at THEN excluded.latitude ELSE lp.latitude END,
+         longitude   = CASE WHEN excluded.recorded_at >= lp.recorded_at THEN excluded.longitude ELSE lp.longitude END,
+         accuracy    = CASE WHEN excluded.recorded_at >= lp.recorded_at THEN excluded.accuracy ELSE lp.accuracy END,
+         source      = CASE WHEN excluded.recorded_at >= lp.recorded_at THEN excluded.source ELSE lp.source END,
+         recorded_at = greatest(excluded.recorded_at, lp.recorded_at),
+         received_at = excluded.received_at)
+     SELECT s.received_at, p.latitude AS prev_latitude, p.longitude AS prev_longitude,
+            p.accuracy AS prev_accuracy, p.recorded_at AS prev_recorded_at
+     FROM sample s LEFT JOIN prev p ON true`,
+    [s.userId, s.latitude, s.longitude, s.accuracy, s.source, s.recordedAt],
+  );
+  return { receivedAt: new Date(row!.received_at), alerts: assess(s, row!, limits) };
+}
+
+/** The alerts a sample calls for, given the worker's previous newest position. */
+function assess(s: PositionSample, prev: PreviousRow, limits: PositionLimits): SecurityEvent[] {
+  const alerts: SecurityEvent[] = [];
+  if (s.accuracy !== null && (s.accuracy < MIN_PLAUSIBLE_ACCURACY_M || s.accuracy > MAX_PLAUSIBLE_ACCURACY_M)) {
+    const tooPrecise = s.accuracy < MIN_PLAUSIBLE_ACCURACY_M;
+    alerts.push({
+      userId: s.userId,
+      type: 'implausible_accuracy',
+      severity: tooPrecise ? 'medium' : 'low',
+      details: {
+        accuracy: s.accuracy,
+        reason: tooPrecise ? `accuracy under ${MIN_PLAUSIBLE_ACCURACY_M} m` : `accuracy over ${MAX_PLAUSIBLE_ACCURACY_M} m`,
+        source: s.source,
+        position: { latitude: s.latitude, longitude: s.longitude },
+        timestamp: s.recordedAt.toISOString(),
+      },
+    });
+  }
+  if (prev.prev_latitude !== null && prev.prev_longitude !== null && prev.prev_recorded_at !== null) {
+    const from = { latitude: prev.prev_latitude, longitude: prev.prev_longitude };
+    const to = { latitude: s.latitude, longitude: s.longitude };
+    const metres = distanceMetres(from, to);
+    const beyondUncertainty = metres - (prev.prev_accuracy ?? 0) - (s.accuracy ?? 0);
+    const seconds = Math.max(1, Math.abs(s.recordedAt.getTime() - new Date(prev.prev_recorded_at).getTime()) / 1000);
+    const kmh = (beyondUncertainty / seconds) * 3.6;
+    if (beyondUncertainty > MIN_TRAVEL_DISTANCE_M && kmh > limits.impossibleTravelKmh) {
+      alerts.push({
+        userId: s.userId,
+        type: 'impossible_travel',
+        severity: 'high',
+        details: {
+          from: { ...from, timestamp: iso(prev.prev_recorded_at) },
+          to: { ...to, timestamp: s.recordedAt.toISOString() },
+          distanceMetres: Math.round(metres),
+          seconds: Math.round(seconds),
+          impliedKmh: Math.round(kmh),
+          limitKmh: limits.impossibleTravelKmh,
+          source: s.source,
+        },
+      });
+    }
+  }
+  return alerts;
+}
+
+/**
+ * Records alerts with `exec` (run it in a transaction), skipping a type already raised for
+ * the worker within ALERT_COOLDOWN_MS. Returns the alerts recorded.
+ */
+export async function raiseAlerts(exec: { query: RawExec }, alerts: SecurityEvent[]): Promise<SecurityEvent[]> {
+  const raised: SecurityEvent[] = [];
+  for (const alert of alerts) {
+    // Serialises the check-then-insert per worker and type across instances.
+    await exec.query('SELECT pg_advisory_xact_lock(hashtext($1::text))', [`alert:${alert.userId}:${alert.type}`]);
+    const recent = await exec.query(
+      `SELECT 1 FROM timeclock.security_alerts
+       WHERE user_id = $1 AND alert_type = $2 AND created_at > now() - make_interval(secs => $3::double precision) LIMIT 1`,
+      [alert.userId, alert.type, ALERT_COOLDOWN_MS / 1000],
+    );
+    if (recent.length > 0) continue;
+    await recordSecurityEvent(exec, alert);
+    raised.push(alert);
+  }
+  return raised;
+}
+
+/**
+ * Records a position inside the caller's transaction (for example a clock event's position,
+ * with source `clock_event`) and raises the alerts it calls for with the same `exec`.
+ */
+export async function trackPosition(exec: { query: RawExec }, s: PositionSample, limits: PositionLimits): Promise<void> {
+  const { alerts } = await recordPosition(exec, s, limits);
+  if (alerts.length > 0) await raiseAlerts(exec, alerts);
+}
+
+export interface LocationStatus {
+  isTracking: boolean;
+  lastUpdate: string | null;
+  currentLocation: { latitude: number; longitude: number; accuracy: number | null; timestamp: string; source: string } | null;
+}
+
+export class LocationService {
+  private readonly db: Database;
+  private readonly config: Config;
+  private readonly logger: Logger;
+  private timer: NodeJS.Timeout | undefined;
+  private purging: Promise<unknown> | undefined;
+
+  constructor(db: Database, config: Config, logger: Logger) {
+    this.db = db;
+    this.config = config;
+    this.logger = logger;
+  }
+
+  get limits(): PositionLimits {
+    return { impossibleTravelKmh: this.config.IMPOSSIBLE_TRAVEL_KMH };
+  }
+
+  /**
+   * Stores one update of the caller's own position. Alerts follow in their own transaction; the
+   * sample is stored whether or not they can be recorded (a failure is logged).
+   */
+  async update(sample: PositionSample): Promise<Date> {
+    const { receivedAt, alerts } = await recordPosition(this.db, sample, this.limits);
+    if (alerts.length > 0) {
+      await this.db.transactionRaw((tx) => raiseAlerts(tx, alerts)).catch((err: unknown) => {
+        this.logger.error({ err, userId: sample.userId, alerts: alerts.map((a) => a.type) }, 'could not record location alerts');
+      });
+    }
+    return receivedAt;
+  }
+
+  /** Tracking status of a worker; 404 when there is no such account. */
+  async status(userId: number): Promise<LocationStatus> {
+    const [row] = await this.db.query<{
+      id: number; latitude: number | null; longitude: number | null; accuracy: number | null; source: string | null;
+      recorded_at: Date | string | null; received_at: Date | string | null; tracking: boolean | null;
+    }>(
+      `SELECT u.id, lp.latitude, lp.longitude, lp.accuracy, lp.source, lp.recorded_at, lp.received_at,
+              lp.received_at > now() - make_interval(secs => $2::int) AS tracking
+       FROM timeclock.users u LEFT JOIN timeclock.last_positions lp ON lp.user_id = u.id
+       WHERE u.id = $1 AND u.deleted_at IS NULL`,
+      [userId, this.config.TRACKING_WINDOW_SECONDS],
+    );
+    if (!row) throw new AppError(E.NOT_FOUND, { detail: `no worker ${userId}`, details: { userId } });
+    const known = row.latitude !== null && row.longitude !== null && row.recorded_at !== null;
+    return {
+      isTracking: row.tracking === true,
+      lastUpdate: row.received_at === null ? null : iso(row.received_at),
+      currentLocation: known
+        ? { latitude: row.latitude!, longitude: row.longitude!, accuracy: row.accuracy, timestamp: iso(row.recorded_at!), source: row.source! }
+        : null,
+    };
+  }
+
+  /** Deletes samples older than LOCATION_RETENTION_DAYS in batches; returns how many. */
+  async purge(): Promise<number> {
+    const days = this.config.LOCATION_RETENTION_DAYS;
+    if (days === 0) return 0;
+    let total = 0;
+    for (;;) {
+      // SKIP LOCKED: instances purging at the same moment share the work instead of waiting.
+      const [row] = await this.db.query<{ n: number }>(
+        `WITH gone AS (
+           DELETE FROM timeclock.location_samples WHERE id IN (
+             SELECT id FROM timeclock.location_samples WHERE received_at < now() - make_interval(days => $1::int)
+             LIMIT $2::int FOR UPDATE SKIP LOCKED)
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM gone`,
+        [days, PURGE_BATCH],
+      );
+      const n = num(row?.n ?? 0);
+      total += n;
+      if (n < PURGE_BATCH) return total;
+    }
+  }
+
+  /** Purges at start and hourly (unref'd timer), until `stop`. */
+  start(): void {
+    if (this.timer) return;
+    const run = () => {
+      this.purging = this.purge().then(
+        (n) => n > 0 && this.logger.info({ deleted: n }, 'purged old location samples'),
+        (err: unknown) => this.logger.warn({ err }, 'purging location samples failed'),
+      );
+    };
+    run();
+    this.timer = setInterval(run, PURGE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.purging;
+  }
+}

@@ -1,0 +1,75 @@
+import { Type } from 'typebox';
+import { Body, Id, Latitude, Longitude } from '../../http.ts';
+
+const Point = Type.Object({ latitude: Latitude, longitude: Longitude }, { additionalProperties: false });
+
+export const CircleFence = Type.Object(
+  {
+    type: Type.Literal('circle'),
+    center: Point,
+    radiusMetres: Type.Number({ minimum: 1, maximum: 100_000, description: 'metres, 1..100000' }),
+  },
+  { additionalProperties: false, description: 'a circle: centre and radius in metres' },
+);
+
+export const PolygonFence = Type.Object(
+  {
+    type: Type.Literal('polygon'),
+    points: Type.Array(Point, { minItems: 3, maxItems: 1000, description: 'vertices in order (3..1000, not closed; must not cross the antimeridian)' }),
+  },
+  { additionalProperties: false, description: 'a polygon: its vertices' },
+);
+
+export const FenceSchema = Type.Union([CircleFence, PolygonFence], {
+  description: 'the geofence: a circle or a polygon; `null` = not configured (clock events on the site are refused)',
+});
+
+const Name = Type.String({ minLength: 1, maxLength: 128, pattern: '\\S', description: 'not blank' });
+
+export const SiteCreateBody = Body({ name: Name, fence: Type.Union([FenceSchema, Type.Null()]) });
+export const SiteUpdateBody = Body({ name: Type.Optional(Name), fence: Type.Optional(Type.Union([FenceSchema, Type.Null()])) });
+
+export const Site = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  fence: Type.Union([FenceSchema, Type.Null()]),
+  is_default: Type.Boolean({ description: 'QR codes created without `siteId` go to the default site' }),
+  qr_code_count: Type.Integer(),
+  created_at: Type.String({ description: 'ISO 8601' }),
+  updated_at: Type.String({ description: 'ISO 8601' }),
+});
+
+export const SiteIdParam = Type.Object({ id: Id('site id') });
+
+const QrName = Type.String({ minLength: 1, maxLength: 128, pattern: '\\S', description: 'not blank' });
+
+export const QrCode = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'the value a worker scans' }),
+  name: Type.String(),
+  is_active: Type.Boolean(),
+  created_at: Type.String({ description: 'ISO 8601' }),
+});
+
+export const QrCodeDetail = Type.Object({
+  ...QrCode.properties,
+  siteId: Type.Integer(),
+  siteName: Type.String(),
+});
+
+export const QrCodeCreated = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), is_active: Type.Boolean() });
+
+export const QrCreateBody = Body({
+  name: QrName,
+  siteId: Type.Optional(Id('the site of the code; default: the default site')),
+});
+
+export const QrUpdateBody = Body({
+  name: Type.Optional(QrName),
+  is_active: Type.Optional(Type.Boolean({ description: 'false deactivates: scans are refused with 404 QR_CODE_INACTIVE' })),
+  siteId: Type.Optional(Id('move the code to this site')),
+});
+
+export const QrListQuery = Type.Object({
+  siteId: Type.Optional(Id('only the codes of this site')),
+  active: Type.Optional(Type.Boolean({ description: 'only active (true) or inactive (false) codes' })),
+});

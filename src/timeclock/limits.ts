@@ -1,0 +1,65 @@
+// Rate limits of the time-clock service (the contract's Limits table), on @fastify/rate-limit's
+// counters (Redis when configured, so every instance shares them; in-process otherwise):
+//
+//   auth      TIMECLOCK_RATE_LIMIT_AUTH      (5)   per minute per client IP  (login, refresh)
+//   clock     TIMECLOCK_RATE_LIMIT_CLOCK     (10)  per minute per user       (POST /clock)
+//   location  TIMECLOCK_RATE_LIMIT_LOCATION  (60)  per minute per user       (POST /location/update)
+//   general   TIMECLOCK_RATE_LIMIT_GENERAL   (100) per minute per user       (every other signed-in route)
+//
+// Each tier is one fixed one-minute window per key, shared by all routes of the tier. The
+// per-user tiers run after authentication (a request without a valid token is refused before it
+// is counted); `auth` runs first, so that every attempt counts. Every response of a limited
+// route carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds of
+// the window's end); over the limit, 429 RATE_LIMITED with Retry-After (seconds).
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { AppError } from '../platform/http/errors.ts';
+import type { Platform } from '../platform/platform.ts';
+import { E } from './errors.ts';
+
+export type LimitTier = 'auth' | 'clock' | 'location' | 'general';
+
+export const WINDOW_MS = 60_000;
+const LOCAL_KEYS = 100_000;
+
+/** Registers the counter store and returns the hook of each tier. */
+export async function installLimits(app: FastifyInstance, platform: Platform): Promise<Record<LimitTier, onRequestAsyncHookHandler>> {
+  const { config, redis } = platform;
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: `${config.REDIS_KEY_PREFIX}timeclock-rl:` } : {}),
+  });
+  const max: Record<LimitTier, number> = {
+    auth: config.TIMECLOCK_RATE_LIMIT_AUTH,
+    clock: config.TIMECLOCK_RATE_LIMIT_CLOCK,
+    location: config.TIMECLOCK_RATE_LIMIT_LOCATION,
+    general: config.TIMECLOCK_RATE_LIMIT_GENERAL,
+  };
+  const hook = (tier: LimitTier): onRequestAsyncHookHandler => {
+    const options = {
+      max: max[tier],
+      timeWindow: WINDOW_MS,
+      keyGenerator: tier === 'auth' ? (req: FastifyRequest) => `${tier}:${req.ip}` : (req: FastifyRequest) => `${tier}:${req.user!.userId}`,
+      // In-process store only: keys kept per tier (least recently used dropped beyond it).
+      cache: LOCAL_KEYS,
+    };
+    const check = app.createRateLimit(options);
+    return async (request, reply) => {
+      const r = await check(request);
+      if (r.isAllowed) return;
+      const resetAt = Math.ceil((Date.now() + r.ttl) / 1000);
+      reply.header('X-RateLimit-Limit', r.max);
+      reply.header('X-RateLimit-Remaining', r.remaining);
+      reply.header('X-RateLimit-Reset', resetAt);
+      if (r.isExceeded) {
+        const retryAfter = Math.max(1, r.ttlInSeconds);
+        throw new AppError(E.RATE_LIMITED, {
+          detail: `at most ${r.max} requests per minute (${tier}); retry in ${retryAfter} s`,
+          details: { limit: r.max, tier, retryAfter },
+          headers: { 'Retry-After': String(retryAfter) },
+        });
+      }
+    };
+  };
+  return { auth: hook('auth'), clock: hook('clock'), location: hook('location'), general: hook('general') };
+}
