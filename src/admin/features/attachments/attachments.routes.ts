@@ -1,5 +1,212 @@
-// PLACEHOLDER: being written (issue work in progress).
+// Uploads (issue 5): single uploads, chunked uploads (chunk, status, merge), and serving the
+// files. Upload routes need `attachment.upload`; a file is served to its uploader and to
+// holders of `attachment.view` (which also lists every attachment); images are also served
+// without a token at an unguessable public URL when UPLOAD_PUBLIC_IMAGES=true.
+// Multipart parsing is registered here only (encapsulated): see attachments.multipart.ts.
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import { AppError } from '../../../platform/http/errors.ts';
+import { createStorage } from '../../../platform/storage/index.ts';
+import { formatDisplay } from '../../../platform/time.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { E } from '../../errors.ts';
+import type { Principal } from '../../guard.ts';
+import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import { multipartBody } from './attachments.multipart.ts';
+import {
+  AttachmentList,
+  AttachmentQuery,
+  AttachmentReply,
+  ChunkBody,
+  ChunkIdParam,
+  ChunkReceipt,
+  MergeBody,
+  StoredNameParam,
+  UploadBody,
+  UploadStatus,
+} from './attachments.schema.ts';
+import { sendAttachment } from './attachments.serve.ts';
+import { AttachmentService, type AttachmentRow } from './attachments.service.ts';
 
-export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async () => {};
+const tags = ['Attachments'];
+const security = [{ bearer: [] }];
+const ATTACHMENT_VIEW = 'attachment.view';
+const FileBody = Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the file, with its content type' });
+const uploadErrors = { ...authErrors, 404: ErrorEnvelope, 413: ErrorEnvelope, 415: ErrorEnvelope };
+const fileErrors = { ...authErrors, 404: ErrorEnvelope };
+
+export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const { config, db, logger } = ctx.platform;
+  const tz = config.DISPLAY_TIMEZONE;
+  const prefix = app.prefix;
+  const storage = createStorage(config.dataDir);
+  const service = new AttachmentService({ db, storage, config, logger });
+
+  await app.register(multipart, { throwFileSizeLimit: false });
+  app.decorateRequest('receivedFile', null);
+  // A received file that the handler did not keep (validation failed, an error) is dropped.
+  app.addHook('onResponse', async (request) => {
+    await request.receivedFile?.pending.discard();
+  });
+  app.addHook('onReady', async () => service.start());
+  app.addHook('onClose', async () => service.stop());
+
+  const record = (r: AttachmentRow) => ({
+    id: r.id,
+    type: r.type,
+    original_name: r.original_name,
+    stored_name: r.stored_name,
+    extension: r.extension,
+    size: r.size,
+    content_type: r.content_type,
+    sha256: r.sha256,
+    uploaded_by: r.uploaded_by,
+    created_at: formatDisplay(r.created_at, tz)!,
+    url: `${prefix}/attachments/${r.id}/download`,
+    public_url: config.UPLOAD_PUBLIC_IMAGES && r.type === 'image' ? `${prefix}/attachments/public/${r.stored_name}` : null,
+  });
+
+  const visible = async (caller: Principal, id: number) => {
+    const row = await service.get(id);
+    if (row.uploaded_by !== caller.adminId && !caller.isSuper && !caller.permissions.has(ATTACHMENT_VIEW)) {
+      throw new AppError(E.NO_PERMISSION, { detail: `attachment ${id} was uploaded by another administrator` });
+    }
+    return row;
+  };
+
+  app.post('/attachments/upload', {
+    config: { permission: 'attachment.upload' },
+    schema: {
+      tags,
+      summary: 'Upload a file',
+      description: [
+        'multipart/form-data with a `file` part and a `type` field (`image`, `document` or `video`), in either order.',
+        'The file name’s extension must be one of the type’s; the content must match it (signature; text must be UTF-8 without NUL bytes; docx/xlsx/pptx must be Office Open XML packages).',
+        'Refused types or content: 400 40005. Larger than the type’s limit (UPLOAD_MAX_IMAGE_BYTES, UPLOAD_MAX_DOCUMENT_BYTES, UPLOAD_MAX_VIDEO_BYTES): 413 30005, nothing is kept.',
+        'Not multipart: 415 30006. The file is stored under a generated name; the client’s name is kept as `original_name` only.',
+      ].join(' '),
+      security,
+      consumes: ['multipart/form-data'],
+      body: UploadBody,
+      response: { 200: AttachmentReply, ...uploadErrors },
+    },
+    preValidation: multipartBody({ storage, ceiling: service.uploadCeiling, plan: (name, fields) => service.planUpload(name, fields) }),
+  }, async (request) => {
+    const row = await service.saveUpload(request.admin!.adminId, request.body.type, request.receivedFile!);
+    return ok(request, record(row));
+  });
+
+  app.post('/attachments/chunk', {
+    config: { permission: 'attachment.upload' },
+    schema: {
+      tags,
+      summary: 'Upload one chunk of a file',
+      description: [
+        'multipart/form-data: `file` (the chunk’s bytes, at most UPLOAD_CHUNK_MAX_BYTES), `chunk_id`, `chunk_index` (0-based), `total_chunks`, `filename` (the whole file’s name; its extension decides the type).',
+        'The first chunk of a `chunk_id` opens the upload for the caller; another administrator using that `chunk_id` gets 403.',
+        'Chunks may come in any order; sending a chunk again with the same content is accepted (`duplicate: true`); with different content it is refused (400 40005) — start a new `chunk_id` instead.',
+        'Every chunk must repeat the same `filename` and `total_chunks`. When the chunks held would exceed the type’s size limit: 413.',
+        'An upload left without a new chunk for UPLOAD_CHUNK_TTL_HOURS is removed.',
+      ].join(' '),
+      security,
+      consumes: ['multipart/form-data'],
+      body: ChunkBody,
+      response: { 200: ChunkReceipt, ...uploadErrors },
+    },
+    preValidation: multipartBody({ storage, ceiling: config.UPLOAD_CHUNK_MAX_BYTES, plan: () => service.planChunk() }),
+  }, async (request) => ok(request, await service.receiveChunk(request.admin!.adminId, request.body, request.receivedFile!)));
+
+  app.get('/attachments/chunk/:chunk_id', {
+    config: { permission: 'attachment.upload' },
+    schema: {
+      tags,
+      summary: 'Which chunks of an upload the server holds',
+      description: 'For resuming an interrupted upload: send the `missing` indexes, then merge. Only the upload’s owner may ask (403); an unknown or expired `chunk_id` is 404 30003.',
+      security,
+      params: ChunkIdParam,
+      response: { 200: UploadStatus, ...authErrors, 404: ErrorEnvelope },
+    },
+  }, async (request) => {
+    const s = await service.state(request.admin!.adminId, request.params.chunk_id);
+    return ok(request, { ...s, updated_at: formatDisplay(s.updated_at, tz)! });
+  });
+
+  app.post('/attachments/merge', {
+    config: { permission: 'attachment.upload' },
+    schema: {
+      tags,
+      summary: 'Assemble an uploaded file from its chunks',
+      description: [
+        '`filename` and `total_chunks` must be those given with the chunks. Every chunk must be held, otherwise 400 40005 naming the missing indexes.',
+        'The chunks are assembled in order by streaming, each checked against the size and SHA-256 recorded when it arrived (a damaged one is dropped and named: send it again); the content is checked as for a single upload (refused content removes the upload), the attachment recorded, and the chunks removed.',
+        'Merging again, or concurrently (from any instance), answers the same attachment: one file is produced.',
+      ].join(' '),
+      security,
+      body: MergeBody,
+      response: { 200: AttachmentReply, ...uploadErrors },
+    },
+  }, async (request) => ok(request, record(await service.merge(request.admin!.adminId, request.body))));
+
+  app.get('/attachments', {
+    config: { permission: ATTACHMENT_VIEW },
+    schema: {
+      tags,
+      summary: 'List attachments',
+      description: 'Every attachment, paged; `original_name` is fuzzy. Holders of `attachment.view` may also read and download any attachment.',
+      security,
+      querystring: AttachmentQuery,
+      response: { 200: AttachmentList, ...authErrors },
+    },
+  }, async (request) => {
+    const { rows, total } = await service.list(request.query);
+    return okList(request, rows.map(record), request.query, total);
+  });
+
+  app.get('/attachments/:id', {
+    config: { auth: 'self' },
+    schema: {
+      tags,
+      summary: 'One attachment’s record',
+      description: `Its uploader and holders of \`${ATTACHMENT_VIEW}\` may read it (otherwise 403 20001).`,
+      security,
+      params: IdParam,
+      response: { 200: AttachmentReply, ...fileErrors },
+    },
+  }, async (request) => ok(request, record(await visible(request.admin!, request.params.id))));
+
+  app.get('/attachments/:id/download', {
+    config: { auth: 'self' },
+    schema: {
+      tags,
+      summary: 'Download an attachment',
+      description: [
+        `Its uploader and holders of \`${ATTACHMENT_VIEW}\` may download it (otherwise 403 20001).`,
+        'Sent with the content type of its extension, `X-Content-Type-Options: nosniff`, a sandboxing Content-Security-Policy and `Content-Disposition` (`inline` for images, `attachment` otherwise) carrying the original name (RFC 6266 / RFC 5987).',
+        'Supports `Range: bytes=a-b` (206), `ETag` (the SHA-256) with `If-None-Match` (304).',
+      ].join(' '),
+      security,
+      params: IdParam,
+      response: { 200: FileBody, 206: FileBody, ...fileErrors },
+    },
+  }, async (request, reply) => {
+    const row = await visible(request.admin!, request.params.id);
+    return sendAttachment(service, request, reply, row, 'private, no-cache');
+  });
+
+  app.get('/attachments/public/:stored_name', {
+    config: { auth: 'public' },
+    schema: {
+      tags,
+      summary: 'An image attachment, without a token',
+      description: 'Only when UPLOAD_PUBLIC_IMAGES=true, and only images: anything else is 404. The address is the `public_url` of the attachment (its unguessable stored name).',
+      params: StoredNameParam,
+      response: { 200: FileBody, 206: FileBody, 400: ErrorEnvelope, 404: ErrorEnvelope },
+    },
+  }, async (request, reply) => {
+    const row = config.UPLOAD_PUBLIC_IMAGES ? await service.findByStoredName(request.params.stored_name) : undefined;
+    if (!row || row.type !== 'image') throw new AppError(E.DATA_NOT_FOUND, { detail: 'no such public image' });
+    return sendAttachment(service, request, reply, row, 'public, max-age=86400');
+  });
+};

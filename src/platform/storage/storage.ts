@@ -1,0 +1,76 @@
+// File storage behind a small interface, so that an object store can replace the local disk
+// later. Objects are named by keys that the application generates (never from client input):
+// lower-case `segment/segment/...` of [a-z0-9._-], each segment starting with a letter or digit,
+// so no key can be absolute, contain `..` or reach outside the store. Writes are atomic: bytes
+// stream into a pending object (size-limited, hashed on the way) that is then committed under
+// its key in one step, or discarded.
+import type { Readable } from 'node:stream';
+
+export interface WriteOptions {
+  /** More bytes than this fails the write with StorageLimitError; nothing is kept. */
+  maxBytes?: number;
+  /** Sees every chunk as it is written (content checks that must see the whole stream). */
+  onChunk?: (chunk: Buffer) => void;
+}
+
+/** Bytes written but not yet visible under a key. */
+export interface PendingObject {
+  readonly size: number;
+  /** SHA-256 of the bytes, lower-case hex. */
+  readonly sha256: string;
+  /** Makes the bytes visible under `key` atomically (replacing what was there). */
+  commit(key: string): Promise<void>;
+  /** Drops the bytes; safe to call more than once, and after commit (then it does nothing). */
+  discard(): Promise<void>;
+}
+
+export interface ObjectInfo {
+  key: string;
+  size: number;
+  modifiedAt: Date;
+}
+
+/** An inclusive byte range. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface Storage {
+  /** Streams `source` into a pending object. */
+  write(source: Readable | AsyncIterable<Uint8Array>, opts?: WriteOptions): Promise<PendingObject>;
+  /** A stream of the object (or of `range`); StorageNotFoundError when there is none. */
+  read(key: string, range?: ByteRange): Promise<Readable>;
+  stat(key: string): Promise<ObjectInfo | null>;
+  /** Removes one object; a missing one is not an error. */
+  delete(key: string): Promise<void>;
+  /** Removes every object whose key starts with `prefix/`. */
+  deletePrefix(prefix: string): Promise<void>;
+  /** The names directly under `prefix/` (objects or deeper prefixes) with their modification time. */
+  list(prefix: string): Promise<{ name: string; modifiedAt: Date }[]>;
+  /** Removes pending objects untouched since `before` (left by crashed writers); returns how many. */
+  sweepPending(before: Date): Promise<number>;
+}
+
+export class StorageLimitError extends Error {
+  override name = 'StorageLimitError';
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super(`more than ${maxBytes} bytes`);
+    this.maxBytes = maxBytes;
+  }
+}
+
+export class StorageNotFoundError extends Error {
+  override name = 'StorageNotFoundError';
+}
+
+const SEGMENT = /^[a-z0-9][a-z0-9._-]{0,127}$/;
+
+/** Throws unless `key` is a well-formed storage key. */
+export function assertKey(key: string): void {
+  const segments = key.split('/');
+  if (key.length > 512 || segments.length > 16 || !segments.every((s) => SEGMENT.test(s))) {
+    throw new Error(`invalid storage key ${JSON.stringify(key)}`);
+  }
+}

@@ -1,0 +1,551 @@
+// Uploads: single and chunked uploads read back byte-identical (SHA-256), content and size
+// checks, ownership, path-traversal attempts (nothing written outside the upload area), merges
+// that race (one file), the public image URL, ranges, and the sweep of abandoned uploads.
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { AttachmentService } from '../../src/admin/features/attachments/attachments.service.ts';
+import { createStorage } from '../../src/platform/storage/index.ts';
+import { onPostgres, startApp, type TestApp } from '../helpers/app.ts';
+import { assertError, assertOk } from '../helpers/assert.ts';
+import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
+
+const LIMITS = {
+  UPLOAD_MAX_IMAGE_BYTES: '4096',
+  UPLOAD_MAX_DOCUMENT_BYTES: '65536',
+  UPLOAD_MAX_VIDEO_BYTES: '65536',
+  UPLOAD_CHUNK_MAX_BYTES: '4096',
+  UPLOAD_MAX_CHUNKS: '64',
+};
+
+let app: TestApp;
+let superToken: string;
+let uploads: string;
+
+before(async () => {
+  app = await startApp({ ...LIMITS, UPLOAD_PUBLIC_IMAGES: 'true' });
+  superToken = await login(app);
+  uploads = path.join(app.env.DATA_DIR!, 'uploads');
+});
+after(() => app?.close());
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const bytes = (head: string | number[], size: number) => {
+  const h = typeof head === 'string' ? Buffer.from(head, 'latin1') : Buffer.from(head);
+  return Buffer.concat([h, randomBytes(size - h.length)]);
+};
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const png = (size = 1000) => bytes(PNG, size);
+const pdf = (size: number) => bytes('%PDF-1.7\n', size);
+const docx = () => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), randomBytes(100), Buffer.from('[Content_Types].xml'), randomBytes(50), Buffer.from('word/document.xml'), randomBytes(100)]);
+
+type Part = { name: string; value: string } | { name: string; filename: string; data: Buffer; type?: string };
+
+/** A multipart/form-data body written by hand, so that tests control every byte of it. */
+function form(parts: Part[]): { payload: Buffer; contentType: string } {
+  const boundary = `----test${randomBytes(8).toString('hex')}`;
+  const out: Buffer[] = [];
+  for (const p of parts) {
+    out.push(Buffer.from(`--${boundary}\r\n`));
+    if ('value' in p) {
+      out.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
+    } else {
+      out.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"; filename="${p.filename.replace(/[\\"]/g, (c) => `\\${c}`)}"\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`));
+      out.push(p.data, Buffer.from('\r\n'));
+    }
+  }
+  out.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(out), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function post(url: string, token: string, parts: Part[], on: TestApp = app): Promise<Reply> {
+  const { payload, contentType } = form(parts);
+  return call(on, 'POST', `/api/admin${url}`, { token, payload, headers: { 'content-type': contentType } });
+}
+
+const upload = (token: string, type: string, filename: string, data: Buffer) =>
+  post('/attachments/upload', token, [{ name: 'type', value: type }, { name: 'file', filename, data }]);
+
+function chunkParts(c: { chunk_id: string; index: number; total: number; filename: string; data: Buffer }): Part[] {
+  return [
+    { name: 'chunk_id', value: c.chunk_id },
+    { name: 'chunk_index', value: String(c.index) },
+    { name: 'total_chunks', value: String(c.total) },
+    { name: 'filename', value: c.filename },
+    { name: 'file', filename: 'blob', data: c.data },
+  ];
+}
+
+const sendChunk = (token: string, c: Parameters<typeof chunkParts>[0], on: TestApp = app) => post('/attachments/chunk', token, chunkParts(c), on);
+const merge = (token: string, body: object, on: TestApp = app) => call(on, 'POST', '/api/admin/attachments/merge', { token, body });
+const split = (data: Buffer, size: number) => Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size));
+const newChunkId = () => `up_${randomBytes(8).toString('hex')}`;
+
+async function download(url: string, token?: string, headers: Record<string, string> = {}) {
+  return app.app.inject({ method: 'GET', url, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+}
+
+async function actor(permissions: string[]) {
+  const a = await seedAdmin(app, { permissions });
+  return { ...a, token: await login(app, a.username, a.password) };
+}
+
+/** Every file under `dir`, relative to it. */
+function tree(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(path.join(dir, f)).isFile()).sort();
+}
+
+const pendingFiles = () => tree(path.join(uploads, '.pending'));
+
+describe('POST /attachments/upload', () => {
+  test('stores the file under a generated name and serves it back byte-identical', async () => {
+    const data = png(3000);
+    const created = assertOk(await upload(superToken, 'image', 'photo.PNG', data));
+    assert.equal(created.type, 'image');
+    assert.equal(created.original_name, 'photo.PNG');
+    assert.equal(created.extension, 'png');
+    assert.equal(created.size, data.length);
+    assert.equal(created.content_type, 'image/png');
+    assert.equal(created.sha256, sha256(data));
+    assert.match(created.stored_name, /^[0-9a-f]{32}\.png$/);
+    assert.equal(created.url, `/api/admin/attachments/${created.id}/download`);
+    assert.equal(created.public_url, `/api/admin/attachments/public/${created.stored_name}`);
+    assert.match(created.created_at, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
+    const res = await download(created.url, superToken);
+    assert.equal(res.statusCode, 200);
+    assert.equal(sha256(res.rawPayload), sha256(data));
+    assert.equal(res.headers['content-type'], 'image/png');
+    assert.equal(res.headers['content-length'], String(data.length));
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.equal(res.headers['content-disposition'], `inline; filename="photo.PNG"; filename*=UTF-8''photo.PNG`);
+    assert.ok(tree(uploads).includes(path.join('files', created.stored_name.slice(0, 2), created.stored_name)));
+    assert.deepEqual(pendingFiles(), []);
+
+    assert.deepEqual(assertOk(await call(app, 'GET', `/api/admin/attachments/${created.id}`, { token: superToken })), created);
+  });
+
+  test('the type field may follow the file; names are data only, with a safe Content-Disposition', async () => {
+    const data = Buffer.from('name,city\r\n"Zoë",Zürich\r\n');
+    const name = '报告 "q1";\\x.csv'.replace('\\', '_');
+    const created = assertOk(await post('/attachments/upload', superToken, [{ name: 'file', filename: name, data, type: 'text/html' }, { name: 'type', value: 'document' }]));
+    assert.equal(created.original_name, name);
+    assert.equal(created.content_type, 'text/csv; charset=utf-8');
+    const res = await download(created.url, superToken);
+    assert.equal(sha256(res.rawPayload), sha256(data));
+    assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+    const disposition = String(res.headers['content-disposition']);
+    assert.match(disposition, /^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''[A-Za-z0-9%._~!-]+$/);
+    assert.equal(disposition, `attachment; filename="__ _q1___x.csv"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`);
+    assert.equal(decodeURIComponent(disposition.split("UTF-8''")[1]!), name);
+  });
+
+  test('accepts each type’s formats', async () => {
+    for (const [type, name, data] of [
+      ['document', 'a.pdf', pdf(500)],
+      ['document', 'a.docx', docx()],
+      ['document', 'notes.txt', Buffer.from('\uFEFFplain text, ünïcode\n')],
+      ['document', 'old.doc', bytes([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], 300)],
+      ['image', 'a.jpeg', bytes([0xff, 0xd8, 0xff, 0xe0], 300)],
+      ['image', 'a.gif', bytes('GIF89a', 300)],
+      ['image', 'a.webp', Buffer.concat([Buffer.from('RIFF'), Buffer.from([0, 1, 0, 0]), Buffer.from('WEBPVP8 '), randomBytes(100)])],
+      ['video', 'clip.mp4', Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), randomBytes(500)])],
+      ['video', 'clip.webm', Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]), Buffer.from('webm'), randomBytes(500)])],
+    ] as const) {
+      const created = assertOk(await upload(superToken, type, name, data));
+      assert.equal(created.type, type, name);
+      assert.equal(created.sha256, sha256(data), name);
+    }
+  });
+
+  test('refuses extensions, types and contents that do not agree (40005), keeping nothing', async () => {
+    const before = tree(path.join(uploads, 'files'));
+    for (const [type, name, data] of [
+      ['image', 'photo.exe', png()], // a PNG renamed .exe
+      ['image', 'evil.png', Buffer.from('<script>alert(1)</script>')], // a script renamed .png
+      ['image', 'pic.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')],
+      ['document', 'page.html', Buffer.from('<html></html>')],
+      ['image', 'report.pdf', pdf(300)], // a document sent as an image
+      ['document', 'photo.png', png()],
+      ['document', 'fake.pdf', png()],
+      ['document', 'bin.txt', Buffer.from([0x68, 0x69, 0x00, 0x21])], // NUL byte
+      ['document', 'latin1.csv', Buffer.from([0x63, 0x61, 0x66, 0xe9])], // not UTF-8
+      ['document', 'archive.docx', bytes('PK\x03\x04', 300)], // a zip without Office parts
+      ['document', 'sheet.xlsx', docx()], // a Word package named .xlsx
+      ['video', 'pic.mp4', Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic'), randomBytes(100)])],
+      ['image', 'empty.png', Buffer.alloc(0)],
+      ['image', 'noext', png()],
+    ] as const) {
+      assertError(await upload(superToken, type, name, data), 400, 40005);
+    }
+    assert.deepEqual(tree(path.join(uploads, 'files')), before);
+    assert.deepEqual(pendingFiles(), []);
+  });
+
+  test('a file over its type’s limit is 413 30005 and nothing is kept', async () => {
+    const before = tree(uploads);
+    const res = await upload(superToken, 'image', 'big.png', png(4097));
+    assertError(res, 413, 30005);
+    assert.match(res.body.message, /4096/);
+    assertOk(await upload(superToken, 'image', 'fits.png', png(4096)));
+    // A document may be larger than an image.
+    assertOk(await upload(superToken, 'document', 'big.pdf', pdf(20_000)));
+    assertError(await upload(superToken, 'document', 'huge.pdf', pdf(65_537)), 413, 30005);
+    assert.equal(tree(uploads).length, before.length + 2);
+    assert.deepEqual(pendingFiles(), []);
+  });
+
+  test('malformed requests: not multipart 415, missing or unknown fields 400', async () => {
+    assertError(await call(app, 'POST', '/api/admin/attachments/upload', { token: superToken, body: { type: 'image' } }), 415, 30006);
+    assertError(await post('/attachments/upload', superToken, [{ name: 'type', value: 'image' }]), 400, 30001);
+    assertError(await post('/attachments/upload', superToken, [{ name: 'file', filename: 'a.png', data: png() }]), 400, 30001);
+    assertError(await upload(superToken, 'picture', 'a.png', png()), 400, 30001);
+    assertError(await upload(superToken, 'constructor', 'a.png', png()), 400, 30001);
+    assertError(await post('/attachments/upload', superToken, [{ name: 'constructor', value: 'x' }, { name: 'type', value: 'image' }, { name: 'file', filename: 'a.png', data: png() }]), 400, 30001);
+    assertError(await post('/attachments/upload', superToken, [{ name: 'type', value: 'image' }, { name: 'file', filename: 'a.png', data: png() }, { name: 'extra', value: '1' }]), 400, 30001);
+    assertError(await post('/attachments/upload', superToken, [{ name: 'type', value: 'image' }, { name: 'upload', filename: 'a.png', data: png() }]), 400, 30001);
+    assertError(await post('/attachments/upload', superToken, [{ name: 'type', value: 'image' }, { name: 'type', value: 'image' }, { name: 'file', filename: 'a.png', data: png() }]), 400, 30001);
+    assertError(await post('/attachments/upload', superToken, [{ name: 'type', value: 'image' }, { name: 'file', filename: 'a.png', data: png() }, { name: 'file', filename: 'b.png', data: png() }]), 400, 30001);
+    const broken = form([{ name: 'type', value: 'image' }, { name: 'file', filename: 'a.png', data: png() }]);
+    const truncated = broken.payload.subarray(0, broken.payload.length - 30);
+    assertError(await call(app, 'POST', '/api/admin/attachments/upload', { token: superToken, payload: truncated, headers: { 'content-type': broken.contentType } }), 400, 30004);
+    assert.deepEqual(pendingFiles(), []);
+  });
+
+  test('the permissions are in the catalogue, under the Files menu; the routes are documented', async () => {
+    const rows = await app.platform.db.query<{ slug: string; menu: string }>(
+      `SELECT p.slug, m.slug AS menu FROM admin.permissions p JOIN admin.menus m ON m.id = p.menu_id WHERE p.slug LIKE 'attachment.%' ORDER BY p.slug`,
+    );
+    assert.deepEqual(rows.map((r) => [r.slug, r.menu]), [['attachment.upload', 'attachment'], ['attachment.view', 'attachment']]);
+    const doc = (await call(app, 'GET', '/api/admin/docs/openapi.json')).body;
+    const schema = doc.paths['/api/admin/attachments/chunk'].post.requestBody.content['multipart/form-data'].schema;
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['chunk_id', 'chunk_index', 'file', 'filename', 'total_chunks']);
+    for (const p of ['/api/admin/attachments/upload', '/api/admin/attachments/merge', '/api/admin/attachments/chunk/{chunk_id}', '/api/admin/attachments/{id}/download', '/api/admin/attachments/public/{stored_name}']) {
+      assert.ok(doc.paths[p], p);
+    }
+  });
+
+  test('needs attachment.upload', async () => {
+    const a = await actor(['attachment.view']);
+    assertError(await upload(a.token, 'image', 'a.png', png()), 403, 20001);
+    assertError(await upload('', 'image', 'a.png', png()), 401, 10007);
+  });
+});
+
+describe('reading attachments', () => {
+  test('its uploader and attachment.view holders read it; others get 403', async () => {
+    const uploader = await actor(['attachment.upload']);
+    const viewer = await actor(['attachment.view']);
+    const other = await actor(['attachment.upload']);
+    const data = pdf(700);
+    const created = assertOk(await upload(uploader.token, 'document', 'mine.pdf', data));
+    assert.equal(created.uploaded_by, uploader.id);
+    assert.equal(created.public_url, null);
+    for (const token of [uploader.token, viewer.token, superToken]) {
+      assertOk(await call(app, 'GET', `/api/admin/attachments/${created.id}`, { token }));
+      const res = await download(created.url, token);
+      assert.equal(res.statusCode, 200);
+      assert.equal(sha256(res.rawPayload), sha256(data));
+    }
+    assertError(await call(app, 'GET', `/api/admin/attachments/${created.id}`, { token: other.token }), 403, 20001);
+    assertError(await call(app, 'GET', created.url, { token: other.token }), 403, 20001);
+    assertError(await call(app, 'GET', created.url), 401, 10007);
+    assertError(await call(app, 'GET', '/api/admin/attachments/999999999', { token: superToken }), 404, 30003);
+    assertError(await call(app, 'GET', '/api/admin/attachments/abc', { token: superToken }), 400, 30001);
+
+    const list = assertOk(await call(app, 'GET', `/api/admin/attachments?uploaded_by=${uploader.id}&type=document`, { token: viewer.token }));
+    assert.equal(list.total, 1);
+    assert.equal(list.list[0].id, created.id);
+    assertError(await call(app, 'GET', '/api/admin/attachments', { token: uploader.token }), 403, 20001);
+    assertError(await call(app, 'GET', '/api/admin/attachments?order_by=original_name:asc', { token: viewer.token }), 400, 30001);
+  });
+
+  test('ranges and ETags', async () => {
+    const data = pdf(2000);
+    const created = assertOk(await upload(superToken, 'document', 'r.pdf', data));
+    const part = await download(created.url, superToken, { range: 'bytes=100-199' });
+    assert.equal(part.statusCode, 206);
+    assert.equal(part.headers['content-range'], `bytes 100-199/${data.length}`);
+    assert.deepEqual(part.rawPayload, data.subarray(100, 200));
+    const tail = await download(created.url, superToken, { range: 'bytes=-10' });
+    assert.deepEqual(tail.rawPayload, data.subarray(data.length - 10));
+    const whole = await download(created.url, superToken, { range: 'bytes=5000-' });
+    assert.equal(whole.statusCode, 200);
+    assert.equal(whole.rawPayload.length, data.length);
+    assert.equal(whole.headers.etag, `"${sha256(data)}"`);
+    const cached = await download(created.url, superToken, { 'if-none-match': `"${sha256(data)}"` });
+    assert.equal(cached.statusCode, 304);
+    assert.equal(cached.rawPayload.length, 0);
+    const head = await app.app.inject({ method: 'HEAD', url: created.url, headers: { authorization: `Bearer ${superToken}` } });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.headers['content-length'], String(data.length));
+    assert.equal(head.rawPayload.length, 0);
+  });
+
+  test('images are served without a token at their public URL when enabled; nothing else is', async () => {
+    const image = assertOk(await upload(superToken, 'image', 'pub.png', png(800)));
+    const res = await download(image.public_url);
+    assert.equal(res.statusCode, 200);
+    assert.equal(sha256(res.rawPayload), image.sha256);
+    assert.match(String(res.headers['cache-control']), /^public/);
+    const doc = assertOk(await upload(superToken, 'document', 'private.pdf', pdf(300)));
+    assertError(await call(app, 'GET', `/api/admin/attachments/public/${doc.stored_name}`), 404, 30003);
+    assertError(await call(app, 'GET', `/api/admin/attachments/public/${'0'.repeat(32)}.png`), 404, 30003);
+    assertError(await call(app, 'GET', '/api/admin/attachments/public/..%2F..%2Fsecrets'), 400, 30001);
+
+    const closed = await startApp(LIMITS);
+    try {
+      const token = await login(closed);
+      const { payload, contentType } = form([{ name: 'type', value: 'image' }, { name: 'file', filename: 'p.png', data: png() }]);
+      const created = assertOk(await call(closed, 'POST', '/api/admin/attachments/upload', { token, payload, headers: { 'content-type': contentType } }));
+      assert.equal(created.public_url, null);
+      assertError(await call(closed, 'GET', `/api/admin/attachments/public/${created.stored_name}`), 404, 30003);
+    } finally {
+      await closed.close();
+    }
+  });
+});
+
+describe('chunked uploads', () => {
+  test('shuffled chunks with a duplicate and a missing one: status, 400 naming it, then a byte-identical merge', async () => {
+    const data = pdf(4096 * 4 + 123);
+    const pieces = split(data, 4096);
+    const total = pieces.length;
+    const chunk_id = newChunkId();
+    const filename = 'Quarterly report.pdf';
+    const order = [3, 0, 4, 1]; // 2 is missing
+    for (const index of order) {
+      const r = assertOk(await sendChunk(superToken, { chunk_id, index, total, filename, data: pieces[index]! }));
+      assert.equal(r.duplicate, false);
+      assert.equal(r.sha256, sha256(pieces[index]!));
+    }
+    const dup = assertOk(await sendChunk(superToken, { chunk_id, index: 0, total, filename, data: pieces[0]! }));
+    assert.equal(dup.duplicate, true);
+    assert.equal(dup.received_count, 4);
+    assert.equal(dup.complete, false);
+
+    const state = assertOk(await call(app, 'GET', `/api/admin/attachments/chunk/${chunk_id}`, { token: superToken }));
+    assert.deepEqual(state.received, [0, 1, 3, 4]);
+    assert.deepEqual(state.missing, [2]);
+    assert.equal(state.status, 'open');
+    assert.equal(state.total_chunks, total);
+    assert.equal(state.received_bytes, data.length - pieces[2]!.length);
+
+    const refused = await merge(superToken, { chunk_id, filename, total_chunks: total });
+    assertError(refused, 400, 40005);
+    assert.match(refused.body.message, /missing chunks: 2$/);
+
+    const last = assertOk(await sendChunk(superToken, { chunk_id, index: 2, total, filename, data: pieces[2]! }));
+    assert.equal(last.complete, true);
+    const created = assertOk(await merge(superToken, { chunk_id, filename, total_chunks: total }));
+    assert.equal(created.original_name, filename);
+    assert.equal(created.size, data.length);
+    assert.equal(created.sha256, sha256(data));
+    assert.equal(created.type, 'document');
+    const res = await download(created.url, superToken);
+    assert.equal(sha256(res.rawPayload), sha256(data));
+
+    // The chunks are gone; merging again answers the same attachment; the upload is closed.
+    const [session] = await app.platform.db.query<{ id: number; storage_dir: string }>('SELECT id, storage_dir FROM admin.upload_sessions WHERE chunk_id = $1', [chunk_id]);
+    assert.equal(existsSync(path.join(uploads, 'chunks', session!.storage_dir)), false);
+    const [left] = await app.platform.db.query<{ n: number }>('SELECT count(*)::int AS n FROM admin.upload_chunks WHERE session_id = $1', [session!.id]);
+    assert.equal(left!.n, 0);
+    assert.equal(assertOk(await merge(superToken, { chunk_id, filename, total_chunks: total })).id, created.id);
+    const done = assertOk(await call(app, 'GET', `/api/admin/attachments/chunk/${chunk_id}`, { token: superToken }));
+    assert.equal(done.status, 'merged');
+    assert.equal(done.attachment_id, created.id);
+    assertError(await sendChunk(superToken, { chunk_id, index: 0, total, filename, data: pieces[0]! }), 400, 40005);
+  });
+
+  test('a chunk re-sent with other content is refused; filename and total_chunks must stay the same', async () => {
+    const chunk_id = newChunkId();
+    const c = { chunk_id, index: 0, total: 2, filename: 'a.pdf', data: pdf(100) };
+    assertOk(await sendChunk(superToken, c));
+    assertError(await sendChunk(superToken, { ...c, data: pdf(100) }), 400, 40005);
+    assertError(await sendChunk(superToken, { ...c, index: 1, total: 3 }), 400, 30001);
+    assertError(await sendChunk(superToken, { ...c, index: 1, filename: 'b.pdf' }), 400, 30001);
+    assertError(await merge(superToken, { chunk_id, filename: 'b.pdf', total_chunks: 2 }), 400, 30001);
+    assertError(await merge(superToken, { chunk_id, filename: 'a.pdf', total_chunks: 2, type: 'document' }), 400, 30001);
+    assertError(await merge(superToken, { chunk_id: newChunkId(), filename: 'a.pdf', total_chunks: 2 }), 404, 30003);
+    assertError(await call(app, 'GET', `/api/admin/attachments/chunk/${newChunkId()}`, { token: superToken }), 404, 30003);
+  });
+
+  test('limits: chunk size 413, total size 413, chunk counts and indexes 400, empty chunk 400', async () => {
+    assertError(await sendChunk(superToken, { chunk_id: newChunkId(), index: 0, total: 2, filename: 'a.pdf', data: pdf(4097) }), 413, 30005);
+    assertError(await sendChunk(superToken, { chunk_id: newChunkId(), index: 0, total: 65, filename: 'a.pdf', data: pdf(10) }), 400, 30001);
+    assertError(await sendChunk(superToken, { chunk_id: newChunkId(), index: 2, total: 2, filename: 'a.pdf', data: pdf(10) }), 400, 30001);
+    assertError(await sendChunk(superToken, { chunk_id: newChunkId(), index: 0, total: 2, filename: 'a.pdf', data: Buffer.alloc(0) }), 400, 30001);
+    for (const [index, total] of [['-1', '2'], ['1.5', '2'], ['0', '0'], ['x', '2'], ['0', '1e3']]) {
+      const parts = chunkParts({ chunk_id: newChunkId(), index: 0, total: 2, filename: 'a.pdf', data: pdf(10) });
+      (parts[1] as { value: string }).value = index!;
+      (parts[2] as { value: string }).value = total!;
+      assertError(await post('/attachments/chunk', superToken, parts), 400, 30001);
+    }
+    // Images are limited to 4096 bytes in all: the second chunk would pass it.
+    const chunk_id = newChunkId();
+    assertOk(await sendChunk(superToken, { chunk_id, index: 0, total: 2, filename: 'a.png', data: png(3000) }));
+    assertError(await sendChunk(superToken, { chunk_id, index: 1, total: 2, filename: 'a.png', data: randomBytes(2000) }), 413, 30005);
+    assertError(await sendChunk(superToken, { chunk_id: newChunkId(), index: 0, total: 2, filename: 'a.exe', data: pdf(10) }), 400, 40005);
+    assert.deepEqual(pendingFiles(), []);
+  });
+
+  test('refused content at merge removes the upload', async () => {
+    const chunk_id = newChunkId();
+    const data = Buffer.from('#!/bin/sh\nrm -rf /\n'.repeat(10));
+    const [a, b] = split(data, 100);
+    assertOk(await sendChunk(superToken, { chunk_id, index: 1, total: 2, filename: 'run.png', data: b! }));
+    assertOk(await sendChunk(superToken, { chunk_id, index: 0, total: 2, filename: 'run.png', data: a! }));
+    const res = await merge(superToken, { chunk_id, filename: 'run.png', total_chunks: 2 });
+    assertError(res, 400, 40005);
+    assert.match(res.body.message, /does not match/);
+    assertError(await call(app, 'GET', `/api/admin/attachments/chunk/${chunk_id}`, { token: superToken }), 404, 30003);
+  });
+
+  test('an upload belongs to its uploader: another administrator gets 403', async () => {
+    const owner = await actor(['attachment.upload']);
+    const other = await actor(['attachment.upload']);
+    const chunk_id = newChunkId();
+    const c = { chunk_id, index: 0, total: 2, filename: 'o.pdf', data: pdf(200) };
+    assertOk(await sendChunk(owner.token, c));
+    assertError(await sendChunk(other.token, { ...c, index: 1, data: randomBytes(50) }), 403, 20001);
+    assertError(await call(app, 'GET', `/api/admin/attachments/chunk/${chunk_id}`, { token: other.token }), 403, 20001);
+    assertError(await merge(other.token, { chunk_id, filename: 'o.pdf', total_chunks: 2 }), 403, 20001);
+    assertOk(await sendChunk(owner.token, { ...c, index: 1, data: randomBytes(50) }));
+    assertError(await merge(other.token, { chunk_id, filename: 'o.pdf', total_chunks: 2 }), 403, 20001);
+    assert.equal(assertOk(await merge(owner.token, { chunk_id, filename: 'o.pdf', total_chunks: 2 })).uploaded_by, owner.id);
+    const viewer = await actor(['attachment.view']);
+    assertError(await sendChunk(viewer.token, { ...c, chunk_id: newChunkId() }), 403, 20001);
+  });
+
+  test('path traversal in chunk_id and filename is refused and nothing is written outside the upload area', async () => {
+    const dataDir = app.env.DATA_DIR!;
+    const outside = () => [...tree(dataDir).filter((f) => !f.startsWith(`uploads${path.sep}`)), ...readdirSync(path.dirname(dataDir)).filter((f) => /b1evil/.test(f))];
+    const before = outside();
+    const badIds = ['../../b1evil', '..', '../b1evil_chunk', 'a/b/b1evil', 'b1evil\\..\\x', '/etc/b1evil', 'b1evil\0abcdef', '%2e%2e%2fb1evil', 'x'.repeat(65), 'short', 'b1evil chunk', 'b1evil.chunk'];
+    for (const chunk_id of badIds) {
+      assertError(await sendChunk(superToken, { chunk_id, index: 0, total: 1, filename: 'ok.pdf', data: pdf(50) }), 400, 30001);
+      assertError(await merge(superToken, { chunk_id, filename: 'ok.pdf', total_chunks: 1 }), 400, 30001);
+    }
+    const badNames = ['../../b1evil.pdf', '../b1evil.pdf', 'dir/b1evil.pdf', 'dir\\b1evil.pdf', '/tmp/b1evil.pdf', 'C:\\b1evil.pdf', 'b1evil\0.pdf', '..', '.', `${'é'.repeat(126)}.pdf`, 'b1evil\u202Efdp.exe', ' b1evil.pdf', 'b1evil\n.pdf'];
+    for (const filename of badNames) {
+      const chunk_id = newChunkId();
+      const res = await sendChunk(superToken, { chunk_id, index: 0, total: 1, filename, data: pdf(50) });
+      assert.ok(res.status === 400 && [30001, 40005].includes(res.body.code), `${JSON.stringify(filename)}: ${JSON.stringify(res.body)}`);
+      const m = await merge(superToken, { chunk_id, filename, total_chunks: 1 });
+      assert.ok(m.status === 400 && [30001, 40005].includes(m.body.code), `${JSON.stringify(filename)}: ${JSON.stringify(m.body)}`);
+    }
+    // (A bare `..` or `%2e%2e` segment is resolved by the URL parser before routing: it names another route.)
+    for (const p of ['..%2F..%2Fb1evil', '%2e%2e%2f%2e%2e%2fb1evil', 'a%2Fb1evil_chunk', '%00b1evilchunk', '..%5Cb1evil_chunk']) {
+      assertError(await call(app, 'GET', `/api/admin/attachments/chunk/${p}`, { token: superToken }), 400, 30001);
+    }
+    // A file part named with a path is only data: stored under a generated name.
+    const traversal = assertOk(await upload(superToken, 'document', '../../b1evil.pdf', pdf(100)));
+    assert.match(traversal.stored_name, /^[0-9a-f]{32}\.pdf$/);
+    assert.equal(traversal.original_name, 'b1evil.pdf');
+
+    assert.deepEqual(outside(), before);
+    // Inside the upload area, only generated names.
+    for (const f of tree(uploads)) {
+      assert.match(f.split(path.sep).join('/'), /^(files\/[0-9a-f]{2}\/[0-9a-f]{32}\.[a-z0-9]+|chunks\/[0-9a-f]{32}\/\d{6}|\.pending\/[0-9a-f-]{36}\.part)$/, f);
+    }
+    const [sessions] = await app.platform.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin.upload_sessions WHERE chunk_id LIKE '%b1evil%' OR filename LIKE '%b1evil%'`);
+    assert.equal(sessions!.n, 0);
+  });
+
+  test('a chunk damaged in storage is named at merge and can be sent again; a stalled merge is taken over', async () => {
+    const data = pdf(4096 * 2 + 10);
+    const pieces = split(data, 4096);
+    const chunk_id = newChunkId();
+    for (const [index, p] of pieces.entries()) assertOk(await sendChunk(superToken, { chunk_id, index, total: pieces.length, filename: 'd.pdf', data: p }));
+    const [session] = await app.platform.db.query<{ storage_dir: string }>('SELECT storage_dir FROM admin.upload_sessions WHERE chunk_id = $1', [chunk_id]);
+    writeFileSync(path.join(uploads, 'chunks', session!.storage_dir, '000001'), randomBytes(4096));
+    const res = await merge(superToken, { chunk_id, filename: 'd.pdf', total_chunks: pieces.length });
+    assertError(res, 400, 40005);
+    assert.match(res.body.message, /chunk 1 /);
+    const state = assertOk(await call(app, 'GET', `/api/admin/attachments/chunk/${chunk_id}`, { token: superToken }));
+    assert.equal(state.status, 'open');
+    assert.deepEqual(state.missing, [1]);
+    assert.equal(assertOk(await sendChunk(superToken, { chunk_id, index: 1, total: pieces.length, filename: 'd.pdf', data: pieces[1]! })).duplicate, false);
+
+    // A merge claimed by an instance that stopped (no heartbeat for a minute) is taken over.
+    await app.platform.db.query(`UPDATE admin.upload_sessions SET status = 'merging', merge_token = 'gone', updated_at = now() - interval '2 minutes' WHERE chunk_id = $1`, [chunk_id]);
+    const created = assertOk(await merge(superToken, { chunk_id, filename: 'd.pdf', total_chunks: pieces.length }));
+    assert.equal(created.sha256, sha256(data));
+    assert.equal(sha256((await download(created.url, superToken)).rawPayload), sha256(data));
+  });
+
+  test('concurrent merges of one upload produce one file', async () => {
+    const data = pdf(4096 * 3);
+    const pieces = split(data, 4096);
+    const chunk_id = newChunkId();
+    await Promise.all(pieces.map((p, index) => sendChunk(superToken, { chunk_id, index, total: pieces.length, filename: 'race.pdf', data: p })));
+    const filesBefore = tree(path.join(uploads, 'files')).length;
+    const results = await Promise.all([1, 2, 3, 4].map(() => merge(superToken, { chunk_id, filename: 'race.pdf', total_chunks: pieces.length })));
+    const ids = new Set(results.map((r) => assertOk(r).id));
+    assert.equal(ids.size, 1);
+    const [n] = await app.platform.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin.attachments WHERE sha256 = $1`, [sha256(data)]);
+    assert.equal(n!.n, 1);
+    assert.equal(tree(path.join(uploads, 'files')).length, filesBefore + 1);
+    assert.deepEqual(pendingFiles(), []);
+  });
+
+  test('two instances sharing the database and the storage: chunks to either, concurrent merges, one file', { skip: !onPostgres && 'needs PostgreSQL (TEST_DATABASE_URL)' }, async () => {
+    const other = await app.sibling({ DATA_DIR: app.env.DATA_DIR! });
+    try {
+      const data = pdf(4096 * 4);
+      const pieces = split(data, 4096);
+      const chunk_id = newChunkId();
+      await Promise.all(pieces.map((p, index) => sendChunk(superToken, { chunk_id, index, total: pieces.length, filename: 'two.pdf', data: p }, index % 2 ? other : app)));
+      const state = assertOk(await call(other, 'GET', `/api/admin/attachments/chunk/${chunk_id}`, { token: superToken }));
+      assert.deepEqual(state.missing, []);
+      const results = await Promise.all([app, other, app, other].map((on) => merge(superToken, { chunk_id, filename: 'two.pdf', total_chunks: pieces.length }, on)));
+      const ids = new Set(results.map((r) => assertOk(r).id));
+      assert.equal(ids.size, 1);
+      const [n] = await app.platform.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin.attachments WHERE sha256 = $1`, [sha256(data)]);
+      assert.equal(n!.n, 1);
+      const res = await other.app.inject({ method: 'GET', url: results[0]!.body.data.url, headers: { authorization: `Bearer ${superToken}` } });
+      assert.equal(sha256(res.rawPayload), sha256(data));
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('sweep of abandoned uploads', () => {
+  test('removes uploads idle past UPLOAD_CHUNK_TTL_HOURS, orphan chunk directories and stale pending files', async () => {
+    const old = { chunk_id: newChunkId(), index: 0, total: 2, filename: 'old.pdf', data: pdf(100) };
+    const fresh = { ...old, chunk_id: newChunkId(), filename: 'fresh.pdf' };
+    assertOk(await sendChunk(superToken, old));
+    assertOk(await sendChunk(superToken, fresh));
+    const dirOf = async (chunkId: string) =>
+      (await app.platform.db.query<{ storage_dir: string }>('SELECT storage_dir FROM admin.upload_sessions WHERE chunk_id = $1', [chunkId]))[0]?.storage_dir;
+    const oldDir = (await dirOf(old.chunk_id))!;
+    const freshDir = (await dirOf(fresh.chunk_id))!;
+    await app.platform.db.query(`UPDATE admin.upload_sessions SET updated_at = now() - interval '25 hours' WHERE chunk_id = $1`, [old.chunk_id]);
+
+    const longAgo = new Date(Date.now() - 25 * 3_600_000);
+    const orphan = path.join(uploads, 'chunks', randomBytes(16).toString('hex'));
+    mkdirSync(orphan, { recursive: true });
+    writeFileSync(path.join(orphan, '000000'), 'x');
+    utimesSync(orphan, longAgo, longAgo);
+    const stale = path.join(uploads, '.pending', `${randomBytes(4).toString('hex')}-0000-4000-8000-000000000000.part`);
+    writeFileSync(stale, 'partial');
+    utimesSync(stale, longAgo, longAgo);
+
+    const { platform } = app;
+    const service = new AttachmentService({ db: platform.db, storage: createStorage(platform.config.dataDir), config: platform.config, logger: platform.logger });
+    const swept = await service.sweep();
+    assert.ok(swept.sessions >= 1 && swept.orphans >= 1 && swept.pending >= 1, JSON.stringify(swept));
+    assert.equal(await dirOf(old.chunk_id), undefined);
+    assert.equal(existsSync(path.join(uploads, 'chunks', oldDir)), false);
+    assert.equal(existsSync(orphan), false);
+    assert.equal(existsSync(stale), false);
+    assert.equal(await dirOf(fresh.chunk_id), freshDir);
+    assert.ok(existsSync(path.join(uploads, 'chunks', freshDir)));
+    assertError(await call(app, 'GET', `/api/admin/attachments/chunk/${old.chunk_id}`, { token: superToken }), 404, 30003);
+    assertOk(await call(app, 'GET', `/api/admin/attachments/chunk/${fresh.chunk_id}`, { token: superToken }));
+  });
+});
