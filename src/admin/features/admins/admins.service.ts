@@ -368,6 +368,7 @@ export class AdminsService {
       throw this.mapWriteError(err);
     }
     if (ended.length > 0 || rolesChange || status !== undefined) await this.ctx.sessions.publish({ admins: [id], sessions: ended });
+    if (passwordHash !== undefined && !self) await this.notifyPasswordReset(caller, id);
     return record;
   }
 
@@ -402,6 +403,16 @@ export class AdminsService {
       return this.ctx.sessions.endAllOf(id, 'password_reset', self ? caller.sessionId : undefined, tx);
     });
     await this.ctx.sessions.publish({ admins: [id], sessions: ended });
+    if (!self) await this.notifyPasswordReset(caller, id);
+  }
+
+  /** The administrator whose password someone else set is told who did it. */
+  private async notifyPasswordReset(caller: Principal, id: number) {
+    await this.ctx.notifications.notify(id, {
+      kind: 'security',
+      title: 'Your password was reset',
+      content: `Administrator ${caller.username} set a new password for your account; your sessions were ended. If you did not ask for this, contact them.`,
+    });
   }
 
   /**

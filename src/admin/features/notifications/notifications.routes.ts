@@ -1,5 +1,178 @@
-// PLACEHOLDER: being written (issue work in progress).
+// Notifications (list, read marks, sending) and their live push over WebSocket
+// (GET /ws/notifications). System events of other features reach administrators through
+// ctx.notifications; export tasks are hooked here.
+import websocket from '@fastify/websocket';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
+import type { ExportTasks } from '../../../platform/jobs/export-tasks.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { E } from '../../errors.ts';
+import { authErrors, ErrorEnvelope, IdParam, ok } from '../../http.ts';
+import { NotificationPush, TICKET_TTL_MS, type SocketGrant } from './notifications.push.ts';
+import {
+  NotificationListQuery,
+  NotificationListReply,
+  NotificationReply,
+  ReadAllReply,
+  SendNotificationBody,
+  SentReply,
+  SocketQuery,
+  TicketReply,
+} from './notifications.schema.ts';
+import type { Audience, NotificationService } from './notifications.service.ts';
 
-export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async () => {};
+const tags = ['Notifications'];
+const security = [{ bearer: [] }];
+
+/** Frames from clients larger than this close the socket (1009). */
+const MAX_CLIENT_FRAME = 64 * 1024;
+
+export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const notifications = ctx.notifications;
+  const push = new NotificationPush(ctx);
+  hookExportTasks(ctx.exports, notifications, app.prefix);
+
+  app.addHook('onReady', () => push.start());
+  // Before @fastify/websocket's own preClose (registered below): sockets get 1001 and a grace.
+  app.addHook('preClose', () => push.stop());
+  await app.register(websocket, {
+    options: { maxPayload: MAX_CLIENT_FRAME, perMessageDeflate: false },
+    // Errors of the socket handler itself; errors of an attached socket go to the hub's listener.
+    errorHandler: (err, socket, request) => {
+      request.log.error({ err }, 'WebSocket handler failed');
+      socket.terminate();
+    },
+  });
+
+  app.get('/notifications', {
+    config: { auth: 'self' },
+    schema: {
+      tags,
+      summary: 'The caller’s notifications',
+      description: 'Newest first by default. `data` holds the list fields and `unread`, the caller’s unread count whatever the filter. Times are ISO 8601 UTC.',
+      security,
+      querystring: NotificationListQuery,
+      response: { 200: NotificationListReply, ...authErrors },
+    },
+  }, async (request) => {
+    const { list, total, unread } = await notifications.list(request.admin!.adminId, request.query);
+    return ok(request, { list, page: request.query.page, page_size: request.query.page_size, total, unread });
+  });
+
+  app.put('/notifications/read-all', {
+    config: { auth: 'self' },
+    schema: {
+      tags,
+      summary: 'Mark all the caller’s notifications read',
+      security,
+      response: { 200: ReadAllReply, ...authErrors },
+    },
+  }, async (request) => ok(request, { updated: await notifications.markAllRead(request.admin!.adminId) }));
+
+  app.put('/notifications/:id/read', {
+    config: { auth: 'self' },
+    schema: {
+      tags,
+      summary: 'Mark one of the caller’s notifications read',
+      description: 'Marking it again keeps the first `read_at`. Another administrator’s notification is answered like an unknown one (404, 30003), so ids do not reveal anything.',
+      security,
+      params: IdParam,
+      response: { 200: NotificationReply, ...authErrors, 404: ErrorEnvelope },
+    },
+  }, async (request) => ok(request, await notifications.markRead(request.admin!.adminId, request.params.id)));
+
+  app.post('/notifications', {
+    config: { permission: 'notification.send' },
+    schema: {
+      tags,
+      summary: 'Send a notification to administrators',
+      description: [
+        'Exactly one audience: `admin_ids` (existing administrators, disabled ones included), `role_id` (the enabled members of an existing role)',
+        'or `all: true` (every enabled administrator). Unknown ids or role: 400 (30001); an audience with nobody in it: 400 (40001).',
+        'It is stored for each recipient and pushed at once to their open sockets on every instance.',
+      ].join(' '),
+      security,
+      body: SendNotificationBody,
+      response: { 200: SentReply, ...authErrors },
+    },
+  }, async (request) => {
+    const { title, content, admin_ids, role_id, all } = request.body;
+    const targets = [admin_ids !== undefined, role_id !== undefined, all === true].filter(Boolean).length;
+    if (targets !== 1 || all === false) throw new InvalidInput('give exactly one audience: admin_ids, role_id or all: true', 'admin_ids');
+    const audience: Audience = admin_ids ? { adminIds: admin_ids } : role_id !== undefined ? { roleId: role_id } : { everyone: true };
+    return ok(request, await notifications.send(audience, { title, content, kind: 'message', senderId: request.admin!.adminId }));
+  });
+
+  app.post('/ws/ticket', {
+    config: { auth: 'self' },
+    schema: {
+      tags,
+      summary: 'A single-use ticket to open the notification socket from a browser',
+      description: `Browsers cannot set the Authorization header on a WebSocket: open \`/ws/notifications?ticket=<ticket>\` instead, within ${TICKET_TTL_MS / 1000} seconds. A ticket works once and belongs to the caller’s session.`,
+      security,
+      response: { 200: TicketReply, ...authErrors },
+    },
+  }, async (request) => ok(request, await push.issueTicket(request.admin!)));
+
+  const grants = new WeakMap<FastifyRequest, { grant: SocketGrant; reply: FastifyReply }>();
+  app.route({
+    method: 'GET',
+    url: '/ws/notifications',
+    config: { auth: 'public' },
+    // The ticket is a credential: request log lines show the path only.
+    logSerializers: { req: (req: FastifyRequest) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }) },
+    schema: {
+      tags,
+      summary: 'Live notifications (WebSocket)',
+      description: [
+        'Upgrade to WebSocket, authenticated before the upgrade by `Authorization: Bearer <token>` or by `?ticket=` from `POST /ws/ticket`',
+        '(401 without either). Each new notification of the caller arrives as `{ "type": "notification", "data": { id, title, content, created_at } }`.',
+        'The server pings every `WS_HEARTBEAT_MS` and drops sockets that do not answer. Close codes: 1008 the session ended (logout, kick-out,',
+        'password change, account disabled) or expired; 1009 a client frame over 64 KiB; 1013 the client reads too slowly; 1001 the server is stopping.',
+        'Messages from the client are ignored. A plain GET without upgrade is a 400.',
+      ].join(' '),
+      security,
+      querystring: SocketQuery,
+      response: { ...authErrors },
+    },
+    preHandler: async (request, reply) => {
+      grants.set(request, { grant: await push.authenticate(request.query.ticket, request.headers.authorization), reply });
+    },
+    wsHandler: (socket, request) => {
+      const { grant, reply } = grants.get(request)!;
+      grants.delete(request);
+      // Listeners that would keep the request, its reply and logger alive as long as the
+      // socket: the plugin's per-socket error listener (the hub's shared one does its job) and
+      // the response's, which an upgraded request never fires.
+      socket.removeAllListeners('error');
+      reply.raw.removeAllListeners('finish').removeAllListeners('error');
+      if (reply.raw.socket) reply.raw.detachSocket(reply.raw.socket);
+      push.attach(socket, grant);
+    },
+    handler: async () => {
+      throw new AppError(E.VALIDATION, { detail: 'this endpoint needs a WebSocket upgrade (Connection: Upgrade, Upgrade: websocket)' });
+    },
+  });
+};
+
+/** The owner of an export task is told when it finished or failed. */
+function hookExportTasks(tasks: ExportTasks, notifications: NotificationService, prefix: string) {
+  tasks.onSettled(async (task) => {
+    if (task.owner_id === null) return;
+    const what = `${task.kind} export #${task.id}`;
+    if (task.status === 'completed') {
+      await notifications.notify(task.owner_id, {
+        kind: 'export',
+        title: 'Export finished',
+        content: `Your ${what} is ready: ${task.rows_written} rows. Download it from ${prefix}/exports/${task.id}/download${task.expires_at ? ` until ${task.expires_at.toISOString()}` : ''}.`,
+      });
+    } else if (task.status === 'failed') {
+      await notifications.notify(task.owner_id, {
+        kind: 'export',
+        title: 'Export failed',
+        content: `Your ${what} failed: ${task.error ?? 'unknown error'}`,
+      });
+    }
+  });
+}

@@ -5,6 +5,7 @@ import { formatDisplay } from '../../../platform/time.ts';
 import { E } from '../../errors.ts';
 import { authErrors, ErrorEnvelope, ok, okList } from '../../http.ts';
 import type { Principal } from '../../guard.ts';
+import type { NotificationService } from '../notifications/notifications.service.ts';
 import type { SessionService } from './sessions.service.ts';
 import { BatchKickBody, KickReply, OnlineList, OnlineQuery, TokenIdParam } from './sessions.schema.ts';
 
@@ -15,7 +16,8 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
   sessions: SessionService;
   config: Config;
   isProtected: (adminId: number) => Promise<boolean>;
-}> = async (app, { sessions, config, isProtected }) => {
+  notifications: NotificationService;
+}> = async (app, { sessions, config, isProtected, notifications }) => {
   const tz = config.DISPLAY_TIMEZONE;
 
   /** Ends live sessions among `ids`; refuses the whole call if one belongs to a protected administrator other than the caller. */
@@ -27,7 +29,21 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{
       }
     }
     const kicked = await sessions.end(owners.map((o) => o.id), 'kicked');
+    await notifyKicked(caller, owners.filter((o) => kicked.includes(o.id) && o.adminId !== caller.adminId));
     return { kicked, not_found: ids.filter((id) => !kicked.includes(id)) };
+  }
+
+  /** Each administrator whose sessions someone else ended is told so (one notification each). */
+  async function notifyKicked(caller: Principal, owners: { id: number; adminId: number }[]) {
+    const byAdmin = Map.groupBy(owners, (o) => o.adminId);
+    for (const [adminId, ended] of byAdmin) {
+      const ids = ended.map((o) => o.id).join(', ');
+      await notifications.notify(adminId, {
+        kind: 'session',
+        title: 'Signed out by an administrator',
+        content: `Administrator ${caller.username} ended your session${ended.length > 1 ? 's' : ''} ${ids}. Sign in again to continue; if you did not expect this, contact them.`,
+      });
+    }
   }
 
   app.get('/online-admins', {

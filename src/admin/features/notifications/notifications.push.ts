@@ -1,0 +1,175 @@
+// Live push of notifications over WebSocket on this instance: who may open a socket (bearer
+// token, or a single-use ticket from POST /ws/ticket), delivery of the notifications published
+// by any instance to the local sockets of their recipients, and closing the sockets of
+// sessions that end (logout, kick-out, password change, disabled or deleted account).
+import { createHash, randomBytes } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { AppError } from '../../../platform/http/errors.ts';
+import { CLOSE, RealtimeHub, type Peer } from '../../../platform/realtime/hub.ts';
+import type { AdminContext } from '../../context.ts';
+import { E } from '../../errors.ts';
+import type { Principal } from '../../guard.ts';
+import { AUTH_CHANNEL, type AuthInvalidation } from '../sessions/sessions.service.ts';
+import { NOTIFY_CHANNEL, type NotificationMessage, type PushMessage } from './notifications.service.ts';
+
+export const TICKET_TTL_MS = 30_000;
+const TICKET_BYTES = 32;
+export const TICKET_PATTERN = '^[A-Za-z0-9_-]{43}$';
+
+const ticketKey = (ticket: string) => `admin:ws-ticket:${createHash('sha256').update(ticket).digest('base64url')}`;
+
+/** A peer as authenticated before the upgrade, with the invalidation epoch it was checked in. */
+export interface SocketGrant extends Peer {
+  epoch: number;
+}
+
+/** The contract's push frame: `{ type: 'notification', data: { id, title, content, created_at } }`. */
+export function notificationFrame(n: NotificationMessage): Buffer {
+  return Buffer.from(JSON.stringify({ type: 'notification', data: { id: n.id, title: n.title, content: n.content, created_at: n.created_at } }));
+}
+
+export class NotificationPush {
+  readonly hub: RealtimeHub;
+  private readonly ctx: AdminContext;
+  private readonly unsubscribers: (() => Promise<void>)[] = [];
+  private running = false;
+  /** Bumped by every session invalidation: a socket authenticated across one is checked again. */
+  private epoch = 0;
+  /** Notifications being read back from the database (pushed by reference), by id. */
+  private readonly loading = new Map<number, Promise<NotificationMessage | undefined>>();
+  /** Deliveries waiting behind a read-back, so that each socket gets notifications in order. */
+  private tail: Promise<void> | null = null;
+
+  constructor(ctx: AdminContext) {
+    this.ctx = ctx;
+    const { config, logger } = ctx.platform;
+    this.hub = new RealtimeHub({ heartbeatMs: config.WS_HEARTBEAT_MS, maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES, logger });
+    // Invalidations made on this instance arrive here first; the others through AUTH_CHANNEL.
+    ctx.sessions.onInvalidate((m) => this.onInvalidation(m));
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    const { pubsub } = this.ctx.platform;
+    this.unsubscribers.push(await pubsub.subscribe(NOTIFY_CHANNEL, (m) => this.onPush(m as PushMessage)));
+    this.unsubscribers.push(await pubsub.subscribe(AUTH_CHANNEL, (m) => this.onInvalidation(m as AuthInvalidation)));
+    this.hub.start();
+  }
+
+  /** Stops receiving and closes every socket (1001). */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    for (const unsubscribe of this.unsubscribers.splice(0)) await unsubscribe().catch(() => {});
+    await this.hub.stop();
+  }
+
+  // ---- who may connect ----
+
+  /** A single-use ticket for the caller's session, valid for TICKET_TTL_MS. */
+  async issueTicket(principal: Principal): Promise<{ ticket: string; expires_at: string }> {
+    const ticket = randomBytes(TICKET_BYTES).toString('base64url');
+    await this.ctx.platform.kv.set(ticketKey(ticket), JSON.stringify({ sid: principal.sessionId, uid: principal.adminId }), TICKET_TTL_MS);
+    return { ticket, expires_at: new Date(Date.now() + TICKET_TTL_MS).toISOString() };
+  }
+
+  /** Authenticates an upgrade request by its ticket, else by its bearer token (401 otherwise). */
+  async authenticate(ticket: string | undefined, authorization: string | undefined): Promise<SocketGrant> {
+    const epoch = this.epoch;
+    if (ticket !== undefined) {
+      const stored = await this.ctx.platform.kv.take(ticketKey(ticket));
+      if (!stored) throw new AppError(E.TOKEN_INVALID, { detail: 'unknown, expired or already used ticket' });
+      const { sid, uid } = JSON.parse(stored) as { sid: number; uid: number };
+      const session = await this.liveSession(sid);
+      if (!session || session.adminId !== uid) throw new AppError(E.TOKEN_REVOKED, { detail: 'the session of this ticket has ended' });
+      return { userId: uid, sessionId: sid, expiresAt: session.expiresAt, epoch };
+    }
+    const principal = await this.ctx.guard.authenticate(authorization);
+    // The guard verified the token; its expiry is the session's (refresh moves both).
+    const exp = (JSON.parse(Buffer.from(authorization!.split('.')[1]!, 'base64url').toString('utf8')) as { exp?: number }).exp;
+    return { userId: principal.adminId, sessionId: principal.sessionId, expiresAt: (exp ?? 0) * 1000, epoch };
+  }
+
+  /** Registers an upgraded socket; a session invalidated since it was authenticated is checked again. */
+  attach(ws: WebSocket, grant: SocketGrant): void {
+    this.hub.add(ws, grant);
+    if (grant.epoch !== this.epoch) void this.recheck([grant.sessionId]);
+  }
+
+  private async liveSession(sid: number): Promise<{ adminId: number; expiresAt: number } | undefined> {
+    const row = await this.ctx.sessions.lookup(sid);
+    if (!row || row.endedAt || row.status !== 1 || row.expiresAt.getTime() <= Date.now()) return undefined;
+    return { adminId: row.adminId, expiresAt: row.expiresAt.getTime() };
+  }
+
+  // ---- sessions that end ----
+
+  private onInvalidation(m: AuthInvalidation): void {
+    this.epoch += 1;
+    if (this.hub.size === 0) return;
+    const sessions = this.hub.localSessions(m.sessions ?? [], m.admins ?? []);
+    if (sessions.length > 0) void this.recheck(sessions);
+  }
+
+  /**
+   * An invalidation names sessions that ended, but also one whose token was refreshed and
+   * administrators whose roles changed: the database says which sockets must close.
+   */
+  private async recheck(sessionIds: number[]): Promise<void> {
+    for (const sid of sessionIds) {
+      try {
+        const live = await this.liveSession(sid);
+        if (live) this.hub.extendSession(sid, live.expiresAt);
+        else this.hub.closeSessions([sid], CLOSE.POLICY_VIOLATION, 'session ended');
+      } catch (err) {
+        this.ctx.platform.logger.warn({ err, session: sid }, 'could not check a session with open sockets; closing them');
+        this.hub.closeSessions([sid], CLOSE.INTERNAL_ERROR, 'session check failed');
+      }
+    }
+  }
+
+  // ---- delivery ----
+
+  private onPush(m: PushMessage): void {
+    if (!m || typeof m.id !== 'number' || (m.to !== 'all' && !Array.isArray(m.to))) return;
+    if (this.hub.size === 0) return;
+    if (m.to !== 'all' && !m.to.some((id) => this.hub.hasUser(id))) return;
+    if (m.n && !this.tail) {
+      this.deliver(m, m.n);
+      return;
+    }
+    const run = async () => {
+      const n = m.n ?? (await this.load(m.id));
+      if (n) this.deliver(m, n);
+    };
+    const next: Promise<void> = (this.tail ?? Promise.resolve()).then(run).catch((err: unknown) => {
+      this.ctx.platform.logger.error({ err, notification: m.id }, 'could not push a notification');
+    });
+    this.tail = next;
+    void next.then(() => {
+      if (this.tail === next) this.tail = null;
+    });
+  }
+
+  private deliver(m: PushMessage, n: NotificationMessage): void {
+    const frame = notificationFrame(n);
+    if (m.to === 'all') this.hub.broadcast(frame);
+    else this.hub.sendToUsers(m.to, frame);
+  }
+
+  /** Reads a notification once, however many messages (recipient chunks) refer to it. */
+  private load(id: number): Promise<NotificationMessage | undefined> {
+    let pending = this.loading.get(id);
+    if (!pending) {
+      pending = this.ctx.notifications.message(id);
+      this.loading.set(id, pending);
+      // Kept a little while: the other recipient chunks of a large audience follow at once.
+      pending.then(
+        () => setTimeout(() => this.loading.delete(id), 10_000).unref(),
+        () => this.loading.delete(id),
+      );
+    }
+    return pending;
+  }
+}

@@ -1,0 +1,67 @@
+import { Type } from 'typebox';
+import { OrderByQuery, PagingQuery } from '../../../platform/http/schemas.ts';
+import { Body, Envelope } from '../../http.ts';
+import { TICKET_PATTERN } from './notifications.push.ts';
+import { CONTENT_MAX, NOTIFICATION_KINDS, TITLE_MAX } from './notifications.service.ts';
+
+const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+const Iso = (description: string) => Type.String({ format: 'date-time', description: `${description}, ISO 8601 UTC` });
+
+export const NotificationListQuery = Type.Object({
+  ...PagingQuery,
+  is_read: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0')], { description: '"1" read only, "0" unread only; absent: both' })),
+  order_by: OrderByQuery(['id', 'created_at'], 'id:desc'),
+});
+
+export const NotificationRecord = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  content: Type.String(),
+  kind: Type.String({ enum: [...NOTIFICATION_KINDS], description: 'where it came from: `message` (sent by an administrator), `export`, `import`, `session`, `security`, `system`' }),
+  is_read: Type.Boolean(),
+  read_at: Type.Union([Iso('when it was first marked read'), Type.Null()]),
+  created_at: Iso('when it was sent'),
+});
+
+export const NotificationListReply = Envelope(
+  Type.Object({
+    list: Type.Array(NotificationRecord),
+    page: Type.Integer(),
+    page_size: Type.Integer(),
+    total: Type.Integer({ description: 'notifications matching the filter' }),
+    unread: Type.Integer({ description: 'all unread notifications of the caller, whatever the filter' }),
+  }),
+);
+
+export const NotificationReply = Envelope(NotificationRecord);
+
+export const ReadAllReply = Envelope(Type.Object({ updated: Type.Integer({ description: 'notifications that were unread' }) }));
+
+export const SendNotificationBody = Body({
+  title: Type.String({ minLength: 1, maxLength: TITLE_MAX, pattern: '\\S', description: `1 to ${TITLE_MAX} characters, not blank` }),
+  content: Type.String({ minLength: 1, maxLength: CONTENT_MAX, pattern: '\\S', description: `1 to ${CONTENT_MAX} characters, not blank` }),
+  admin_ids: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true, description: 'these administrators (existing ids; disabled ones included)' })),
+  role_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'the enabled members of this role' })),
+  all: Type.Optional(Type.Boolean({ description: '`true`: every enabled administrator' })),
+});
+
+export const SentReply = Envelope(
+  Type.Object({
+    id: Type.Integer(),
+    title: Type.String(),
+    content: Type.String(),
+    created_at: Iso('when it was sent'),
+    recipients: Type.Integer({ description: 'administrators it was stored for' }),
+  }),
+);
+
+export const TicketReply = Envelope(
+  Type.Object({
+    ticket: Type.String({ description: 'single use; pass it as `?ticket=` to GET /ws/notifications' }),
+    expires_at: Iso('unused tickets expire'),
+  }),
+);
+
+export const SocketQuery = Type.Object({
+  ticket: Type.Optional(Type.String({ pattern: TICKET_PATTERN, description: 'a ticket from POST /ws/ticket (browsers, which cannot set the Authorization header)' })),
+});

@@ -1,0 +1,288 @@
+// Notifications of administrators: one message row and one receipt (read state) per
+// recipient, written in one statement, then published on NOTIFY_CHANNEL so that every
+// instance pushes it to the open sockets of its recipients (notifications.push.ts).
+//
+// `send` is the one entry point: the POST /notifications route calls it, and so do features
+// reporting system events (export finished, session kicked out, password reset, import
+// finished) through `notify`, which never throws (a failed notification must not fail the
+// operation that caused it).
+import type { Logger } from 'pino';
+import type { PubSub } from '../../../platform/cache/pubsub.ts';
+import type { Database, RawExec } from '../../../platform/db/database.ts';
+import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
+import { offsetOf } from '../../../platform/http/schemas.ts';
+import { E } from '../../errors.ts';
+
+export const NOTIFY_CHANNEL = 'admin.notifications';
+export const TITLE_MAX = 200;
+export const CONTENT_MAX = 5000;
+
+/** The contract's notification message, as pushed over WebSocket. */
+export interface NotificationMessage {
+  id: number;
+  title: string;
+  content: string;
+  /** ISO 8601 UTC. */
+  created_at: string;
+}
+
+/** Who receives a notification: chosen administrators, the enabled members of a role, or every enabled administrator. */
+export type Audience = { adminIds: readonly number[] } | { roleId: number } | { everyone: true };
+
+/** What a notification says; `kind` tells a client where it came from. */
+export interface NewNotification {
+  title: string;
+  content: string;
+  kind?: NotificationKind;
+  /** The administrator who sent it; null or absent for system events. */
+  senderId?: number | null;
+}
+
+export const NOTIFICATION_KINDS = ['message', 'export', 'import', 'session', 'security', 'system'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export interface SentNotification extends NotificationMessage {
+  recipients: number;
+}
+
+/**
+ * Published on NOTIFY_CHANNEL: the notification and its recipients (`all`: every socket). A
+ * message without `n` (too large for the pub/sub transport, e.g. PostgreSQL NOTIFY's 8000
+ * bytes) is read back from the database by the receiving instance; long recipient lists are
+ * split over several messages.
+ */
+export interface PushMessage {
+  id: number;
+  to: number[] | 'all';
+  n?: NotificationMessage;
+}
+
+export interface NotificationRecord extends NotificationMessage {
+  kind: string;
+  is_read: boolean;
+  /** ISO 8601 UTC, or null while unread. */
+  read_at: string | null;
+}
+
+export interface NotificationListQuery {
+  page: number;
+  page_size: number;
+  is_read?: '1' | '0' | undefined;
+  order_by: string;
+}
+
+interface RecordRow {
+  id: number;
+  title: string;
+  content: string;
+  kind: string;
+  created_at: Date | string;
+  read_at: Date | string | null;
+}
+
+const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
+
+const toRecord = (r: RecordRow): NotificationRecord => ({
+  id: Number(r.id),
+  title: r.title,
+  content: r.content,
+  kind: r.kind,
+  created_at: iso(r.created_at),
+  is_read: r.read_at !== null,
+  read_at: r.read_at === null ? null : iso(r.read_at),
+});
+
+/** Rolls the transaction back when nobody would receive the notification. */
+class NoRecipients extends Error {}
+
+const ORDER_COLUMNS: Record<string, string> = { id: 'r.notification_id', created_at: 'n.created_at' };
+
+export class NotificationService {
+  private readonly db: Database;
+  private readonly pubsub: PubSub;
+  private readonly logger: Logger;
+
+  constructor(deps: { db: Database; pubsub: PubSub; logger: Logger }) {
+    this.db = deps.db;
+    this.pubsub = deps.pubsub;
+    this.logger = deps.logger;
+  }
+
+  /**
+   * Stores a notification for its audience (one transaction) and pushes it to every open
+   * socket of its recipients on every instance. Unknown administrators or role: 400 (30001);
+   * an audience with nobody in it: 400 (40001).
+   */
+  async send(audience: Audience, message: NewNotification): Promise<SentNotification> {
+    const sent = await this.store(audience, message, true);
+    return sent!;
+  }
+
+  /**
+   * For system events: like `send` to existing administrators among `adminIds`, but never
+   * throws (failures are logged) and sends nothing when none of them exists.
+   */
+  async notify(adminIds: number | readonly number[], message: NewNotification): Promise<SentNotification | null> {
+    const ids = typeof adminIds === 'number' ? [adminIds] : adminIds;
+    if (ids.length === 0) return null;
+    try {
+      return await this.store({ adminIds: ids }, {
+        ...message,
+        title: cut(message.title, TITLE_MAX),
+        content: cut(message.content, CONTENT_MAX),
+      }, false);
+    } catch (err) {
+      this.logger.error({ err, kind: message.kind }, 'a system notification could not be sent');
+      return null;
+    }
+  }
+
+  private async store(audience: Audience, message: NewNotification, strict: boolean): Promise<SentNotification | null> {
+    const everyone = 'everyone' in audience;
+    let row: { id: number; created_at: Date | string; ids: unknown[] | null; n: number };
+    try {
+      row = await this.db.transactionRaw(async (tx) => {
+        const [recipients, params] = await this.audienceSql(tx.query, audience, strict);
+        const [inserted] = await tx.query<{ id: number; created_at: Date | string; ids: unknown[] | null; n: number }>(
+          `WITH n AS (
+             INSERT INTO admin.notifications (title, content, kind, sender_id) VALUES ($1, $2, $3, $4) RETURNING id, created_at
+           ), r AS (
+             INSERT INTO admin.notification_recipients (admin_id, notification_id)
+             SELECT a.id, n.id FROM n CROSS JOIN (${recipients}) a
+             RETURNING admin_id
+           )
+           SELECT n.id, n.created_at, (SELECT count(*)::int FROM r) AS n,
+                  ${everyone ? 'NULL::json' : "(SELECT coalesce(json_agg(admin_id), '[]'::json) FROM r)"} AS ids
+           FROM n`,
+          [message.title, message.content, message.kind ?? 'message', message.senderId ?? null, ...params],
+        );
+        if (!inserted || Number(inserted.n) === 0) throw new NoRecipients();
+        return inserted;
+      });
+    } catch (err) {
+      if (!(err instanceof NoRecipients)) throw err;
+      if (strict) throw new AppError(E.OPERATION_FAILED, { detail: 'nobody to notify: the audience has no enabled administrator' });
+      return null;
+    }
+    const notification: NotificationMessage = {
+      id: Number(row.id),
+      title: message.title,
+      content: message.content,
+      created_at: iso(row.created_at),
+    };
+    await this.publish(notification, everyone ? 'all' : (row.ids ?? []).map(Number));
+    return { ...notification, recipients: Number(row.n) };
+  }
+
+  /** The recipients' SELECT (one column `id`) and its parameters, numbered from $5. */
+  private async audienceSql(query: RawExec, audience: Audience, strict: boolean): Promise<[string, unknown[]]> {
+    if ('adminIds' in audience) {
+      const ids = [...new Set(audience.adminIds)];
+      if (strict) {
+        const found = new Set((await query<{ id: number }>('SELECT id FROM admin.admins WHERE id = ANY($1::bigint[])', [ids])).map((r) => Number(r.id)));
+        const unknown = ids.filter((id) => !found.has(id));
+        if (unknown.length > 0) throw new InvalidInput(`unknown administrators: ${unknown.join(', ')}`, 'admin_ids');
+      }
+      return ['SELECT id FROM admin.admins WHERE id = ANY($5::bigint[])', [ids]];
+    }
+    if ('roleId' in audience) {
+      if (strict) {
+        const [role] = await query('SELECT 1 FROM admin.roles WHERE id = $1', [audience.roleId]);
+        if (!role) throw new InvalidInput(`unknown role ${audience.roleId}`, 'role_id');
+      }
+      return [
+        `SELECT a.id FROM admin.admins a JOIN admin.admin_roles ar ON ar.admin_id = a.id WHERE ar.role_id = $5 AND a.status = 1`,
+        [audience.roleId],
+      ];
+    }
+    return ['SELECT id FROM admin.admins WHERE status = 1', []];
+  }
+
+  /**
+   * Publishes a stored notification to every instance. Failures are logged, not thrown: the
+   * notification is stored and listed either way.
+   */
+  async publish(n: NotificationMessage, to: number[] | 'all'): Promise<void> {
+    if (to !== 'all' && to.length === 0) return;
+    // PostgreSQL NOTIFY carries at most 8000 bytes; Redis has no practical limit.
+    const budget = this.pubsub.kind === 'postgres' ? 7900 : 256 * 1024;
+    const payloadBytes = Buffer.byteLength(JSON.stringify(n));
+    const inline = payloadBytes <= budget / 2;
+    const base = { id: n.id, ...(inline ? { n } : {}) };
+    const messages: PushMessage[] = [];
+    if (to === 'all') {
+      messages.push({ ...base, to });
+    } else {
+      // An id is at most 16 digits plus a comma.
+      const perMessage = Math.max(1, Math.floor((budget - (inline ? payloadBytes : 0) - 100) / 17));
+      for (let i = 0; i < to.length; i += perMessage) messages.push({ ...base, to: to.slice(i, i + perMessage) });
+    }
+    try {
+      for (const m of messages) await this.pubsub.publish(NOTIFY_CHANNEL, m);
+    } catch (err) {
+      this.logger.error({ err, notification: n.id }, 'publishing a notification failed; it is stored but was not pushed');
+    }
+  }
+
+  /** A notification's message, for an instance that received it by reference. */
+  async message(id: number): Promise<NotificationMessage | undefined> {
+    const [row] = await this.db.query<{ id: number; title: string; content: string; created_at: Date | string }>(
+      'SELECT id, title, content, created_at FROM admin.notifications WHERE id = $1',
+      [id],
+    );
+    return row ? { id: Number(row.id), title: row.title, content: row.content, created_at: iso(row.created_at) } : undefined;
+  }
+
+  /** One page of an administrator's notifications, the filtered total and the unread count. */
+  async list(adminId: number, q: NotificationListQuery) {
+    const readFilter = q.is_read === '1' ? 'AND r.read_at IS NOT NULL' : q.is_read === '0' ? 'AND r.read_at IS NULL' : '';
+    const [field = 'id', direction = 'desc'] = q.order_by.split(':');
+    const order = `${ORDER_COLUMNS[field] ?? 'r.notification_id'} ${direction === 'asc' ? 'ASC' : 'DESC'}, r.notification_id ${direction === 'asc' ? 'ASC' : 'DESC'}`;
+    const [rows, [counts]] = await Promise.all([
+      this.db.query<RecordRow>(
+        `SELECT n.id, n.title, n.content, n.kind, n.created_at, r.read_at
+         FROM admin.notification_recipients r JOIN admin.notifications n ON n.id = r.notification_id
+         WHERE r.admin_id = $1 ${readFilter}
+         ORDER BY ${order}
+         LIMIT $2 OFFSET $3`,
+        [adminId, q.page_size, offsetOf(q)],
+      ),
+      this.db.query<{ total: number; unread: number }>(
+        `SELECT count(*) FILTER (WHERE true ${readFilter})::int AS total, count(*) FILTER (WHERE r.read_at IS NULL)::int AS unread
+         FROM admin.notification_recipients r WHERE r.admin_id = $1`,
+        [adminId],
+      ),
+    ]);
+    return { list: rows.map(toRecord), total: Number(counts?.total ?? 0), unread: Number(counts?.unread ?? 0) };
+  }
+
+  /** Marks one of the administrator's notifications read (kept from the first time); 404 when it is not theirs. */
+  async markRead(adminId: number, id: number): Promise<NotificationRecord> {
+    const [row] = await this.db.query<RecordRow>(
+      `WITH u AS (
+         UPDATE admin.notification_recipients SET read_at = coalesce(read_at, now())
+         WHERE admin_id = $1 AND notification_id = $2
+         RETURNING notification_id, read_at
+       )
+       SELECT n.id, n.title, n.content, n.kind, n.created_at, u.read_at FROM u JOIN admin.notifications n ON n.id = u.notification_id`,
+      [adminId, id],
+    );
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no notification ${id}` });
+    return toRecord(row);
+  }
+
+  /** Marks every unread notification of the administrator read; how many were unread. */
+  async markAllRead(adminId: number): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>(
+      `WITH u AS (UPDATE admin.notification_recipients SET read_at = now() WHERE admin_id = $1 AND read_at IS NULL RETURNING 1)
+       SELECT count(*)::int AS n FROM u`,
+      [adminId],
+    );
+    return Number(row?.n ?? 0);
+  }
+}
+
+function cut(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}

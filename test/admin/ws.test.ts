@@ -1,0 +1,415 @@
+// Live push over WebSocket (GET /ws/notifications): authentication before the upgrade (bearer
+// header or single-use ticket), the contract's message shape, sockets of ended sessions closed
+// with 1008, heartbeats, oversized client frames, slow consumers, shutdown, the ticket kept out
+// of the logs, and delivery across instances (Redis pub/sub, or PostgreSQL NOTIFY).
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
+import WebSocket from 'ws';
+import { NotificationService } from '../../src/admin/features/notifications/notifications.service.ts';
+import { CLUSTER_MODES, clusterSkip, startApp, type TestApp } from '../helpers/app.ts';
+import { assertOk } from '../helpers/assert.ts';
+import { call, login, seedAdmin } from '../helpers/http.ts';
+
+const WAIT_MS = 10_000;
+
+/** Starts listening on a free port; the socket URL of the notifications endpoint. */
+async function listen(app: TestApp): Promise<string> {
+  await app.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.app.server.address() as AddressInfo;
+  return `ws://127.0.0.1:${port}/api/admin/ws/notifications`;
+}
+
+interface Closed {
+  code: number;
+  reason: string;
+}
+
+/** A `ws` client that records its messages and how it closed. */
+class Client {
+  readonly ws: WebSocket;
+  readonly messages: any[] = [];
+  readonly closed: Promise<Closed>;
+  private waiters: (() => void)[] = [];
+  constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.on('message', (data) => {
+      this.messages.push(JSON.parse((data as Buffer).toString('utf8')));
+      for (const w of this.waiters.splice(0)) w();
+    });
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  }
+  /** The first message (from index `from`) matching `pred`. */
+  async next(pred: (m: any) => boolean = () => true, from = 0): Promise<any> {
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const hit = this.messages.slice(from).find(pred);
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`no matching message among ${this.messages.length}: ${this.messages.map((m) => m.data?.title).join(', ').slice(0, 500)}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+  async closedWithin(ms = WAIT_MS): Promise<Closed> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the socket was not closed')), ms);
+    });
+    try {
+      return await Promise.race([this.closed, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Opens a socket; rejects with the HTTP status and body when the upgrade is refused. */
+function connect(url: string, opts: { token?: string; ticket?: string; autoPong?: boolean } = {}): Promise<Client> {
+  const target = opts.ticket ? `${url}?ticket=${opts.ticket}` : url;
+  const ws = new WebSocket(target, {
+    headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
+    autoPong: opts.autoPong ?? true,
+  });
+  const client = new Client(ws);
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(client));
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += String(c)));
+      res.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body || 'null') })));
+    });
+    ws.once('error', (err) => reject(err));
+  });
+}
+
+async function refused(url: string, opts: Parameters<typeof connect>[1]): Promise<{ status: number; body: any }> {
+  try {
+    const c = await connect(url, opts);
+    c.ws.terminate();
+  } catch (err) {
+    return err as { status: number; body: any };
+  }
+  throw new Error('the upgrade was accepted');
+}
+
+const sendTo = (app: TestApp, token: string, adminIds: number[], title: string, content = `content of ${title}`) =>
+  call(app, 'POST', '/api/admin/notifications', { token, body: { title, content, admin_ids: adminIds } });
+
+const claims = (token: string): { sid: number; uid: number } => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+
+describe('one instance', () => {
+  let app: TestApp;
+  let url: string;
+  let superToken: string;
+  const clients: Client[] = [];
+
+  before(async () => {
+    app = await startApp();
+    url = await listen(app);
+    superToken = await login(app);
+  });
+  after(async () => {
+    for (const c of clients) c.ws.terminate();
+    await app?.close();
+  });
+
+  async function actor(permissions: string[] = []) {
+    const a = await seedAdmin(app, { permissions });
+    return { ...a, token: await login(app, a.username, a.password) };
+  }
+  async function open(opts: Parameters<typeof connect>[1]) {
+    const c = await connect(url, opts);
+    clients.push(c);
+    return c;
+  }
+
+  test('the global WebSocket with the Authorization header receives exactly its own notifications, in the contract’s shape', async () => {
+    const [me, other] = [await actor(), await actor()];
+    // Node's own WebSocket accepts `headers`, as a server-side client would send them.
+    const native = new globalThis.WebSocket(url, { headers: { authorization: `Bearer ${me.token}` } });
+    const frames: string[] = [];
+    native.addEventListener('message', (e) => frames.push(String(e.data)));
+    await new Promise((resolve, reject) => {
+      native.addEventListener('open', resolve);
+      native.addEventListener('error', reject);
+    });
+
+    assertOk(await sendTo(app, superToken, [other.id], 'not for me'));
+    const sent = assertOk(await sendTo(app, superToken, [me.id, other.id], 'for me', 'Hello 你好 "quoted"'));
+    const deadline = Date.now() + WAIT_MS;
+    while (frames.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    native.close();
+    assert.equal(frames.length, 1, `frames: ${frames.join(' | ')}`);
+    assert.deepEqual(JSON.parse(frames[0]!), {
+      type: 'notification',
+      data: { id: sent.id, title: 'for me', content: 'Hello 你好 "quoted"', created_at: sent.created_at },
+    });
+    assert.equal(Object.keys(JSON.parse(frames[0]!).data).join(','), 'id,title,content,created_at');
+  });
+
+  test('every open socket of a recipient gets it; `all` reaches everyone connected', async () => {
+    const [a, b] = [await actor(), await actor()];
+    const aSecond = await login(app, a.username, a.password);
+    const sockets = [await open({ token: a.token }), await open({ token: aSecond }), await open({ token: b.token })];
+    const sent = assertOk(await sendTo(app, superToken, [a.id], 'to a'));
+    for (const s of sockets.slice(0, 2)) assert.equal((await s.next()).data.id, sent.id);
+    const everyone = assertOk(await call(app, 'POST', '/api/admin/notifications', { token: superToken, body: { title: 'to all', content: 'x', all: true } }));
+    for (const s of sockets) assert.equal((await s.next((m) => m.data.id === everyone.id)).data.title, 'to all');
+    assert.ok(!sockets[2]!.messages.some((m) => m.data.id === sent.id), 'b did not get a’s notification');
+  });
+
+  test('the upgrade is refused (401) without credentials, with a bad or revoked token, or a bad ticket', async () => {
+    const a = await actor();
+    let r = await refused(url, {});
+    assert.equal(r.status, 401);
+    assert.equal(r.body.code, 10007);
+    r = await refused(url, { token: 'not-a-jwt' });
+    assert.equal(r.status, 401);
+    assert.equal(r.body.code, 10007);
+    const revoked = await login(app, a.username, a.password);
+    assertOk(await call(app, 'POST', '/api/admin/logout', { token: revoked }));
+    r = await refused(url, { token: revoked });
+    assert.equal(r.status, 401);
+    assert.equal(r.body.code, 10004);
+    r = await refused(url, { ticket: 'A'.repeat(43) });
+    assert.equal(r.status, 401);
+    assert.equal(r.body.code, 10007);
+    r = await refused(url, { ticket: 'short' });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.code, 30001);
+    // A plain GET (no upgrade) is answered in the envelope.
+    const plain = await call(app, 'GET', '/api/admin/ws/notifications', { token: a.token });
+    assert.equal(plain.status, 400);
+    assert.equal(plain.body.code, 30001);
+  });
+
+  test('the socket endpoint and the ticket are documented in OpenAPI', async () => {
+    const doc = (await call(app, 'GET', '/api/admin/docs/openapi.json')).body;
+    const socket = doc.paths['/api/admin/ws/notifications'].get;
+    assert.match(socket.description, /"type": "notification"/);
+    assert.deepEqual(socket.parameters.map((p: any) => p.name), ['ticket']);
+    assert.ok(doc.paths['/api/admin/ws/ticket'].post);
+  });
+
+  test('a ticket from POST /ws/ticket opens one socket, once, for the caller’s session', async () => {
+    const a = await actor();
+    const issued = assertOk(await call(app, 'POST', '/api/admin/ws/ticket', { token: a.token }));
+    assert.match(issued.ticket, /^[A-Za-z0-9_-]{43}$/);
+    assert.ok(Date.parse(issued.expires_at) > Date.now());
+    const socket = await open({ ticket: issued.ticket });
+    const sent = assertOk(await sendTo(app, superToken, [a.id], 'by ticket'));
+    assert.equal((await socket.next()).data.id, sent.id);
+    const again = await refused(url, { ticket: issued.ticket });
+    assert.equal(again.status, 401);
+    assert.equal(again.body.code, 10007);
+
+    // A ticket of a session that ended before it was used is refused.
+    const other = await login(app, a.username, a.password);
+    const late = assertOk(await call(app, 'POST', '/api/admin/ws/ticket', { token: other }));
+    assertOk(await call(app, 'POST', '/api/admin/logout', { token: other }));
+    const r = await refused(url, { ticket: late.ticket });
+    assert.equal(r.status, 401);
+    assert.equal(r.body.code, 10004);
+    assert.equal((await call(app, 'POST', '/api/admin/ws/ticket', {})).status, 401);
+  });
+
+  test('logout, kick-out, disabling and a password reset close the session’s sockets with 1008; other sessions stay', async () => {
+    const a = await actor();
+    const kept = await login(app, a.username, a.password);
+    const keptSocket = await open({ token: kept });
+
+    const byLogout = await open({ token: a.token });
+    assertOk(await call(app, 'POST', '/api/admin/logout', { token: a.token }));
+    assert.equal((await byLogout.closedWithin()).code, 1008);
+
+    const kickToken = await login(app, a.username, a.password);
+    const byKick = await open({ token: kickToken });
+    assertOk(await call(app, 'DELETE', `/api/admin/online-admins/${claims(kickToken).sid}`, { token: superToken }));
+    assert.equal((await byKick.closedWithin()).code, 1008);
+    // The kicked administrator's other socket is still open and is told about the kick-out.
+    const told = await keptSocket.next((m) => m.data.title === 'Signed out by an administrator');
+    assert.match(told.data.content, new RegExp(String(claims(kickToken).sid)));
+    assert.equal(keptSocket.ws.readyState, WebSocket.OPEN);
+
+    assertOk(await call(app, 'PUT', `/api/admin/admins/${a.id}/reset-password`, { token: superToken, body: { password: 'Reset-pass-123' } }));
+    assert.equal((await keptSocket.closedWithin()).code, 1008);
+
+    const b = await actor();
+    const bSocket = await open({ token: b.token });
+    assertOk(await call(app, 'PUT', `/api/admin/admins/${b.id}`, { token: superToken, body: { status: 0 } }));
+    const closed = await bSocket.closedWithin();
+    assert.equal(closed.code, 1008);
+    assert.equal(closed.reason, 'session ended');
+  });
+
+  test('a refreshed token or a role change keeps the socket open', async () => {
+    const a = await actor();
+    const socket = await open({ token: a.token });
+    const refreshed = assertOk(await call(app, 'POST', '/api/admin/refresh-token', { token: a.token }));
+    const other = await seedAdmin(app);
+    assertOk(await call(app, 'PUT', `/api/admin/admins/${a.id}`, { token: superToken, body: { role_ids: [other.roleId] } }));
+    const sent = assertOk(await sendTo(app, superToken, [a.id], 'still here'));
+    assert.equal((await socket.next()).data.id, sent.id);
+    assert.equal(socket.ws.readyState, WebSocket.OPEN);
+    assertOk(await call(app, 'POST', '/api/admin/logout', { token: refreshed.token }));
+    assert.equal((await socket.closedWithin()).code, 1008);
+  });
+
+  test('a client frame over 64 KiB closes the socket with 1009; smaller frames are ignored', async () => {
+    const a = await actor();
+    const socket = await open({ token: a.token });
+    socket.ws.send('x'.repeat(64 * 1024));
+    socket.ws.send(JSON.stringify({ type: 'ping' }));
+    const sent = assertOk(await sendTo(app, superToken, [a.id], 'after small frames'));
+    assert.equal((await socket.next()).data.id, sent.id);
+    socket.ws.send('x'.repeat(64 * 1024 + 1));
+    assert.equal((await socket.closedWithin()).code, 1009);
+  });
+});
+
+describe('heartbeat', () => {
+  let app: TestApp;
+  let url: string;
+  let token: string;
+
+  before(async () => {
+    app = await startApp({ WS_HEARTBEAT_MS: '100' });
+    url = await listen(app);
+    token = await login(app);
+  });
+  after(() => app?.close());
+
+  test('a socket that does not answer pings is dropped; one that answers stays', async () => {
+    const silent = await connect(url, { token, autoPong: false });
+    const lively = await connect(url, { token });
+    let pings = 0;
+    lively.ws.on('ping', () => (pings += 1));
+    const closed = await silent.closedWithin();
+    assert.equal(closed.code, 1006, 'terminated without a closing handshake');
+    const deadline = Date.now() + WAIT_MS;
+    while (pings < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(pings >= 3, `pinged ${pings} times`);
+    assert.equal(lively.ws.readyState, WebSocket.OPEN);
+    lively.ws.close();
+    await lively.closed;
+  });
+});
+
+describe('slow consumers and shutdown', () => {
+  let app: TestApp;
+  let url: string;
+  let token: string;
+  let adminId: number;
+  let closed = false;
+
+  before(async () => {
+    app = await startApp({ WS_MAX_BUFFERED_BYTES: String(256 * 1024) });
+    url = await listen(app);
+    token = await login(app);
+    adminId = claims(token).uid;
+  });
+  after(async () => {
+    if (!closed) await app?.close();
+  });
+
+  test('a client that stops reading is closed (1013) instead of buffering without bound', async () => {
+    const slow = await connect(url, { token });
+    const fast = await connect(url, { token });
+    // Stop reading: the kernel buffers fill, then the server's own buffer.
+    (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    const service = new NotificationService(app.platform);
+    const big = 'x'.repeat(100_000);
+    // One at a time, each read by the fast client: only the paused one falls behind. The
+    // kernel's socket buffers take some megabytes before the server's own buffer grows.
+    const published = 400;
+    for (let i = 0; i < published; i++) {
+      await service.publish({ id: i + 1, title: `bulk ${i}`, content: big, created_at: new Date().toISOString() }, [adminId]);
+      await fast.next((m) => m.data.title === `bulk ${i}`, i);
+    }
+    (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    const closed = await slow.closedWithin();
+    assert.equal(closed.code, 1013);
+    assert.ok(slow.messages.length < published, `the slow client got ${slow.messages.length} of ${published}`);
+    assert.equal(fast.messages.length, published);
+    fast.ws.close();
+  });
+
+  test('closing the app closes every socket with 1001', async () => {
+    const sockets = [await connect(url, { token }), await connect(url, { token })];
+    closed = true;
+    await app.close();
+    for (const s of sockets) assert.equal((await s.closedWithin()).code, 1001);
+  });
+});
+
+test('the ticket does not appear in the logs', async () => {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const app = await startApp({ LOG_LEVEL: 'info' }, { logger: pino({ level: 'info' }, stream) });
+  try {
+    const url = await listen(app);
+    const token = await login(app);
+    const { ticket } = assertOk(await call(app, 'POST', '/api/admin/ws/ticket', { token }));
+    const socket = await connect(url, { ticket });
+    socket.ws.close();
+    await socket.closed;
+    await refused(url, { ticket });
+    assert.ok(lines.some((l) => l.includes('/api/admin/ws/notifications')), 'the socket requests are logged');
+    assert.deepEqual(lines.filter((l) => l.includes(ticket)), []);
+  } finally {
+    await app.close();
+  }
+});
+
+for (const { mode, label, overrides } of CLUSTER_MODES) {
+  describe(`two instances sharing ${label}`, { skip: clusterSkip(mode) }, () => {
+    const apps: TestApp[] = [];
+    after(async () => {
+      for (const a of apps.reverse()) await a.close();
+    });
+
+    test('a notification sent through one instance reaches a socket on the other; a kick-out there closes it', async () => {
+      const one = await startApp(overrides);
+      apps.push(one);
+      const two = await one.sibling();
+      apps.push(two);
+      const url = await listen(two);
+      const superToken = await login(one);
+      const a = await seedAdmin(one);
+      const aToken = await login(one, a.username, a.password);
+      const socket = await connect(url, { token: aToken });
+
+      const sent = assertOk(await sendTo(one, superToken, [a.id], 'across instances'));
+      assert.deepEqual((await socket.next()).data, { id: sent.id, title: 'across instances', content: 'content of across instances', created_at: sent.created_at });
+
+      // Too large for PostgreSQL NOTIFY: pushed by reference and read back on the other instance.
+      const large = '字'.repeat(5000);
+      const big = assertOk(await sendTo(one, superToken, [a.id], 'large', large));
+      const got = await socket.next((m) => m.data.id === big.id);
+      assert.equal(got.data.content, large);
+
+      assertOk(await call(one, 'DELETE', `/api/admin/online-admins/${claims(aToken).sid}`, { token: superToken }));
+      assert.equal((await socket.closedWithin()).code, 1008);
+    });
+
+    test('a ticket issued by one instance opens a socket on the other', { skip: mode !== 'redis' && 'tickets live in the shared store (Redis)' }, async () => {
+      const [one, two] = apps as [TestApp, TestApp];
+      const token = await login(one);
+      const { ticket } = assertOk(await call(one, 'POST', '/api/admin/ws/ticket', { token }));
+      const { port } = two.app.server.address() as AddressInfo;
+      const socket = await connect(`ws://127.0.0.1:${port}/api/admin/ws/notifications`, { ticket });
+      const sent = assertOk(await sendTo(one, token, [claims(token).uid], 'ticket across'));
+      assert.equal((await socket.next()).data.id, sent.id);
+      socket.ws.close();
+    });
+  });
+}
