@@ -1,5 +1,39 @@
-// PLACEHOLDER: being written (issue work in progress).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import { PaymentList, PaymentListQuery, PaymentReply } from './payments.schema.ts';
+import { PaymentsService } from './payments.service.ts';
+import { renderPaymentWithMethod } from './payments.view.ts';
 
-export const paymentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async () => {};
+const tags = ['Payments'];
+const security = [{ bearer: [] }];
+
+export const paymentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const tz = ctx.platform.config.DISPLAY_TIMEZONE;
+  const service = new PaymentsService(ctx.platform.db, tz);
+
+  app.get('/payments', {
+    config: { permission: 'payment.list' },
+    schema: {
+      tags,
+      summary: 'List payment records',
+      description: [
+        'Payment records are read-only: marking an order paid (`PUT /orders/{id}` with `status: paid`) writes one.',
+        '`payment_no` and `order_no` are fuzzy (contains); `start_time`/`end_time` bound `created_at` (no range limit); filters combine with AND.',
+        'Each record names its payment method (`payment_method_name`, `payment_method_code`). Money is a JSON number with at most 2 decimals.',
+        'A record outlives its order: after the order is deleted, `order_id` is null and `order_no` remains.',
+      ].join(' '),
+      security,
+      querystring: PaymentListQuery,
+      response: { 200: PaymentList, ...authErrors },
+    },
+  }, async (request) => {
+    const { rows, total } = await service.list(request.query);
+    return okList(request, rows.map((r) => renderPaymentWithMethod(r, tz)), request.query, total);
+  });
+
+  app.get('/payments/:id', {
+    config: { permission: 'payment.view' },
+    schema: { tags, summary: 'One payment record', security, params: IdParam, response: { 200: PaymentReply, ...authErrors, 404: ErrorEnvelope } },
+  }, async (request) => ok(request, renderPaymentWithMethod(await service.get(request.params.id), tz)));
+};

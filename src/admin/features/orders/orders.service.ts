@@ -1,0 +1,309 @@
+// Orders (DESIGN §7.8): create (idempotent on request_id), list, detail, status moves, delete.
+//
+// - An order and its detail rows are written by one INSERT … INSERT statement, which is one
+//   transaction: both or neither. A duplicate request_id is refused by the unique index
+//   (ON CONFLICT DO NOTHING waits for a concurrent insert of the same key and then yields
+//   nothing), so under any concurrency exactly one order exists per request_id.
+// - Money is checked in integer cents (orders.rules.ts) and stored as numeric(12,2); the
+//   database does the rest of the arithmetic.
+// - `pending → paid | cancelled` only. Marking paid locks the order, picks the payment method
+//   and writes the payment record in the same transaction, so an order is paid at most once.
+import { randomUUID } from 'node:crypto';
+import type { Database, RawExec } from '../../../platform/db/database.ts';
+import { isUniqueViolation } from '../../../platform/db/errors.ts';
+import { contains } from '../../../platform/db/like.ts';
+import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
+import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/schemas.ts';
+import { addMonths } from '../../../platform/time.ts';
+import { E } from '../../errors.ts';
+import { newPaymentNo, type PaymentRow, PAYMENT_COLUMNS } from '../payments/payments.service.ts';
+import { checkOrder, newOrderNo } from './orders.rules.ts';
+import type { OrderOrderField, OrderStatus } from './orders.schema.ts';
+
+export { newOrderNo, orderProblems } from './orders.rules.ts';
+
+/** The longest time range of the list and the export, and the default window. */
+export const ORDER_RANGE_MONTHS = 3;
+const INSERT_ATTEMPTS = 3;
+
+export interface OrderRow {
+  id: number;
+  order_no: string;
+  request_id: string;
+  user_id: number;
+  amount: string;
+  status: OrderStatus;
+  created_by: number | null;
+  paid_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export interface OrderDetailRow {
+  id: number;
+  order_id: number;
+  product_id: number;
+  product_name: string;
+  price: string;
+  quantity: number;
+}
+
+export interface OrderCreateInput {
+  user_id: number;
+  amount: number;
+  products: { product_id: number; product_name: string; price: number; quantity: number }[];
+  request_id?: string | undefined;
+}
+
+export interface OrderFilter {
+  user_id?: number | undefined;
+  order_no?: string | undefined;
+  status?: OrderStatus | undefined;
+  min_amount?: number | undefined;
+  max_amount?: number | undefined;
+  start_time?: string | undefined;
+  end_time?: string | undefined;
+}
+
+export interface OrderListInput extends OrderFilter {
+  page: number;
+  page_size: number;
+  order_by: string;
+}
+
+/** An order is found by `order_no` when given, else by id (the contract's lookup rule). */
+export interface OrderLookup {
+  id: string | number;
+  order_no?: string | undefined;
+}
+
+export const ORDER_COLUMNS = 'id, order_no, request_id, user_id, amount::text AS amount, status, created_by, paid_at, created_at, updated_at';
+const DETAIL_COLUMNS = 'id, order_id, product_id, product_name, price::text AS price, quantity';
+
+/**
+ * The WHERE clause (without `WHERE`) and parameters of the order filters, shared by the list
+ * and the CSV export. Time range: both ends at most 3 months apart; only `start_time`: the
+ * 3 months from it; only `end_time`: the 3 months up to it; neither: the last 3 months.
+ * Invalid input throws InvalidInput (400, 30001). Placeholders start at `$${first}`.
+ */
+export function orderFilter(q: OrderFilter, tz: string, first = 1, now = new Date()): { where: string; params: unknown[] } {
+  let { from, to } = parseTimeRange(q, tz, ORDER_RANGE_MONTHS);
+  if (from && !to) to = addMonths(from, ORDER_RANGE_MONTHS);
+  else if (!from && to) from = addMonths(to, -ORDER_RANGE_MONTHS);
+  else if (!from && !to) from = addMonths(now, -ORDER_RANGE_MONTHS);
+  if (q.min_amount !== undefined && q.max_amount !== undefined && q.min_amount > q.max_amount) {
+    throw new InvalidInput('min_amount must not be greater than max_amount', 'min_amount');
+  }
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const add = (clause: (p: string) => string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause(`$${first + params.length - 1}`));
+  };
+  add((p) => `created_at >= ${p}`, from);
+  if (to) add((p) => `created_at <= ${p}`, to);
+  if (q.status !== undefined) add((p) => `status = ${p}`, q.status);
+  if (q.user_id !== undefined) add((p) => `user_id = ${p}`, q.user_id);
+  if (q.order_no) add((p) => `order_no ILIKE ${p}`, contains(q.order_no));
+  // Numbers go to numeric as their decimal text: no binary rounding on the way.
+  if (q.min_amount !== undefined) add((p) => `amount >= ${p}::numeric`, String(q.min_amount));
+  if (q.max_amount !== undefined) add((p) => `amount <= ${p}::numeric`, String(q.max_amount));
+  return { where: clauses.join(' AND '), params };
+}
+
+/** `ORDER BY` of the list for an allow-listed `order_by` (ties by id, same direction). */
+export function orderSort(orderBy: string): string {
+  const { field, direction } = parseOrderBy<OrderOrderField>(orderBy);
+  const dir = direction === 'asc' ? 'ASC' : 'DESC';
+  if (field === 'id') return `id ${dir}`;
+  const nulls = field === 'paid_at' ? ' NULLS LAST' : '';
+  return `${field} ${dir}${nulls}, id ${dir}`;
+}
+
+const CREATE_SQL = `
+WITH o AS (
+  INSERT INTO admin.orders (order_no, request_id, user_id, amount, created_by)
+  VALUES ($1, $2, $3, $4::numeric, $5)
+  ON CONFLICT (request_id) DO NOTHING
+  RETURNING ${ORDER_COLUMNS}
+), d AS (
+  INSERT INTO admin.order_details (order_id, product_id, product_name, price, quantity)
+  SELECT o.id, x.product_id, x.product_name, x.price, x.quantity
+  FROM o CROSS JOIN ROWS FROM (
+    jsonb_to_recordset($6::jsonb) AS (product_id bigint, product_name text, price numeric, quantity integer)
+  ) WITH ORDINALITY AS x (product_id, product_name, price, quantity, n)
+  ORDER BY x.n
+  RETURNING ${DETAIL_COLUMNS}
+)
+SELECT o.*, d.id AS d_id, d.product_id AS d_product_id, d.product_name AS d_product_name, d.price AS d_price, d.quantity AS d_quantity
+FROM o JOIN d ON d.order_id = o.id
+ORDER BY d.id`;
+
+type CreatedRow = OrderRow & { d_id: number; d_product_id: number; d_product_name: string; d_price: string; d_quantity: number };
+
+export class OrdersService {
+  private readonly db: Database;
+  private readonly tz: string;
+  constructor(db: Database, tz: string) {
+    this.db = db;
+    this.tz = tz;
+  }
+
+  /**
+   * Creates an order and its details. Refuses (400) input that breaks the rules and a
+   * request_id already used (30002, naming the existing order).
+   */
+  async create(input: OrderCreateInput, createdBy: number | null): Promise<{ order: OrderRow; details: OrderDetailRow[] }> {
+    const checked = checkOrder(input);
+    if (!checked.ok) throw new AppError(E.VALIDATION, { detail: checked.problems.join('; ') });
+    const { order } = checked;
+    const requestId = order.request_id ?? randomUUID();
+    const products = JSON.stringify(order.products);
+    for (let attempt = 1; ; attempt++) {
+      let rows: CreatedRow[];
+      try {
+        rows = await this.db.query<CreatedRow>(CREATE_SQL, [newOrderNo(), requestId, order.user_id, order.amount, createdBy, products]);
+      } catch (err) {
+        // request_id conflicts are absorbed by ON CONFLICT: this is an order_no collision.
+        if (isUniqueViolation(err) && attempt < INSERT_ATTEMPTS) continue;
+        throw err;
+      }
+      if (rows.length > 0) {
+        const first = rows[0]!;
+        const details = rows.map((r) => ({ id: r.d_id, order_id: first.id, product_id: r.d_product_id, product_name: r.d_product_name, price: r.d_price, quantity: r.d_quantity }));
+        const { d_id: _a, d_product_id: _b, d_product_name: _c, d_price: _d, d_quantity: _e, ...orderRow } = first;
+        return { order: orderRow, details };
+      }
+      const [existing] = await this.db.query<{ order_no: string }>('SELECT order_no FROM admin.orders WHERE request_id = $1', [requestId]);
+      if (existing) {
+        throw new AppError(E.ALREADY_EXISTS, {
+          detail: `request_id "${requestId}" was already used by order ${existing.order_no}`,
+          details: { field: 'request_id', order_no: existing.order_no },
+        });
+      }
+      // The order holding that request_id was deleted meanwhile: the key is free again.
+      if (attempt >= INSERT_ATTEMPTS) throw new AppError(E.CREATE_FAILED, { detail: 'the order could not be written; try again' });
+    }
+  }
+
+  async list(q: OrderListInput): Promise<{ rows: OrderRow[]; total: number }> {
+    const { where, params } = orderFilter(q, this.tz);
+    const n = params.length;
+    const [rows, counted] = await Promise.all([
+      this.db.query<OrderRow>(
+        `SELECT ${ORDER_COLUMNS} FROM admin.orders WHERE ${where} ORDER BY ${orderSort(q.order_by)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...params, q.page_size, offsetOf(q)],
+      ),
+      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin.orders WHERE ${where}`, params),
+    ]);
+    return { rows, total: counted[0]?.n ?? 0 };
+  }
+
+  /** The order and its details (one statement, one snapshot). */
+  async get(lookup: OrderLookup): Promise<{ order: OrderRow; details: OrderDetailRow[] }> {
+    const { clause, value, label } = lookupOf(lookup);
+    const rows = await this.db.query<OrderRow & { d_id: number | null; d_product_id: number; d_product_name: string; d_price: string; d_quantity: number }>(
+      `SELECT o.id, o.order_no, o.request_id, o.user_id, o.amount::text AS amount, o.status, o.created_by, o.paid_at, o.created_at, o.updated_at,
+              d.id AS d_id, d.product_id AS d_product_id, d.product_name AS d_product_name, d.price::text AS d_price, d.quantity AS d_quantity
+       FROM admin.orders o LEFT JOIN admin.order_details d ON d.order_id = o.id
+       WHERE o.${clause} = $1 ORDER BY d.id`,
+      [value],
+    );
+    const first = rows[0];
+    if (!first) throw notFound(label);
+    const details = rows.filter((r) => r.d_id !== null).map((r) => ({
+      id: r.d_id!, order_id: first.id, product_id: r.d_product_id, product_name: r.d_product_name, price: r.d_price, quantity: r.d_quantity,
+    }));
+    const { d_id: _a, d_product_id: _b, d_product_name: _c, d_price: _d, d_quantity: _e, ...order } = first;
+    return { order, details };
+  }
+
+  /**
+   * Moves a pending order to `paid` (writing its payment record) or `cancelled`. Anything
+   * else is refused with 40003; an unknown or inactive payment method with 30001.
+   */
+  async setStatus(lookup: OrderLookup, status: OrderStatus, paymentMethodId?: number): Promise<{ order: OrderRow; details: OrderDetailRow[]; payment: PaymentRow | null }> {
+    if (paymentMethodId !== undefined && status !== 'paid') {
+      throw new AppError(E.VALIDATION, { detail: 'payment_method_id can only be given with status "paid"', details: { field: 'payment_method_id' } });
+    }
+    const { clause, value, label } = lookupOf(lookup);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transactionRaw(async (tx) => {
+          const [current] = await tx.query<{ id: number; order_no: string; status: OrderStatus }>(
+            `SELECT id, order_no, status FROM admin.orders WHERE ${clause} = $1 FOR UPDATE`,
+            [value],
+          );
+          if (!current) throw notFound(label);
+          if (current.status !== 'pending' || status === 'pending') {
+            throw new AppError(E.UPDATE_FAILED, {
+              detail: `order ${current.order_no} is ${current.status}; only a pending order can be marked paid or cancelled`,
+              details: { field: 'status', current: current.status },
+            });
+          }
+          const methodId = status === 'paid' ? await paymentMethodFor(tx, paymentMethodId) : null;
+          const [order] = await tx.query<OrderRow>(
+            `UPDATE admin.orders SET status = $2::text, paid_at = CASE WHEN $2::text = 'paid' THEN now() END, updated_at = now()
+             WHERE id = $1 RETURNING ${ORDER_COLUMNS}`,
+            [current.id, status],
+          );
+          let payment: PaymentRow | null = null;
+          if (methodId !== null) {
+            [payment] = await tx.query<PaymentRow>(
+              `INSERT INTO admin.payments (payment_no, order_id, order_no, user_id, payment_method_id, amount, status, paid_at)
+               SELECT $2, o.id, o.order_no, o.user_id, $3, o.amount, 'paid', o.paid_at FROM admin.orders o WHERE o.id = $1
+               RETURNING ${PAYMENT_COLUMNS}`,
+              [current.id, newPaymentNo(), methodId],
+            ) as [PaymentRow];
+          }
+          const details = await tx.query<OrderDetailRow>(`SELECT ${DETAIL_COLUMNS} FROM admin.order_details WHERE order_id = $1 ORDER BY id`, [current.id]);
+          return { order: order!, details, payment };
+        });
+      } catch (err) {
+        // A payment_no collision rolls the whole move back; it is simply tried again.
+        if (isUniqueViolation(err) && attempt < INSERT_ATTEMPTS) continue;
+        throw err;
+      }
+    }
+  }
+
+  /** Deletes an order and its detail rows in one transaction; payment records stay (order_id becomes null). */
+  async remove(lookup: OrderLookup): Promise<{ id: number; order_no: string; details_deleted: number }> {
+    const { clause, value, label } = lookupOf(lookup);
+    return this.db.transactionRaw(async (tx) => {
+      const [order] = await tx.query<{ id: number; order_no: string }>(`SELECT id, order_no FROM admin.orders WHERE ${clause} = $1 FOR UPDATE`, [value]);
+      if (!order) throw notFound(label);
+      const deleted = await tx.query<{ id: number }>('DELETE FROM admin.order_details WHERE order_id = $1 RETURNING id', [order.id]);
+      await tx.query('DELETE FROM admin.orders WHERE id = $1', [order.id]);
+      return { id: order.id, order_no: order.order_no, details_deleted: deleted.length };
+    });
+  }
+}
+
+function lookupOf(lookup: OrderLookup): { clause: 'id' | 'order_no'; value: string | number; label: string } {
+  if (lookup.order_no) return { clause: 'order_no', value: lookup.order_no, label: `order ${lookup.order_no}` };
+  const id = Number(lookup.id);
+  if (!Number.isSafeInteger(id) || id < 1) throw new InvalidInput('give a positive order id in the path, or the order_no query parameter', 'id');
+  return { clause: 'id', value: id, label: `order id ${id}` };
+}
+
+const notFound = (label: string) => new AppError(E.DATA_NOT_FOUND, { detail: `no ${label}` });
+
+/** The payment method of a payment: the one given (active), else the first active one by sort, then id. */
+async function paymentMethodFor(tx: { query: RawExec }, given: number | undefined): Promise<number> {
+  if (given !== undefined) {
+    // FOR SHARE: the method cannot be deleted or changed until this payment is committed.
+    const [m] = await tx.query<{ id: number; is_active: boolean }>('SELECT id, is_active FROM admin.payment_methods WHERE id = $1 FOR SHARE', [given]);
+    if (!m) throw new AppError(E.VALIDATION, { detail: `no payment method ${given}`, details: { field: 'payment_method_id' } });
+    if (!m.is_active) throw new AppError(E.VALIDATION, { detail: `payment method ${given} is not active`, details: { field: 'payment_method_id' } });
+    return m.id;
+  }
+  const [m] = await tx.query<{ id: number }>('SELECT id FROM admin.payment_methods WHERE is_active ORDER BY sort, id LIMIT 1 FOR SHARE');
+  if (!m) {
+    throw new AppError(E.UPDATE_FAILED, {
+      detail: 'there is no active payment method; activate or create one, or give payment_method_id',
+      details: { field: 'payment_method_id' },
+    });
+  }
+  return m.id;
+}
