@@ -21,7 +21,9 @@ import { menusRoutes } from './features/menus/menus.routes.ts';
 import { monitorRoutes } from './features/monitor/monitor.routes.ts';
 import { attachmentsRoutes } from './features/attachments/attachments.routes.ts';
 import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
+import { NotificationService } from './features/notifications/notifications.service.ts';
 import { ordersRoutes } from './features/orders/orders.routes.ts';
+import { orderIoRoutes } from './features/orders/orders.io.routes.ts';
 import { paymentMethodsRoutes } from './features/payment-methods/payment-methods.routes.ts';
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { permissionsRoutes } from './features/permissions/permissions.routes.ts';
@@ -111,6 +113,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     guard,
     isProtected: (adminId) => isProtectedAdmin(db.orm, adminId, config.protectedAdmins),
     exports: new ExportTasks({ db, schema: 'admin', dataDir: config.dataDir, logger, ttlHours: config.EXPORT_TTL_HOURS }),
+    notifications: new NotificationService({ db, pubsub, logger }),
   };
 
   // Hooks for every admin route come first, so that the routes below get them.
@@ -118,11 +121,11 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   await app.register(operationRecorder, { ctx });
 
   await app.register(authRoutes, { auth, rateLimit: { max: config.AUTH_RATE_LIMIT, timeWindow: 60_000 } });
-  await app.register(sessionsRoutes, { sessions, config, isProtected: ctx.isProtected });
+  await app.register(sessionsRoutes, { sessions, config, isProtected: ctx.isProtected, notifications: ctx.notifications });
   for (const feature of [
     adminsRoutes, authenticatorRoutes, rolesRoutes, permissionsRoutes, menusRoutes, departmentsRoutes,
     dictionariesRoutes, blacklistsRoutes, logsRoutes, dashboardRoutes, monitorRoutes, exportsRoutes,
-    ordersRoutes, paymentMethodsRoutes, paymentsRoutes, attachmentsRoutes, notificationsRoutes,
+    ordersRoutes, orderIoRoutes, paymentMethodsRoutes, paymentsRoutes, attachmentsRoutes, notificationsRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

@@ -48,9 +48,35 @@ export const ConfigSchema = Type.Object({
   DISPLAY_TIMEZONE: Str('UTC', 'IANA time zone of `YYYY-MM-DD HH:mm:ss` times in records and queries'),
   LOG_RETENTION_DAYS: Int(90, 'days the operation, login and system logs are kept (purged at start-up and hourly); 0 keeps them forever', 0, 36_500),
   EXPORT_TTL_HOURS: Int(24, 'hours a finished export file stays downloadable before the cleanup deletes it', 1, 8760),
-  // Orders, payments, CSV import (issue 4): add settings here.
-  // Uploads, notifications, WebSocket (issue 5): add settings here.
-  // Time-clock (issue 6): add settings here.
+  // Orders: CSV import.
+  ORDER_IMPORT_MAX_BYTES: Int(1_073_741_824, 'largest CSV file POST /orders/import accepts, bytes (streamed: memory does not grow with it)', 1024, 2 ** 40),
+  ORDER_IMPORT_BATCH_ROWS: Int(10_000, 'orders written per transaction by the CSV import', 1, 100_000),
+  // Notifications over WebSocket, then uploads.
+  WS_HEARTBEAT_MS: Int(30_000, 'how often open WebSocket connections are pinged; one that has not answered the previous ping is dropped', 100, 600_000),
+  WS_MAX_BUFFERED_BYTES: Int(1_048_576, 'unsent bytes a WebSocket client may fall behind before it is closed as a slow consumer (1013)', 1024, 256 * 1_048_576),
+  UPLOAD_MAX_IMAGE_BYTES: Int(10 * 1_048_576, 'largest image upload (png, jpg, jpeg, gif, webp), bytes', 1024, 2 ** 40),
+  UPLOAD_MAX_DOCUMENT_BYTES: Int(50 * 1_048_576, 'largest document upload (pdf, docx, xlsx, pptx, doc, xls, txt, csv), bytes', 1024, 2 ** 40),
+  UPLOAD_MAX_VIDEO_BYTES: Int(1_073_741_824, 'largest video upload (mp4, mov, webm), bytes', 1024, 2 ** 40),
+  UPLOAD_CHUNK_MAX_BYTES: Int(10 * 1_048_576, 'largest chunk of a chunked upload, bytes', 1024, 2 ** 31 - 1),
+  UPLOAD_MAX_CHUNKS: Int(10_000, 'largest total_chunks of a chunked upload', 1, 100_000),
+  UPLOAD_CHUNK_TTL_HOURS: Int(24, 'hours an unfinished chunked upload is kept after its last chunk before the sweep removes it', 1, 8760),
+  UPLOAD_PUBLIC_IMAGES: Bool(false, '`true` serves image attachments without a token at their public URL (an unguessable name)'),
+  // Time-clock: tracking, security, webhooks, rate limits.
+  TRACKING_WINDOW_SECONDS: Int(300, 'a worker is tracking while their last location update arrived within this many seconds', 10, 86_400),
+  LOCATION_RETENTION_DAYS: Int(90, 'days location samples are kept (purged at start-up and hourly, in batches); 0 keeps them forever', 0, 36_500),
+  IMPOSSIBLE_TRAVEL_KMH: Int(300, 'implied speed between two consecutive positions of a worker above which an impossible_travel alert is raised, km/h', 10, 100_000),
+  WEBHOOK_TIMEOUT_MS: Int(5000, 'time allowed for one webhook delivery attempt (connect, send, answer)', 100, 60_000),
+  WEBHOOK_RETRY_BASE_MS: Int(5000, 'delay before the first retry of a failed webhook delivery; it doubles with each attempt', 10, 600_000),
+  WEBHOOK_RETRY_MAX_MS: Int(3_600_000, 'longest delay between two attempts of a webhook delivery', 10, 86_400_000),
+  WEBHOOK_MAX_AGE_HOURS: Int(24, 'hours a webhook delivery is retried before it is marked failed', 1, 720),
+  WEBHOOK_POLL_MS: Int(1000, 'how often each instance looks for due webhook deliveries (new ones also wake it at once)', 50, 60_000),
+  WEBHOOK_RETENTION_DAYS: Int(30, 'days finished webhook deliveries (delivered or failed) stay in the delivery log; 0 keeps them forever', 0, 36_500),
+  WEBHOOK_ALLOW_PRIVATE: Type.Optional(Type.Boolean({ description: 'whether webhook URLs may point at loopback, private or link-local addresses; unset: allowed except in production' })),
+  TIMECLOCK_RATE_LIMIT_AUTH: Int(5, 'time-clock login and token refresh requests per minute per client IP', 1, 1_000_000),
+  TIMECLOCK_RATE_LIMIT_CLOCK: Int(10, 'time-clock clock events per minute per user', 1, 1_000_000),
+  TIMECLOCK_RATE_LIMIT_LOCATION: Int(60, 'time-clock location updates per minute per user', 1, 1_000_000),
+  TIMECLOCK_RATE_LIMIT_GENERAL: Int(100, 'other time-clock requests per minute per user', 1, 1_000_000),
+  FORCE_CLOCK_OUT_ENABLED: Bool(true, '`false` refuses the FORCE_CLOCK_OUT QR value (a forced clock-out bypasses QR and geofence checks)'),
   SHUTDOWN_DRAIN_MS: Int(1000, 'on SIGTERM, how long /readyz answers 503 before the listener closes', 0, 20_000),
   SHUTDOWN_TIMEOUT_MS: Int(25_000, 'hard limit for a graceful shutdown', 1000, 120_000),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {

@@ -1,8 +1,9 @@
 // One database interface over two drivers: embedded PGlite (no DATABASE_URL) and PostgreSQL
 // through postgres.js. Services use `orm` (Drizzle) for queries; the raw methods exist for
-// migrations, advisory locks and LISTEN/NOTIFY.
+// migrations, advisory locks, LISTEN/NOTIFY and bulk reads (COPY).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -20,14 +21,33 @@ export interface Database {
   readonly orm: Orm;
   /** Parameterised query outside any transaction. */
   query: RawExec;
-  /** Runs `fn` in one transaction; `script` executes multi-statement SQL (migrations). */
-  transactionRaw<T>(fn: (tx: { query: RawExec; script: (sql: string) => Promise<void> }) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction; `script` executes multi-statement SQL (migrations); `copyIn`
+   * bulk-loads rows given in COPY's text format (tab-separated, `\N` for NULL, see copyText)
+   * into `target` (`schema.table (col, …)`).
+   */
+  transactionRaw<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The rows of `select` as CSV (`COPY (select) TO STDOUT WITH (FORMAT csv)`: LF line ends,
+   * no header, NULL as an empty cell), in chunks. COPY takes no bind parameters, so `$1`…`$n`
+   * in `select` are replaced by the values of `params` quoted by the server (`format('%L')`);
+   * they must not appear inside string literals of `select`. On PostgreSQL the rows stream
+   * with backpressure (bounded memory) and stopping the iteration cancels the statement;
+   * PGlite cannot stream and returns the whole output as one chunk, so bound `select` there.
+   */
+  copyOut(select: string, params?: readonly unknown[]): AsyncIterable<Buffer>;
   /** PGlite only: a compressed copy of the data directory (a template for tests). */
   dumpTemplate?: () => Promise<Blob>;
+}
+
+export interface Transaction {
+  query: RawExec;
+  script: (sql: string) => Promise<void>;
+  copyIn: (target: string, rows: string | Uint8Array) => Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -69,6 +89,9 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
           script: async (sql) => {
             await tx.exec(sql);
           },
+          copyIn: async (target, rows) => {
+            await tx.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([typeof rows === 'string' ? rows : Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength)]) });
+          },
         }),
       );
     },
@@ -82,11 +105,56 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     async ping() {
       await client.query('SELECT 1');
     },
+    async *copyOut(select, params = []) {
+      const statement = await copyStatement(query, select, params, "'/dev/blob'");
+      const { blob } = await client.query(statement);
+      if (blob && blob.size > 0) yield Buffer.from(await blob.arrayBuffer());
+    },
     async close() {
       if (!client.closed) await client.close();
     },
     dumpTemplate: () => client.dumpDataDir('gzip'),
   };
+}
+
+/**
+ * A PostgreSQL array literal (`{"a","b",NULL}`) to pass as one parameter cast to an array type
+ * (`$1::text[]`, `$2::bigint[]`): both drivers send it as text, and bulk statements
+ * (`INSERT … SELECT FROM unnest($1::text[], …)`) take thousands of rows in one round trip.
+ */
+export function pgArray(values: readonly (string | number | null)[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i > 0) out += ',';
+    if (v === null || v === undefined) out += 'NULL';
+    else if (typeof v === 'number') out += String(v);
+    else out += /["\\]/.test(v) ? `"${v.replace(/["\\]/g, '\\$&')}"` : `"${v}"`;
+  }
+  return `${out}}`;
+}
+
+/** A value as a field of COPY's text format: NULL as `\N`; backslash, tab, CR and LF escaped. */
+export function copyText(value: string | number | null): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'number') return String(value);
+  return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : value;
+}
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** `COPY (select) TO target WITH (FORMAT csv)` with `$n` replaced by server-quoted literals. */
+async function copyStatement(query: RawExec, select: string, params: readonly unknown[], target: string): Promise<string> {
+  if (params.length === 0) return `COPY (${select}) TO ${target} WITH (FORMAT csv)`;
+  const template = `COPY (${select.replaceAll('%', '%%').replace(/\$(\d+)/g, (_m, n: string) => `%${n}$L`)}) TO ${target} WITH (FORMAT csv)`;
+  const values = params.map((p) => {
+    if (p === null || p === undefined) return null;
+    if (p instanceof Date) return p.toISOString();
+    if (typeof p === 'string') return p;
+    if (typeof p === 'number' || typeof p === 'bigint' || typeof p === 'boolean') return String(p);
+    throw new TypeError('copyOut parameters are scalars');
+  });
+  const [row] = await query<{ statement: string }>('SELECT format($1, VARIADIC $2::text[]) AS statement', [template, values]);
+  return row!.statement;
 }
 
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
@@ -100,6 +168,18 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     },
   });
   const orm = drizzlePostgres({ client: sql }) as unknown as Orm;
+  // COPY … TO STDOUT streams run one at a time on a connection opened for them (idle: closed after a minute).
+  let copySql: postgres.Sql | undefined;
+  let copyQueue: Promise<void> = Promise.resolve();
+  const copyTurn = async (): Promise<() => void> => {
+    let release!: () => void;
+    const previous = copyQueue;
+    copyQueue = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    return release;
+  };
   // Raw statements send untyped parameters: dates go as ISO 8601 text.
   const run = async <T>(s: postgres.Sql | postgres.TransactionSql, text: string, params: unknown[] = []) =>
     Array.from(await s.unsafe(text, params.map((p) => (p instanceof Date ? p.toISOString() : p)) as postgres.ParameterOrJSON<never>[], { prepare: params.length > 0 })) as T[];
@@ -114,6 +194,21 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
           script: async (script) => {
             await tx.unsafe(script);
           },
+          copyIn: async (target, rows) => {
+            const stream = await tx.unsafe(`COPY ${target} FROM STDIN`).writable();
+            // postgres.js reports a COPY that fails after its last row (a unique violation found
+            // at the end, say) to no one: its stream just never finishes. So: once the rows are
+            // sent, end the stream (CopyDone is sent at once when nothing is pending) and run a
+            // statement, which the server executes after the COPY and fails if the COPY failed.
+            stream.on('error', () => {});
+            await new Promise<void>((resolve, reject) => stream.write(rows, (err) => (err ? reject(err) : resolve())));
+            stream.end();
+            try {
+              await tx.unsafe('SELECT 1');
+            } catch (err) {
+              throw new Error(`COPY into ${target.split(' ')[0]} failed`, { cause: err });
+            }
+          },
         }),
       )) as never;
     },
@@ -127,7 +222,42 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     async ping() {
       await sql`SELECT 1`;
     },
+    async *copyOut(select, params = []) {
+      const statement = await copyStatement(db.query, select, params, 'STDOUT');
+      // One at a time, on a connection of its own: postgres.js would pipeline the pool's other
+      // queries onto a connection that streams a COPY (they would fail), and a slow reader of
+      // the stream must never hold up a connection the rest of the service waits for.
+      const release = await copyTurn();
+      try {
+        copySql ??= postgres(url, { max: 1, idle_timeout: 60, onnotice: () => {}, connect_timeout: 10 });
+        const pending = copySql.unsafe(statement);
+        const stream = await pending.readable();
+        let complete = false;
+        try {
+          // Not destroyed when the consumer stops early: the connection must read on to the end.
+          for await (const chunk of stream.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
+          complete = true;
+        } finally {
+          if (!complete) {
+            // Stopped early (or failed): cancel the statement and drain what is still in flight,
+            // so that the connection is left in a usable state.
+            pending.cancel();
+            stream.resume();
+            await finished(stream).catch(() => {});
+            await pending.catch(() => {});
+          }
+          // postgres.js pauses the socket when the stream's buffer is full and resumes it only
+          // when the stream asks for more, which an ended stream never does: if the last rows
+          // filled the buffer, the connection would stay paused and its next query never be
+          // read. The stream's read hook resumes the socket.
+          (stream as unknown as { _read(size: number): void })._read(0);
+        }
+      } finally {
+        release();
+      }
+    },
     async close() {
+      await copySql?.end({ timeout: 5 });
       await sql.end({ timeout: 5 });
     },
   };

@@ -3,6 +3,10 @@
 // DATA_DIR/exports/<schema>/. One mechanism, parameterised by the schema and by a registry of
 // kinds (a row producer plus CSV columns), for every service that exports.
 //
+// A kind produces either rows (objects turned into CSV lines by its columns) or, for bulk
+// exports, CSV text itself (for example PostgreSQL's COPY output), which is passed through
+// with its records counted and its line ends made CRLF.
+//
 // Life of a task: pending → processing (claimed with FOR UPDATE SKIP LOCKED, so that one
 // instance runs it) → completed (file renamed from its temporary name into place, expires_at =
 // now + ttl) or failed (error kept). A task left processing by a crashed instance (heartbeat
@@ -17,7 +21,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import { CSV_BOM, csvLine } from './csv.ts';
+import { CSV_BOM, csvLine, CsvRecordCounter } from './csv.ts';
 
 export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
@@ -33,10 +37,23 @@ export interface ExportKind<R = never> {
   rows: (params: Record<string, unknown>, signal: AbortSignal) => AsyncIterable<R>;
 }
 
+/** A kind that writes CSV text itself: the file is the header, then `csv`'s records as given. */
+export interface CsvExportKind {
+  header: readonly string[];
+  /** CSV records without a header (RFC 4180; LF or CRLF line ends), in chunks of any size. */
+  csv: (params: Record<string, unknown>, signal: AbortSignal) => AsyncIterable<Uint8Array | string>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyExportKind = ExportKind<any> | CsvExportKind;
+
 /** Kinds by name; the generic helper keeps each kind's row type checked against its columns. */
 export function exportKind<R>(kind: ExportKind<R>): ExportKind<R> {
   return kind;
 }
+
+/** Lines are handed to the file in blocks of about this many characters, not one by one. */
+const BLOCK_CHARS = 64 * 1024;
 
 export interface ExportTask {
   id: number;
@@ -63,8 +80,7 @@ export interface ExportTasksOptions {
   dataDir: string;
   logger: Logger;
   /** Kinds known from the start; features may add theirs with `register`. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  kinds?: Record<string, ExportKind<any>>;
+  kinds?: Record<string, AnyExportKind>;
   /** Hours a completed file stays downloadable. */
   ttlHours: number;
   pollMs?: number;
@@ -76,6 +92,8 @@ export interface ExportTasksOptions {
   stopGraceMs?: number;
   /** Rows between two progress updates of rows_written. */
   progressEvery?: number;
+  /** CSV kinds: at most one progress update of rows_written per this many milliseconds. */
+  progressMs?: number;
 }
 
 const NAME = /^[a-z][a-z0-9_]*$/;
@@ -88,8 +106,7 @@ export class ExportTasks {
   private readonly table: string;
   private readonly logger: Logger;
   private readonly opts: Required<Omit<ExportTasksOptions, 'db' | 'schema' | 'dataDir' | 'logger' | 'kinds'>>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  private readonly kinds: Record<string, ExportKind<any>>;
+  private readonly kinds: Record<string, AnyExportKind>;
   private running = false;
   private loopDone: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -113,11 +130,12 @@ export class ExportTasks {
       cleanupEveryMs: o.cleanupEveryMs ?? 10 * 60_000,
       stopGraceMs: o.stopGraceMs ?? 5000,
       progressEvery: o.progressEvery ?? 500,
+      progressMs: o.progressMs ?? 1000,
     };
   }
 
   /** Adds an export kind; call before `start`. */
-  register<R>(name: string, kind: ExportKind<R>): void {
+  register<R>(name: string, kind: ExportKind<R> | CsvExportKind): void {
     if (!KIND.test(name)) throw new Error(`bad export kind ${name}`);
     if (this.kinds[name]) throw new Error(`export kind ${name} registered twice`);
     this.kinds[name] = kind;
@@ -253,18 +271,47 @@ export class ExportTasks {
       if (!kind) throw new Error(`unknown export kind ${task.kind}`);
       mkdirSync(this.dir, { recursive: true });
       const beat = (n: number) => this.beat(task.id, n);
-      const progressEvery = this.opts.progressEvery;
-      async function* lines() {
-        yield CSV_BOM + csvLine(kind!.columns.map((c) => c.header));
-        for await (const row of kind!.rows(task.params, signal)) {
-          signal.throwIfAborted();
-          yield csvLine(kind!.columns.map((c) => c.value(row)));
-          written += 1;
-          if (written % progressEvery === 0) await beat(written);
+      const file = createWriteStream(temp, { flags: 'wx' });
+      if ('csv' in kind) {
+        const { progressMs } = this.opts;
+        let lastBeat = Date.now();
+        const counter = new CsvRecordCounter((n) => {
+          written = n;
+        });
+        const records = kind.csv(task.params, signal);
+        async function* progress() {
+          for await (const chunk of records) {
+            signal.throwIfAborted();
+            yield chunk;
+            if (Date.now() - lastBeat >= progressMs) {
+              lastBeat = Date.now();
+              await beat(written);
+            }
+          }
         }
+        // The header goes first, then the records; pipeline keeps memory bounded by the buffers.
+        file.write(CSV_BOM + csvLine(kind.header));
+        await pipeline(Readable.from(progress(), { objectMode: false }), counter, file, { signal });
+      } else {
+        const progressEvery = this.opts.progressEvery;
+        const { columns, rows } = kind;
+        async function* lines() {
+          let block = CSV_BOM + csvLine(columns.map((c) => c.header));
+          for await (const row of rows(task.params, signal)) {
+            signal.throwIfAborted();
+            block += csvLine(columns.map((c) => c.value(row)));
+            written += 1;
+            if (block.length >= BLOCK_CHARS) {
+              yield block;
+              block = '';
+            }
+            if (written % progressEvery === 0) await beat(written);
+          }
+          if (block) yield block;
+        }
+        // pipeline waits for the file stream to drain: memory stays bounded by its buffer.
+        await pipeline(Readable.from(lines()), file, { signal });
       }
-      // pipeline waits for the file stream to drain: memory stays bounded by its buffer.
-      await pipeline(Readable.from(lines()), createWriteStream(temp, { flags: 'wx' }), { signal });
       renameSync(temp, final);
       const [done] = await this.db.query<{ id: number }>(
         `UPDATE ${this.table} SET status = 'completed', rows_written = $2, file_name = $3, finished_at = now(),

@@ -1,0 +1,126 @@
+// The orders CSV, written by the export and read by the import: one record per order, its
+// products as a JSON array in the `products` cell, so that an exported file re-imports into
+// the same orders. Times are `YYYY-MM-DD HH:mm:ss` in the display time zone.
+//
+//   order_no,request_id,user_id,amount,status,paid_at,created_at,products
+//   20260131120000123…,req-1,42,25.00,paid,2026-01-31 12:05:00,2026-01-31 12:00:00,"[{""product_id"":7,""product_name"":""Tea"",""price"":12.50,""quantity"":2}]"
+//
+// Text cells that start with = + - @, tab or CR are written with a leading `'` (formula
+// guard); the import removes it again (csvUnguard), so the values round-trip exactly.
+import { csvUnguard } from '../../../platform/jobs/csv.ts';
+import { checkOrder, type OrderItemInput } from './orders.rules.ts';
+import { ORDER_STATUSES, OrderLookupQuery, type OrderStatus } from './orders.schema.ts';
+
+export const ORDER_CSV_COLUMNS = ['order_no', 'request_id', 'user_id', 'amount', 'status', 'paid_at', 'created_at', 'products'] as const;
+export type OrderCsvColumn = (typeof ORDER_CSV_COLUMNS)[number];
+
+/** Columns an import file must have; the others may be left out (or left empty in a row). */
+export const REQUIRED_IMPORT_COLUMNS: readonly OrderCsvColumn[] = ['request_id', 'user_id', 'amount', 'products'];
+
+/** The order number's rule, as the order routes declare it. */
+const ORDER_NO = OrderLookupQuery.properties.order_no as unknown as { pattern: string; maxLength: number };
+const ORDER_NO_RE = new RegExp(ORDER_NO.pattern);
+const DISPLAY_TIME_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const STATUSES = new Set<string>(ORDER_STATUSES);
+/** Control characters that never appear in a CSV text file's header. */
+const BINARY = /[\u0000-\u0008\u000e-\u001f]/;
+
+/** Where each column is in the file's records. */
+export type ColumnIndex = Readonly<Record<OrderCsvColumn, number>>;
+
+/** The position of each column named by the header record, or why the header is refused. */
+export function readHeader(cells: readonly string[]): { ok: true; index: ColumnIndex; width: number } | { ok: false; problem: string; binary?: boolean } {
+  if (cells.some((c) => BINARY.test(c))) return { ok: false, problem: 'the file is not CSV text', binary: true };
+  const index: Partial<Record<OrderCsvColumn, number>> = {};
+  const unknown: string[] = [];
+  const repeated: string[] = [];
+  cells.forEach((raw, i) => {
+    const name = raw.trim().toLowerCase();
+    if (!(ORDER_CSV_COLUMNS as readonly string[]).includes(name)) unknown.push(raw);
+    else if (index[name as OrderCsvColumn] !== undefined) repeated.push(name);
+    else index[name as OrderCsvColumn] = i;
+  });
+  const expected = `the first record must be the header, with the columns ${ORDER_CSV_COLUMNS.join(',')} (required: ${REQUIRED_IMPORT_COLUMNS.join(', ')})`;
+  const show = (names: string[]) => names.slice(0, 5).map((n) => JSON.stringify(n.slice(0, 40))).join(', ');
+  if (unknown.length > 0) return { ok: false, problem: `unknown column(s) ${show(unknown)}: ${expected}` };
+  if (repeated.length > 0) return { ok: false, problem: `column(s) ${show(repeated)} appear more than once` };
+  const missing = REQUIRED_IMPORT_COLUMNS.filter((c) => index[c] === undefined);
+  if (missing.length > 0) return { ok: false, problem: `missing column(s) ${missing.join(', ')}: ${expected}` };
+  for (const c of ORDER_CSV_COLUMNS) index[c] ??= -1;
+  return { ok: true, index: index as ColumnIndex, width: cells.length };
+}
+
+/** One order read from a record, ready to be written. */
+export interface ImportRow {
+  /** Null: a new order number is generated. */
+  order_no: string | null;
+  request_id: string;
+  user_id: number;
+  amount: string;
+  status: OrderStatus;
+  /** `YYYY-MM-DD HH:mm:ss` in the display zone; null: now (paid_at only for paid orders). */
+  paid_at: string | null;
+  created_at: string | null;
+  products: OrderItemInput[];
+}
+
+/** Reads and checks one data record under the rules of POST /orders plus the CSV's own columns. */
+export function readOrderRecord(cells: readonly string[], index: ColumnIndex, width: number):
+  { ok: true; row: ImportRow } | { ok: false; problems: string[]; request_id: string | null } {
+  const cell = (c: OrderCsvColumn) => (index[c] < 0 ? '' : csvUnguard(cells[index[c]] ?? ''));
+  const requestId = cell('request_id');
+  const shownId = requestId === '' ? null : requestId.slice(0, 64);
+  if (cells.length !== width) return { ok: false, problems: [`expected ${width} cells, found ${cells.length}`], request_id: shownId };
+  const problems: string[] = [];
+  if (requestId === '') problems.push('request_id is required in an import (it is what makes a re-run skip imported orders)');
+  let products: unknown;
+  const productsText = cell('products');
+  try {
+    products = JSON.parse(productsText);
+  } catch {
+    problems.push('products must be a JSON array of {product_id, product_name, price, quantity}');
+    products = undefined;
+  }
+  const checked = checkOrder({ user_id: cell('user_id'), amount: cell('amount'), products, request_id: requestId });
+  if (!checked.ok) problems.push(...checked.problems.filter((p) => products !== undefined || !p.startsWith('products')));
+  // PostgreSQL text cannot hold NUL: refused here rather than failing the whole batch.
+  if (checked.ok && checked.order.products.some((p) => p.product_name.includes('\u0000'))) problems.push('product_name must not contain NUL characters');
+
+  const orderNo = cell('order_no');
+  if (orderNo !== '' && (orderNo.length > ORDER_NO.maxLength || !ORDER_NO_RE.test(orderNo))) {
+    problems.push(`order_no must be 1 to ${ORDER_NO.maxLength} letters, digits, _ or - (or empty: generated)`);
+  }
+  const statusText = cell('status');
+  const status = (statusText === '' ? 'pending' : statusText) as OrderStatus;
+  if (!STATUSES.has(status)) problems.push(`status must be one of ${ORDER_STATUSES.join(', ')} (or empty: pending)`);
+  const paidAt = cell('paid_at');
+  const createdAt = cell('created_at');
+  if (paidAt !== '' && !isDisplayTime(paidAt)) problems.push('paid_at must be a time YYYY-MM-DD HH:mm:ss (or empty)');
+  if (paidAt !== '' && status !== 'paid') problems.push('paid_at is only for paid orders');
+  if (createdAt !== '' && !isDisplayTime(createdAt)) problems.push('created_at must be a time YYYY-MM-DD HH:mm:ss (or empty: now)');
+
+  if (problems.length > 0 || !checked.ok) return { ok: false, problems, request_id: shownId };
+  return {
+    ok: true,
+    row: {
+      order_no: orderNo === '' ? null : orderNo,
+      request_id: requestId,
+      user_id: checked.order.user_id,
+      amount: checked.order.amount,
+      status,
+      paid_at: paidAt === '' ? null : paidAt,
+      created_at: createdAt === '' ? null : createdAt,
+      products: checked.order.products,
+    },
+  };
+}
+
+/** `YYYY-MM-DD HH:mm:ss` naming a real calendar date and time (the zone is applied by the database). */
+function isDisplayTime(text: string): boolean {
+  if (text.length !== 19 || !DISPLAY_TIME_RE.test(text)) return false;
+  const num = (from: number, to: number) => Number(text.slice(from, to));
+  const [y, mo, d, h, mi, s] = [num(0, 4), num(5, 7), num(8, 10), num(11, 13), num(14, 16), num(17, 19)];
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31);
+}

@@ -1,0 +1,182 @@
+// CSV import and export of orders: POST /orders/import (multipart `file`, streamed, see
+// orders.import.ts), POST /orders/export (an `orders` task on the shared export queue, see
+// orders.export.ts) and GET /orders/export/status/{id}; the file is downloaded from
+// GET /exports/{id}/download like every export. Multipart parsing is registered here only.
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../../platform/http/errors.ts';
+import { OrderByQuery } from '../../../platform/http/schemas.ts';
+import type { FeatureOptions } from '../../context.ts';
+import { E } from '../../errors.ts';
+import { authErrors, Body, Envelope, ErrorEnvelope, IdParam, ok } from '../../http.ts';
+import { ExportTaskReply } from '../exports/exports.schema.ts';
+import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from '../exports/exports.view.ts';
+import { ORDER_CSV_COLUMNS, REQUIRED_IMPORT_COLUMNS } from './orders.csv.ts';
+import { EXPORT_MAX_MONTHS, orderExportParams, ordersExportKind, ORDERS_EXPORT_KIND } from './orders.export.ts';
+import { IMPORT_ERRORS_SHOWN, importOrders, type OrderImportSummary } from './orders.import.ts';
+import { ORDER_ORDER_FIELDS, OrderFilterQuery } from './orders.schema.ts';
+
+const security = [{ bearer: [] }];
+const FILE_FIELD = 'file';
+/** Room for the multipart boundaries and part headers around the file. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+const ImportSummary = Type.Object({
+  total: Type.Integer({ description: 'data rows read (the header not counted)' }),
+  succeeded: Type.Integer({ description: 'orders created' }),
+  failed: Type.Integer({ description: 'rows not imported: invalid rows and duplicates' }),
+  duplicates: Type.Integer({ description: 'rows skipped because their request_id exists already or appears earlier in the file (counted in failed)' }),
+  errors: Type.Array(Type.Object({
+    row: Type.Integer({ description: 'position of the record in the file; the header is row 1' }),
+    request_id: Type.Union([Type.String(), Type.Null()]),
+    reason: Type.String(),
+  }), { description: `the first ${IMPORT_ERRORS_SHOWN} problems by row` }),
+  errors_truncated: Type.Boolean({ description: `true when there were more than ${IMPORT_ERRORS_SHOWN} problems` }),
+});
+
+const OrderExportQuery = Type.Object({
+  ...OrderFilterQuery,
+  order_by: OrderByQuery(ORDER_ORDER_FIELDS, 'id:desc'),
+});
+
+const CSV_LAYOUT = [
+  `Columns: \`${ORDER_CSV_COLUMNS.join(',')}\`, one order per record, its products as a JSON array`,
+  '(`[{"product_id":1,"product_name":"Tea","price":12.5,"quantity":2}]`); times `YYYY-MM-DD HH:mm:ss` in the display time zone.',
+  'UTF-8 with a byte-order mark, CRLF line ends. Text cells starting with `=`, `+`, `-`, `@`, tab or CR carry a leading `\'` against',
+  'formula injection; the import removes it, so an exported file re-imports into the same orders.',
+].join(' ');
+
+export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const { platform } = ctx;
+  const { config, db } = platform;
+  const tz = config.DISPLAY_TIMEZONE;
+  const tasks = ctx.exports;
+  tasks.register(ORDERS_EXPORT_KIND, ordersExportKind(db, tz));
+  const prefix = app.prefix;
+  const maxBytes = config.ORDER_IMPORT_MAX_BYTES;
+
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  app.post('/orders/import', {
+    config: { permission: 'order.import' },
+    schema: {
+      tags: ['Orders'],
+      summary: 'Import orders from a CSV file',
+      description: [
+        `multipart/form-data with one part, \`${FILE_FIELD}\`: the CSV. ${CSV_LAYOUT}`,
+        `The header names the columns in any order; required: ${REQUIRED_IMPORT_COLUMNS.join(', ')}. Empty cells: \`order_no\` generated,`,
+        '`status` pending, `created_at` now; `paid_at` only with `paid` (empty: now).',
+        'Each row is checked with the rules of `POST /orders` (amount = Σ price × quantity to the cent); `request_id` is required, so that',
+        'running the same file again skips the orders it created (they are reported as duplicates). Rows are written in batches of',
+        '`ORDER_IMPORT_BATCH_ROWS`, each batch one transaction; the file is streamed, never held in memory.',
+        'Refused before anything is written: not multipart (415, 30006); no `file` part, an empty file, a missing, unknown or repeated',
+        'column (400, 30001); a file that is not CSV text (400, 30004). If the import stops half-way (CSV syntax error: 400 30004; larger',
+        'than `ORDER_IMPORT_MAX_BYTES`: 413 30005; a database failure: 500 50002), the message says how many orders were imported',
+        'before the stop; those stay, and importing the same file again adds only the rest.',
+      ].join(' '),
+      security,
+      consumes: ['multipart/form-data'],
+      response: { 200: Envelope(ImportSummary), ...authErrors, 413: ErrorEnvelope, 415: ErrorEnvelope },
+    },
+    // Before any body is read: the wrong media type or an announced oversize file is refused at once.
+    preParsing: async (request) => {
+      const type = String(request.headers['content-type'] ?? '').toLowerCase();
+      if (!type.startsWith('multipart/form-data')) {
+        throw new AppError(E.UNSUPPORTED_MEDIA_TYPE, { detail: `send multipart/form-data with the CSV in a "${FILE_FIELD}" part` });
+      }
+      const length = Number(request.headers['content-length']);
+      if (Number.isFinite(length) && length > maxBytes + MULTIPART_OVERHEAD) {
+        throw new AppError(E.BODY_TOO_LARGE, { detail: `the import limit is ${maxBytes} bytes (ORDER_IMPORT_MAX_BYTES)` });
+      }
+    },
+  }, async (request, reply) => {
+    let summary: OrderImportSummary | undefined;
+    try {
+      const parts = request.parts({ limits: { fileSize: maxBytes, files: 1, fields: 0, parts: 1, fieldNameSize: 64, headerPairs: 20 } });
+      for await (const part of parts) {
+        if (part.type !== 'file' || part.fieldname !== FILE_FIELD) {
+          throw new AppError(E.VALIDATION, { detail: `the only accepted part is the file "${FILE_FIELD}" (got "${part.fieldname.slice(0, 64)}")` });
+        }
+        summary = await importOrders(part.file, { db, logger: request.log, tz, batchRows: config.ORDER_IMPORT_BATCH_ROWS });
+        // Anything after the file part is not read.
+        break;
+      }
+    } catch (err) {
+      // The rest of the body was not read: end the connection with this response.
+      if (!request.raw.complete) reply.header('Connection', 'close');
+      throw multipartError(err);
+    }
+    if (!summary) throw new AppError(E.VALIDATION, { detail: `a "${FILE_FIELD}" part with the CSV is required` });
+    // The reply has the result too; the notification reaches the administrator's other tabs and devices.
+    await ctx.notifications.notify(request.admin!.adminId, {
+      kind: 'import',
+      title: 'Order import finished',
+      content: `${summary.total} rows read: ${summary.succeeded} orders imported, ${summary.failed} failed (${summary.duplicates} duplicates).`,
+    });
+    return ok(request, summary);
+  });
+
+  app.post('/orders/export', {
+    config: { permission: 'order.export' },
+    schema: {
+      tags: ['Orders'],
+      summary: 'Export orders to CSV',
+      description: [
+        'Queues an export task with the list filters (query string, no paging) and returns it (`download_url` null).',
+        `The time range (on created_at) is at most ${EXPORT_MAX_MONTHS} months; without start_time and end_time it is the last ${EXPORT_MAX_MONTHS} months,`,
+        `with only one of them ${EXPORT_MAX_MONTHS} months from (or up to) it.`,
+        'Poll `GET /orders/export/status/{id}` until `status` is `completed`, then download from `download_url`', `(\`GET /exports/{id}/download\`). ${CSV_LAYOUT}`,
+      ].join(' '),
+      security,
+      querystring: OrderExportQuery,
+      body: Body({}),
+      response: { 200: ExportTaskReply, ...authErrors },
+    },
+    // No body is expected; none at all is an empty one.
+    preValidation: async (request) => {
+      request.body ??= {};
+    },
+  }, async (request) => {
+    const params = orderExportParams(request.query, tz);
+    const task = await tasks.create(ORDERS_EXPORT_KIND, { ...params }, request.admin!.adminId);
+    return ok(request, { ...renderExportTask(tasks, task, prefix, tz), download_url: null });
+  });
+
+  app.get('/orders/export/status/:id', {
+    config: { auth: 'self' },
+    schema: {
+      tags: ['Orders'],
+      summary: 'Status of an order export',
+      description: [
+        'Status (`pending`, `processing`, `completed`, `failed`; `expired` once the file is deleted), `rows_written` and, when the file is ready,',
+        `\`download_url\`. Its creator and holders of \`${EXPORT_MANAGE}\` may read it (otherwise 403, 20001); an id that is not an order export is 404 (30003).`,
+        'A task left `processing` by a crashed instance is retried (3 attempts in all), then marked `failed`.',
+      ].join(' '),
+      security,
+      params: IdParam,
+      response: { 200: ExportTaskReply, ...authErrors, 404: ErrorEnvelope },
+    },
+  }, async (request) => {
+    const task = await visibleExportTask(tasks, request.admin!, request.params.id, ORDERS_EXPORT_KIND);
+    return ok(request, renderExportTask(tasks, task, prefix, tz));
+  });
+};
+
+/** Our error for a failure of the multipart parser (busboy and @fastify/multipart report plain errors). */
+function multipartError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const e = err as { code?: string; message?: string };
+  switch (e.code) {
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new AppError(E.VALIDATION, { detail: `the only accepted part is the file "${FILE_FIELD}"` });
+    case 'FST_PROTO_VIOLATION':
+      return new AppError(E.VALIDATION, { detail: 'a form part has a forbidden name' });
+  }
+  if (typeof e.message === 'string' && /multipart|boundary|unexpected end|terminated early|malformed/i.test(e.message)) {
+    return new AppError(E.INVALID_FORMAT, { detail: 'malformed multipart body' });
+  }
+  return err;
+}
