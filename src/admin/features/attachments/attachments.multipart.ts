@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from
 import { AppError } from '../../../platform/http/errors.ts';
 import { StorageLimitError, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
 import { E } from '../../errors.ts';
+import { multipartParserError } from '../../multipart.ts';
 import type { ContentProbe } from './attachments.types.ts';
 
 export interface ReceivedFile {
@@ -43,28 +44,13 @@ const FILE_FIELD = 'file';
 
 const invalid = (detail: string) => new AppError(E.VALIDATION, { detail });
 
-/** Our error for a failure of the multipart parser (busboy and @fastify/multipart report plain errors). */
+/** Our error for a failure of the multipart parser, including a file over its limit. */
 function mapParserError(err: unknown): unknown {
-  if (err instanceof AppError) return err;
   if (err instanceof StorageLimitError) return new AppError(E.BODY_TOO_LARGE);
-  const e = err as { code?: string; message?: string };
-  switch (e.code) {
-    case 'FST_FILES_LIMIT':
-      return invalid('only one file part is accepted');
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return invalid('too many form fields');
-    case 'FST_PROTO_VIOLATION':
-      return invalid('a form field has a forbidden name');
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return new AppError(E.BODY_TOO_LARGE);
-    case 'FST_MP_PREMATURE_CLOSE':
-      return new AppError(E.INVALID_FORMAT, { detail: 'the multipart body ended early' });
-  }
-  if (typeof e.message === 'string' && /multipart|boundary|unexpected end|terminated early|malformed/i.test(e.message)) {
-    return new AppError(E.INVALID_FORMAT, { detail: 'malformed multipart body' });
-  }
-  return err;
+  const code = (err as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(E.BODY_TOO_LARGE);
+  if (code === 'FST_MP_PREMATURE_CLOSE') return new AppError(E.INVALID_FORMAT, { detail: 'the multipart body ended early' });
+  return multipartParserError(err, (c) => (c === 'FST_FILES_LIMIT' ? 'only one file part is accepted' : 'too many form fields'));
 }
 
 export function multipartBody(opts: MultipartOptions): preValidationAsyncHookHandler {

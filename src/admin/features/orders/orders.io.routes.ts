@@ -9,6 +9,7 @@ import { AppError } from '../../../platform/http/errors.ts';
 import { OrderByQuery } from '../../../platform/http/schemas.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
+import { multipartParserError } from '../../multipart.ts';
 import { authErrors, Body, Envelope, ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import { ExportTaskReply } from '../exports/exports.schema.ts';
 import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from '../exports/exports.view.ts';
@@ -105,7 +106,7 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
     } catch (err) {
       // The rest of the body was not read: end the connection with this response.
       if (!request.raw.complete) reply.header('Connection', 'close');
-      throw multipartError(err);
+      throw multipartParserError(err, () => `the only accepted part is the file "${FILE_FIELD}"`);
     }
     if (!summary) throw new AppError(E.VALIDATION, { detail: `a "${FILE_FIELD}" part with the CSV is required` });
     // The reply has the result too; the notification reaches the administrator's other tabs and devices.
@@ -162,21 +163,3 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
     return ok(request, renderExportTask(tasks, task, prefix, tz));
   });
 };
-
-/** Our error for a failure of the multipart parser (busboy and @fastify/multipart report plain errors). */
-function multipartError(err: unknown): unknown {
-  if (err instanceof AppError) return err;
-  const e = err as { code?: string; message?: string };
-  switch (e.code) {
-    case 'FST_FILES_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return new AppError(E.VALIDATION, { detail: `the only accepted part is the file "${FILE_FIELD}"` });
-    case 'FST_PROTO_VIOLATION':
-      return new AppError(E.VALIDATION, { detail: 'a form part has a forbidden name' });
-  }
-  if (typeof e.message === 'string' && /multipart|boundary|unexpected end|terminated early|malformed/i.test(e.message)) {
-    return new AppError(E.INVALID_FORMAT, { detail: 'malformed multipart body' });
-  }
-  return err;
-}
