@@ -60,7 +60,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   const jwt = jwtCodec<AdminTokenClaims>(deriveKey(jwtSecret, 'admin'));
   const rbac = new RbacService(db.orm);
   const sessions = new SessionService(db, pubsub, jwt, config.ADMIN_TOKEN_TTL);
-  const auth = new AuthService({ orm: db.orm, kv, config, sessions, rbac, logger });
+  const auth = new AuthService({ db, kv, config, sessions, rbac, logger });
   const guard = new Guard({ jwt, sessions, rbac, cacheMs: config.SESSION_CACHE_MS });
   sessions.onInvalidate((m) => guard.invalidate(m));
   app.decorateRequest('admin', null);
@@ -135,8 +135,10 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     await syncPermissionCatalogue(db, declared);
     await ensureBootstrapAdmin(db, config, logger);
     ctx.exports.start();
+    auth.start();
   });
   app.addHook('onClose', async () => {
+    auth.stop();
     await ctx.exports.stop();
     await guard.stop();
   });

@@ -2,17 +2,17 @@
 // after repeated failures, and the login log. Unknown usernames go through the same steps
 // (a dummy hash is verified, failures are counted) so that accounts cannot be enumerated.
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { renderCaptcha } from '../../../platform/auth/captcha.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../../platform/auth/password.ts';
 import { matchTotpStep } from '../../../platform/auth/totp.ts';
 import type { KvStore } from '../../../platform/cache/kv.ts';
 import type { Config } from '../../../platform/config.ts';
-import type { Orm } from '../../../platform/db/database.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { formatDisplay } from '../../../platform/time.ts';
-import { admins, departments, loginLogs } from '../../db/schema.ts';
+import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../guard.ts';
 import type { RbacService } from '../rbac/rbac.service.ts';
@@ -29,15 +29,27 @@ export interface ClientInfo {
   userAgent: string;
 }
 
+interface AccountRow {
+  id: number | null;
+  username: string | null;
+  passwordHash: string | null;
+  status: number | null;
+  totpSecret: string | null;
+  failures: number;
+  lockSeconds: number | null;
+}
+
 export class AuthService {
+  private readonly db: Database;
   private readonly orm: Orm;
   private readonly kv: KvStore;
   private readonly config: Config;
   private readonly sessions: SessionService;
   private readonly rbac: RbacService;
   private readonly logger: Logger;
-  constructor(deps: { orm: Orm; kv: KvStore; config: Config; sessions: SessionService; rbac: RbacService; logger: Logger }) {
-    this.orm = deps.orm;
+  constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: SessionService; rbac: RbacService; logger: Logger }) {
+    this.db = deps.db;
+    this.orm = deps.db.orm;
     this.kv = deps.kv;
     this.config = deps.config;
     this.sessions = deps.sessions;
@@ -60,14 +72,10 @@ export class AuthService {
   }
 
   private async log(username: string, adminId: number | null, client: ClientInfo, reason: Exclude<LoginReason, 'success'>) {
-    await this.orm.insert(loginLogs).values({
-      adminId,
-      username: username.slice(0, 64),
-      ip: client.ip,
-      userAgent: client.userAgent.slice(0, 512),
-      status: 0,
-      reason,
-    });
+    await this.db.query(
+      `INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($1, $2, $3, $4, 0, $5)`,
+      [adminId, username.slice(0, 64), client.ip, client.userAgent.slice(0, 512), reason],
+    );
   }
 
   async login(
@@ -86,19 +94,22 @@ export class AuthService {
       }
     }
 
-    // One counter per account name (existing or not): failures within the window, and a
-    // lock once it reaches the limit.
-    const failKey = `admin:login:fail:${key}`;
-    const failures = Number(await this.kv.get(failKey) ?? 0);
+    // The account (if any) and the failure count of its name (existing or not) in one query;
+    // a fixed statement, prepared once per connection, on the hottest unauthenticated path.
+    const [found] = await this.db.query<AccountRow>(
+      `SELECT a.id, a.username, a.password_hash AS "passwordHash", a.status, a.totp_secret AS "totpSecret",
+              coalesce(f.failures, 0) AS failures, ceil(extract(epoch FROM f.ends_at - now()))::int AS "lockSeconds"
+       FROM (SELECT $1::text AS account_key) k
+       LEFT JOIN admin.admins a ON lower(a.username) = k.account_key
+       LEFT JOIN admin.login_failures f ON f.account_key = k.account_key AND f.ends_at > now()`,
+      [key],
+    );
+    const failures = found!.failures;
     if (failures >= this.config.LOGIN_MAX_FAILURES) {
       await this.log(username, null, client, 'locked');
-      throw this.lockedError(await this.kv.ttl(failKey));
+      throw this.lockedError(found!.lockSeconds!);
     }
-
-    const [admin] = await this.orm
-      .select({ id: admins.id, username: admins.username, passwordHash: admins.passwordHash, status: admins.status, totpSecret: admins.totpSecret })
-      .from(admins)
-      .where(eq(sql`lower(${admins.username})`, key));
+    const admin = found!.id === null ? undefined : (found as AccountRow & { id: number; username: string; passwordHash: string; status: number });
 
     const passwordOk = admin ? await verifyPassword(admin.passwordHash, input.password) : await verifyAgainstDummy(input.password);
     if (!admin || !passwordOk) {
@@ -120,25 +131,52 @@ export class AuthService {
       }
     }
 
-    if (failures > 0) await this.kv.del(failKey);
+    if (failures > 0) await this.db.query(`DELETE FROM admin.login_failures WHERE account_key = $1`, [key]);
     const session = await this.sessions.openForLogin(admin, client.ip, client.userAgent);
     return { token: session.token, expires_at: session.expiresAt.toISOString() };
   }
 
-  /** Counts a failure; the one that reaches the limit locks the account name for the full window. */
+  /**
+   * Counts a failure and logs it, in one statement. The count starts a window of
+   * LOGIN_LOCK_SECONDS; the failure that reaches the limit locks the name for a full window.
+   */
   private async fail(key: string, username: string, adminId: number | null, client: ClientInfo, reason: Exclude<LoginReason, 'success'>) {
-    const windowMs = this.config.LOGIN_LOCK_SECONDS * 1000;
-    const failKey = `admin:login:fail:${key}`;
-    const failures = await this.kv.incr(failKey, windowMs);
-    if (failures === this.config.LOGIN_MAX_FAILURES) {
-      await this.kv.set(failKey, String(failures), windowMs);
+    const [row] = await this.db.query<{ failures: number }>(
+      `WITH f AS (
+         INSERT INTO admin.login_failures AS f (account_key, failures, ends_at) VALUES ($1, 1, now() + make_interval(secs => $2))
+         ON CONFLICT (account_key) DO UPDATE SET
+           failures = CASE WHEN f.ends_at <= now() THEN 1 ELSE f.failures + 1 END,
+           ends_at = CASE WHEN f.ends_at <= now() OR f.failures + 1 >= $3 THEN now() + make_interval(secs => $2) ELSE f.ends_at END
+         RETURNING failures
+       ), l AS (
+         INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($4, $5, $6, $7, 0, $8)
+       )
+       SELECT failures FROM f`,
+      [key, this.config.LOGIN_LOCK_SECONDS, this.config.LOGIN_MAX_FAILURES, adminId, username.slice(0, 64), client.ip, client.userAgent.slice(0, 512), reason],
+    );
+    if (row!.failures === this.config.LOGIN_MAX_FAILURES) {
       this.logger.warn({ username, ip: client.ip }, 'administrator login locked after repeated failures');
     }
-    await this.log(username, adminId, client, reason);
   }
 
-  private lockedError(ttlMs: number) {
-    const seconds = Math.ceil(ttlMs / 1000);
+  private purgeTimer: NodeJS.Timeout | undefined;
+
+  /** Forgets, every hour, failure counts whose window has passed (they no longer count anyway). */
+  start() {
+    const purge = () => {
+      this.db.query(`DELETE FROM admin.login_failures WHERE ends_at < now()`).catch((err: unknown) => {
+        this.logger.warn({ err }, 'purging expired login failure counts failed');
+      });
+    };
+    this.purgeTimer = setInterval(purge, 3_600_000);
+    this.purgeTimer.unref();
+  }
+
+  stop() {
+    clearInterval(this.purgeTimer);
+  }
+
+  private lockedError(seconds: number) {
     return new AppError(E.LOGIN_LOCKED, { params: { minutes: Math.ceil(seconds / 60) }, headers: { 'Retry-After': String(seconds) } });
   }
 
