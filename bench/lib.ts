@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const AUTOCANNON = path.resolve(import.meta.dirname, '../node_modules/autocannon/autocannon.js');
+const LOAD_CLIENT = path.resolve(import.meta.dirname, 'load-client.ts');
 
 export interface Load {
   url: string;
@@ -28,23 +29,45 @@ export async function requestsPerSecond(load: Load): Promise<number> {
   return result.requests.total / result.duration;
 }
 
+/**
+ * Requests per second from bench/load-client.ts (2xx only): for pairs whose other side is not
+ * HTTP, so that the load generator's own CPU is as small as it can be (see that file).
+ */
+export async function closedLoopRate(load: Load): Promise<number> {
+  const headers = { ...load.headers, ...(load.body ? { 'content-type': 'application/json' } : {}) };
+  const spec = { url: load.url, method: load.method ?? 'GET', headers, body: load.body, connections: load.connections ?? 16, seconds: load.seconds ?? 5 };
+  const { stdout } = await run(process.execPath, [LOAD_CLIENT, JSON.stringify(spec)]);
+  const result = JSON.parse(stdout) as { requests: number; seconds: number; non2xx: number; errors: number };
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${load.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests / result.seconds;
+}
+
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+const SETTLE_MS = 1000;
 
 /**
  * Runs `a` and `b` alternately for `rounds` rounds after one discarded warm-up of each, and
  * prints both medians and the median of the per-round ratios a/b against `target`.
  */
 export async function pair(rounds: number, label: string, a: () => Promise<number>, b: () => Promise<number>, target?: number, targetNote = '') {
+  // A load generator that stops leaves requests in flight on the server; a pause after each
+  // side keeps that tail out of the other side's measurement.
+  const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   await a();
+  await settle();
   await b();
+  await settle();
   const as: number[] = [];
   const bs: number[] = [];
   const ratios: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const ra = await a();
+    await settle();
     const rb = await b();
+    await settle();
     as.push(ra);
     bs.push(rb);
     ratios.push(ra / rb);

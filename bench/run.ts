@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 
 const names = readdirSync(import.meta.dirname)
-  .filter((f) => f.endsWith('.ts') && !['run.ts', 'lib.ts'].includes(f))
+  .filter((f) => f.endsWith('.ts') && !['run.ts', 'lib.ts', 'load-client.ts'].includes(f))
   .map((f) => f.slice(0, -3));
 const name = process.argv[2];
 if (!name || !names.includes(name)) {
