@@ -99,47 +99,6 @@ function kvContract(make: () => KvStore) {
     assert.equal(await kv.get(a), null);
     assert.equal(await kv.get(b), 'B');
   });
-
-  test('incr counts from 1', async () => {
-    const k = key();
-    assert.equal(await kv.incr(k, 10_000), 1);
-    assert.equal(await kv.incr(k, 10_000), 2);
-    assert.equal(await kv.incr(k, 10_000), 3);
-    assert.equal(await kv.get(k), '3');
-  });
-
-  test('the first incr starts the ttl; later ones do not extend it', async () => {
-    const k = key();
-    await kv.incr(k, 2_000);
-    const first = await kv.ttl(k);
-    assert.ok(first > 0 && first <= 2_000, `ttl ${first}`);
-    await kv.incr(k, 600_000);
-    const second = await kv.ttl(k);
-    assert.ok(second > 0 && second <= 2_000, `ttl ${second} was extended`);
-  });
-
-  test('a counter expires with its ttl and then restarts at 1', async () => {
-    const k = key();
-    assert.equal(await kv.incr(k, 80), 1);
-    assert.equal(await kv.incr(k, 80), 2);
-    await sleep(200);
-    assert.equal(await kv.get(k), null);
-    assert.equal(await kv.incr(k, 10_000), 1);
-  });
-
-  test('concurrent increments lose no count', async () => {
-    const k = key();
-    const values = await Promise.all(Array.from({ length: 25 }, () => kv.incr(k, 10_000)));
-    assert.deepEqual([...values].sort((x, y) => x - y), Array.from({ length: 25 }, (_, i) => i + 1));
-    assert.equal(await kv.get(k), '25');
-  });
-
-  test('take removes a counter', async () => {
-    const k = key();
-    await kv.incr(k, 10_000);
-    assert.equal(await kv.take(k), '1');
-    assert.equal(await kv.incr(k, 10_000), 1);
-  });
 }
 
 describe('MemoryKv', () => {
@@ -185,8 +144,6 @@ describe('RedisKv', { skip: REDIS_URL ? false : 'TEST_REDIS_URL is not set' }, (
       await kv.set('shared', 'S', 10_000);
       assert.equal(await kv2.take('shared'), 'S');
       assert.equal(await kv.get('shared'), null);
-      assert.equal(await kv.incr('shared-count', 10_000), 1);
-      assert.equal(await kv2.incr('shared-count', 10_000), 2);
     } finally {
       await second.quit();
     }

@@ -1,4 +1,4 @@
-// Short-lived shared state (captcha answers, login-failure counters, locks): Redis when
+// Short-lived shared state (captcha answers, pending authenticator secrets, tickets): Redis when
 // configured so every instance sees the same values, otherwise an in-process map.
 import type { Redis } from 'ioredis';
 
@@ -8,8 +8,6 @@ export interface KvStore {
   /** Reads and deletes in one step: a value can be taken once. */
   take(key: string): Promise<string | null>;
   del(key: string): Promise<void>;
-  /** Adds one; the first increment starts the key's time-to-live. */
-  incr(key: string, ttlMs: number): Promise<number>;
   /** Milliseconds the key still lives, or 0 when it does not exist. */
   ttl(key: string): Promise<number>;
   close(): Promise<void>;
@@ -36,12 +34,6 @@ export class RedisKv implements KvStore {
   }
   async del(key: string) {
     await this.redis.del(this.k(key));
-  }
-  async incr(key: string, ttlMs: number) {
-    const res = await this.redis.multi().incr(this.k(key)).pexpire(this.k(key), ttlMs, 'NX').exec();
-    const [err, value] = res?.[0] ?? [new Error('redis transaction aborted'), null];
-    if (err) throw err;
-    return Number(value);
   }
   async ttl(key: string) {
     return Math.max(0, await this.redis.pttl(this.k(key)));
@@ -80,12 +72,6 @@ export class MemoryKv implements KvStore {
   }
   async del(key: string) {
     this.map.delete(key);
-  }
-  async incr(key: string, ttlMs: number) {
-    const entry = this.live(key);
-    const count = (entry ? Number(entry.value) : 0) + 1;
-    this.map.set(key, { value: String(count), expiresAt: entry?.expiresAt ?? Date.now() + ttlMs });
-    return count;
   }
   async ttl(key: string) {
     const entry = this.live(key);
