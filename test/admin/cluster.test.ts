@@ -66,14 +66,15 @@ for (const { mode, label, overrides } of CLUSTER_MODES) {
       assert.equal((await call(two, 'GET', '/api/admin/info', { token: refreshed.body.data.token })).status, 200);
     });
 
-    test('a lockout counted on one instance holds on the other', { skip: mode !== 'redis' && 'lockout counters live in Redis' }, async () => {
+    test('a lockout counted on one instance holds on the other (the counts are in PostgreSQL)', async () => {
       const [one, two] = apps as [TestApp, TestApp];
+      const username = `nobody-${mode}-${Date.now().toString(36)}`;
       for (let i = 0; i < 5; i++) {
         const target = i % 2 ? one : two;
-        const res = await call(target, 'POST', '/api/admin/login', { body: { username: 'nobody-here', password: 'wrong-password' } });
+        const res = await call(target, 'POST', '/api/admin/login', { body: { username, password: 'wrong-password' } });
         assert.equal(res.body.code, 10001);
       }
-      const res = await call(one, 'POST', '/api/admin/login', { body: { username: 'nobody-here', password: 'wrong-password' } });
+      const res = await call(one, 'POST', '/api/admin/login', { body: { username, password: 'wrong-password' } });
       assert.equal(res.body.code, 10006);
     });
   });
