@@ -21,6 +21,8 @@ import { closedLoopRate, pair, requestsPerSecond } from './lib.ts';
 const PASSWORD = 'Bench-pass-123';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const LOGIN_ROUNDS = Number(process.env.BENCH_LOGIN_ROUNDS ?? 9);
+const LOGIN_SECONDS = Number(process.env.BENCH_LOGIN_SECONDS ?? 3);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-bench-'));
 
 const config = loadConfig({
@@ -63,7 +65,7 @@ const token = ((await loginRes.json()) as { data: { token: string } }).data.toke
 const superPrincipal: Principal = { sessionId: 1, adminId: 1, username: 'admin', isSuper: true, permissions: new Set() };
 const bearer = { authorization: `Bearer ${token}` };
 
-console.log(`# auth benchmark (${platform.db.kind}${platform.redis ? ' + redis' : ''}, Node ${process.versions.node}, ${availableParallelism()} cores, ${ROUNDS} rounds x ${SECONDS}s)`);
+console.log(`# auth benchmark (${platform.db.kind}${platform.redis ? ' + redis' : ''}, Node ${process.versions.node}, ${availableParallelism()} cores, ${ROUNDS} rounds x ${SECONDS}s; login ${LOGIN_ROUNDS} rounds x ${LOGIN_SECONDS}s)`);
 
 const load = (url: string, headers = {}) => () => requestsPerSecond({ url, headers, seconds: SECONDS });
 
@@ -76,8 +78,6 @@ await pair(ROUNDS, 'trivial handler with auth+permission vs without (overhead of
 // shorter rounds than the pairs above, because this machine's speed drifts by ±10% from one
 // few-second window to the next and the median needs enough rounds to be steady.
 const CONCURRENCY = Number(process.env.BENCH_LOGIN_CONCURRENCY ?? 32);
-const LOGIN_ROUNDS = Number(process.env.BENCH_LOGIN_ROUNDS ?? 9);
-const LOGIN_SECONDS = Number(process.env.BENCH_LOGIN_SECONDS ?? 3);
 const loginBody = JSON.stringify({ username: 'admin', password: PASSWORD });
 const loginRate = () => closedLoopRate({ url: `${base}/login`, method: 'POST', body: loginBody, connections: CONCURRENCY, seconds: LOGIN_SECONDS });
 const hash = await hashPassword(PASSWORD);
