@@ -370,3 +370,62 @@ describe('escapeLike', () => {
     });
   });
 });
+
+// Raw statements with parameters are prepared once (postgres.js on PostgreSQL, our own named
+// statements on PGlite): repeated runs keep their types, errors leave the statement usable,
+// and on PGlite a raw query never runs inside another caller's open transaction.
+describe('raw parameterised statements', () => {
+  let db: Database;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'fieldops-raw-'));
+    db = await openDatabase({ url: process.env.TEST_DATABASE_URL, dataDir: dir, poolMax: 2, logger: pino({ level: 'silent' }), inMemory: true });
+    await db.query(`DROP TABLE IF EXISTS public.raw_prepared_test`);
+    await db.query(`CREATE TABLE public.raw_prepared_test (id bigint PRIMARY KEY, at timestamptz, doc jsonb, ok boolean, tags text[])`);
+  });
+  after(async () => {
+    await db?.query(`DROP TABLE IF EXISTS public.raw_prepared_test`);
+    await db?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const insert = `INSERT INTO public.raw_prepared_test (id, at, doc, ok, tags) VALUES ($1, $2, $3::jsonb, $4, $5::text[]) RETURNING id, at, doc, ok, tags`;
+
+  test('the same statement runs again with other values, and the values keep their types', async () => {
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    for (const id of [1, 2, 3]) {
+      const [row] = await db.query<{ id: number; at: Date | string; doc: unknown; ok: boolean; tags: string[] }>(insert, [id, at, JSON.stringify({ n: id }), id % 2 === 1, `{a,b${id}}`]);
+      // (timestamptz comes back as a Date from PGlite and as text from postgres.js raw queries)
+      assert.equal(new Date(row!.at).getTime(), at.getTime());
+      assert.deepEqual({ ...row, at: undefined }, { id, at: undefined, doc: { n: id }, ok: id % 2 === 1, tags: ['a', `b${id}`] });
+    }
+    const rows = await db.query<{ id: number }>(`SELECT id FROM public.raw_prepared_test WHERE id > $1 ORDER BY id`, [1]);
+    assert.deepEqual(rows.map((r) => r.id), [2, 3]);
+  });
+
+  test('an error is reported with its SQLSTATE and the statement still works after it', async () => {
+    await assert.rejects(db.query(insert, [1, null, null, null, null]), (e: { code?: string }) => e.code === '23505');
+    const [row] = await db.query<{ id: number; at: Date | null }>(insert, [4, null, null, null, null]);
+    assert.deepEqual({ id: row!.id, at: row!.at }, { id: 4, at: null });
+  });
+
+  test('a raw query never sees (or joins) a transaction that has not committed', async () => {
+    let committed = false;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tx = db.transactionRaw(async (t) => {
+      await t.query(`INSERT INTO public.raw_prepared_test (id) VALUES ($1)`, [100]);
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const outside = db.query<{ n: number }>(`SELECT count(*)::int AS n FROM public.raw_prepared_test WHERE id = $1`, [100]).then(([r]) => ({ n: r!.n, afterCommit: committed }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await tx;
+    committed = true;
+    const seen = await outside;
+    assert.ok(seen.n === 0 || seen.afterCommit, `saw the uncommitted row before the commit: ${JSON.stringify(seen)}`);
+  });
+});

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import { PGlite } from '@electric-sql/pglite';
+import { parse as pgliteParse, PGlite, protocol } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -76,8 +76,11 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     ...(opts.pgliteTemplate ? { loadDataDir: opts.pgliteTemplate } : {}),
   });
   const orm = drizzlePglite({ client }) as unknown as Orm;
+  const prepared = preparedStatements(client);
   const query: RawExec = async <T>(text: string, params: unknown[] = []) =>
-    (await client.query<T>(text, params)).rows;
+    params.length > 0 && prepared.has(text)
+      ? client._runExclusiveTransaction(() => client._runExclusiveQuery(() => prepared.run<T>(text, params)))
+      : (await client.query<T>(text, params)).rows;
   return {
     kind: 'pglite',
     orm,
@@ -114,6 +117,57 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
       if (!client.closed) await client.close();
     },
     dumpTemplate: () => client.dumpDataDir('gzip'),
+  };
+}
+
+const PREPARED_MAX = 256;
+
+/**
+ * Named prepared statements on PGlite for raw statements with parameters (as postgres.js does
+ * on PostgreSQL). PGlite's `query()` sends Parse, Describe, Bind, Describe, Execute and Sync as
+ * six calls into the WASM module and parses and plans the statement every time; a statement
+ * parsed once runs with one call (Bind, Describe, Execute, Sync), 5 to 8 times cheaper. The
+ * first PREPARED_MAX distinct texts are kept (raw statements are fixed texts); later ones go
+ * through `query()`. Callers hold PGlite's locks as `query()` does (transaction, then query).
+ */
+function preparedStatements(client: PGlite) {
+  const { serialize } = protocol;
+  const statements = new Map<string, { name: string; types: number[] }>();
+  const message = (parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let offset = 0;
+    for (const p of parts) {
+      out.set(p, offset);
+      offset += p.length;
+    }
+    return out;
+  };
+  const prepare = async (text: string) => {
+    const name = `fo_${statements.size + 1}`;
+    const { messages } = await client.execProtocol(message([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    const description = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined;
+    const statement = { name, types: description?.dataTypeIDs ?? [] };
+    statements.set(text, statement);
+    return statement;
+  };
+  return {
+    /** false once the cache is full and `text` is not in it. */
+    has: (text: string) => statements.has(text) || statements.size < PREPARED_MAX,
+    async run<T>(text: string, params: unknown[]): Promise<T[]> {
+      const { name, types } = statements.get(text) ?? (await prepare(text));
+      // Parameters as PGlite's query() sends them: text, through its serializer for the type.
+      const values = params.map((v, i) => {
+        if (v === null || v === undefined) return null;
+        const serializer = client.serializers[types[i]!];
+        if (serializer) return serializer(v);
+        if (v instanceof Date) return v.toISOString();
+        if (typeof v === 'string') return v;
+        if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+        return JSON.stringify(v);
+      });
+      const { messages } = await client.execProtocol(message([serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]));
+      return (pgliteParse.parseResults(messages, client.parsers)[0]?.rows ?? []) as T[];
+    },
   };
 }
 
