@@ -1,6 +1,6 @@
 // One database interface over two drivers: embedded PGlite (no DATABASE_URL) and PostgreSQL
 // through postgres.js. Services use `orm` (Drizzle) for queries; the raw methods exist for
-// migrations, advisory locks, LISTEN/NOTIFY and bulk reads (COPY).
+// migrations, advisory locks, LISTEN/NOTIFY, bulk reads (COPY) and fixed statements on hot paths.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -133,18 +133,9 @@ const PREPARED_MAX = 256;
 function preparedStatements(client: PGlite) {
   const { serialize } = protocol;
   const statements = new Map<string, { name: string; types: number[] }>();
-  const message = (parts: Uint8Array[]) => {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let offset = 0;
-    for (const p of parts) {
-      out.set(p, offset);
-      offset += p.length;
-    }
-    return out;
-  };
   const prepare = async (text: string) => {
     const name = `fo_${statements.size + 1}`;
-    const { messages } = await client.execProtocol(message([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    const { messages } = await client.execProtocol(Buffer.concat([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
     const description = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined;
     const statement = { name, types: description?.dataTypeIDs ?? [] };
     statements.set(text, statement);
@@ -165,7 +156,7 @@ function preparedStatements(client: PGlite) {
         if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
         return JSON.stringify(v);
       });
-      const { messages } = await client.execProtocol(message([serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]));
+      const { messages } = await client.execProtocol(Buffer.concat([serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]));
       return (pgliteParse.parseResults(messages, client.parsers)[0]?.rows ?? []) as T[];
     },
   };
