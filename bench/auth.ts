@@ -79,7 +79,8 @@ await pair(ROUNDS, 'GET /info authenticated+permission-checked vs same handler w
 await pair(ROUNDS, 'trivial handler with auth+permission vs without (overhead of the hook alone)', load(`${base}/bench/trivial-auth`, bearer), load(`${base}/bench/trivial-open`));
 
 // Login vs raw verification, both at the same concurrency: enough requests in flight that the
-// argon2 thread pool never waits for one between its database steps. The login load comes from
+// hashing slots (password.ts: one per core) never wait for one between its database steps.
+// Both sides verify through the same verifyPassword, so through the same slots. The login load comes from
 // the lean client (lib.ts closedLoopRate), since the other side has no HTTP client at all; more,
 // shorter rounds than the pairs above, because this machine's speed drifts by ±10% from one
 // few-second window to the next and the median needs enough rounds to be steady.

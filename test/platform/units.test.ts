@@ -1,5 +1,5 @@
 // Pure platform helpers: locale choice and message rendering, display times, time ranges,
-// `order_by` schemas, LIKE escaping and validation messages.
+// `order_by` schemas, LIKE escaping, validation messages and the password hashing limit.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifySchemaValidationError } from 'fastify';
 import pino from 'pino';
 import { Type } from 'typebox';
+import { concurrencyLimit, hashPassword, verifyPassword } from '../../src/platform/auth/password.ts';
 import { openDatabase, type Database } from '../../src/platform/db/database.ts';
 import { contains, escapeLike } from '../../src/platform/db/like.ts';
 import { InvalidInput } from '../../src/platform/http/errors.ts';
@@ -368,6 +369,46 @@ describe('escapeLike', () => {
       assert.equal(await like('anything', '%'), false);
       assert.equal(await like('a%b', '%'), true);
     });
+  });
+});
+
+describe('concurrencyLimit', () => {
+  test('runs at most `slots` tasks at once, in arrival order, and a failure frees its slot', async () => {
+    const limit = concurrencyLimit(2);
+    let running = 0;
+    let peak = 0;
+    const started: number[] = [];
+    const gates = Array.from({ length: 5 }, () => Promise.withResolvers<void>());
+    const results = gates.map((gate, i) =>
+      limit(async () => {
+        started.push(i);
+        running += 1;
+        peak = Math.max(peak, running);
+        await gate.promise;
+        running -= 1;
+        if (i === 1) throw new Error('task 1 failed');
+        return i;
+      }),
+    );
+    const outcomes = Promise.allSettled(results);
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    await settle();
+    assert.deepEqual(started, [0, 1]);
+    gates[1]!.resolve();
+    await settle();
+    assert.deepEqual(started, [0, 1, 2], 'the failed task handed its slot on');
+    for (const gate of gates) gate.resolve();
+    const settled = await outcomes;
+    assert.deepEqual(started, [0, 1, 2, 3, 4]);
+    assert.equal(peak, 2);
+    assert.deepEqual(settled.map((o) => (o.status === 'fulfilled' ? o.value : 'rejected')), [0, 'rejected', 2, 3, 4]);
+  });
+
+  test('hashing goes through it and still verifies', async () => {
+    const hashes = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((p) => hashPassword(`pw-${p}`)));
+    const checks = await Promise.all(hashes.map((h, i) => verifyPassword(h, `pw-${'abcde'[i]}`)));
+    assert.deepEqual(checks, [true, true, true, true, true]);
+    assert.equal(await verifyPassword(hashes[0]!, 'pw-b'), false);
   });
 });
 
