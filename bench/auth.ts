@@ -80,10 +80,10 @@ await pair(ROUNDS, 'trivial handler with auth+permission vs without (overhead of
 
 // Login vs raw verification, both at the same concurrency: enough requests in flight that the
 // hashing slots (password.ts: one per core) never wait for one between its database steps.
-// Both sides verify through the same verifyPassword, so through the same slots. The login load comes from
-// the lean client (lib.ts closedLoopRate), since the other side has no HTTP client at all; more,
-// shorter rounds than the pairs above, because this machine's speed drifts by ±10% from one
-// few-second window to the next and the median needs enough rounds to be steady.
+// Both sides verify through the same verifyPassword, so through the same slots. The login load
+// comes from the lean client (lib.ts closedLoopRate), since the other side has no HTTP client
+// at all; more, shorter rounds than the pairs above, because this machine's speed drifts by
+// ±10% from one few-second window to the next and the median needs enough rounds to be steady.
 const CONCURRENCY = Number(process.env.BENCH_LOGIN_CONCURRENCY ?? 32);
 const loginBody = JSON.stringify({ username: 'admin', password: PASSWORD });
 const postRate = (route: string) => () => closedLoopRate({ url: `${base}${route}`, method: 'POST', body: loginBody, connections: CONCURRENCY, seconds: LOGIN_SECONDS });
