@@ -28,10 +28,18 @@ test('an in-flight request finishes while the server closes; new connections are
   await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
 });
 
-test('SIGTERM: /readyz answers 503 at once, then the process exits 0', { timeout: 60_000 }, async () => {
+// Both ways the README starts the server. Under `npm start` the signal goes to npm (as a container
+// runtime sends it to its first process), which must hand it to the server rather than leave it
+// running, orphaned and never drained.
+const launchers = [
+  { name: 'node src/main.ts', command: process.execPath, args: ['src/main.ts'] },
+  { name: 'npm start', command: 'npm', args: ['start'] },
+];
+
+for (const launcher of launchers) test(`${launcher.name}, SIGTERM: /readyz answers 503 at once, then the server exits 0`, { timeout: 60_000 }, async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-proc-'));
   const db = onPostgres ? await createDatabase() : undefined;
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const child = spawn(launcher.command, launcher.args, {
     env: {
       PATH: process.env.PATH,
       PORT: '0',
@@ -44,6 +52,7 @@ test('SIGTERM: /readyz answers 503 at once, then the process exits 0', { timeout
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let serverPid: number | undefined;
   try {
     let output = '';
     const base = await new Promise<string>((resolve, reject) => {
@@ -55,11 +64,13 @@ test('SIGTERM: /readyz answers 503 at once, then the process exits 0', { timeout
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.on('exit', (code) => reject(new Error(`exited early (${code}): ${output}`)));
     });
+    serverPid = Number(/"pid":(\d+)/.exec(output)![1]);
     assert.match(output, /Bootstrap administrator created: username=admin password=\S{12,} /);
     assert.match(output, /Bootstrap time-clock manager created/);
     assert.equal((await fetch(`${base}/readyz`)).status, 200);
 
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const outputRead = new Promise((resolve) => child.on('close', resolve));
     const signalledAt = Date.now();
     child.kill('SIGTERM');
     await sleep(200);
@@ -68,8 +79,18 @@ test('SIGTERM: /readyz answers 503 at once, then the process exits 0', { timeout
     assert.equal((await fetch(`${base}/healthz`)).status, 200, 'still serving while draining');
     assert.equal(await exited, 0);
     assert.ok(Date.now() - signalledAt < 25_000);
+    assert.throws(() => process.kill(serverPid!, 0), { code: 'ESRCH' }, 'the server process is gone');
+    await outputRead;
+    assert.match(output, /"msg":"stopped"/);
   } finally {
     child.kill('SIGKILL');
+    if (serverPid) {
+      try {
+        process.kill(serverPid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
     await db?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
