@@ -1,6 +1,6 @@
 // Builds the whole HTTP server for a configuration without listening: platform, migrations,
 // the enabled services under their prefixes, and the process-level health endpoints.
-import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { ADMIN_PREFIX, adminService } from './admin/app.ts';
@@ -62,10 +62,31 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     });
     // JSON only (uploads add multipart where they need it): anything else is a 415.
     app.removeContentTypeParser(['text/plain']);
+    // Requests still being handled. Fastify's close() waits for connections, not handlers: a
+    // client that hangs up mid-request (a login still hashing, an order being saved) leaves its
+    // handler running, with no onResponse ever to come. A request is done once its reply is
+    // produced (onSend) and its response has closed (sent, or its connection gone), in either
+    // order. WebSocket upgrades are left out: their sockets end in the notification hub's preClose.
+    const inFlight = new Map<FastifyRequest, { replied: boolean; closed: boolean }>();
+    let allDone: (() => void) | undefined;
+    const progress = (request: FastifyRequest, step: 'replied' | 'closed') => {
+      const state = inFlight.get(request);
+      if (!state) return;
+      state[step] = true;
+      if (state.replied && state.closed && inFlight.delete(request) && inFlight.size === 0) allDone?.();
+    };
     app.addHook('onRequest', async (request, reply) => {
+      if (request.headers.upgrade === undefined) {
+        inFlight.set(request, { replied: false, closed: false });
+        reply.raw.once('close', () => progress(request, 'closed'));
+      }
       reply.header('X-Trace-ID', request.id);
       // While shutting down, a finished response also ends its keep-alive connection.
       if (shuttingDown) reply.header('Connection', 'close');
+    });
+    app.addHook('onSend', async (request, _reply, payload) => {
+      progress(request, 'replied');
+      return payload;
     });
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -96,6 +117,13 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     if (config.services.has('timeclock')) {
       await app.register(timeclockService, { prefix: TIMECLOCK_PREFIX, platform, jwtSecret });
     }
+    // onClose hooks run last-registered first: this one runs right after the listener has
+    // closed and before the services' own hooks (log writers, pollers) and the database close.
+    app.addHook('onClose', async () => {
+      if (inFlight.size === 0) return;
+      platform.logger.info({ requests: inFlight.size }, 'waiting for the handlers of requests whose clients have gone');
+      await new Promise<void>((resolve) => (allDone = resolve));
+    });
     await app.ready();
 
     return {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,6 +27,38 @@ test('an in-flight request finishes while the server closes; new connections are
   assert.deepEqual(res, { status: 200, body: { done: true } });
   await closing;
   await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+});
+
+// A client that hangs up does not stop its handler (a login still hashing, an order being saved),
+// and Fastify stops waiting for a request once its connection is gone: without more, the
+// database would close under the handler and its operation-log row would be dropped.
+test('a handler whose client has hung up still finishes, with the database, before the server closes', async () => {
+  let started!: () => void;
+  const handlerStarted = new Promise<void>((resolve) => (started = resolve));
+  let outcome: string | undefined;
+  const app = await startApp({}, {
+    adminExtras: async (admin) => {
+      admin.get('/slow-db-test', { config: { auth: 'public' } }, async () => {
+        started();
+        await sleep(400);
+        try {
+          const [row] = await app.platform.db.query<{ n: number }>('SELECT $1::int AS n', [7]);
+          outcome = `row ${row!.n}`;
+        } catch (err) {
+          outcome = `failed: ${(err as Error).message}`;
+        }
+        return { done: true };
+      });
+    },
+  });
+  await app.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.app.server.address() as { port: number };
+  const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /api/admin/slow-db-test HTTP/1.1\r\nhost: test\r\n\r\n'));
+  await handlerStarted;
+  socket.destroy();
+  await sleep(50);
+  await app.close();
+  assert.equal(outcome, 'row 7');
 });
 
 // Both ways the README starts the server. Under `npm start` the signal goes to npm (as a container
