@@ -13,6 +13,8 @@ declare module 'fastify' {
      */
     permission?: string;
     auth?: 'public' | 'self';
+    /** Body fields the operation log censors although their names are not secret ones (an authenticator `code`). */
+    secretFields?: readonly string[];
   }
 }
 

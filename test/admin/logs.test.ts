@@ -138,6 +138,27 @@ describe('operation log recording', () => {
     assert.doesNotMatch(JSON.stringify(row), /Wrong-old-pass-1|Another-pass-22/);
   });
 
+  test('a dictionary keeps its code in the row; an authenticator code is censored on the routes that take one', async () => {
+    const code = `audit_${Date.now()}`;
+    const created = await call(app, 'POST', '/api/admin/dictionaries', { token: superToken, body: { name: 'Audit type', code } });
+    assertOk(created);
+    assert.equal((await operationFor(created)).params.body.code, code);
+
+    const target = await seedAdmin(app);
+    // Refused (nothing bound or pending, and the caller has no authenticator), recorded all the same.
+    for (const [path, body, status] of [
+      ['/api/admin/google-authenticator/bind', { secret: 'JBSWY3DPEHPK3PXPJBSWY3DP', code: '493817' }, 400],
+      ['/api/admin/google-authenticator/unbind', { code: '493817' }, 400],
+      [`/api/admin/admins/${target.id}/unbind-google-auth`, { code: '493817' }, 403],
+    ] as const) {
+      const res = await call(app, 'POST', path, { token: superToken, body });
+      assert.equal(res.status, status, path);
+      const row = await operationFor(res);
+      assert.equal(row.params.body.code, '[redacted]', path);
+      assert.doesNotMatch(JSON.stringify(row), /493817/);
+    }
+  });
+
   test('DELETE /online-admins/{token_id}: module and action from the permission slug, route and actual path', async () => {
     const victim = await seedAdmin(app);
     const victimToken = await login(app, victim.username, victim.password);
@@ -422,10 +443,11 @@ describe('units', () => {
   });
 
   test('redaction: any depth, any spelling, arrays, long values', () => {
-    for (const k of ['password', 'oldPassword', 'password_confirmation', 'token', 'refresh_token', 'secret', 'app_secret', 'code', 'google_code', 'captcha_code', 'private_key', 'apiKey']) {
+    for (const k of ['password', 'oldPassword', 'password_confirmation', 'token', 'refresh_token', 'secret', 'app_secret', 'google_code', 'captcha_code', 'private_key', 'apiKey']) {
       assert.ok(isSecretKey(k), k);
     }
-    for (const k of ['token_ids', 'username', 'status', 'ids', 'name']) assert.ok(!isSecretKey(k), k);
+    // `code` names dictionaries and payment methods; routes taking an authenticator code censor it by route.
+    for (const k of ['token_ids', 'username', 'status', 'ids', 'name', 'code', 'type_code']) assert.ok(!isSecretKey(k), k);
     const out = redact({
       username: 'u',
       config: { merchant_id: 'm1', app_secret: 'S', nested: [{ private_key: 'P', ok: 1 }] },

@@ -93,7 +93,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   });
 
   app.post('/admins/:id/unbind-google-auth', {
-    config: { permission: 'admin.unbind_2fa' },
+    config: { permission: 'admin.unbind_2fa', secretFields: ['code'] },
     schema: {
       tags,
       summary: 'Remove an administrator’s authenticator',

@@ -45,7 +45,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   }, async (request) => ok(request, await authenticator.newSecret(request.admin!)));
 
   app.post('/google-authenticator/bind', {
-    config: { auth: 'self' },
+    config: { auth: 'self', secretFields: ['code'] },
     schema: {
       tags,
       summary: 'Bind the pending secret with a current code',
@@ -60,7 +60,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   });
 
   app.post('/google-authenticator/unbind', {
-    config: { auth: 'self' },
+    config: { auth: 'self', secretFields: ['code'] },
     schema: {
       tags,
       summary: 'Remove the own authenticator with a current code',

@@ -17,7 +17,7 @@ import { format } from 'node:util';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FeatureOptions } from '../../context.ts';
-import { capJson, describeError, redact } from './logs.redact.ts';
+import { capJson, describeError, maskFields, redact } from './logs.redact.ts';
 import type { SystemLogLevel } from './logs.tables.ts';
 import { LogWriter, purgeLogs } from './logs.writer.ts';
 
@@ -141,7 +141,8 @@ export const operationRecorder = fp<FeatureOptions>(async (app, { ctx }) => {
         const params: Record<string, unknown> = {};
         if (request.params && Object.keys(request.params).length > 0) params.params = request.params;
         if (request.query && Object.keys(request.query).length > 0) params.query = request.query;
-        if (request.body !== undefined && request.body !== null) params.body = request.body;
+        const { secretFields } = request.routeOptions.config;
+        if (request.body !== undefined && request.body !== null) params.body = secretFields ? maskFields(request.body, secretFields) : request.body;
         writer.operation({
           adminId: request.admin.adminId,
           username: request.admin.username.slice(0, 64),

@@ -3,11 +3,15 @@
 // large values are cut so that one row stays small.
 const CENSOR = '[redacted]';
 
-/** Normalised key names (lower case, no `_`/`-`) that are always secret. */
+/**
+ * Normalised key names (lower case, no `_`/`-`) that are always secret. Not `code`: it names
+ * dictionaries and payment methods, the very thing their audit rows must show; the routes whose
+ * `code` is an authenticator code say so in their `secretFields`.
+ */
 const SECRET_KEYS = new Set([
   'password', 'oldpassword', 'newpassword', 'passwordconfirmation', 'passwordhash', 'passwd', 'pwd',
   'token', 'accesstoken', 'refreshtoken', 'idtoken', 'secret', 'clientsecret', 'appsecret', 'apisecret',
-  'totpsecret', 'jwtsecret', 'code', 'googlecode', 'captchacode', 'otp', 'authorization', 'cookie', 'setcookie',
+  'totpsecret', 'jwtsecret', 'googlecode', 'captchacode', 'otp', 'authorization', 'cookie', 'setcookie',
   'apikey', 'appkey', 'privatekey', 'secretkey', 'merchantkey', 'signkey', 'key', 'signature', 'salt', 'cert', 'certificate',
   'databaseurl', 'redisurl', 'adminpassword', 'managerpassword', 'xwsticket',
 ]);
@@ -68,6 +72,14 @@ export function redact(value: unknown, limits: RedactLimits = DEFAULTS, depth = 
     out[k] = isSecretKey(k) && v !== null && v !== undefined && v !== '' ? CENSOR : redact(v, limits, depth + 1);
   }
   if (entries.length > limits.maxItems) out['…'] = `${entries.length - limits.maxItems} more keys`;
+  return out;
+}
+
+/** `body` with the named top-level fields censored: secrets that go by a name that is not secret. */
+export function maskFields(body: unknown, fields: readonly string[]): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const out = { ...(body as Record<string, unknown>) };
+  for (const f of fields) if (out[f] !== undefined && out[f] !== null && out[f] !== '') out[f] = CENSOR;
   return out;
 }
 
