@@ -54,6 +54,7 @@ export const ConfigSchema = Type.Object({
   // Notifications over WebSocket, then uploads.
   WS_HEARTBEAT_MS: Int(30_000, 'how often open WebSocket connections are pinged; one that has not answered the previous ping is dropped', 100, 600_000),
   WS_MAX_BUFFERED_BYTES: Int(1_048_576, 'unsent bytes a WebSocket client may fall behind before it is closed as a slow consumer (1013)', 1024, 256 * 1_048_576),
+  WS_MAX_SOCKETS_PER_SESSION: Int(20, 'open notification sockets one session may hold on one instance; the upgrade for one more is refused (429)', 1, 10_000),
   UPLOAD_MAX_IMAGE_BYTES: Int(10 * 1_048_576, 'largest image upload (png, jpg, jpeg, gif, webp), bytes', 1024, 2 ** 40),
   UPLOAD_MAX_DOCUMENT_BYTES: Int(50 * 1_048_576, 'largest document upload (pdf, docx, xlsx, pptx, doc, xls, txt, csv), bytes', 1024, 2 ** 40),
   UPLOAD_MAX_VIDEO_BYTES: Int(1_073_741_824, 'largest video upload (mp4, mov, webm), bytes', 1024, 2 ** 40),

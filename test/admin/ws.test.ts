@@ -3,12 +3,14 @@
 // with 1008, heartbeats, oversized client frames, slow consumers, shutdown, the ticket kept out
 // of the logs, and delivery across instances (Redis pub/sub, or PostgreSQL NOTIFY).
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { NotificationService } from '../../src/admin/features/notifications/notifications.service.ts';
+import { RealtimeHub } from '../../src/platform/realtime/hub.ts';
 import { CLUSTER_MODES, clusterSkip, startApp, type TestApp } from '../helpers/app.ts';
 import { assertOk } from '../helpers/assert.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
@@ -271,13 +273,13 @@ describe('one instance', () => {
   });
 });
 
-describe('heartbeat', () => {
+describe('heartbeat and sockets per session', () => {
   let app: TestApp;
   let url: string;
   let token: string;
 
   before(async () => {
-    app = await startApp({ WS_HEARTBEAT_MS: '100' });
+    app = await startApp({ WS_HEARTBEAT_MS: '100', WS_MAX_SOCKETS_PER_SESSION: '2' });
     url = await listen(app);
     token = await login(app);
   });
@@ -297,6 +299,55 @@ describe('heartbeat', () => {
     lively.ws.close();
     await lively.closed;
   });
+
+  test('a session holds at most WS_MAX_SOCKETS_PER_SESSION sockets: one more is refused (429); other sessions are not affected', async () => {
+    const [mine, other] = [await login(app), await login(app)];
+    const open = [await connect(url, { token: mine }), await connect(url, { token: mine })];
+    const r = await refused(url, { token: mine });
+    assert.equal(r.status, 429);
+    assert.equal(r.body.code, 10009);
+    const ticket = assertOk(await call(app, 'POST', '/api/admin/ws/ticket', { token: mine })).ticket as string;
+    assert.equal((await refused(url, { ticket })).status, 429, 'a ticket of the session counts the same');
+    const elsewhere = await connect(url, { token: other });
+    // Once one closes, the session may open another.
+    open[0]!.ws.close();
+    await open[0]!.closed;
+    let again: Client | undefined;
+    for (const deadline = Date.now() + WAIT_MS; !again; ) {
+      try {
+        again = await connect(url, { token: mine });
+      } catch (err) {
+        if ((err as { status?: number }).status !== 429 || Date.now() > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+    for (const c of [open[1]!, elsewhere, again]) {
+      assert.equal(c.ws.readyState, WebSocket.OPEN);
+      c.ws.close();
+      await c.closed;
+    }
+  });
+});
+
+test('the hub closes (1013) a socket beyond the limit of its session that got past the upgrade check', () => {
+  class FakeSocket extends EventEmitter {
+    readyState = 1;
+    closedWith: [number, string] | undefined;
+    close(code: number, reason: string) {
+      this.closedWith = [code, reason];
+    }
+  }
+  const hub = new RealtimeHub({ heartbeatMs: 60_000, maxBufferedBytes: 1024, maxPerSession: 1, logger: pino({ level: 'silent' }) });
+  const [first, second, otherSession] = [new FakeSocket(), new FakeSocket(), new FakeSocket()];
+  const peer = { userId: 1, sessionId: 7, expiresAt: Date.now() + 60_000 };
+  hub.add(first as unknown as WebSocket, peer);
+  hub.add(second as unknown as WebSocket, peer);
+  hub.add(otherSession as unknown as WebSocket, { ...peer, sessionId: 8 });
+  assert.deepEqual(second.closedWith, [1013, 'too many sockets for this session']);
+  assert.equal(first.closedWith, undefined);
+  assert.equal(otherSession.closedWith, undefined);
+  assert.equal(hub.size, 2);
+  assert.equal(hub.sessionSockets(7), 1);
 });
 
 describe('slow consumers and shutdown', () => {

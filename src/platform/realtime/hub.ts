@@ -7,6 +7,8 @@
 // - Slow consumers: a socket whose unsent data exceeds `maxBufferedBytes` gets no more frames
 //   and is closed (1013); one still closing at the next heartbeat is terminated. Memory per
 //   socket is thus bounded by the threshold plus one frame.
+// - Sockets per session: a session already holding `maxPerSession` sockets gets its new one
+//   closed at once (1013), however many upgrades it raced through the caller's own check.
 // - `stop` closes every socket (1001) and terminates those that do not finish within a grace.
 // Listeners are shared by all sockets (no closure per socket), to keep idle sockets small.
 import type { Logger } from 'pino';
@@ -32,6 +34,7 @@ export interface Peer {
 export interface HubOptions {
   heartbeatMs: number;
   maxBufferedBytes: number;
+  maxPerSession: number;
   logger: Logger;
 }
 
@@ -89,11 +92,20 @@ export class RealtimeHub {
     this.timer.unref();
   }
 
+  /** Sockets of a session on this instance, open or closing. */
+  sessionSockets(sessionId: number): number {
+    return this.bySession.get(sessionId)?.size ?? 0;
+  }
+
   /** Registers an open socket; it leaves the hub when it closes. */
   add(ws: WebSocket, peer: Peer): void {
     ws.on('error', this.onError);
     if (this.stopping) {
       ws.close(CLOSE.GOING_AWAY, 'server shutting down');
+      return;
+    }
+    if (this.sessionSockets(peer.sessionId) >= this.opts.maxPerSession) {
+      ws.close(CLOSE.TRY_AGAIN_LATER, 'too many sockets for this session');
       return;
     }
     const client: Client = { ws, userId: peer.userId, sessionId: peer.sessionId, expiresAt: peer.expiresAt, alive: true, closingSeen: false };

@@ -43,7 +43,12 @@ export class NotificationPush {
   constructor(ctx: AdminContext) {
     this.ctx = ctx;
     const { config, logger } = ctx.platform;
-    this.hub = new RealtimeHub({ heartbeatMs: config.WS_HEARTBEAT_MS, maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES, logger });
+    this.hub = new RealtimeHub({
+      heartbeatMs: config.WS_HEARTBEAT_MS,
+      maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,
+      maxPerSession: config.WS_MAX_SOCKETS_PER_SESSION,
+      logger,
+    });
     // Invalidations made on this instance arrive here first; the others through AUTH_CHANNEL.
     ctx.sessions.onInvalidate((m) => this.onInvalidation(m));
   }
@@ -74,8 +79,20 @@ export class NotificationPush {
     return { ticket, expires_at: new Date(Date.now() + TICKET_TTL_MS).toISOString() };
   }
 
-  /** Authenticates an upgrade request by its ticket, else by its bearer token (401 otherwise). */
+  /**
+   * Authenticates an upgrade request by its ticket, else by its bearer token (401 otherwise);
+   * 429 when its session already holds WS_MAX_SOCKETS_PER_SESSION sockets here.
+   */
   async authenticate(ticket: string | undefined, authorization: string | undefined): Promise<SocketGrant> {
+    const grant = await this.identify(ticket, authorization);
+    const max = this.ctx.platform.config.WS_MAX_SOCKETS_PER_SESSION;
+    if (this.hub.sessionSockets(grant.sessionId) >= max) {
+      throw new AppError(E.TOO_MANY_REQUESTS, { detail: `this session already has ${max} open notification sockets; close one first` });
+    }
+    return grant;
+  }
+
+  private async identify(ticket: string | undefined, authorization: string | undefined): Promise<SocketGrant> {
     const epoch = this.epoch;
     if (ticket !== undefined) {
       const stored = await this.ctx.platform.kv.take(ticketKey(ticket));

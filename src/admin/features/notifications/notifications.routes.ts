@@ -127,14 +127,15 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       summary: 'Live notifications (WebSocket)',
       description: [
         'Upgrade to WebSocket, authenticated before the upgrade by `Authorization: Bearer <token>` or by `?ticket=` from `POST /ws/ticket`',
-        '(401 without either). Each new notification of the caller arrives as `{ "type": "notification", "data": { id, title, content, created_at } }`.',
+        '(401 without either; 429 when the session already holds `WS_MAX_SOCKETS_PER_SESSION` sockets on this instance). Each new notification of the caller arrives as `{ "type": "notification", "data": { id, title, content, created_at } }`.',
         'The server pings every `WS_HEARTBEAT_MS` and drops sockets that do not answer. Close codes: 1008 the session ended (logout, kick-out,',
-        'password change, account disabled) or expired; 1009 a client frame over 64 KiB; 1013 the client reads too slowly; 1001 the server is stopping.',
+        'password change, account disabled) or expired; 1009 a client frame over 64 KiB; 1013 the client reads too slowly, or its session has too many sockets;',
+        '1001 the server is stopping.',
         'Messages from the client are ignored. A plain GET without upgrade is a 400.',
       ].join(' '),
       security,
       querystring: SocketQuery,
-      response: { ...authErrors },
+      response: { ...authErrors, 429: ErrorEnvelope },
     },
     preHandler: async (request, reply) => {
       grants.set(request, { grant: await push.authenticate(request.query.ticket, request.headers.authorization), reply });
