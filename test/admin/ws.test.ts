@@ -1,7 +1,8 @@
 // Live push over WebSocket (GET /ws/notifications): authentication before the upgrade (bearer
 // header or single-use ticket), the contract's message shape, sockets of ended sessions closed
-// with 1008, heartbeats, oversized client frames, slow consumers, shutdown, the ticket kept out
-// of the logs, and delivery across instances (Redis pub/sub, or PostgreSQL NOTIFY).
+// with 1008, heartbeats, the limit of sockets per session, oversized client frames, slow
+// consumers, shutdown, the ticket kept out of the logs, and delivery across instances (Redis
+// pub/sub, or PostgreSQL NOTIFY).
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
