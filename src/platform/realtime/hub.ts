@@ -97,6 +97,11 @@ export class RealtimeHub {
     return this.bySession.get(sessionId)?.size ?? 0;
   }
 
+  /** Whether the session already holds `maxPerSession` sockets here. */
+  sessionFull(sessionId: number): boolean {
+    return this.sessionSockets(sessionId) >= this.opts.maxPerSession;
+  }
+
   /** Registers an open socket; it leaves the hub when it closes. */
   add(ws: WebSocket, peer: Peer): void {
     ws.on('error', this.onError);
@@ -104,7 +109,7 @@ export class RealtimeHub {
       ws.close(CLOSE.GOING_AWAY, 'server shutting down');
       return;
     }
-    if (this.sessionSockets(peer.sessionId) >= this.opts.maxPerSession) {
+    if (this.sessionFull(peer.sessionId)) {
       ws.close(CLOSE.TRY_AGAIN_LATER, 'too many sockets for this session');
       return;
     }

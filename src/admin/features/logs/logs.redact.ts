@@ -2,6 +2,8 @@
 // key appears (at any depth, in any spelling: old_password, oldPassword, OLD-PASSWORD), and
 // large values are cut so that one row stays small.
 const CENSOR = '[redacted]';
+/** Empty values stay as they are: censoring them would only hide that nothing was given. */
+const censorable = (v: unknown) => v !== null && v !== undefined && v !== '';
 
 /**
  * Normalised key names (lower case, no `_`/`-`) that are always secret. Not `code`: it names
@@ -69,7 +71,7 @@ export function redact(value: unknown, limits: RedactLimits = DEFAULTS, depth = 
   const out: Record<string, unknown> = {};
   const entries = Object.entries(value as Record<string, unknown>);
   for (const [k, v] of entries.slice(0, limits.maxItems)) {
-    out[k] = isSecretKey(k) && v !== null && v !== undefined && v !== '' ? CENSOR : redact(v, limits, depth + 1);
+    out[k] = isSecretKey(k) && censorable(v) ? CENSOR : redact(v, limits, depth + 1);
   }
   if (entries.length > limits.maxItems) out['…'] = `${entries.length - limits.maxItems} more keys`;
   return out;
@@ -79,7 +81,7 @@ export function redact(value: unknown, limits: RedactLimits = DEFAULTS, depth = 
 export function maskFields(body: unknown, fields: readonly string[]): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const out = { ...(body as Record<string, unknown>) };
-  for (const f of fields) if (out[f] !== undefined && out[f] !== null && out[f] !== '') out[f] = CENSOR;
+  for (const f of fields) if (censorable(out[f])) out[f] = CENSOR;
   return out;
 }
 

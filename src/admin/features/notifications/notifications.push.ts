@@ -85,8 +85,8 @@ export class NotificationPush {
    */
   async authenticate(ticket: string | undefined, authorization: string | undefined): Promise<SocketGrant> {
     const grant = await this.identify(ticket, authorization);
-    const max = this.ctx.platform.config.WS_MAX_SOCKETS_PER_SESSION;
-    if (this.hub.sessionSockets(grant.sessionId) >= max) {
+    if (this.hub.sessionFull(grant.sessionId)) {
+      const max = this.ctx.platform.config.WS_MAX_SOCKETS_PER_SESSION;
       throw new AppError(E.TOO_MANY_REQUESTS, { detail: `this session already has ${max} open notification sockets; close one first` });
     }
     return grant;
