@@ -152,6 +152,37 @@ describe('POST /orders/import', () => {
     assert.deepEqual((await ordersOf(t)).map((r) => r.request_id).sort(), [`${t}-existing`, `${t}-ok1`, `${t}-ok2`]);
   });
 
+  test('a row refused as a duplicate of an earlier row in its batch adds none of its products', async () => {
+    const t = tag();
+    await db().query(
+      `WITH o AS (INSERT INTO admin.orders (order_no, request_id, user_id, amount) VALUES ($1, $2, 1, 1) RETURNING id)
+       INSERT INTO admin.order_details (order_id, product_id, product_name, price, quantity) SELECT id, 1, 'x', 1, 1 FROM o`,
+      [`TAKEN-${t}`, `${t}-other`],
+    );
+    const file = csv(
+      row(`${t}-a`, { amount: '2.00', products: products([1, 'First', '1.00', 2]) }), // row 2: imported
+      row(`${t}-a`, { amount: '9.00', products: products([2, 'Second', '3.00', 3]) }), // 3: same batch, duplicate
+      // 4 (next batch): its order number is taken, so the next row with the same request_id is the one imported
+      row(`${t}-b`, { order_no: `TAKEN-${t}`, amount: '1.00', products: products([3, 'Third', '1.00', 1]) }),
+      row(`${t}-b`, { amount: '4.00', products: products([4, 'Fourth', '2.00', 2]) }), // 5
+    );
+    const data = assertOk(await upload(file));
+    assert.deepEqual([data.total, data.succeeded, data.duplicates], [4, 2, 1]);
+    assert.deepEqual(data.errors.map((e: any) => e.row), [3, 4]);
+    assert.match(data.errors[0].reason, /duplicate request_id/);
+    assert.match(data.errors[1].reason, new RegExp(`order_no TAKEN-${t} exists already`));
+    const orders = await ordersOf(`${t}-`);
+    assert.deepEqual(orders.filter((o) => o.request_id !== `${t}-other`).map((o) => [o.request_id, o.amount, o.products]).sort(), [
+      [`${t}-a`, '2.00', '1:First:1.00x2'],
+      [`${t}-b`, '4.00', '4:Fourth:2.00x2'],
+    ]);
+    const [{ n }] = await db().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM admin.order_details d JOIN admin.orders o ON o.id = d.order_id WHERE o.request_id LIKE $1`,
+      [`${t}-%`],
+    ) as [{ n: number }];
+    assert.equal(n, 3, 'the two imported orders with their own products, and the existing one');
+  });
+
   test('running the same file again creates nothing and reports every row as a duplicate', async () => {
     const t = tag();
     const file = csv(...Array.from({ length: 5 }, (_, i) => row(`${t}-${i}`)));

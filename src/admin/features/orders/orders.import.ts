@@ -394,27 +394,34 @@ async function stageOrders(tx: Transaction, batch: Batch, tz: string): Promise<{
   let inserted = 0;
   let pending: number[] | null = null; // null: every row
   for (let attempt = 1; ; attempt++) {
-    const done = new Set((await tx.query<{ request_id: string }>(
+    // Each order inserted is matched back to the one staged row it came from: the first row
+    // tried with its request_id and order_no (rows are inserted in id order, so a later row with
+    // the same keys conflicted). Only that row's details are added; a refused row adds nothing.
+    const done = new Set((await tx.query<{ staged: number }>(
       `WITH o AS (
          INSERT INTO admin.orders (order_no, request_id, user_id, amount, status, paid_at, created_at)
          SELECT order_no, request_id, user_id, amount, status, paid_at, created_at FROM import_orders
          WHERE $1::bigint[] IS NULL OR id = ANY($1::bigint[])
          ORDER BY id
          ON CONFLICT DO NOTHING
-         RETURNING id, request_id
+         RETURNING id, request_id, order_no
+       ), m AS (
+         SELECT DISTINCT ON (o.id) o.id AS order_id, s.id AS staged
+         FROM o JOIN import_orders s ON s.request_id = o.request_id AND s.order_no = o.order_no
+         WHERE $1::bigint[] IS NULL OR s.id = ANY($1::bigint[])
+         ORDER BY o.id, s.id
        ), d AS (
          INSERT INTO admin.order_details (order_id, product_id, product_name, price, quantity)
-         SELECT o.id, d.product_id, d.product_name, d.price, d.quantity
-         FROM import_details d JOIN import_orders s ON s.id = d.order_id JOIN o ON o.request_id = s.request_id
+         SELECT m.order_id, d.product_id, d.product_name, d.price, d.quantity
+         FROM import_details d JOIN m ON m.staged = d.order_id
          ORDER BY d.k
        )
-       SELECT request_id FROM o`,
+       SELECT staged FROM m`,
       [pending ? pgArray(pending.map((i) => batch.firstId + i)) : null],
-    )).map((r) => r.request_id));
+    )).map((r) => Number(r.staged) - batch.firstId));
     inserted += done.size;
-    // A request_id inserted was inserted from its first row in the batch; any later row with it was left out.
     const tried = pending ?? [...requestIds.keys()];
-    const skipped = tried.filter((i) => !done.delete(requestIds[i]!));
+    const skipped = tried.filter((i) => !done.has(i));
     if (skipped.length === 0) break;
     const existing = new Map((await tx.query<{ request_id: string; order_no: string }>(
       'SELECT request_id, order_no FROM admin.orders WHERE request_id = ANY($1::text[])',
