@@ -59,6 +59,11 @@ describe('devices', () => {
     assertTcError(await call(app, 'POST', '/api/device/register', { token: a.token, body: { userId: b.id, deviceUuid: newDeviceUuid() } }), 403, 'FORBIDDEN');
     const [row] = await app.platform.db.query(`SELECT 1 FROM timeclock.devices WHERE user_id = $1`, [b.id]);
     assert.equal(row, undefined);
+    // Bound to a device of their own, naming a device registered to another worker: still 409.
+    const c = await signedInWorker(app, manager);
+    const mine = await call(app, 'POST', '/api/device/register', { token: c.token, body: { userId: c.id, deviceUuid: a.deviceUuid } });
+    assertTcError(mine, 409, 'DEVICE_ALREADY_REGISTERED');
+    assert.deepEqual(await mismatches(c.id), ['register']);
   });
 
   test('register by a manager: binds or replaces a worker’s device; a device of another worker is 409; managers are not bound; unknown user 404', async () => {

@@ -55,8 +55,9 @@ export class DevicesService {
       [userId, device],
     );
     if (mine) return { ok: true, device: info(mine), newlyBound: false };
-    const [bound] = await this.db.query(`SELECT 1 FROM timeclock.devices WHERE user_id = $1`, [userId]);
-    return { ok: false, reason: bound ? 'bound_to_another_device' : 'device_of_another_user' };
+    // A device held by someone else is named as such, whether or not this worker has another one.
+    const [held] = await this.db.query(`SELECT 1 FROM timeclock.devices WHERE device_uuid = $1`, [device]);
+    return { ok: false, reason: held ? 'device_of_another_user' : 'bound_to_another_device' };
   }
 
   /**
