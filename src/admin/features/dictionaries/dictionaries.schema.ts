@@ -5,19 +5,18 @@ import { Body, Envelope, ListEnvelope } from '../../http.ts';
 const ID_MAX = Number.MAX_SAFE_INTEGER;
 export const CODE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]*$';
 /** PostgreSQL text cannot hold NUL: refused here rather than failing in the database. */
-const NO_NUL = '^[^\\u0000]*$';
 
 type Extra = { default?: unknown };
 const ParentId = (x: Extra = {}) => Type.Integer({ minimum: 0, maximum: ID_MAX, description: '0 for a dictionary type, else the id of the type this item belongs to', ...x });
-const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$', description: '1 to 64 characters, not blank' });
+const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: '1 to 64 characters, not blank' });
 const Code = Type.String({
   minLength: 1,
   maxLength: 64,
   pattern: CODE_PATTERN,
   description: 'letters, digits and _ . : - (1 to 64, starting with a letter or digit); unique, ignoring case, among the types or among the items of one type',
 });
-const Value = (x: Extra = {}) => Type.String({ maxLength: 255, pattern: NO_NUL, description: 'the stored value an item stands for (up to 255 characters)', ...x });
-const Description = (x: Extra = {}) => Type.String({ maxLength: 255, pattern: NO_NUL, ...x });
+const Value = (x: Extra = {}) => Type.String({ maxLength: 255, description: 'the stored value an item stands for (up to 255 characters)', ...x });
+const Description = (x: Extra = {}) => Type.String({ maxLength: 255, ...x });
 const Status = (x: Extra = {}) => Type.Integer({ minimum: 0, maximum: 1, description: '1 enabled, 0 disabled', ...x });
 const Sort = (x: Extra = {}) => Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'ascending display order, 0..1000000', ...x });
 
@@ -28,8 +27,8 @@ export const DictionaryQuery = Type.Object({
   ...PagingQuery,
   parent_id: Type.Optional(Type.Integer({ minimum: 0, maximum: ID_MAX, description: '0: the types; a type id: its items' })),
   type_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: CODE_PATTERN, description: 'code of a type (ignoring case): that type’s items; an unknown code gives an empty list' })),
-  name: Type.Optional(Type.String({ maxLength: 64, pattern: NO_NUL, description: 'fuzzy' })),
-  code: Type.Optional(Type.String({ maxLength: 64, pattern: NO_NUL, description: 'fuzzy' })),
+  name: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy' })),
+  code: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy' })),
   status: Type.Optional(Status()),
   order_by: OrderByQuery(DICTIONARY_ORDER_FIELDS, 'id:desc'),
 });

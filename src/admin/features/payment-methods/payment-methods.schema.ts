@@ -6,10 +6,9 @@ export const PAYMENT_METHOD_ORDER_FIELDS = ['id', 'name', 'code', 'type', 'sort'
 export type PaymentMethodOrderField = (typeof PAYMENT_METHOD_ORDER_FIELDS)[number];
 
 const CODE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]*$';
-const NOT_BLANK_NO_NUL = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
 type Extra = { default?: unknown };
 
-const Name = Type.String({ minLength: 1, maxLength: 64, pattern: NOT_BLANK_NO_NUL, description: '1 to 64 characters, not blank' });
+const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: '1 to 64 characters, not blank' });
 const Code = Type.String({
   minLength: 1, maxLength: 64, pattern: CODE_PATTERN,
   description: 'letters, digits and _ . : - (1 to 64, starting with a letter or digit); unique, ignoring case',
@@ -25,13 +24,13 @@ const Config = Type.Object({}, {
 });
 const IsActive = (x: Extra = {}) => Type.Boolean({ description: 'only active methods can take payments', ...x });
 const Sort = (x: Extra = {}) => Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'ascending display order, 0..1000000; the active method with the lowest sort is the default', ...x });
-const Description = (x: Extra = {}) => Type.String({ maxLength: 500, pattern: '^[^\\u0000]*$', ...x });
+const Description = (x: Extra = {}) => Type.String({ maxLength: 500, ...x });
 
 export const PaymentMethodQuery = Type.Object({
   ...PagingQuery,
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000]*$', description: 'fuzzy (contains, ignoring case)' })),
-  code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000]*$', description: 'exact, ignoring case' })),
-  type: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: '^[^\\u0000]*$', description: 'exact' })),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'fuzzy (contains, ignoring case)' })),
+  code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'exact, ignoring case' })),
+  type: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'exact' })),
   is_active: Type.Optional(Type.Enum(['1', '0', 'true', 'false'], { description: '"1" (or "true") active, "0" (or "false") inactive' })),
   order_by: OrderByQuery(PAYMENT_METHOD_ORDER_FIELDS, 'id:desc'),
 });

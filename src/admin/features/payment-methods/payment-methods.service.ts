@@ -58,12 +58,6 @@ export interface PaymentMethodListInput {
 const RESTRICT_VIOLATION = '23001';
 const COLUMNS = 'id, name, code, type, config, is_active, sort, description, created_at, updated_at';
 
-/** jsonb text: PostgreSQL cannot store the NUL character in it. */
-function configJson(config: unknown): string {
-  const json = JSON.stringify(config);
-  if (json.includes('\\u0000')) throw new InvalidInput('config must not contain the NUL character', 'config');
-  return json;
-}
 
 /**
  * Database failures of writes: unique and foreign-key violations become business errors;
@@ -115,7 +109,7 @@ export class PaymentMethodsService {
 
   async create(input: PaymentMethodInput): Promise<PaymentMethodRow> {
     try {
-      const config = configJson(unmaskConfig(input.config, undefined));
+      const config = JSON.stringify(unmaskConfig(input.config, undefined));
       const [row] = await this.db.query<PaymentMethodRow>(
         `INSERT INTO admin.payment_methods (name, code, type, config, is_active, sort, description)
          VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7) RETURNING ${COLUMNS}`,
@@ -133,7 +127,7 @@ export class PaymentMethodsService {
       return await this.db.transactionRaw(async (tx) => {
         const [current] = await tx.query<{ config: Record<string, unknown> }>('SELECT config FROM admin.payment_methods WHERE id = $1 FOR UPDATE', [id]);
         if (!current) throw notFound(id);
-        const config = patch.config === undefined ? null : configJson(unmaskConfig(patch.config, current.config));
+        const config = patch.config === undefined ? null : JSON.stringify(unmaskConfig(patch.config, current.config));
         const [row] = await tx.query<PaymentMethodRow>(
           `UPDATE admin.payment_methods SET
              name = $2,

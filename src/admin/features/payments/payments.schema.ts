@@ -9,7 +9,7 @@ export const PAYMENT_ORDER_FIELDS = ['id', 'payment_no', 'order_no', 'user_id', 
 export type PaymentOrderField = (typeof PAYMENT_ORDER_FIELDS)[number];
 
 const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...(description ? { description } : {}) });
-const Fuzzy = Type.String({ minLength: 1, maxLength: 32, pattern: '^[^\\u0000]*$', description: 'fuzzy (contains)' });
+const Fuzzy = Type.String({ minLength: 1, maxLength: 32, description: 'fuzzy (contains)' });
 const Time = (description: string) => Type.String({ description: `${description}, YYYY-MM-DD HH:mm:ss` });
 
 export const PaymentListQuery = Type.Object({

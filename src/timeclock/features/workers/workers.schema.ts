@@ -23,7 +23,7 @@ export const WorkerListQuery = Type.Object({
   })),
   status: Type.Optional(Status),
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'from 1' }),
-  limit: Type.Integer({ minimum: 1, default: 20, description: `workers per page; values above ${LIST_LIMIT_MAX} are capped at ${LIST_LIMIT_MAX}` }),
+  limit: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20, description: `workers per page; values above ${LIST_LIMIT_MAX} are capped at ${LIST_LIMIT_MAX}` }),
 });
 
 export const WorkerItem = Type.Object({
