@@ -406,6 +406,62 @@ describe('writer and retention', () => {
     assert.equal(Number(row!.n), 5);
   });
 
+  test('NUL characters and unpaired surrogates are written out; the other rows of the batch are all kept', async () => {
+    const writer = new LogWriter(app.platform.db.orm, app.platform.logger);
+    const marker = `hostile-${Date.now()}`;
+    writer.system('warning', `${marker} before`, {}, marker);
+    writer.system('warning', 'nul \u0000 in the message', { 'key\u0000': 'value \u0000', lone: '\ud800', cut: `${'x'.repeat(3999)}😀` }, marker);
+    writer.operation({
+      adminId: superId, username: 'u\u0000', module: 'm', action: 'a', method: 'POST', route: '/r', path: '/p\u0000',
+      ip: '', userAgent: '\udfff', params: redact({ body: { name: 'n\u0000', '\ud800': 1 } }) as Record<string, unknown>,
+      statusCode: 400, durationMs: 1, traceId: marker, createdAt: new Date(),
+    });
+    writer.system('warning', `${marker} after`, {}, marker);
+    await writer.close();
+    const rows = await app.platform.db.query<{ message: string; context: any }>(
+      'SELECT message, context FROM admin.system_logs WHERE trace_id = $1 ORDER BY id', [marker]);
+    assert.deepEqual(rows.map((r) => r.message), [`${marker} before`, 'nul \\u0000 in the message', `${marker} after`]);
+    assert.equal(rows[1]!.context['key\\u0000'], 'value \\u0000');
+    assert.equal(rows[1]!.context.lone, '\\ud800');
+    const [op] = await app.platform.db.query<{ username: string; path: string; user_agent: string; params: any }>(
+      'SELECT username, path, user_agent, params FROM admin.operation_logs WHERE trace_id = $1', [marker]);
+    assert.deepEqual([op!.username, op!.path, op!.user_agent], ['u\\u0000', '/p\\u0000', '\\udfff']);
+    assert.deepEqual(op!.params.body, { name: 'n\\u0000', '\\ud800': 1 });
+    assert.deepEqual(writer.lost, { overflow: 0, unwritable: 0 });
+  });
+
+  test('a row the database refuses for its own content is the only one lost, counted and reported', async () => {
+    const writer = new LogWriter(app.platform.db.orm, app.platform.logger);
+    const marker = `refused-${Date.now()}`;
+    const op = (statusCode: number, i: number) => ({
+      adminId: superId, username: 'u', module: 'm', action: `a${i}`, method: 'POST', route: '/r', path: '/p',
+      ip: '', userAgent: '', params: {}, statusCode, durationMs: 1, traceId: marker, createdAt: new Date(),
+    });
+    // status_code is a smallint: 99999 is out of its range.
+    for (let i = 0; i < 9; i++) writer.operation(op(i === 4 ? 99_999 : 200, i));
+    await writer.close();
+    const kept = await app.platform.db.query<{ action: string }>('SELECT action FROM admin.operation_logs WHERE trace_id = $1 ORDER BY id', [marker]);
+    assert.deepEqual(kept.map((r) => r.action), ['a0', 'a1', 'a2', 'a3', 'a5', 'a6', 'a7', 'a8']);
+    assert.deepEqual(writer.lost, { overflow: 0, unwritable: 1 });
+    const [report] = await app.platform.db.query<{ level: string; message: string }>(
+      `SELECT level, message FROM admin.system_logs WHERE trace_id = $1`, [marker]);
+    assert.deepEqual(report, { level: 'error', message: 'an operation log row could not be written and was dropped' });
+  });
+
+  test('a hostile request and a concurrent ordinary one are both in the operation log', async () => {
+    const [hostile, ordinary] = await Promise.all([
+      call(app, 'POST', '/api/admin/dictionaries', { token: superToken, body: { name: 'bad\u0000', code: `nul_${Date.now()}` } }),
+      call(app, 'POST', '/api/admin/dictionaries', { token: superToken, body: { name: 'Good one', code: `ok_${Date.now()}` } }),
+    ]);
+    assertError(hostile, 400, 30001);
+    assert.match(hostile.body.message, /body\.name must not contain a NUL character/);
+    assertOk(ordinary);
+    const a = await operationFor(hostile);
+    const b = await operationFor(ordinary);
+    assert.equal(a.params.body.name, 'bad\\u0000');
+    assert.equal(b.status_code, 200);
+  });
+
   test('purgeLogs deletes rows older than the retention from all three logs and keeps the rest', async () => {
     const db = app.platform.db;
     const old = "now() - interval '100 days'";

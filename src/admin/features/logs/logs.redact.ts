@@ -1,6 +1,10 @@
 // What a log row may keep of a request or a log context: secrets are replaced wherever their
-// key appears (at any depth, in any spelling: old_password, oldPassword, OLD-PASSWORD), and
-// large values are cut so that one row stays small.
+// key appears (at any depth, in any spelling: old_password, oldPassword, OLD-PASSWORD), large
+// values are cut so that one row stays small, and text PostgreSQL cannot store (NUL, unpaired
+// surrogates, also those a cut leaves) is written out as `\uXXXX`, so one hostile request
+// can never make a log row, or the batch it is written with, unwritable.
+import { escapeIllFormed } from '../../../platform/text.ts';
+
 const CENSOR = '[redacted]';
 /** Empty values stay as they are: censoring them would only hide that nothing was given. */
 const censorable = (v: unknown) => v !== null && v !== undefined && v !== '';
@@ -44,7 +48,7 @@ export function redact(value: unknown, limits: RedactLimits = DEFAULTS, depth = 
   if (value === null || value === undefined) return value ?? null;
   switch (typeof value) {
     case 'string':
-      return value.length > limits.maxString ? `${value.slice(0, limits.maxString)}…[${value.length - limits.maxString} more chars]` : value;
+      return escapeIllFormed(value.length > limits.maxString ? `${value.slice(0, limits.maxString)}…[${value.length - limits.maxString} more chars]` : value);
     case 'number':
       return Number.isFinite(value) ? value : String(value);
     case 'boolean':
@@ -71,7 +75,7 @@ export function redact(value: unknown, limits: RedactLimits = DEFAULTS, depth = 
   const out: Record<string, unknown> = {};
   const entries = Object.entries(value as Record<string, unknown>);
   for (const [k, v] of entries.slice(0, limits.maxItems)) {
-    out[k] = isSecretKey(k) && censorable(v) ? CENSOR : redact(v, limits, depth + 1);
+    out[escapeIllFormed(k)] = isSecretKey(k) && censorable(v) ? CENSOR : redact(v, limits, depth + 1);
   }
   if (entries.length > limits.maxItems) out['…'] = `${entries.length - limits.maxItems} more keys`;
   return out;
@@ -88,11 +92,11 @@ export function maskFields(body: unknown, fields: readonly string[]): unknown {
 /** An error as a log context keeps it: type, message, code and the first lines of its stack. */
 export function describeError(err: Error, limits: RedactLimits = DEFAULTS): Record<string, unknown> {
   const e = err as Error & { code?: unknown; statusCode?: unknown; cause?: unknown };
-  const out: Record<string, unknown> = { type: e.name, message: redact(e.message, limits, limits.maxDepth - 1) };
-  if (typeof e.code === 'string' || typeof e.code === 'number') out.code = String(e.code);
+  const out: Record<string, unknown> = { type: escapeIllFormed(e.name), message: redact(e.message, limits, limits.maxDepth - 1) };
+  if (typeof e.code === 'string' || typeof e.code === 'number') out.code = escapeIllFormed(String(e.code));
   if (typeof e.statusCode === 'number') out.status_code = e.statusCode;
-  if (e.stack) out.stack = e.stack.split('\n').slice(0, 12).join('\n').slice(0, 4000);
-  if (e.cause instanceof Error) out.cause = { type: e.cause.name, message: e.cause.message.slice(0, limits.maxString) };
+  if (e.stack) out.stack = escapeIllFormed(e.stack.split('\n').slice(0, 12).join('\n').slice(0, 4000));
+  if (e.cause instanceof Error) out.cause = { type: escapeIllFormed(e.cause.name), message: escapeIllFormed(e.cause.message.slice(0, limits.maxString)) };
   return out;
 }
 
@@ -101,5 +105,5 @@ export function capJson(value: unknown, maxBytes = 8192): Record<string, unknown
   const obj = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
   const json = JSON.stringify(obj);
   if (json.length <= maxBytes) return obj;
-  return { truncated: true, size: json.length, preview: json.slice(0, maxBytes) };
+  return { truncated: true, size: json.length, preview: escapeIllFormed(json.slice(0, maxBytes)) };
 }

@@ -1,9 +1,18 @@
 // Writes operation and system log rows off the request path: rows are buffered and inserted
-// in batches shortly after (FLUSH_MS), a failed batch is retried a few times, and close()
-// writes whatever is still buffered. Also the retention purge of all three logs.
+// in batches shortly after (FLUSH_MS), and close() writes whatever is still buffered.
+//
+// A log row is never lost because of another row. Rows are sanitised when they are buffered
+// (text PostgreSQL cannot store is written out as `\uXXXX`); a batch that PostgreSQL still
+// refuses for its data is split in halves until the row at fault is found, and only that row
+// is dropped (counted, logged, and reported in the system log). A batch that fails because the
+// database is unreachable stays buffered and is retried with a growing delay until it is
+// written; only a buffer that outgrows MAX_BUFFERED drops its oldest rows (counted too).
+// Also the retention purge of all three logs.
 import { lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Orm } from '../../../platform/db/database.ts';
+import { pgErrorCode } from '../../../platform/db/errors.ts';
+import { escapeIllFormed } from '../../../platform/text.ts';
 import { loginLogs } from '../../db/schema.ts';
 import { capJson, redact } from './logs.redact.ts';
 import { operationLogs, systemLogs, type OperationLogRow, type SystemLogLevel, type SystemLogRow } from './logs.tables.ts';
@@ -11,7 +20,11 @@ import { operationLogs, systemLogs, type OperationLogRow, type SystemLogLevel, t
 const FLUSH_MS = 50;
 const BATCH = 200;
 const MAX_BUFFERED = 10_000;
-const MAX_RETRIES = 3;
+/** Delay before retrying a batch the database could not take, growing to RETRY_MAX_MS. */
+const RETRY_BASE_MS = 250;
+const RETRY_MAX_MS = 5000;
+/** Attempts close() makes before it gives up on rows the database cannot take. */
+const CLOSE_ATTEMPTS = 3;
 /** Room for an error's stack (see describeError); the whole context is still capped at 8 KiB. */
 const SYSTEM_CONTEXT_LIMITS = { maxString: 4000, maxItems: 50, maxDepth: 8 };
 
@@ -34,6 +47,16 @@ const INSERT = {
 
 type Buffered = { table: 'operation'; row: OperationLogRow } | { table: 'system'; row: SystemLogRow };
 
+/** Refused for what it holds (SQLSTATE classes 22 data exception, 23 integrity): retrying the same row cannot help. */
+const isDataError = (err: unknown) => /^2[23]/.test(pgErrorCode(err) ?? '');
+
+/** The row's top-level text with what PostgreSQL cannot store written out (nested values come from redact, already clean). */
+function sanitised<T extends object>(row: T): T {
+  const out = { ...row } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(out)) if (typeof v === 'string') out[k] = escapeIllFormed(v);
+  return out as T;
+}
+
 export class LogWriter {
   private readonly orm: Orm;
   private readonly logger: Logger;
@@ -41,9 +64,11 @@ export class LogWriter {
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
-  private retries = 0;
-  private dropped = 0;
+  /** Consecutive failed attempts to reach the database. */
+  private failures = 0;
   private closed = false;
+  /** Rows lost: the oldest ones of an overfull buffer, and rows PostgreSQL refused for their own content. */
+  readonly lost = { overflow: 0, unwritable: 0 };
 
   constructor(orm: Orm, logger: Logger) {
     this.orm = orm;
@@ -51,7 +76,7 @@ export class LogWriter {
   }
 
   operation(row: OperationLogRow): void {
-    this.push({ table: 'operation', row });
+    this.push({ table: 'operation', row: sanitised(row) });
   }
 
   /** A system log row; `context` is redacted and capped here. */
@@ -60,8 +85,8 @@ export class LogWriter {
       table: 'system',
       row: {
         level,
-        message: message.slice(0, 2048),
-        traceId: traceId.slice(0, 128),
+        message: escapeIllFormed(message.slice(0, 2048)),
+        traceId: escapeIllFormed(traceId.slice(0, 128)),
         context: capJson(redact(context, SYSTEM_CONTEXT_LIMITS)),
         createdAt: new Date(),
       },
@@ -72,7 +97,7 @@ export class LogWriter {
     if (this.buffer.length >= MAX_BUFFERED) {
       // The database is not keeping up (or is down): keep the newest rows, count the rest.
       this.buffer.shift();
-      if (this.dropped++ % 1000 === 0) this.logger.error({ dropped: this.dropped }, 'log buffer full: oldest log rows dropped');
+      if (this.lost.overflow++ % 1000 === 0) this.logger.error({ dropped: this.lost.overflow }, 'log buffer full: oldest log rows dropped');
     }
     this.buffer.push(item);
     // After close(), a late row (a request that finished while closing) is written at once.
@@ -104,51 +129,79 @@ export class LogWriter {
   private async drain() {
     while (this.buffer.length > 0) {
       const batch = this.buffer.splice(0, BATCH);
-      const failed: Buffered[] = [];
+      const retry: Buffered[] = [];
       let error: unknown;
       for (const table of ['operation', 'system'] as const) {
         const part = batch.filter((b) => b.table === table);
         if (part.length === 0) continue;
-        try {
-          await this.orm.execute(INSERT[table](JSON.stringify(part.map((b) => b.row))));
-        } catch (err) {
-          error = err;
-          failed.push(...part);
-        }
+        const left = await this.insert(table, part, (err) => (error = err));
+        retry.push(...left);
       }
-      if (failed.length === 0) {
-        this.retries = 0;
+      if (retry.length === 0) {
+        if (this.failures > 0) this.logger.info({ attempts: this.failures + 1 }, 'log rows written again after the database came back');
+        this.failures = 0;
         continue;
       }
-      if (this.retries < MAX_RETRIES) {
-        this.retries += 1;
-        this.buffer.unshift(...failed);
-        this.logger.warn({ err: error, rows: failed.length, attempt: this.retries }, 'writing log rows failed; will retry');
-        if (!this.closed) {
-          this.retryTimer = setTimeout(() => {
-            this.retryTimer = undefined;
-            void this.flush();
-          }, 500 * this.retries);
-          this.retryTimer.unref();
-        }
-      } else {
-        this.logger.error({ err: error, rows: failed.length }, 'writing log rows failed; rows dropped');
-        this.retries = 0;
+      // The database could not be reached: keep the rows (ahead of newer ones) and try again later.
+      this.buffer.unshift(...retry);
+      this.failures += 1;
+      if (this.failures === 1 || this.failures % 20 === 0) {
+        this.logger.warn({ err: error, rows: this.buffer.length, attempt: this.failures }, 'writing log rows failed; they stay buffered and are retried');
+      }
+      if (!this.closed) {
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          void this.flush();
+        }, Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (this.failures - 1)));
+        this.retryTimer.unref();
       }
       return;
     }
   }
 
-  /** Stops batching and writes what is left (used on close; failed rows get their retries at once). */
+  /**
+   * Writes `rows` of one table. A batch refused for its data is split in halves until the rows
+   * at fault are found: those are dropped and reported, every other row is written. Returns the
+   * rows not written because the database could not be reached (`onError` hears why).
+   */
+  private async insert(table: Buffered['table'], rows: Buffered[], onError: (err: unknown) => void): Promise<Buffered[]> {
+    try {
+      await this.orm.execute(INSERT[table](JSON.stringify(rows.map((b) => b.row))));
+      return [];
+    } catch (err) {
+      if (!isDataError(err)) {
+        onError(err);
+        return rows;
+      }
+      if (rows.length > 1) {
+        const half = rows.length >> 1;
+        return [...(await this.insert(table, rows.slice(0, half), onError)), ...(await this.insert(table, rows.slice(half), onError))];
+      }
+      this.lost.unwritable += 1;
+      const traceId = rows[0]!.row.traceId ?? '';
+      this.logger.error({ err, table, trace_id: traceId, lost: this.lost.unwritable }, 'a log row was refused by the database; dropped');
+      if (table === 'operation') {
+        this.system('error', 'an operation log row could not be written and was dropped', { err, row_trace_id: traceId }, traceId);
+      }
+      return [];
+    }
+  }
+
+  /** Stops batching and writes what is left (used on close; rows the database cannot take get a few attempts). */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
     clearTimeout(this.retryTimer);
     this.timer = undefined;
     this.retryTimer = undefined;
-    for (let i = 0; i <= MAX_RETRIES + 1 && (this.buffer.length > 0 || this.flushing); i++) {
+    for (let i = 0; i < CLOSE_ATTEMPTS && (this.buffer.length > 0 || this.flushing); i++) {
       await this.flushing;
       await this.flush();
+    }
+    if (this.buffer.length > 0) {
+      this.lost.overflow += this.buffer.length;
+      this.logger.error({ rows: this.buffer.length }, 'closing with log rows the database could not take; dropped');
+      this.buffer = [];
     }
   }
 }
