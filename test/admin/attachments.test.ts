@@ -1,13 +1,17 @@
 // Uploads: single and chunked uploads read back byte-identical (SHA-256), content and size
 // checks, ownership, path-traversal attempts (nothing written outside the upload area), merges
-// that race (one file), the public image URL, ranges, and the sweep of abandoned uploads.
+// that race (one file), merges whose instance died (taken over by lease), the public image URL,
+// ranges, and the sweep of abandoned uploads.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
-import { AttachmentService } from '../../src/admin/features/attachments/attachments.service.ts';
-import { createStorage } from '../../src/platform/storage/index.ts';
+import { AttachmentService, assemblyOwner, MERGE_LEASE_MS, type MergeTiming } from '../../src/admin/features/attachments/attachments.service.ts';
+import { createStorage, type ByteRange } from '../../src/platform/storage/index.ts';
+import { LocalStorage } from '../../src/platform/storage/local.ts';
 import { onPostgres, startApp, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
@@ -99,6 +103,23 @@ function tree(dir: string): string[] {
 }
 
 const pendingFiles = () => tree(path.join(uploads, '.pending'));
+const newToken = () => randomBytes(16).toString('hex');
+const sessionOf = async (chunkId: string) =>
+  (await app.platform.db.query<{ status: string; merge_token: string | null; owner_id: number }>(
+    'SELECT status, merge_token, owner_id FROM admin.upload_sessions WHERE chunk_id = $1',
+    [chunkId],
+  ))[0]!;
+/** Claims an upload as a merge on another instance would: status 'merging', its token, its lease renewed `ago` ago. */
+const claimAs = (chunkId: string, token: string, ago: string) =>
+  app.platform.db.query(`UPDATE admin.upload_sessions SET status = 'merging', merge_token = $2, updated_at = now() - $3::interval WHERE chunk_id = $1`, [chunkId, token, ago]);
+/** A partial assembly file, as a merge holding `token` leaves it while writing (or after crashing). */
+async function partialAssembly(token: string, data: Buffer) {
+  await createStorage(app.platform.config.dataDir).write(Readable.from([data]), { owner: assemblyOwner(token) });
+}
+const serviceOf = (storage = createStorage(app.platform.config.dataDir), timing?: Partial<MergeTiming>) => {
+  const { platform } = app;
+  return new AttachmentService({ db: platform.db, storage, config: platform.config, logger: platform.logger, ...(timing ? { timing } : {}) });
+};
 
 describe('POST /attachments/upload', () => {
   test('stores the file under a generated name and serves it back byte-identical', async () => {
@@ -470,11 +491,75 @@ describe('chunked uploads', () => {
     assert.deepEqual(state.missing, [1]);
     assert.equal(assertOk(await sendChunk(superToken, { chunk_id, index: 1, total: pieces.length, filename: 'd.pdf', data: pieces[1]! })).duplicate, false);
 
-    // A merge claimed by an instance that stopped (no heartbeat for a minute) is taken over.
+    // A merge claimed by an instance that stopped (its lease long expired) is taken over.
     await app.platform.db.query(`UPDATE admin.upload_sessions SET status = 'merging', merge_token = 'gone', updated_at = now() - interval '2 minutes' WHERE chunk_id = $1`, [chunk_id]);
     const created = assertOk(await merge(superToken, { chunk_id, filename: 'd.pdf', total_chunks: pieces.length }));
     assert.equal(created.sha256, sha256(data));
     assert.equal(sha256((await download(created.url, superToken)).rawPayload), sha256(data));
+  });
+
+  test('a merge whose instance crashed is taken over as soon as its lease expires; its partial file is removed', async () => {
+    const data = pdf(4096 * 3 + 100);
+    const pieces = split(data, 4096);
+    const chunk_id = newChunkId();
+    for (const [index, p] of pieces.entries()) assertOk(await sendChunk(superToken, { chunk_id, index, total: pieces.length, filename: 'crash.pdf', data: p }));
+    // As a crashed merge leaves it: its claim, last renewed just before the crash (2 s of lease left), and a half-written file.
+    const dead = newToken();
+    await claimAs(chunk_id, dead, `${(MERGE_LEASE_MS - 2_000) / 1000} seconds`);
+    await partialAssembly(dead, data.subarray(0, 5000));
+    assert.equal(pendingFiles().length, 1);
+    const filesBefore = tree(path.join(uploads, 'files')).length;
+
+    const started = Date.now();
+    const created = assertOk(await merge(superToken, { chunk_id, filename: 'crash.pdf', total_chunks: pieces.length }));
+    const elapsed = Date.now() - started;
+    // Taken over once the lease expired: not before (the claim was live for ~2 s more), and not after a fixed 30 s wait.
+    assert.ok(elapsed >= 1_000 && elapsed < 10_000, `taken over after ${elapsed} ms`);
+    assert.equal(created.sha256, sha256(data));
+    assert.equal(sha256((await download(created.url, superToken)).rawPayload), sha256(data));
+    assert.deepEqual(pendingFiles(), []);
+    assert.equal(tree(path.join(uploads, 'files')).length, filesBefore + 1);
+    const session = await sessionOf(chunk_id);
+    assert.equal(session.status, 'merged');
+    assert.equal(session.merge_token, null);
+  });
+
+  test('a live merge renews its lease: a concurrent merge waits for it, the sweep leaves its file alone', async () => {
+    const data = pdf(4096 * 3);
+    const pieces = split(data, 4096);
+    const chunk_id = newChunkId();
+    for (const [index, p] of pieces.entries()) assertOk(await sendChunk(superToken, { chunk_id, index, total: pieces.length, filename: 'slow.pdf', data: p }));
+    // A short lease, and a storage whose chunks take 0.8 s each to open: the merge outlives its lease twice over.
+    const timing = { leaseMs: 1_000, renewMs: 200, pollMs: 100 };
+    class SlowStorage extends LocalStorage {
+      override async read(key: string, range?: ByteRange) {
+        if (key.startsWith('chunks/')) await sleep(800);
+        return super.read(key, range);
+      }
+    }
+    const slow = serviceOf(new SlowStorage(uploads), timing);
+    const other = serviceOf(undefined, timing);
+    const { owner_id } = await sessionOf(chunk_id);
+    const body = { chunk_id, filename: 'slow.pdf', total_chunks: pieces.length };
+    const first = slow.merge(Number(owner_id), body);
+    while ((await sessionOf(chunk_id)).status !== 'merging') await sleep(20);
+    const token = (await sessionOf(chunk_id)).merge_token!;
+    const second = other.merge(Number(owner_id), body);
+    let seen = 0;
+    for (let i = 0; i < 3; i++) {
+      await sleep(500);
+      const writing = (await createStorage(app.platform.config.dataDir).pendingOwners()).includes(assemblyOwner(token));
+      const swept = await other.sweep();
+      assert.equal(swept.assemblies, 0);
+      if (writing) seen += 1;
+    }
+    assert.ok(seen > 0, 'the merge was writing during the sweeps');
+    const [a, b] = await Promise.all([first, second]);
+    assert.equal(a.id, b.id);
+    assert.equal(a.sha256, sha256(data));
+    const [n] = await app.platform.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin.attachments WHERE sha256 = $1`, [sha256(data)]);
+    assert.equal(n!.n, 1);
+    assert.deepEqual(pendingFiles(), []);
   });
 
   test('concurrent merges of one upload produce one file', async () => {
@@ -547,5 +632,35 @@ describe('sweep of abandoned uploads', () => {
     assert.ok(existsSync(path.join(uploads, 'chunks', freshDir)));
     assertError(await call(app, 'GET', `/api/admin/attachments/chunk/${old.chunk_id}`, { token: superToken }), 404, 30003);
     assertOk(await call(app, 'GET', `/api/admin/attachments/chunk/${fresh.chunk_id}`, { token: superToken }));
+  });
+
+  test('removes a partial merge file at once when its claim is gone or expired, never one of a live merge', async () => {
+    const upload = async (filename: string) => {
+      const c = { chunk_id: newChunkId(), index: 0, total: 2, filename, data: pdf(100) };
+      assertOk(await sendChunk(superToken, c));
+      return c.chunk_id;
+    };
+    const crashed = await upload('crashed.pdf');
+    const running = await upload('running.pdf');
+    const [expired, live, gone] = [newToken(), newToken(), newToken()];
+    await claimAs(crashed, expired, `${MERGE_LEASE_MS / 1000 + 5} seconds`);
+    await claimAs(running, live, '0 seconds');
+    // `gone`: a merge whose claim is no longer in the database (taken over, or its upload removed).
+    for (const t of [expired, live, gone]) await partialAssembly(t, pdf(3000));
+    const storage = createStorage(app.platform.config.dataDir);
+
+    const swept = await serviceOf(storage).sweep();
+    assert.equal(swept.assemblies, 2);
+    assert.deepEqual(await storage.pendingOwners(), [assemblyOwner(live)]);
+    // The expired claim is revoked (its merge, were it still running, could not record anything), and a new merge can claim the upload.
+    const revoked = await sessionOf(crashed);
+    assert.equal(revoked.status, 'open');
+    assert.equal(revoked.merge_token, null);
+    const still = await sessionOf(running);
+    assert.equal(still.status, 'merging');
+    assert.equal(still.merge_token, live);
+
+    await storage.discardPending(assemblyOwner(live));
+    assert.deepEqual(pendingFiles(), []);
   });
 });

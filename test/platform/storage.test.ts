@@ -79,3 +79,34 @@ test('commit replaces atomically; deletePrefix, list and sweepPending', async ()
   assert.equal(await storage.sweepPending(new Date(Date.now() - 60_000)), 1);
   assert.deepEqual(pending(), ['fresh.part']);
 });
+
+test('a write for an owner: pendingOwners names it, discardPending removes it; an aborted write leaves nothing', async () => {
+  const before = pending(); // 'fresh.part' from the test above: no owner
+  for (const owner of ['', 'a.b', '../x', 'A', '-x', 'a/b']) {
+    await assert.rejects(storage.write(Readable.from([Buffer.from('x')]), { owner }), /invalid pending owner/, owner);
+    await assert.rejects(storage.discardPending(owner), /invalid pending owner/, owner);
+  }
+  assert.deepEqual(pending(), before);
+  const mine = await storage.write(Readable.from([Buffer.from('mine')]), { owner: 'merge-aa' });
+  await storage.write(Readable.from([Buffer.from('other')]), { owner: 'merge-bb' });
+  const plain = await storage.write(Readable.from([Buffer.from('plain')]));
+  assert.deepEqual((await storage.pendingOwners()).sort(), ['merge-aa', 'merge-bb']);
+  assert.equal(await storage.discardPending('merge-bb'), 1);
+  assert.equal(await storage.discardPending('merge-bb'), 0);
+  assert.deepEqual(await storage.pendingOwners(), ['merge-aa']);
+  await mine.commit('files/x/mine.txt');
+  await plain.discard();
+  assert.deepEqual(await storage.pendingOwners(), []);
+  assert.deepEqual(pending(), before);
+
+  // Aborted mid-write (a merge that lost its claim): rejected, nothing left.
+  const stop = new AbortController();
+  async function* slowly() {
+    yield Buffer.from('first');
+    stop.abort();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    yield Buffer.from('second');
+  }
+  await assert.rejects(storage.write(slowly(), { owner: 'merge-cc', signal: stop.signal }), { name: 'AbortError' });
+  assert.deepEqual(pending(), before);
+});

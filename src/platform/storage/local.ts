@@ -1,6 +1,7 @@
 // The storage on a local (or shared, mounted) disk: objects are files under `root`, pending
-// objects are files in `root/.pending/` (same file system, so a commit is one rename). Every
-// path is built from a checked key and verified to stay under the root.
+// objects are files in `root/.pending/` (same file system, so a commit is one rename), named
+// `<uuid>.part`, or `<owner>.<uuid>.part` when written for an owner. Every path is built from a
+// checked key and verified to stay under the root.
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertKey,
+  assertOwner,
   StorageLimitError,
   StorageNotFoundError,
   type ByteRange,
@@ -19,6 +21,8 @@ import {
 } from './storage.ts';
 
 const PENDING_DIR = '.pending';
+/** A pending file's name: `<uuid>.part` or `<owner>.<uuid>.part`. */
+const PENDING_NAME = /^(?:([a-z0-9][a-z0-9-]{0,63})\.)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.part$/;
 
 export class LocalStorage implements Storage {
   readonly root: string;
@@ -39,10 +43,11 @@ export class LocalStorage implements Storage {
   }
 
   async write(source: Readable | AsyncIterable<Uint8Array>, opts: WriteOptions = {}): Promise<PendingObject> {
-    const file = path.join(this.pendingDir, `${randomUUID()}.part`);
+    const { maxBytes, onChunk, owner, signal } = opts;
+    if (owner !== undefined) assertOwner(owner);
+    const file = path.join(this.pendingDir, `${owner === undefined ? '' : `${owner}.`}${randomUUID()}.part`);
     const hash = createHash('sha256');
     let size = 0;
-    const { maxBytes, onChunk } = opts;
     const meter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         size += chunk.length;
@@ -62,7 +67,8 @@ export class LocalStorage implements Storage {
     });
     try {
       // `flush`: the data is on disk before the file is closed, so a commit never exposes a torn file.
-      await pipeline(source, meter, createWriteStream(file, { flags: 'wx', flush: true }));
+      const sink = createWriteStream(file, { flags: 'wx', flush: true });
+      await (signal ? pipeline(source, meter, sink, { signal }) : pipeline(source, meter, sink));
     } catch (err) {
       await rm(file, { force: true });
       throw err;
@@ -123,6 +129,27 @@ export class LocalStorage implements Storage {
       const s = await stat(file).catch(() => null);
       if (s && s.mtime < before) {
         await rm(file, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  async pendingOwners(): Promise<string[]> {
+    const owners = new Set<string>();
+    for (const name of await readdir(this.pendingDir).catch(() => [] as string[])) {
+      const owner = PENDING_NAME.exec(name)?.[1];
+      if (owner !== undefined) owners.add(owner);
+    }
+    return [...owners];
+  }
+
+  async discardPending(owner: string): Promise<number> {
+    assertOwner(owner);
+    let removed = 0;
+    for (const name of await readdir(this.pendingDir).catch(() => [] as string[])) {
+      if (PENDING_NAME.exec(name)?.[1] === owner) {
+        await rm(path.join(this.pendingDir, name), { force: true });
         removed += 1;
       }
     }

@@ -3,7 +3,9 @@
 // lower-case `segment/segment/...` of [a-z0-9._-], each segment starting with a letter or digit,
 // so no key can be absolute, contain `..` or reach outside the store. Writes are atomic: bytes
 // stream into a pending object (size-limited, hashed on the way) that is then committed under
-// its key in one step, or discarded.
+// its key in one step, or discarded. A pending object may be written for an owner (a name the
+// caller can later check, e.g. a merge claim), so that a sweep can remove it as soon as its owner
+// is gone rather than only when it is old.
 import type { Readable } from 'node:stream';
 
 export interface WriteOptions {
@@ -11,6 +13,10 @@ export interface WriteOptions {
   maxBytes?: number;
   /** Sees every chunk as it is written (content checks that must see the whole stream). */
   onChunk?: (chunk: Buffer) => void;
+  /** Who the pending object is written for (see PENDING_OWNER); pendingOwners() and discardPending() find it by this. */
+  owner?: string;
+  /** Aborts the write (it fails with an AbortError; nothing is kept). */
+  signal?: AbortSignal;
 }
 
 /** Bytes written but not yet visible under a key. */
@@ -50,6 +56,18 @@ export interface Storage {
   list(prefix: string): Promise<{ name: string; modifiedAt: Date }[]>;
   /** Removes pending objects untouched since `before` (left by crashed writers); returns how many. */
   sweepPending(before: Date): Promise<number>;
+  /** The owners (WriteOptions.owner) of the pending objects there are now, each once. */
+  pendingOwners(): Promise<string[]>;
+  /** Removes the pending objects written for `owner` (even while being written); returns how many. */
+  discardPending(owner: string): Promise<number>;
+}
+
+/** The form of a pending object's owner: lower-case letters, digits and dashes. */
+export const PENDING_OWNER = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** Throws unless `owner` is a well-formed pending-object owner. */
+export function assertOwner(owner: string): void {
+  if (!PENDING_OWNER.test(owner)) throw new Error(`invalid pending owner ${JSON.stringify(owner)}`);
 }
 
 export class StorageLimitError extends Error {

@@ -6,10 +6,13 @@
 // upload is in the database (admin.upload_sessions, admin.upload_chunks) so that every instance
 // sees the same one; the chunk files are in the shared storage. A chunk is recorded under a row
 // lock of its session, so a re-sent chunk is recognised whatever the concurrency. A merge
-// claims its session (status 'merging', a token, updated_at as heartbeat) in a short
-// transaction, assembles outside it, and records the attachment only if it still holds the
-// claim: concurrent merges of one upload produce one file, and the others wait for it and
-// answer the same attachment. A claim whose heartbeat stopped (crashed instance) can be taken over.
+// claims its session (status 'merging', a token, and a lease: updated_at, renewed while it
+// assembles) in a short transaction, assembles outside it into a pending file owned by its
+// token, and records the attachment only if it still holds the claim: concurrent merges of one
+// upload produce one file, and the others wait for it and answer the same attachment. A claim
+// whose lease expired (crashed instance) is taken over by the next merge, which removes the
+// dead merge's partial file; the sweep removes a partial file as soon as its claim is gone or
+// expired (revoking an expired claim first, so that no live merge records a removed file).
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
@@ -49,7 +52,7 @@ interface SessionRow {
   merge_token: string | null;
   attachment_id: number | null;
   updated_at: Date;
-  /** Computed in queries: the merge heartbeat is older than MERGE_STALE_MS. */
+  /** Computed in queries: the merge's lease (updated_at + lease) has expired. */
   stale?: boolean;
 }
 
@@ -91,17 +94,38 @@ export interface AttachmentListQuery {
   order_by: string;
 }
 
-/** A merge heartbeat older than this means its instance is gone; the claim can be taken over. */
-const MERGE_STALE_MS = 60_000;
-const MERGE_HEARTBEAT_MS = 5_000;
-/** How long a merge waits for a concurrent merge of the same upload before answering 40005. */
+/**
+ * A merge claim lasts this long after its last renewal (updated_at, by the database's clock);
+ * past it, the claiming instance is taken for dead: another merge takes the claim over and the
+ * sweep removes the partial file.
+ */
+export const MERGE_LEASE_MS = 10_000;
+/** How often a running merge renews its lease (several renewals per lease, so one slow one does not lose it). */
+export const MERGE_RENEW_MS = 2_500;
+/** How often a merge waiting for a concurrent one looks again (so it notices an expired lease promptly). */
+export const MERGE_POLL_MS = 250;
+/** How long a merge waits for a live concurrent merge of the same upload before answering 40005. */
 const MERGE_WAIT_MS = 30_000;
 const SWEEP_EVERY_MS = 10 * 60_000;
 const SWEEP_BATCH = 500;
 const MISSING_SHOWN = 20;
 
-const SESSION_COLUMNS = `id, chunk_id, owner_id, filename, total_chunks, storage_dir, status, merge_token, attachment_id, updated_at,
-  (status = 'merging' AND updated_at < now() - make_interval(secs => ${MERGE_STALE_MS / 1000})) AS stale`;
+export interface MergeTiming {
+  leaseMs: number;
+  renewMs: number;
+  pollMs: number;
+}
+
+/** True in SQL when a merge claim's lease has expired (`leaseMs` is a number, never client input). */
+const leaseExpired = (leaseMs: number) => `updated_at < now() - make_interval(secs => ${Number(leaseMs) / 1000})`;
+const sessionColumns = (leaseMs: number) =>
+  `id, chunk_id, owner_id, filename, total_chunks, storage_dir, status, merge_token, attachment_id, updated_at,
+  (status = 'merging' AND ${leaseExpired(leaseMs)}) AS stale`;
+
+/** The owner of a merge's pending (assembly) file in the storage: the merge's claim token. */
+export const assemblyOwner = (token: string) => `merge-${token}`;
+const ASSEMBLY_OWNER = /^merge-([0-9a-f]{32})$/;
+const TOKEN = /^[0-9a-f]{32}$/;
 
 const invalid = (detail: string, field: string) => new AppError(E.VALIDATION, { detail, details: { field } });
 const failed = (detail: string) => new AppError(E.UPLOAD_FAILED, { detail });
@@ -156,12 +180,16 @@ export class AttachmentService {
   private readonly logger: Logger;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<unknown> | undefined;
+  private readonly timing: MergeTiming;
+  private readonly sessionColumns: string;
 
-  constructor(deps: { db: Database; storage: Storage; config: Config; logger: Logger }) {
+  constructor(deps: { db: Database; storage: Storage; config: Config; logger: Logger; timing?: Partial<MergeTiming> }) {
     this.db = deps.db;
     this.storage = deps.storage;
     this.config = deps.config;
     this.logger = deps.logger;
+    this.timing = { leaseMs: MERGE_LEASE_MS, renewMs: MERGE_RENEW_MS, pollMs: MERGE_POLL_MS, ...deps.timing };
+    this.sessionColumns = sessionColumns(this.timing.leaseMs);
   }
 
   limitOf(type: AttachmentType): number {
@@ -326,7 +354,7 @@ export class AttachmentService {
 
   /** The session of `chunkId`, locked; 404 when there is none, 403 when it is someone else's. */
   private async lockSession(exec: RawExec, chunkId: string, ownerId: number): Promise<SessionRow> {
-    const [session] = await exec<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM admin.upload_sessions WHERE chunk_id = $1 FOR UPDATE`, [chunkId]);
+    const [session] = await exec<SessionRow>(`SELECT ${this.sessionColumns} FROM admin.upload_sessions WHERE chunk_id = $1 FOR UPDATE`, [chunkId]);
     return this.owned(sessionOf(session), chunkId, ownerId);
   }
 
@@ -342,7 +370,7 @@ export class AttachmentService {
   }
 
   async state(ownerId: number, chunkId: string): Promise<UploadState> {
-    const [session] = await this.db.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM admin.upload_sessions WHERE chunk_id = $1`, [chunkId]);
+    const [session] = await this.db.query<SessionRow>(`SELECT ${this.sessionColumns} FROM admin.upload_sessions WHERE chunk_id = $1`, [chunkId]);
     const s = this.owned(sessionOf(session), chunkId, ownerId);
     const chunks = await this.db.query<ChunkRow>('SELECT chunk_index, size FROM admin.upload_chunks WHERE session_id = $1 ORDER BY chunk_index', [s.id]);
     const received = chunks.map((c) => c.chunk_index);
@@ -371,6 +399,8 @@ export class AttachmentService {
         this.checkSameUpload(session, body.filename, body.total_chunks);
         if (session.status === 'merged') return { kind: 'merged' as const, attachmentId: session.attachment_id };
         if (session.status === 'merging' && !session.stale) return { kind: 'busy' as const };
+        // An expired claim: its merge is taken for dead, and its partial file is removed below.
+        const previous = session.status === 'merging' ? session.merge_token : null;
         const chunks = await tx.query<ChunkRow>(
           'SELECT chunk_index, size, sha256 FROM admin.upload_chunks WHERE session_id = $1 ORDER BY chunk_index',
           [session.id],
@@ -385,31 +415,53 @@ export class AttachmentService {
         }
         const token = randomBytes(16).toString('hex');
         await tx.query(`UPDATE admin.upload_sessions SET status = 'merging', merge_token = $2, updated_at = now() WHERE id = $1`, [session.id, token]);
-        return { kind: 'claimed' as const, session, chunks, token };
+        return { kind: 'claimed' as const, session, chunks, token, previous };
       });
-      if (step.kind === 'claimed') return this.assemble(ownerId, format, step.session, step.chunks, step.token);
+      if (step.kind === 'claimed') {
+        if (step.previous !== null) {
+          this.logger.warn({ chunk_id: body.chunk_id }, 'took over a merge whose lease expired');
+          await this.discardAssembly(step.previous);
+        }
+        return this.assemble(ownerId, format, step.session, step.chunks, step.token);
+      }
       if (step.kind === 'merged') {
         const row = step.attachmentId === null ? undefined : await this.find(step.attachmentId);
         if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `the attachment of upload ${body.chunk_id} was deleted` });
         return row;
       }
       if (Date.now() > deadline) throw failed(`a merge of upload ${body.chunk_id} is still running; ask again later`);
-      await sleep(100);
+      await sleep(this.timing.pollMs);
     }
+  }
+
+  /** Removes the partial file of the merge that held `token` (best effort: the sweep retries). */
+  private async discardAssembly(token: string | null) {
+    if (token === null || !TOKEN.test(token)) return;
+    await this.storage.discardPending(assemblyOwner(token))
+      .catch((err: unknown) => this.logger.warn({ err }, 'removing the partial file of a dead merge failed'));
   }
 
   private async assemble(ownerId: number, format: FileFormat, session: SessionRow, chunks: ChunkRow[], token: string): Promise<AttachmentRow> {
     const probe = new ContentProbe(format.extension);
-    const heartbeat = setInterval(() => {
-      this.db.query('UPDATE admin.upload_sessions SET updated_at = now() WHERE id = $1 AND merge_token = $2', [session.id, token])
-        .catch((err: unknown) => this.logger.warn({ err }, 'merge heartbeat failed'));
-    }, MERGE_HEARTBEAT_MS);
-    heartbeat.unref();
+    // The lease is renewed while the claim is ours; when it is not any more (taken over after a
+    // stall, or revoked by the sweep), the assembly stops: its file is removed or is being removed.
+    const lost = new AbortController();
+    let done = false;
+    const renew = setInterval(() => {
+      this.db.query('UPDATE admin.upload_sessions SET updated_at = now() WHERE id = $1 AND merge_token = $2 RETURNING id', [session.id, token])
+        .then((rows) => {
+          if (rows.length === 0 && !done) lost.abort(failed('this merge lost its claim after it stalled; ask again'));
+        })
+        .catch((err: unknown) => this.logger.warn({ err }, 'renewing a merge lease failed'));
+    }, this.timing.renewMs);
+    renew.unref();
     let pending: PendingObject | undefined;
     try {
       pending = await this.storage.write(Readable.from(this.chunkBytes(session.storage_dir, chunks)), {
         maxBytes: this.limitOf(format.type),
         onChunk: (chunk) => probe.update(chunk),
+        owner: assemblyOwner(token),
+        signal: lost.signal,
       });
       const problem = probe.problem();
       if (problem) {
@@ -433,11 +485,18 @@ export class AttachmentService {
           await tx.query('DELETE FROM admin.upload_chunks WHERE session_id = $1', [session.id]);
           return attachment;
         }));
+      done = true;
       await this.storage.deletePrefix(chunkDir(session.storage_dir)).catch((err: unknown) => this.logger.warn({ err }, 'removing merged chunks failed'));
       return row;
     } catch (err) {
+      done = true;
       await pending?.discard();
-      await this.db.query(`UPDATE admin.upload_sessions SET status = 'open', merge_token = NULL WHERE id = $1 AND merge_token = $2`, [session.id, token]);
+      const reset = await this.db.query(
+        `UPDATE admin.upload_sessions SET status = 'open', merge_token = NULL WHERE id = $1 AND merge_token = $2 RETURNING id`,
+        [session.id, token],
+      );
+      // Whatever failed (an aborted write, a partial file removed under it), the claim was lost first.
+      if (reset.length === 0 && !(err instanceof AppError)) throw failed('this merge lost its claim after it stalled; ask again');
       if (err instanceof ChunkDamaged) {
         await this.db.query('DELETE FROM admin.upload_chunks WHERE session_id = $1 AND chunk_index = $2', [session.id, err.index]);
         throw failed(`chunk ${err.index} was lost; send it again`);
@@ -445,7 +504,8 @@ export class AttachmentService {
       if (err instanceof StorageLimitError) throw new AppError(E.BODY_TOO_LARGE);
       throw err;
     } finally {
-      clearInterval(heartbeat);
+      done = true;
+      clearInterval(renew);
     }
   }
 
@@ -534,10 +594,11 @@ export class AttachmentService {
 
   /**
    * Removes chunked uploads idle for UPLOAD_CHUNK_TTL_HOURS (and their chunks), chunk
-   * directories no upload owns, and pending files left by interrupted writes. Safe on several
-   * instances at once: sessions are claimed with SKIP LOCKED and every removal is idempotent.
+   * directories no upload owns, partial merge files whose claim is gone or expired (at once),
+   * and other pending files left by interrupted writes (after UPLOAD_CHUNK_TTL_HOURS). Safe on
+   * several instances at once: sessions are claimed with SKIP LOCKED and every removal is idempotent.
    */
-  async sweep(): Promise<{ sessions: number; orphans: number; pending: number }> {
+  async sweep(): Promise<{ sessions: number; orphans: number; assemblies: number; pending: number }> {
     const hours = this.config.UPLOAD_CHUNK_TTL_HOURS;
     let sessions = 0;
     for (;;) {
@@ -565,8 +626,37 @@ export class AttachmentService {
         orphans += 1;
       }
     }
+    const assemblies = await this.sweepAssemblies();
     const pending = await this.storage.sweepPending(cutoff);
-    return { sessions, orphans, pending };
+    return { sessions, orphans, assemblies, pending };
+  }
+
+  /**
+   * Removes the partial files of merges that no longer hold their claim. A merge's file appears
+   * only after its claim is in the database, and a token once gone never comes back, so a file
+   * whose token is not (or no longer) there has no writer that could still record it. An
+   * expired claim is revoked first (its merge, if it still runs, then stops and records nothing).
+   */
+  private async sweepAssemblies(): Promise<number> {
+    const tokens: string[] = [];
+    for (const owner of await this.storage.pendingOwners()) {
+      const token = ASSEMBLY_OWNER.exec(owner)?.[1];
+      if (token !== undefined) tokens.push(token);
+    }
+    if (tokens.length === 0) return 0;
+    const revoked = await this.db.query(
+      `UPDATE admin.upload_sessions SET status = 'open', merge_token = NULL
+       WHERE merge_token = ANY($1::text[]) AND status = 'merging' AND ${leaseExpired(this.timing.leaseMs)} RETURNING id`,
+      [tokens],
+    );
+    if (revoked.length > 0) this.logger.warn({ merges: revoked.length }, 'revoked merge claims whose lease expired');
+    const live = new Set(
+      (await this.db.query<{ merge_token: string }>('SELECT merge_token FROM admin.upload_sessions WHERE merge_token = ANY($1::text[])', [tokens]))
+        .map((r) => r.merge_token),
+    );
+    let removed = 0;
+    for (const token of tokens.filter((t) => !live.has(t))) removed += await this.storage.discardPending(assemblyOwner(token));
+    return removed;
   }
 
   /** Sweeps now and every 10 minutes until stop(). */
@@ -574,7 +664,7 @@ export class AttachmentService {
     const run = () => {
       this.sweeping ??= this.sweep()
         .then((n) => {
-          if (n.sessions + n.orphans + n.pending > 0) this.logger.info(n, 'abandoned uploads removed');
+          if (n.sessions + n.orphans + n.assemblies + n.pending > 0) this.logger.info(n, 'abandoned uploads removed');
         })
         .catch((err: unknown) => this.logger.error({ err }, 'upload sweep failed'))
         .finally(() => {
