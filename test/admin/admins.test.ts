@@ -526,6 +526,152 @@ describe('POST /admins/{id}/unbind-google-auth', () => {
   });
 });
 
+describe('one’s own password changes only through PUT /password', () => {
+  const hashOf = async (id: number) => (await adminRow(id))!.password_hash;
+
+  test('PUT /admins/{own id} with a password is 403 20003 pointing at PUT /password; other fields of a self-update still work', async () => {
+    const editor = await actor(['admin.update', 'admin.list']);
+    for (const [token, id] of [[superToken, superId], [editor.token, editor.id]] as const) {
+      const hash = await hashOf(id);
+      const nickname = (await adminRow(id))!.nickname;
+      for (const body of [{ password: 'Taken-over-123' }, { nickname: 'Sneaky', password: 'Taken-over-123' }]) {
+        const res = await put(token, `${BASE}/${id}`, body);
+        assertError(res, 403, 20003);
+        assert.match(res.body.message, /PUT \/password/);
+      }
+      assert.equal(await hashOf(id), hash, 'the password is unchanged');
+      assert.equal((await adminRow(id))!.nickname, nickname, 'nothing of the refused request is applied');
+      assertOk(await info(token));
+      if (id === editor.id) await login(app, editor.username, editor.password);
+      const r = assertOk(await put(token, `${BASE}/${id}`, { nickname: 'Self edited', email: 'self@example.com' }));
+      assert.equal(r.nickname, 'Self edited');
+      assert.equal(r.email, 'self@example.com');
+    }
+  });
+
+  test('PUT /admins/{own id}/reset-password is 403 20003 pointing at PUT /password; PUT /password with old_password works', async () => {
+    const resetter = await actor(['admin.reset_password']);
+    for (const [token, id] of [[superToken, superId], [resetter.token, resetter.id]] as const) {
+      const hash = await hashOf(id);
+      const res = await put(token, `${BASE}/${id}/reset-password`, { password: 'Taken-over-123' });
+      assertError(res, 403, 20003);
+      assert.match(res.body.message, /PUT \/password/);
+      assert.equal(await hashOf(id), hash, 'the password is unchanged');
+      assertOk(await info(token));
+    }
+    // The own-password route, which asks for the old password, still changes it.
+    assertError(await put(resetter.token, '/api/admin/password', { old_password: 'Wrong-pass-123', password: 'Own-new-pass-1', password_confirmation: 'Own-new-pass-1' }), 400, 30001);
+    assertOk(await put(resetter.token, '/api/admin/password', { old_password: resetter.password, password: 'Own-new-pass-1', password_confirmation: 'Own-new-pass-1' }));
+    await login(app, resetter.username, 'Own-new-pass-1');
+    // Resetting someone else's password is unchanged.
+    const other = await seedAdmin(app);
+    assertOk(await put(resetter.token, `${BASE}/${other.id}/reset-password`, { password: 'Reset-pass-123' }));
+    await login(app, other.username, 'Reset-pass-123');
+  });
+});
+
+describe('administration cannot be locked out', () => {
+  // Its own server: these tests change who holds the super-administrator role.
+  let lock: TestApp;
+  let rootToken: string;
+  let rootId: number;
+  let superRole: number;
+  let keeper: number;
+  before(async () => {
+    lock = await startApp();
+    rootToken = await login(lock);
+    const me = assertOk(await call(lock, 'GET', '/api/admin/info', { token: rootToken }));
+    rootId = me.id;
+    superRole = me.roles[0].id;
+    // A role granting the right to administer administrators, without the super role.
+    const [role] = await lock.platform.db.query<{ id: number }>(`INSERT INTO admin.roles (name, slug) VALUES ('Keeper', 'keeper') RETURNING id`);
+    keeper = Number(role!.id);
+    await lock.platform.db.query(
+      `INSERT INTO admin.role_permissions (role_id, permission_id) SELECT $1, id FROM admin.permissions WHERE slug IN ('admin.update', 'admin.list')`,
+      [keeper],
+    );
+  });
+  after(() => lock?.close());
+
+  const lput = (token: string, url: string, body: unknown, headers: Record<string, string> = {}) => call(lock, 'PUT', url, { token, body, headers });
+  const rolesOf = async (id: number) =>
+    (await lock.platform.db.query<{ role_id: number }>('SELECT role_id FROM admin.admin_roles WHERE admin_id = $1 ORDER BY role_id', [id])).map((r) => Number(r.role_id));
+  const enabledSupers = async () => {
+    const [row] = await lock.platform.db.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM admin.admins a JOIN admin.admin_roles ar ON ar.admin_id = a.id JOIN admin.roles r ON r.id = ar.role_id
+        WHERE r.slug = 'super_admin' AND r.status = 1 AND a.status = 1`,
+    );
+    return Number(row!.n);
+  };
+  /** A signed-in super administrator who also holds the keeper role. */
+  async function superWithKeeper() {
+    const a = await seedAdmin(lock);
+    await lock.platform.db.query('DELETE FROM admin.admin_roles WHERE admin_id = $1', [a.id]);
+    await lock.platform.db.query('INSERT INTO admin.admin_roles (admin_id, role_id) VALUES ($1, $2), ($1, $3)', [a.id, superRole, keeper]);
+    return { ...a, token: await login(lock, a.username, a.password) };
+  }
+
+  test('the only super administrator cannot drop their own super role (400 40003), even keeping admin.update', async () => {
+    assertOk(await lput(rootToken, `${BASE}/${rootId}`, { role_ids: [superRole, keeper] }));
+    assert.equal(await enabledSupers(), 1);
+    const res = await lput(rootToken, `${BASE}/${rootId}`, { role_ids: [keeper] });
+    assertError(res, 400, 40003);
+    assert.match(res.body.message, /^Update failed: this would leave no enabled super administrator$/);
+    const zh = await lput(rootToken, `${BASE}/${rootId}`, { role_ids: [keeper] }, { 'accept-language': 'zh-CN' });
+    assertError(zh, 400, 40003);
+    assert.match(zh.body.message, /^更新失败.*no enabled super administrator/);
+    assert.deepEqual(await rolesOf(rootId), [superRole, keeper].sort((a, b) => a - b), 'rolled back');
+    assert.ok(assertOk(await call(lock, 'GET', '/api/admin/info', { token: rootToken })).roles.some((r: any) => r.slug === 'super_admin'));
+    assert.equal(await enabledSupers(), 1);
+  });
+
+  test('a super administrator cannot take away their own right to administer administrators (400 40003); keeping admin.update through another role is allowed', async () => {
+    const s = await superWithKeeper();
+    assert.equal(await enabledSupers(), 2);
+    const res = await lput(s.token, `${BASE}/${s.id}`, { role_ids: [] });
+    assertError(res, 400, 40003);
+    assert.match(res.body.message, /remove your own permission to administer administrators \(admin\.update\)/);
+    assert.deepEqual(await rolesOf(s.id), [superRole, keeper].sort((a, b) => a - b));
+    // Another super administrator remains and the keeper role still grants admin.update.
+    assert.deepEqual(assertOk(await lput(s.token, `${BASE}/${s.id}`, { role_ids: [keeper] })).roles.map((r: any) => r.id), [keeper]);
+    assert.equal(await enabledSupers(), 1);
+    assertOk(await call(lock, 'GET', BASE, { token: s.token }));
+  });
+
+  test('an administrator holding admin.update cannot remove it from themself by a role change (400 40003)', async () => {
+    const editor = await seedAdmin(lock, { permissions: ['admin.update', 'admin.list'] });
+    const token = await login(lock, editor.username, editor.password);
+    const [weak] = await lock.platform.db.query<{ id: number }>(`INSERT INTO admin.roles (name, slug) VALUES ('Weak', 'weak') RETURNING id`);
+    await lock.platform.db.query(`INSERT INTO admin.role_permissions (role_id, permission_id) SELECT $1, id FROM admin.permissions WHERE slug = 'admin.list'`, [weak!.id]);
+    const weakId = Number(weak!.id);
+    for (const role_ids of [[weakId], []]) {
+      const res = await lput(token, `${BASE}/${editor.id}`, { role_ids });
+      assertError(res, 400, 40003);
+      assert.match(res.body.message, /your own permission to administer administrators \(admin\.update\)/);
+      assert.deepEqual(await rolesOf(editor.id), [editor.roleId]);
+    }
+    assertOk(await lput(token, `${BASE}/${editor.id}`, { nickname: 'Still editing' }));
+    // Adding a role, then dropping one while admin.update stays through the other, is allowed.
+    assertOk(await lput(token, `${BASE}/${editor.id}`, { role_ids: [editor.roleId, weakId] }));
+    assertOk(await lput(token, `${BASE}/${editor.id}`, { role_ids: [editor.roleId] }));
+    // Someone else may still take it away.
+    assertOk(await lput(rootToken, `${BASE}/${editor.id}`, { role_ids: [weakId] }));
+  });
+
+  test('the last two super administrators demoting themselves at the same time: exactly one is refused', async () => {
+    const a = await superWithKeeper();
+    const b = await superWithKeeper();
+    // Only a and b hold the super role now.
+    await lock.platform.db.query(`DELETE FROM admin.admin_roles WHERE role_id = $1 AND admin_id NOT IN ($2, $3)`, [superRole, a.id, b.id]);
+    assert.equal(await enabledSupers(), 2);
+    const replies = await Promise.all([a, b].map((x) => lput(x.token, `${BASE}/${x.id}`, { role_ids: [keeper] })));
+    const statuses = replies.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [200, 400], JSON.stringify(replies.map((r) => r.body)));
+    assertError(replies.find((r) => r.status === 400)!, 400, 40003);
+    assert.equal(await enabledSupers(), 1);
+  });
+});
+
 test('every record shape hides secrets', async () => {
   const res: Reply = await get(superToken, `${BASE}?page_size=100`);
   assertOk(res);

@@ -261,6 +261,43 @@ describe('PUT /permissions/{id}', () => {
   });
 });
 
+describe('administration cannot be lost through a permission change', () => {
+  test('disabling admin.update is refused (400 40003) to a caller who administers administrators through it; a super administrator may', async () => {
+    const p = await permissionBySlug('admin.update');
+    const editor = await seedAdmin(app, { permissions: ['permission.update', 'admin.update'] });
+    const token = await login(app, editor.username, editor.password);
+    const res = await req('PUT', `/permissions/${p.id}`, { status: 0 }, token);
+    assertError(res, 400, 40003);
+    assert.match(res.body.message, /^Update failed: this would remove your own permission to administer administrators \(admin\.update\)$/);
+    const zh = await call(app, 'PUT', `/api/admin/permissions/${p.id}`, { token, body: { status: 0, name: 'Renamed' }, headers: { 'accept-language': 'zh-CN' } });
+    assertError(zh, 400, 40003);
+    assert.match(zh.body.message, /^更新失败.*admin\.update/);
+    assert.deepEqual(assertOk(await req('GET', `/permissions/${p.id}`)), p, 'rolled back: still enabled, name unchanged');
+    assert.ok(assertOk(await req('GET', '/info', undefined, token)).permissions.includes('admin.update'));
+    // A change that keeps it (a new name) goes through.
+    assert.equal(assertOk(await req('PUT', `/permissions/${p.id}`, { name: 'Update administrators' }, token)).name, 'Update administrators');
+    // The super administrator does not depend on it.
+    try {
+      assert.equal(assertOk(await req('PUT', `/permissions/${p.id}`, { status: 0 })).status, 0);
+      assertError(await req('PUT', `/admins/${editor.id}`, { nickname: 'x' }, token), 403, 20001);
+    } finally {
+      assertOk(await req('PUT', `/permissions/${p.id}`, { status: 1, name: p.name }));
+    }
+    assertOk(await req('PUT', `/admins/${editor.id}`, { nickname: 'x' }, token));
+  });
+
+  test('a caller who does not hold admin.update may disable it', async () => {
+    const p = await permissionBySlug('admin.update');
+    const editor = await seedAdmin(app, { permissions: ['permission.update'] });
+    const token = await login(app, editor.username, editor.password);
+    try {
+      assert.equal(assertOk(await req('PUT', `/permissions/${p.id}`, { status: 0 }, token)).status, 0);
+    } finally {
+      assertOk(await req('PUT', `/permissions/${p.id}`, { status: 1 }));
+    }
+  });
+});
+
 describe('DELETE /permissions/{id}', () => {
   test('deletes a custom permission and removes it from the roles holding it', async () => {
     const p = await createPermission();

@@ -355,6 +355,52 @@ describe('the super-administrator role', () => {
   });
 });
 
+describe('administration cannot be lost through a role change', () => {
+  const permsOf = async (roleId: number) => assertOk(await req('GET', `/roles/${roleId}`)).permission_ids as number[];
+
+  test('a change to the caller’s own role that would take their admin.update away is refused (400 40003) and rolled back', async () => {
+    const editor = await seedAdmin(app, { permissions: ['role.update', 'role.list', 'admin.update'] });
+    const token = await login(app, editor.username, editor.password);
+    const before = await permsOf(editor.roleId);
+    for (const body of [{ permission_ids: await permissionIds('role.update', 'role.list') }, { status: 0 }, { permission_ids: [], name: 'Emptied' }]) {
+      const res = await req('PUT', `/roles/${editor.roleId}`, body, token);
+      assertError(res, 400, 40003);
+      assert.match(res.body.message, /^Update failed: this would remove your own permission to administer administrators \(admin\.update\)$/);
+    }
+    const role = assertOk(await req('GET', `/roles/${editor.roleId}`));
+    assert.deepEqual(role.permission_ids, before, 'the set is unchanged');
+    assert.equal(role.status, 1);
+    assert.notEqual(role.name, 'Emptied');
+    assert.ok(assertOk(await req('GET', '/info', undefined, token)).permissions.includes('admin.update'));
+    // A harmless change of the same role goes through.
+    assert.equal(assertOk(await req('PUT', `/roles/${editor.roleId}`, { name: 'Editors' }, token)).name, 'Editors');
+
+    // With admin.update also granted through a second role, the first may lose it.
+    const [second] = await app.platform.db.query<{ id: number }>(`INSERT INTO admin.roles (name, slug) VALUES ('Second', $1) RETURNING id`, [unique('second')]);
+    await app.platform.db.query(`INSERT INTO admin.role_permissions (role_id, permission_id) SELECT $1, id FROM admin.permissions WHERE slug = 'admin.update'`, [second!.id]);
+    await app.platform.db.query('INSERT INTO admin.admin_roles (admin_id, role_id) VALUES ($1, $2)', [editor.id, second!.id]);
+    assertOk(await req('PUT', `/roles/${editor.roleId}`, { permission_ids: await permissionIds('role.update', 'role.list') }, token));
+    // Someone else may take it from them.
+    assertOk(await req('PUT', `/roles/${second!.id}`, { status: 0 }));
+  });
+
+  test('a caller without admin.update has nothing to lose: their own role can change', async () => {
+    const editor = await seedAdmin(app, { permissions: ['role.update', 'role.list'] });
+    const token = await login(app, editor.username, editor.password);
+    assertOk(await req('PUT', `/roles/${editor.roleId}`, { permission_ids: await permissionIds('role.update') }, token));
+    assertOk(await req('PUT', `/roles/${editor.roleId}`, { status: 0 }, token));
+  });
+
+  test('the super-administrator role may lose its permission links (it passes every check anyway)', async () => {
+    const [row] = await app.platform.db.query<{ id: number }>("SELECT id FROM admin.roles WHERE slug = 'super_admin'");
+    const id = Number(row!.id);
+    const before = await permsOf(id);
+    assertOk(await req('PUT', `/roles/${id}`, { permission_ids: [] }));
+    assertOk(await req('GET', '/admins'));
+    assertOk(await req('PUT', `/roles/${id}`, { permission_ids: before }));
+  });
+});
+
 describe('grants follow role changes on the next request', () => {
   test('a permission removed from a role is refused on the very next request', async () => {
     const admin = await seedAdmin(app, { permissions: ['role.list', 'permission.list'] });

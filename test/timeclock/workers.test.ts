@@ -2,7 +2,7 @@
 // GET /api/workers/:id.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { verifyPassword } from '../../src/platform/auth/password.ts';
+import { hashPassword, verifyPassword } from '../../src/platform/auth/password.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { call } from '../helpers/http.ts';
 import { assertTcError, tokenUserId, clock, createWorker, managerToken, newDeviceUuid, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
@@ -141,6 +141,25 @@ describe('workers and tags', () => {
     assertTcError(await call(app, 'PATCH', '/api/managers/workers/999999', { token: manager, body: { fullName: 'x' } }), 404, 'NOT_FOUND');
     // A manager account is not a worker.
     assertTcError(await call(app, 'PATCH', `/api/managers/workers/${managerId}`, { token: manager, body: { fullName: 'x' } }), 404, 'NOT_FOUND');
+  });
+
+  test('no manager route changes a manager’s password, their own or another manager’s: PATCH /managers/workers/:id is 404 and nothing changes', async () => {
+    const hashOf = async (id: number) =>
+      (await app.platform.db.query<{ password_hash: string }>('SELECT password_hash FROM timeclock.users WHERE id = $1', [id]))[0]!.password_hash;
+    const [other] = await app.platform.db.query<{ id: number }>(
+      `INSERT INTO timeclock.users (username, password_hash, full_name, role) VALUES ($1, $2, 'Other Manager', 'manager') RETURNING id`,
+      [`mgr${Date.now().toString(36)}`, await hashPassword('Other-manager-1')],
+    );
+    for (const id of [managerId, Number(other!.id)]) {
+      const hash = await hashOf(id);
+      for (const body of [{ password: 'Taken-over-123' }, { fullName: 'x', password: 'Taken-over-123' }, { status: 'disabled' }]) {
+        assertTcError(await call(app, 'PATCH', `/api/managers/workers/${id}`, { token: manager, body }), 404, 'NOT_FOUND');
+      }
+      assert.equal(await hashOf(id), hash, 'the password is unchanged');
+    }
+    // The manager's token still works and the old password still signs in.
+    assert.equal((await call(app, 'GET', `/api/workers/${managerId}`, { token: manager })).status, 200);
+    await managerToken(app);
   });
 
   test('a new password revokes the worker’s current tokens; a token issued afterwards works', async () => {

@@ -51,8 +51,10 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       tags,
       summary: 'Update an administrator',
       description: [
-        'Only the fields sent change; `role_ids` replaces the roles. Protected administrators cannot be disabled or have their roles changed by others (403, 20003); nobody disables themself.',
-        'Disabling ends every session of the account at once; a new password ends its sessions (the caller’s own current one stays); role changes apply on the next request.',
+        'Only the fields sent change; `role_ids` replaces the roles. Protected administrators cannot be disabled or have their roles changed by others (403, 20003); nobody disables themself,',
+        'nor sets their own `password` here (403, 20003: use PUT /password, which asks for the old one).',
+        'A change that would leave no enabled super administrator, or take from the caller their own right to administer administrators (the super role or `admin.update`), is refused (400, 40003).',
+        'Disabling ends every session of the account at once, and so does a new password; role changes apply on the next request.',
       ].join(' '),
       security,
       params: IdParam,
@@ -81,7 +83,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
     schema: {
       tags,
       summary: 'Set a new password for an administrator',
-      description: 'Every session of the account ends (the caller’s current one stays when resetting their own). A protected administrator’s password only a super administrator can reset.',
+      description: 'Every session of the account ends. A protected administrator’s password only a super administrator can reset. Not for one’s own password (403, 20003): that is PUT /password, which asks for the old one.',
       security,
       params: IdParam,
       body: ResetPasswordBody,

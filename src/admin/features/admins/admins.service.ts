@@ -1,10 +1,13 @@
 // Administrator accounts: listing (one page query, one count, one query for the page's
 // roles), create, update, delete, password reset and authenticator unbinding by another
 // administrator. Rules: protected administrators cannot be disabled, deleted or have their
-// roles changed by others; nobody deletes or disables themself; roles can only be granted
-// by someone who holds every permission they carry (the super role only by a super
-// administrator). Disabling, deleting, resetting a password and unbinding an authenticator
-// end the account's sessions on every instance; role changes apply on the next request.
+// roles changed by others; nobody deletes or disables themself, nor sets their own password
+// here (that is PUT /password, which asks for the old one); roles can only be granted by
+// someone who holds every permission they carry (the super role only by a super
+// administrator); no change may take away the last enabled super administrator or the
+// caller's own right to administer administrators (checked in the write transaction).
+// Disabling, deleting, resetting a password and unbinding an authenticator end the
+// account's sessions on every instance; role changes apply on the next request.
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { hashPassword } from '../../../platform/auth/password.ts';
 import type { Orm } from '../../../platform/db/database.ts';
@@ -21,6 +24,9 @@ import type { AdminOrderField } from './admins.schema.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 
 type Status = 0 | 1 | '0' | '1';
+
+/** One's own password changes only through PUT /password, which asks for the old one. */
+const OWN_PASSWORD = 'change your own password with PUT /password (it asks for old_password), not through the administration routes';
 
 /** The filters the list and the export share. */
 export interface AdminFilter {
@@ -326,6 +332,7 @@ export class AdminsService {
     const current = input.role_ids ? await this.currentRoleIds(id) : [];
     const rolesChange = input.role_ids !== undefined && !sameSet(input.role_ids, current);
 
+    if (self && input.password !== undefined) throw new AppError(E.ACCESS_DENIED, { detail: OWN_PASSWORD });
     if (status === 0 && self) throw new AppError(E.ACCESS_DENIED, { detail: 'you cannot disable yourself' });
     if ((status === 0 || rolesChange || input.password !== undefined) && !self && (await this.ctx.isProtected(id))) {
       if (status === 0) throw new AppError(E.ACCESS_DENIED, { detail: 'a protected administrator cannot be disabled' });
@@ -338,37 +345,43 @@ export class AdminsService {
 
     let ended: number[] = [];
     let record: AdminRecord;
+    // Disabling and role changes can take away administration: checked before the commit.
+    const guarded = status === 0 || rolesChange;
     try {
       record = await this.orm.transaction(async (tx) => {
-        const [before] = await tx.select({ status: admins.status }).from(admins).where(eq(admins.id, id)).for('update');
-        if (!before) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
-        await tx
-          .update(admins)
-          .set({
-            ...(input.nickname !== undefined ? { nickname: input.nickname } : {}),
-            ...(input.email !== undefined ? { email: input.email } : {}),
-            ...(input.phone !== undefined ? { phone: input.phone } : {}),
-            ...(input.avatar !== undefined ? { avatar: input.avatar } : {}),
-            ...(input.department_id !== undefined ? { departmentId: input.department_id } : {}),
-            ...(status !== undefined ? { status } : {}),
-            ...(passwordHash !== undefined ? { passwordHash } : {}),
-            updatedAt: new Date(),
-          })
-          .where(eq(admins.id, id));
-        if (rolesChange) {
-          await tx.delete(adminRoles).where(eq(adminRoles.adminId, id));
-          if (input.role_ids!.length > 0) await tx.insert(adminRoles).values(input.role_ids!.map((roleId) => ({ adminId: id, roleId })));
-        }
-        const reason: EndReason | undefined = status === 0 && before.status !== 0 ? 'disabled' : passwordHash !== undefined ? 'password_reset' : undefined;
-        // Disabled: every session; new password: every session but the caller's own current one.
-        if (reason) ended = await this.ctx.sessions.endAllOf(id, reason, reason === 'disabled' || !self ? undefined : caller.sessionId, tx);
+        const write = async () => {
+          const [before] = await tx.select({ status: admins.status }).from(admins).where(eq(admins.id, id)).for('update');
+          if (!before) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
+          await tx
+            .update(admins)
+            .set({
+              ...(input.nickname !== undefined ? { nickname: input.nickname } : {}),
+              ...(input.email !== undefined ? { email: input.email } : {}),
+              ...(input.phone !== undefined ? { phone: input.phone } : {}),
+              ...(input.avatar !== undefined ? { avatar: input.avatar } : {}),
+              ...(input.department_id !== undefined ? { departmentId: input.department_id } : {}),
+              ...(status !== undefined ? { status } : {}),
+              ...(passwordHash !== undefined ? { passwordHash } : {}),
+              updatedAt: new Date(),
+            })
+            .where(eq(admins.id, id));
+          if (rolesChange) {
+            await tx.delete(adminRoles).where(eq(adminRoles.adminId, id));
+            if (input.role_ids!.length > 0) await tx.insert(adminRoles).values(input.role_ids!.map((roleId) => ({ adminId: id, roleId })));
+          }
+          const reason: EndReason | undefined = status === 0 && before.status !== 0 ? 'disabled' : passwordHash !== undefined ? 'password_reset' : undefined;
+          // Never the caller's own account here (no self-disabling, no own password): every session ends.
+          if (reason) ended = await this.ctx.sessions.endAllOf(id, reason, undefined, tx);
+        };
+        if (guarded) await this.ctx.rbac.guardAdministration(tx, caller.adminId, E.UPDATE_FAILED, write);
+        else await write();
         return this.get(id, tx);
       });
     } catch (err) {
       throw this.mapWriteError(err);
     }
     if (ended.length > 0 || rolesChange || status !== undefined) await this.ctx.sessions.publish({ admins: [id], sessions: ended });
-    if (passwordHash !== undefined && !self) await this.notifyPasswordReset(caller, id);
+    if (passwordHash !== undefined) await this.notifyPasswordReset(caller, id);
     return record;
   }
 
@@ -378,12 +391,13 @@ export class AdminsService {
     if (await this.ctx.isProtected(id)) throw new AppError(E.ACCESS_DENIED, { detail: 'a protected administrator cannot be deleted' });
     let ended: number[];
     try {
-      ended = await this.orm.transaction(async (tx) => {
+      // Protected administrators (super role holders) are refused above; the guard still checks.
+      ended = await this.orm.transaction((tx) => this.ctx.rbac.guardAdministration(tx, caller.adminId, E.DELETE_FAILED, async () => {
         const ids = await this.ctx.sessions.endAllOf(id, 'deleted', undefined, tx);
         const deleted = await tx.delete(admins).where(eq(admins.id, id)).returning({ id: admins.id });
         if (deleted.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
         return ids;
-      });
+      }));
     } catch (err) {
       if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.DELETE_FAILED, { detail: 'other records still refer to this administrator' });
       throw err;
@@ -393,17 +407,17 @@ export class AdminsService {
 
   async resetPassword(caller: Principal, id: number, password: string) {
     await this.exists(id);
-    const self = caller.adminId === id;
-    if (!self && !caller.isSuper && (await this.ctx.isProtected(id))) {
+    if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: OWN_PASSWORD });
+    if (!caller.isSuper && (await this.ctx.isProtected(id))) {
       throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can reset the password of a protected administrator' });
     }
     const passwordHash = await hashPassword(password);
     const ended = await this.orm.transaction(async (tx) => {
       await tx.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, id));
-      return this.ctx.sessions.endAllOf(id, 'password_reset', self ? caller.sessionId : undefined, tx);
+      return this.ctx.sessions.endAllOf(id, 'password_reset', undefined, tx);
     });
     await this.ctx.sessions.publish({ admins: [id], sessions: ended });
-    if (!self) await this.notifyPasswordReset(caller, id);
+    await this.notifyPasswordReset(caller, id);
   }
 
   /** The administrator whose password someone else set is told who did it. */

@@ -59,14 +59,15 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       description: [
         'Every field is optional. System permissions (generated from the route table) can be renamed, moved to another menu',
         'and disabled, but their `slug`, `method` and `path` cannot change (403, 20003). A change of status or slug applies',
-        'to the administrators holding it on their next request.',
+        'to the administrators holding it on their next request. A change that would take from the caller their own right to administer',
+        'administrators (`admin.update`), or leave no enabled super administrator, is refused (400, 40003).',
       ].join(' '),
       security,
       params: IdParam,
       body: UpdatePermissionBody,
       response: { 200: PermissionReply, ...authErrors, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await service.update(request.params.id, request.body)));
+  }, async (request) => ok(request, await service.update(request.admin!, request.params.id, request.body)));
 
   app.delete('/permissions/:id', {
     config: { permission: 'permission.delete' },
@@ -79,7 +80,7 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       response: { 200: DeletedReply, ...authErrors, 404: ErrorEnvelope },
     },
   }, async (request) => {
-    await service.remove(request.params.id);
+    await service.remove(request.admin!, request.params.id);
     return ok(request, { id: request.params.id });
   });
 };

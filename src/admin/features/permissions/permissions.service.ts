@@ -1,6 +1,8 @@
 // The permission catalogue: permissions generated from the route table (is_system) and
 // custom ones. A change that alters what roles grant (status, slug, deletion) drops the
-// cached grants of every administrator holding such a role, on every instance.
+// cached grants of every administrator holding such a role, on every instance. Updates and
+// deletions run through the administration guard (no lock-out, no losing one's own
+// `admin.update`), checked inside the transaction before the commit.
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { AppError } from '../../../platform/http/errors.ts';
@@ -10,6 +12,7 @@ import { formatDisplay } from '../../../platform/time.ts';
 import type { AdminContext } from '../../context.ts';
 import { adminRoles, menus, permissions, rolePermissions } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import type { Principal } from '../../guard.ts';
 import type { Orm } from '../../../platform/db/database.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import type { PermissionOrderField } from './permissions.schema.ts';
@@ -126,8 +129,8 @@ export class PermissionService {
     return this.record(row);
   }
 
-  async update(id: number, input: PermissionInput) {
-    const row = await this.write(async (tx) => {
+  async update(caller: Principal, id: number, input: PermissionInput) {
+    const row = await this.write((tx) => this.ctx.rbac.guardAdministration(tx, caller.adminId, E.UPDATE_FAILED, async () => {
       const [current] = await tx.select().from(permissions).where(eq(permissions.id, id)).for('update');
       if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no permission ${id}` });
       if (current.isSystem) {
@@ -152,20 +155,20 @@ export class PermissionService {
         .where(eq(permissions.id, id))
         .returning();
       return { row: updated!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
-    }, input.slug);
+    }), input.slug);
     return this.record(row);
   }
 
   /** Deletes a custom permission; roles holding it lose it (their administrators' grants are reloaded). */
-  async remove(id: number) {
-    await this.write(async (tx) => {
+  async remove(caller: Principal, id: number) {
+    await this.write((tx) => this.ctx.rbac.guardAdministration(tx, caller.adminId, E.DELETE_FAILED, async () => {
       const [current] = await tx.select().from(permissions).where(eq(permissions.id, id)).for('update');
       if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no permission ${id}` });
       if (current.isSystem) throw new AppError(E.ACCESS_DENIED, { detail: `the system permission ${current.slug} cannot be deleted` });
       const affected = await this.holdersOf(tx, id);
       await tx.delete(permissions).where(eq(permissions.id, id));
       return { row: current, affected };
-    });
+    }));
   }
 
   /**

@@ -1,8 +1,13 @@
 // What an administrator's roles grant: permission slugs and menus. The super-administrator
-// role grants everything; disabled roles, permissions and menus grant nothing.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+// role grants everything; disabled roles, permissions and menus grant nothing. Also the one
+// guard every change of grants runs through, so that administration cannot be locked out.
+import { and, asc, eq, exists, inArray, or } from 'drizzle-orm';
 import type { Orm } from '../../../platform/db/database.ts';
+import { AppError, type ErrorDef } from '../../../platform/http/errors.ts';
 import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
+
+/** The permission that lets an administrator manage administrators (with the super role). */
+export const ADMINISTER_ADMINS = 'admin.update';
 
 export interface Grants {
   roles: { id: number; name: string; slug: string }[];
@@ -53,6 +58,62 @@ export class RbacService {
       isSuper,
       permissions: permRows.map((p) => p.slug).sort(),
     };
+  }
+
+  /**
+   * Runs `change` inside the transaction `tx`, then refuses its outcome (the thrown `failure`
+   * rolls the transaction back) when it takes away the last enabled administrator holding the
+   * enabled super-administrator role, or the caller's own ability to administer administrators
+   * (the super role, or `admin.update` through an enabled role and an enabled permission).
+   * The super role's row is locked first, so such changes run one at a time and none can race
+   * past the check (under READ COMMITTED the check, run after the lock, sees every earlier one).
+   */
+  async guardAdministration<T>(tx: Orm, callerId: number, failure: ErrorDef, change: () => Promise<T>): Promise<T> {
+    await tx.select({ id: roles.id }).from(roles).where(eq(roles.slug, SUPER_ADMIN_ROLE)).for('no key update');
+    const superBefore = await this.hasEnabledSuper(tx);
+    const callerBefore = await this.canAdminister(tx, callerId);
+    const result = await change();
+    if (superBefore && !(await this.hasEnabledSuper(tx))) {
+      throw new AppError(failure, { detail: 'this would leave no enabled super administrator' });
+    }
+    if (callerBefore && !(await this.canAdminister(tx, callerId))) {
+      throw new AppError(failure, { detail: `this would remove your own permission to administer administrators (${ADMINISTER_ADMINS})` });
+    }
+    return result;
+  }
+
+  /** Whether an enabled administrator holds the super-administrator role, itself enabled. */
+  private async hasEnabledSuper(tx: Orm): Promise<boolean> {
+    const rows = await tx
+      .select({ id: admins.id })
+      .from(admins)
+      .innerJoin(adminRoles, eq(adminRoles.adminId, admins.id))
+      .innerJoin(roles, eq(roles.id, adminRoles.roleId))
+      .where(and(eq(roles.slug, SUPER_ADMIN_ROLE), eq(roles.status, 1), eq(admins.status, 1)))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /** Whether the (enabled) administrator holds, through an enabled role, the super role or an enabled `admin.update`. */
+  private async canAdminister(tx: Orm, adminId: number): Promise<boolean> {
+    const grantsUpdate = tx
+      .select({ id: rolePermissions.permissionId })
+      .from(rolePermissions)
+      .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+      .where(and(eq(rolePermissions.roleId, roles.id), eq(permissions.slug, ADMINISTER_ADMINS), eq(permissions.status, 1)));
+    const rows = await tx
+      .select({ id: roles.id })
+      .from(adminRoles)
+      .innerJoin(admins, eq(admins.id, adminRoles.adminId))
+      .innerJoin(roles, eq(roles.id, adminRoles.roleId))
+      .where(and(
+        eq(adminRoles.adminId, adminId),
+        eq(admins.status, 1),
+        eq(roles.status, 1),
+        or(eq(roles.slug, SUPER_ADMIN_ROLE), exists(grantsUpdate)),
+      ))
+      .limit(1);
+    return rows.length > 0;
   }
 
   /**

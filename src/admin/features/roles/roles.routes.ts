@@ -58,13 +58,14 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         'Every field is optional; `permission_ids` and `menu_ids`, when given, replace the whole set (all or nothing).',
         'A change of permissions, menus or status applies to the role’s administrators on their next request.',
         'The super-administrator role cannot be disabled or have its slug changed (403, 20003).',
+        'A change that would leave no enabled super administrator, or take from the caller their own right to administer administrators (the super role or `admin.update`), is refused (400, 40003).',
       ].join(' '),
       security,
       params: IdParam,
       body: UpdateRoleBody,
       response: { 200: RoleReply, ...authErrors, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await service.update(request.params.id, request.body)));
+  }, async (request) => ok(request, await service.update(request.admin!, request.params.id, request.body)));
 
   app.delete('/roles/:id', {
     config: { permission: 'role.delete' },
@@ -77,7 +78,7 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       response: { 200: DeletedRoleReply, ...authErrors, 404: ErrorEnvelope },
     },
   }, async (request) => {
-    await service.remove(request.params.id);
+    await service.remove(request.admin!, request.params.id);
     return ok(request, { id: request.params.id });
   });
 };

@@ -1,6 +1,8 @@
 // Roles: name, slug, status, and the sets of permissions and menus they grant. Writes run in
 // one transaction; a change to what a role grants drops, after the commit, the cached grants
-// of its administrators on every instance, so it applies to their next request.
+// of its administrators on every instance, so it applies to their next request. Updates and
+// deletions run through the administration guard (no lock-out, no losing one's own
+// `admin.update`), checked inside the transaction before the commit.
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Orm } from '../../../platform/db/database.ts';
@@ -11,6 +13,7 @@ import { formatDisplay } from '../../../platform/time.ts';
 import type { AdminContext } from '../../context.ts';
 import { adminRoles, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import type { Principal } from '../../guard.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import { missingIds } from '../permissions/permissions.service.ts';
 import type { RoleOrderField } from './roles.schema.ts';
@@ -98,8 +101,8 @@ export class RoleService {
     });
   }
 
-  async update(id: number, input: RoleInput) {
-    return this.write(input.slug, async (tx) => {
+  async update(caller: Principal, id: number, input: RoleInput) {
+    return this.write(input.slug, (tx) => this.ctx.rbac.guardAdministration(tx, caller.adminId, E.UPDATE_FAILED, async () => {
       const [current] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
       if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no role ${id}` });
       if (isSuperRole(current) || current.isSystem) {
@@ -126,12 +129,12 @@ export class RoleService {
       const grantsChange = input.permission_ids !== undefined || input.menu_ids !== undefined
         || (input.status !== undefined && input.status !== current.status);
       return { record: (await this.records(tx, [row!]))[0]!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
-    });
+    }));
   }
 
   /** Deletes a role nobody holds; the super-administrator role is never deleted. */
-  async remove(id: number) {
-    await this.write(undefined, async (tx) => {
+  async remove(caller: Principal, id: number) {
+    await this.write(undefined, (tx) => this.ctx.rbac.guardAdministration(tx, caller.adminId, E.DELETE_FAILED, async () => {
       // The row lock makes a concurrent assignment of this role wait for (and then fail on) the delete.
       const [current] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
       if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no role ${id}` });
@@ -144,7 +147,7 @@ export class RoleService {
       }
       await tx.delete(roles).where(eq(roles.id, id));
       return { record: null, affected: [] };
-    });
+    }));
   }
 
   /**
