@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newTotpSecret, totpCode, TOTP_PERIOD } from '../../src/platform/auth/totp.ts';
-import { ADMIN_PASSWORD, startApp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, closeAll, startApp, startApps, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 
@@ -15,11 +15,10 @@ let app: TestApp; // captcha disabled
 let captchaApp: TestApp; // captcha enabled
 
 before(async () => {
-  [app, captchaApp] = await Promise.all([startApp(), startApp({ CAPTCHA_ENABLED: 'true' })]);
+  // Started together: if one fails, startApps closes the other.
+  [app, captchaApp] = await startApps([{}, { CAPTCHA_ENABLED: 'true' }]);
 });
-after(async () => {
-  await Promise.all([app?.close(), captchaApp?.close()]);
-});
+after(() => closeAll(captchaApp, app));
 
 function postLogin(a: TestApp, body: Record<string, unknown>, ua = UA): Promise<Reply> {
   return call(a, 'POST', '/api/admin/login', { body, headers: { 'user-agent': ua } });

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../../src/platform/config.ts';
-import { ADMIN_PASSWORD, CLUSTER_MODES, clusterSkip, startApp, within, type TestApp } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, closeAll, CLUSTER_MODES, clusterSkip, startApp, startWithSibling, within, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 
@@ -524,15 +524,11 @@ async function loginStatusWithin(a: TestApp, ip: string, status: number, limitMs
 for (const { mode, label, overrides } of CLUSTER_MODES) {
   describe(`two instances sharing ${label}`, { skip: clusterSkip(mode) }, () => {
     const apps: TestApp[] = [];
-    after(async () => {
-      for (const a of apps.reverse()) await a.close();
-    });
+    after(() => closeAll(...apps.reverse()));
 
     test('a rule created, deactivated or deleted on one instance applies on the other within 1 second', async () => {
-      const one = await startApp(overrides);
-      apps.push(one);
-      const two = await one.sibling();
-      apps.push(two);
+      const [one, two] = await startWithSibling(overrides);
+      apps.push(one, two);
       assert.equal(one.platform.pubsub.kind, mode === 'redis' ? 'redis' : 'postgres');
       const t = await login(one);
       assertOk(await loginFrom(two, BLOCKED));

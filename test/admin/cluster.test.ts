@@ -3,7 +3,7 @@
 // PostgreSQL LISTEN/NOTIFY.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { CLUSTER_MODES, clusterSkip, startApp, within, type TestApp } from '../helpers/app.ts';
+import { closeAll, CLUSTER_MODES, clusterSkip, startWithSibling, within, type TestApp } from '../helpers/app.ts';
 import { call, login } from '../helpers/http.ts';
 
 /** Polls until `token` is refused on `app` (1 s at most); the business code and the time taken. */
@@ -18,15 +18,11 @@ async function refusedWithin(app: TestApp, token: string, limitMs: number): Prom
 for (const { mode, label, overrides } of CLUSTER_MODES) {
   describe(`two instances sharing ${label}`, { skip: clusterSkip(mode) }, () => {
     const apps: TestApp[] = [];
-    after(async () => {
-      for (const a of apps.reverse()) await a.close();
-    });
+    after(() => closeAll(...apps.reverse()));
 
     test('a kick-out on one instance is refused on the other within 1 second', async () => {
-      const one = await startApp(overrides);
-      apps.push(one);
-      const two = await one.sibling();
-      apps.push(two);
+      const [one, two] = await startWithSibling(overrides);
+      apps.push(one, two);
       assert.equal(one.platform.pubsub.kind, mode === 'redis' ? 'redis' : 'postgres');
 
       const victim = await login(one);

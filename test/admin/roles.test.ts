@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
-import { onPostgres, startApp, type TestApp } from '../helpers/app.ts';
+import { closeAll, onPostgres, startApp, startWithSibling, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 
@@ -502,8 +502,7 @@ describe('permissions of the roles module', () => {
 
 describe('two instances sharing PostgreSQL', { skip: !onPostgres && 'needs PostgreSQL (TEST_DATABASE_URL)' }, () => {
   test('a role change on one instance applies on the other at once, before its session cache expires', async () => {
-    const one = await startApp({ SESSION_CACHE_MS: '1000' });
-    const two = await one.sibling();
+    const [one, two] = await startWithSibling({ SESSION_CACHE_MS: '1000' });
     try {
       const admin = await seedAdmin(one, { permissions: ['role.list'] });
       const token = await login(two, admin.username, admin.password);
@@ -520,8 +519,7 @@ describe('two instances sharing PostgreSQL', { skip: !onPostgres && 'needs Postg
       }
       assert.ok(refused, 'refused on the other instance before its cache expired');
     } finally {
-      await two.close();
-      await one.close();
+      await closeAll(two, one);
     }
   });
 });

@@ -7,7 +7,7 @@ let app: TestApp;
 before(async () => {
   app = await startApp();
 });
-after(() => app.close());
+after(() => app?.close());
 
 test('the bootstrap administrator signs in and reads their profile', async () => {
   const token = await login(app);

@@ -12,7 +12,7 @@ import pino from 'pino';
 import WebSocket from 'ws';
 import { NotificationService } from '../../src/admin/features/notifications/notifications.service.ts';
 import { RealtimeHub } from '../../src/platform/realtime/hub.ts';
-import { CLUSTER_MODES, clusterSkip, startApp, type TestApp } from '../helpers/app.ts';
+import { closeAll, CLUSTER_MODES, clusterSkip, startApp, startWithSibling, type TestApp } from '../helpers/app.ts';
 import { assertOk } from '../helpers/assert.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
@@ -425,15 +425,11 @@ test('the ticket does not appear in the logs', async () => {
 for (const { mode, label, overrides } of CLUSTER_MODES) {
   describe(`two instances sharing ${label}`, { skip: clusterSkip(mode) }, () => {
     const apps: TestApp[] = [];
-    after(async () => {
-      for (const a of apps.reverse()) await a.close();
-    });
+    after(() => closeAll(...apps.reverse()));
 
     test('a notification sent through one instance reaches a socket on the other; a kick-out there closes it', async () => {
-      const one = await startApp(overrides);
-      apps.push(one);
-      const two = await one.sibling();
-      apps.push(two);
+      const [one, two] = await startWithSibling(overrides);
+      apps.push(one, two);
       const url = await listen(two);
       const superToken = await login(one);
       const a = await seedAdmin(one);

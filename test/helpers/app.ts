@@ -43,9 +43,96 @@ export async function createDatabase(): Promise<{ url: string; drop: () => Promi
   };
 }
 
-export async function startApp(overrides: Record<string, string> = {}, opts: ServerOptions = {}): Promise<TestApp> {
+/** How long one app may take to start before startApp gives up (a slow cold start on a loaded
+ * machine takes seconds, not minutes). Below the runner's --test-timeout (package.json), so that
+ * a start that hangs fails its hook with this message, and is closed if it ever completes.
+ * TEST_STARTUP_LIMIT_MS sets another. */
+export const STARTUP_LIMIT_MS = Number(process.env.TEST_STARTUP_LIMIT_MS) || 90_000;
+
+interface Closable {
+  close(): Promise<unknown>;
+}
+
+/** `starting`, or an error after STARTUP_LIMIT_MS; a start that completes after that is closed. */
+async function startedWithin<T extends Closable>(what: string, starting: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not start within ${STARTUP_LIMIT_MS} ms`)), STARTUP_LIMIT_MS);
+  });
+  try {
+    return await Promise.race([starting, limit]);
+  } catch (err) {
+    starting.then((late) => late.close()).catch(() => {});
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Closes each of `items` in turn (missing ones, from a `before` that failed half-way, are
+ * skipped), every one even when another fails; then throws what failed. Siblings go before the
+ * instance that owns the database: list them first.
+ */
+export async function closeAll(...items: (Closable | null | undefined)[]): Promise<void> {
+  const errors: unknown[] = [];
+  for (const item of items) {
+    try {
+      await item?.close();
+    } catch (err) {
+      errors.push(err);
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, `${errors.length} closes failed`);
+}
+
+/**
+ * Runs `starts` at once. If one fails, those that did start are closed before its error is
+ * rethrown, so that no server is left running (and keeping the test process alive) unowned.
+ */
+export async function startAll<T extends Closable>(starts: readonly (() => Promise<T>)[]): Promise<T[]> {
+  const results = await Promise.allSettled(starts.map((start) => start()));
+  const started: T[] = [];
+  const errors: unknown[] = [];
+  for (const r of results) {
+    if (r.status === 'fulfilled') started.push(r.value);
+    else errors.push(r.reason);
+  }
+  if (errors.length === 0) return started;
+  await closeAll(...started.reverse()).catch(() => {});
+  throw errors.length === 1 ? errors[0] : new AggregateError(errors, `${errors.length} of ${starts.length} starts failed`);
+}
+
+/** One app per entry of `overrides`, started at once; if one fails, the others are closed (startAll). */
+export function startApps<const T extends readonly Record<string, string>[]>(
+  overrides: T,
+  opts: ServerOptions = {},
+): Promise<{ -readonly [K in keyof T]: TestApp }> {
+  return startAll(overrides.map((o) => () => startApp(o, opts))) as Promise<{ -readonly [K in keyof T]: TestApp }>;
+}
+
+/** An app and a sibling on its database; if the sibling fails to start, the app is closed. */
+export async function startWithSibling(overrides: Record<string, string> = {}, siblingOverrides: Record<string, string> = {}): Promise<[TestApp, TestApp]> {
+  const one = await startApp(overrides);
+  try {
+    return [one, await one.sibling(siblingOverrides)];
+  } catch (err) {
+    await one.close().catch(() => {});
+    throw err;
+  }
+}
+
+export function startApp(overrides: Record<string, string> = {}, opts: ServerOptions = {}): Promise<TestApp> {
+  return startedWithin('test app', startAppNow(overrides, opts));
+}
+
+async function startAppNow(overrides: Record<string, string>, opts: ServerOptions): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-app-'));
   const cleanups: (() => Promise<void>)[] = [async () => rmSync(dataDir, { recursive: true, force: true })];
+  const cleanUp = async () => {
+    for (const c of cleanups.reverse()) await c();
+  };
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -62,36 +149,65 @@ export async function startApp(overrides: Record<string, string> = {}, opts: Ser
     SHUTDOWN_DRAIN_MS: '0',
     ...overrides,
   };
-  if (onPostgres && !env.DATABASE_URL) {
-    const db = await createDatabase();
-    env.DATABASE_URL = db.url;
-    cleanups.push(db.drop);
+  let server: Server;
+  try {
+    if (onPostgres && !env.DATABASE_URL) {
+      const db = await createDatabase();
+      env.DATABASE_URL = db.url;
+      cleanups.push(db.drop);
+    }
+    // An explicit REDIS_URL override (even '') opts out of the shared test Redis.
+    if (withRedis && !('REDIS_URL' in overrides)) {
+      env.REDIS_URL = process.env.TEST_REDIS_URL!;
+      env.REDIS_KEY_PREFIX = `t${randomBytes(5).toString('hex')}:`;
+    }
+    if (!onPostgres && !template && process.env.PGLITE_TEMPLATE) {
+      template = new Blob([readFileSync(process.env.PGLITE_TEMPLATE)]);
+    }
+    // A failed build closes what it had opened itself (buildServer); its directory and database go here.
+    server = await buildServer(loadConfig(env), {
+      ...opts,
+      ...(onPostgres ? {} : { inMemoryDatabase: true, ...(template ? { pgliteTemplate: template } : {}) }),
+    });
+  } catch (err) {
+    await cleanUp().catch(() => {});
+    throw err;
   }
-  // An explicit REDIS_URL override (even '') opts out of the shared test Redis.
-  if (withRedis && !('REDIS_URL' in overrides)) {
-    env.REDIS_URL = process.env.TEST_REDIS_URL!;
-    env.REDIS_KEY_PREFIX = `t${randomBytes(5).toString('hex')}:`;
-  }
-  if (!onPostgres && !template && process.env.PGLITE_TEMPLATE) {
-    template = new Blob([readFileSync(process.env.PGLITE_TEMPLATE)]);
-  }
-  const server = await buildServer(loadConfig(env), {
-    ...opts,
-    ...(onPostgres ? {} : { inMemoryDatabase: true, ...(template ? { pgliteTemplate: template } : {}) }),
-  });
   const close = server.close.bind(server);
   return {
     ...server,
     env,
     async close() {
-      await close();
-      for (const c of cleanups.reverse()) await c();
+      try {
+        await close();
+      } finally {
+        await cleanUp();
+      }
     },
     async sibling(more = {}) {
       if (!onPostgres) throw new Error('siblings need a shared PostgreSQL (TEST_DATABASE_URL)');
-      const sharedEnv = { ...env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'fieldops-app-')), ...more };
-      const s = await buildServer(loadConfig(sharedEnv));
-      return { ...s, env: sharedEnv, sibling: () => Promise.reject(new Error('nested sibling')) };
+      const siblingDir = mkdtempSync(path.join(tmpdir(), 'fieldops-app-'));
+      const removeDir = () => rmSync(siblingDir, { recursive: true, force: true });
+      const sharedEnv = { ...env, DATA_DIR: siblingDir, ...more };
+      const starting = buildServer(loadConfig(sharedEnv)).then(
+        (s): TestApp => ({
+          ...s,
+          env: sharedEnv,
+          async close() {
+            try {
+              await s.close();
+            } finally {
+              removeDir();
+            }
+          },
+          sibling: () => Promise.reject(new Error('nested sibling')),
+        }),
+        (err: unknown) => {
+          removeDir();
+          throw err;
+        },
+      );
+      return startedWithin('sibling app', starting);
     },
   };
 }

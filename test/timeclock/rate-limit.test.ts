@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Server } from '../../src/server.ts';
-import { MANAGER_PASSWORD, onPostgres, startApp, withRedis, type TestApp } from '../helpers/app.ts';
+import { closeAll, MANAGER_PASSWORD, onPostgres, startApp, startWithSibling, withRedis, type TestApp } from '../helpers/app.ts';
 import { call, type Reply } from '../helpers/http.ts';
 import { assertTcError, clock, createWorker, tokenUserId, newDeviceUuid, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
 
@@ -124,13 +124,9 @@ describe('rate limits across instances', { skip: onPostgres && withRedis ? false
   let a: TestApp;
   let b: TestApp;
   before(async () => {
-    a = await startApp(LIMITS);
-    b = await a.sibling();
+    [a, b] = await startWithSibling(LIMITS);
   });
-  after(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  after(() => closeAll(b, a));
 
   test('login attempts from one IP are counted once across two instances sharing Redis', async () => {
     const body = { username: 'nobody', password: 'Wrong-pass-1', deviceUuid: newDeviceUuid() };

@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { onPostgres, startApp, within, type TestApp } from '../helpers/app.ts';
+import { closeAll, onPostgres, startApp, within, type TestApp } from '../helpers/app.ts';
 import { call } from '../helpers/http.ts';
 import { assertTcError, circle, clock, managerToken, signedInWorker, siteWithQr } from '../helpers/timeclock.ts';
 
@@ -82,10 +82,7 @@ describe('webhooks', () => {
     app = await startApp(FAST);
     manager = await managerToken(app);
   });
-  after(async () => {
-    await app?.close();
-    for (const r of receivers) await r.close();
-  });
+  after(() => closeAll(app, ...receivers));
 
   describe('endpoint management', () => {
     test('create shows the secret once; list, get and update never do', async () => {
