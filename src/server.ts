@@ -58,6 +58,13 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
       return503OnClosing: true,
       forceCloseConnections: 'idle',
+      // Slow clients: headers within HTTP_HEADERS_TIMEOUT_MS (checked every second, not Node's 30 s),
+      // a connection idle for HTTP_IDLE_TIMEOUT_MS closed, keep-alive kept HTTP_KEEP_ALIVE_TIMEOUT_MS;
+      // request bodies are limited below (Node's requestTimeout cannot spare uploads).
+      http: { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+      requestTimeout: 0,
+      connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
+      keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     });
     // JSON only (uploads add multipart where they need it): anything else is a 415.
@@ -75,10 +82,28 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       state[step] = true;
       if (state.replied && state.closed && inFlight.delete(request) && inFlight.size === 0) allDone?.();
     };
+    // A body other than a streamed (multipart) upload or import must arrive within
+    // HTTP_BODY_TIMEOUT_MS: a client trickling it loses its connection.
+    const bodyTimeoutMs = config.HTTP_BODY_TIMEOUT_MS;
+    const timesBody = (request: FastifyRequest) =>
+      bodyTimeoutMs > 0 &&
+      (request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0) &&
+      !String(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/');
     app.addHook('onRequest', async (request, reply) => {
       if (request.headers.upgrade === undefined) {
         inFlight.set(request, { replied: false, closed: false });
-        reply.raw.once('close', () => progress(request, 'closed'));
+        let bodyTimer: NodeJS.Timeout | undefined;
+        if (timesBody(request)) {
+          bodyTimer = setTimeout(() => {
+            if (request.raw.complete) return;
+            request.log.info({ timeout_ms: bodyTimeoutMs }, 'request body not received in time; connection closed');
+            request.raw.socket.destroy();
+          }, bodyTimeoutMs);
+        }
+        reply.raw.once('close', () => {
+          clearTimeout(bodyTimer);
+          progress(request, 'closed');
+        });
       }
       reply.header('X-Trace-ID', request.id);
       // While shutting down, a finished response also ends its keep-alive connection.
@@ -92,9 +117,11 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
       if (shuttingDown) return reply.status(503).send({ status: 'shutting_down' });
+      // Redis down is a degraded service, not an unready one: everything but the captcha and
+      // WebSocket tickets keeps working, so the instance stays in the load balancer.
       const checks = await platform.ping();
-      const ready = checks.database && checks.redis !== false;
-      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks });
+      const status = !checks.database ? 'unavailable' : checks.redis === false ? 'degraded' : 'ready';
+      return reply.status(checks.database ? 200 : 503).send({ status, checks });
     });
     app.get('/', { schema: { hide: true } }, async () => ({
       services: Object.fromEntries(
@@ -131,9 +158,11 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       platform,
       beginShutdown() {
         shuttingDown = true;
+        platform.beginStopping();
       },
       async close() {
         shuttingDown = true;
+        platform.beginStopping();
         // Connections that go idle after their in-flight request are closed as they appear.
         const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
         try {

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { deriveKey, jwtCodec } from '../platform/auth/jwt.ts';
 import { installConventions, registerDocs } from '../platform/http/conventions.ts';
+import { rateLimitStorage } from '../platform/cache/rate-limit-store.ts';
 import { AppError } from '../platform/http/errors.ts';
 import { ExportTasks } from '../platform/jobs/export-tasks.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -100,7 +101,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
 
   await app.register(rateLimit, {
     global: false,
-    ...(platform.redis ? { redis: platform.redis, nameSpace: `${config.REDIS_KEY_PREFIX}admin-rl:` } : {}),
+    ...rateLimitStorage(platform.redis, `${config.REDIS_KEY_PREFIX}admin-rl:`, logger),
     errorResponseBuilder: (_req, ctx) => new AppError(E.TOO_MANY_REQUESTS, { headers: { 'Retry-After': String(Math.ceil(ctx.ttl / 1000)) } }),
   });
 

@@ -35,6 +35,7 @@ export const E = defineErrors({
   CACHE: e(50003, 500, 'Cache error', '缓存错误'),
   QUEUE: e(50004, 500, 'Queue error', '队列错误'),
   THIRD_PARTY: e(50005, 502, 'Third-party service error', '第三方服务错误'),
+  SERVICE_UNAVAILABLE: e(50006, 503, 'Service temporarily unavailable; try again shortly', '服务暂时不可用，请稍后重试'),
 });
 
 export const ADMIN_FRAMEWORK_ERRORS: FrameworkErrors = {
@@ -47,4 +48,5 @@ export const ADMIN_FRAMEWORK_ERRORS: FrameworkErrors = {
   tooManyRequests: E.TOO_MANY_REQUESTS,
   unauthorized: E.TOKEN_INVALID,
   internal: E.INTERNAL,
+  unavailable: E.SERVICE_UNAVAILABLE,
 };

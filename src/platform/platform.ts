@@ -1,12 +1,11 @@
 // The shared mechanisms one process needs, opened once and closed once.
-import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { MemoryKv, RedisKv, type KvStore } from './cache/kv.ts';
 import { MemoryPubSub, PostgresPubSub, RedisPubSub, type PubSub } from './cache/pubsub.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { loggerOptions } from './logger.ts';
-import { connectRedis } from './redis.ts';
+import { connectRedis, type RedisConnections } from './redis.ts';
 
 export interface Platform {
   readonly config: Config;
@@ -15,7 +14,11 @@ export interface Platform {
   readonly kv: KvStore;
   readonly pubsub: PubSub;
   /** Present when REDIS_URL is set (rate-limit store, readiness). */
-  readonly redis: Redis | undefined;
+  readonly redis: RedisConnections | undefined;
+  /** Aborted when the process begins to shut down: long requests (an import) stop at their next safe point. */
+  readonly stopping: AbortSignal;
+  beginStopping(): void;
+  /** Readiness: false at once for a dependency in an outage, else whether it answers a probe; redis null without Redis. */
   ping(): Promise<{ database: boolean; redis: boolean | null }>;
   close(): Promise<void>;
 }
@@ -35,41 +38,45 @@ export async function createPlatform(config: Config, opts: PlatformOptions = {})
     logger,
     pgliteTemplate: opts.pgliteTemplate,
     inMemory: opts.inMemoryDatabase ?? false,
+    timeoutMs: config.DEPENDENCY_TIMEOUT_MS,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    longStatementTimeoutMs: config.DB_LONG_STATEMENT_TIMEOUT_MS,
   });
-  let redis: { client: Redis; subscriber: Redis } | undefined;
+  let redis: RedisConnections | undefined;
   try {
-    if (config.REDIS_URL) redis = await connectRedis(config.REDIS_URL, logger);
+    if (config.REDIS_URL) redis = await connectRedis(config.REDIS_URL, logger, config.DEPENDENCY_TIMEOUT_MS);
   } catch (err) {
     await db.close();
     throw err;
   }
   const prefix = config.REDIS_KEY_PREFIX;
-  const kv: KvStore = redis ? new RedisKv(redis.client, prefix) : new MemoryKv();
+  const kv: KvStore = redis ? new RedisKv(redis.client, prefix, redis.availability) : new MemoryKv();
   const pubsub: PubSub = redis
-    ? new RedisPubSub(redis.client, redis.subscriber, prefix, logger)
+    ? new RedisPubSub(redis.client, redis.subscriber, prefix, redis.availability, logger)
     : db.kind === 'postgres'
       ? new PostgresPubSub(db, prefix.replace(/\W/g, '_'), logger)
       : new MemoryPubSub(logger);
 
-  const within = <T>(p: Promise<T>, ms: number) =>
-    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
-
+  const stopping = new AbortController();
   return {
     config,
     logger,
     db,
     kv,
     pubsub,
-    redis: redis?.client,
+    stopping: stopping.signal,
+    beginStopping: () => stopping.abort(new Error('shutting down')),
+    redis,
     async ping() {
-      const database = await within(db.ping(), 2000).then(() => true, () => false);
-      const red = redis ? await within(redis.client.ping(), 2000).then(() => true, () => false) : null;
+      const [database, red] = await Promise.all([db.availability.check(), redis ? redis.availability.check() : null]);
       return { database, redis: red };
     },
     async close() {
+      stopping.abort(new Error('shutting down'));
       await pubsub.close().catch((err: unknown) => logger.warn({ err }, 'closing pub/sub failed'));
       await kv.close();
       if (redis) {
+        redis.availability.stop();
         redis.subscriber.disconnect();
         await redis.client.quit().catch(() => redis?.client.disconnect());
       }

@@ -84,7 +84,7 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
     },
   }, async (_request, reply) => {
     const { database } = await platform.ping();
-    if (!database) return reply.status(503).send({ message: 'database unreachable', code: 'INTERNAL_ERROR', details: {} });
+    if (!database) return reply.status(503).send({ message: 'database unreachable', code: E.SERVICE_UNAVAILABLE.code, details: {} });
     return { status: 'ok' as const, service: 'timeclock' as const };
   });
 

@@ -25,6 +25,7 @@ export const E = defineErrors({
   UNSUPPORTED_MEDIA_TYPE: e('UNSUPPORTED_MEDIA_TYPE', 415, 'Unsupported media type', '不支持的内容类型'), // ours
   RATE_LIMITED: e('RATE_LIMITED', 429, 'Too many requests', '请求过于频繁'), // ours
   INTERNAL_ERROR: e('INTERNAL_ERROR', 500, 'Internal server error', '服务器内部错误'), // ours
+  SERVICE_UNAVAILABLE: e('SERVICE_UNAVAILABLE', 503, 'Service temporarily unavailable; try again shortly', '服务暂时不可用，请稍后重试'), // ours
 });
 
 export const TIMECLOCK_FRAMEWORK_ERRORS: FrameworkErrors = {
@@ -37,4 +38,5 @@ export const TIMECLOCK_FRAMEWORK_ERRORS: FrameworkErrors = {
   tooManyRequests: E.RATE_LIMITED,
   unauthorized: E.TOKEN_INVALID,
   internal: E.INTERNAL_ERROR,
+  unavailable: E.SERVICE_UNAVAILABLE,
 };

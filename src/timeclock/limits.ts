@@ -1,5 +1,6 @@
 // Rate limits of the time-clock service (the contract's Limits table), on @fastify/rate-limit's
-// counters (Redis when configured, so every instance shares them; in-process otherwise):
+// counters (Redis when configured, so every instance shares them, and this instance's memory
+// while Redis is down; in-process otherwise):
 //
 //   auth      TIMECLOCK_RATE_LIMIT_AUTH      (5)   per minute per client IP  (login, refresh)
 //   clock     TIMECLOCK_RATE_LIMIT_CLOCK     (10)  per minute per user       (POST /clock)
@@ -13,6 +14,7 @@
 // the window's end); over the limit, 429 RATE_LIMITED with Retry-After (seconds).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { rateLimitStorage } from '../platform/cache/rate-limit-store.ts';
 import { AppError } from '../platform/http/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { E } from './errors.ts';
@@ -27,7 +29,7 @@ export async function installLimits(app: FastifyInstance, platform: Platform): P
   const { config, redis } = platform;
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: `${config.REDIS_KEY_PREFIX}timeclock-rl:` } : {}),
+    ...rateLimitStorage(redis, `${config.REDIS_KEY_PREFIX}timeclock-rl:`, platform.logger),
   });
   const max: Record<LimitTier, number> = {
     auth: config.TIMECLOCK_RATE_LIMIT_AUTH,

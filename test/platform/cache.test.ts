@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import pino from 'pino';
+import { Availability } from '../../src/platform/availability.ts';
 import { MemoryKv, RedisKv, type KvStore } from '../../src/platform/cache/kv.ts';
 import { MemoryPubSub, PostgresPubSub, RedisPubSub, type PubSub } from '../../src/platform/cache/pubsub.ts';
 import { openDatabase, type Database } from '../../src/platform/db/database.ts';
@@ -18,6 +19,8 @@ const REDIS_URL = process.env.TEST_REDIS_URL;
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const logger = pino({ level: 'silent' });
 const uniquePrefix = (sep = ':') => `t${randomBytes(5).toString('hex')}${sep}`;
+/** The availability of one Redis connection, as the platform makes it (its timer does not hold the process). */
+const availabilityOf = (r: Redis) => new Availability({ name: 'redis', probe: () => r.ping(), timeoutMs: 3000, isConnectionError: () => true, logger });
 
 // ---------------------------------------------------------------------------------------
 // Key-value stores: one contract, run against each implementation.
@@ -127,20 +130,20 @@ describe('RedisKv', { skip: REDIS_URL ? false : 'TEST_REDIS_URL is not set' }, (
     await kv.close();
     await redis.quit();
   });
-  kvContract(() => (kv = new RedisKv(redis, prefix)));
+  kvContract(() => (kv = new RedisKv(redis, prefix, availabilityOf(redis))));
 
   test('keys live under the configured prefix', async () => {
     await kv.set('prefixed', 'yes', 10_000);
     assert.equal(await redis.get(`${prefix}prefixed`), 'yes');
     assert.equal(await redis.get('prefixed'), null);
-    const other = new RedisKv(redis, uniquePrefix());
+    const other = new RedisKv(redis, uniquePrefix(), availabilityOf(redis));
     assert.equal(await other.get('prefixed'), null);
   });
 
   test('a second connection sees the same values (shared between instances)', async () => {
     const second = new Redis(REDIS_URL!);
     try {
-      const kv2 = new RedisKv(second, prefix);
+      const kv2 = new RedisKv(second, prefix, availabilityOf(second));
       await kv.set('shared', 'S', 10_000);
       assert.equal(await kv2.take('shared'), 'S');
       assert.equal(await kv.get('shared'), null);
@@ -387,7 +390,8 @@ describe('RedisPubSub between two instances', { skip: REDIS_URL ? false : 'TEST_
     return r;
   };
   const make = (p: string) => {
-    const ps = new RedisPubSub(connect(), connect(), p, logger);
+    const pub = connect();
+    const ps = new RedisPubSub(pub, connect(), p, availabilityOf(pub), logger);
     instances.push(ps);
     return ps;
   };

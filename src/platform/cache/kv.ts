@@ -1,6 +1,7 @@
 // Short-lived shared state (captcha answers, pending authenticator secrets, tickets): Redis when
 // configured so every instance sees the same values, otherwise an in-process map.
 import type { Redis } from 'ioredis';
+import type { Availability } from '../availability.ts';
 
 export interface KvStore {
   get(key: string): Promise<string | null>;
@@ -13,30 +14,33 @@ export interface KvStore {
   close(): Promise<void>;
 }
 
+/** Values in Redis; during a Redis outage every call is refused at once with ServiceUnavailable (503). */
 export class RedisKv implements KvStore {
   private readonly redis: Redis;
   private readonly prefix: string;
-  constructor(redis: Redis, prefix: string) {
+  private readonly availability: Availability;
+  constructor(redis: Redis, prefix: string, availability: Availability) {
     this.redis = redis;
     this.prefix = prefix;
+    this.availability = availability;
   }
   private k(key: string) {
     return this.prefix + key;
   }
   async get(key: string) {
-    return this.redis.get(this.k(key));
+    return this.availability.run(() => this.redis.get(this.k(key)));
   }
   async set(key: string, value: string, ttlMs: number) {
-    await this.redis.set(this.k(key), value, 'PX', ttlMs);
+    await this.availability.run(() => this.redis.set(this.k(key), value, 'PX', ttlMs));
   }
   async take(key: string) {
-    return this.redis.getdel(this.k(key));
+    return this.availability.run(() => this.redis.getdel(this.k(key)));
   }
   async del(key: string) {
-    await this.redis.del(this.k(key));
+    await this.availability.run(() => this.redis.del(this.k(key)));
   }
   async ttl(key: string) {
-    return Math.max(0, await this.redis.pttl(this.k(key)));
+    return Math.max(0, await this.availability.run(() => this.redis.pttl(this.k(key))));
   }
   async close() {}
 }

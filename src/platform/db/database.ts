@@ -1,15 +1,25 @@
 // One database interface over two drivers: embedded PGlite (no DATABASE_URL) and PostgreSQL
 // through postgres.js. Services use `orm` (Drizzle) for queries; the raw methods exist for
 // migrations, advisory locks, LISTEN/NOTIFY, bulk reads (COPY) and fixed statements on hot paths.
+//
+// Every statement and transaction, Drizzle's and raw ones, runs as an operation of the
+// database's Availability (../availability.ts): while the database cannot be reached (stopped,
+// frozen, unreachable, or an embedded one stuck behind a transaction that never ends), callers
+// are refused at once with ServiceUnavailable (503) instead of waiting, and a transaction that
+// was running when the outage was declared stops before its next statement, so it is rolled
+// back rather than committed after its caller was answered. On PostgreSQL every statement is
+// also limited by `statement_timeout` (exports and import batches by a longer one).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import { parse as pgliteParse, PGlite, protocol } from '@electric-sql/pglite';
+import { parse as pgliteParse, PGlite, protocol, type PGliteInterface, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import type { Logger } from 'pino';
+import { Availability, ServiceUnavailable, type Operation } from '../availability.ts';
+import { isConnectionError } from './errors.ts';
 
 export type Orm = PgDatabase<PgQueryResultHKT>;
 
@@ -19,6 +29,8 @@ export type RawExec = <T = Record<string, unknown>>(text: string, params?: unkno
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly orm: Orm;
+  /** Whether the database can be used now; requests are refused at once while it cannot. */
+  readonly availability: Availability;
   /** Parameterised query outside any transaction. */
   query: RawExec;
   /**
@@ -29,6 +41,7 @@ export interface Database {
   transactionRaw<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+  /** Resolves when the database answers (a probe on a connection of its own); rejects during an outage. */
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
@@ -48,6 +61,8 @@ export interface Transaction {
   query: RawExec;
   script: (sql: string) => Promise<void>;
   copyIn: (target: string, rows: string | Uint8Array) => Promise<void>;
+  /** Lifts this transaction's statements to the long statement timeout (export and import batches). */
+  allowLongStatements: () => Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -59,6 +74,31 @@ export interface DatabaseOptions {
   pgliteTemplate?: Blob | undefined;
   /** PGlite only: keep the database in memory instead of under dataDir. */
   inMemory?: boolean;
+  /** Longest a caller waits for an unresponsive database before it is refused (default 3000). */
+  timeoutMs?: number;
+  /** PostgreSQL only: statement_timeout of ordinary statements, ms (default 30000; 0: none). */
+  statementTimeoutMs?: number;
+  /** PostgreSQL only: statement_timeout of exports and import batches, ms (default one hour; 0: none). */
+  longStatementTimeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 3000;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+const DEFAULT_LONG_STATEMENT_TIMEOUT_MS = 3_600_000;
+
+/** The error of a statement refused because its transaction was abandoned in an outage. */
+const abandonedError = (name: string) => new ServiceUnavailable(name, 'the transaction was abandoned in an outage');
+
+/**
+ * The body of a transaction of operation `op`: not started, and not committed, once the
+ * operation was abandoned in an outage (its caller has been answered 503), so that a
+ * transaction caught by a frozen server is rolled back when the server comes back.
+ */
+async function committing<T>(op: Operation, body: () => Promise<T>): Promise<T> {
+  if (op.abandoned) throw abandonedError('database');
+  const result = await body();
+  if (op.abandoned) throw abandonedError('database');
+  return result;
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
@@ -75,18 +115,55 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     ...(dir ? { dataDir: dir } : {}),
     ...(opts.pgliteTemplate ? { loadDataDir: opts.pgliteTemplate } : {}),
   });
-  const orm = drizzlePglite({ client }) as unknown as Orm;
+  // The embedded database cannot be unreachable, but it can be stuck: its one connection held by
+  // a transaction that never ends. The probe waits for that connection like every statement.
+  const availability = new Availability({
+    name: 'database',
+    probe: () => client.query('SELECT 1'),
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    isConnectionError,
+    logger: opts.logger,
+  });
+  const inTransaction = (tx: PgliteTransaction, op: Operation): PgliteTransaction => ({
+    ...tx,
+    query: async <T>(text: string, params?: unknown[], options?: Parameters<PgliteTransaction['query']>[2]) => {
+      if (op.abandoned) throw abandonedError(availability.name);
+      const result = await tx.query<T>(text, params, options);
+      availability.answered();
+      return result;
+    },
+    exec: async (text, options) => {
+      if (op.abandoned) throw abandonedError(availability.name);
+      const result = await tx.exec(text, options);
+      availability.answered();
+      return result;
+    },
+  });
+  // What Drizzle uses of a PGlite client, each call an operation.
+  const guarded = {
+    query: (text: string, params?: unknown[], options?: object) => availability.run(() => client.query(text, params, options)),
+    transaction: <T>(fn: (tx: PgliteTransaction) => Promise<T>) =>
+      availability.run((op) => client.transaction((tx) => committing(op, () => fn(inTransaction(tx, op))))),
+  } as unknown as PGliteInterface;
+  const orm = drizzlePglite({ client: guarded as PGlite }) as unknown as Orm;
   const prepared = preparedStatements(client);
-  const query: RawExec = async <T>(text: string, params: unknown[] = []) =>
-    params.length > 0 && prepared.has(text)
-      ? client._runExclusiveTransaction(() => client._runExclusiveQuery(() => prepared.run<T>(text, params)))
-      : (await client.query<T>(text, params)).rows;
+  const query: RawExec = <T>(text: string, params: unknown[] = []) =>
+    availability.run(async (op) =>
+      params.length > 0 && prepared.has(text)
+        // Checked once the statement holds the connection: one queued behind a stuck
+        // transaction and abandoned meanwhile never runs.
+        ? client._runExclusiveTransaction(() => client._runExclusiveQuery(() => {
+          if (op.abandoned) throw abandonedError(availability.name);
+          return prepared.run<T>(text, params);
+        }))
+        : (await client.query<T>(text, params)).rows);
   return {
     kind: 'pglite',
     orm,
+    availability,
     query,
     async transactionRaw(fn) {
-      return client.transaction(async (tx) =>
+      return guarded.transaction((tx) =>
         fn({
           query: async <T>(text: string, params: unknown[] = []) => (await tx.query<T>(text, params)).rows,
           script: async (sql) => {
@@ -95,6 +172,8 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
           copyIn: async (target, rows) => {
             await tx.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([typeof rows === 'string' ? rows : Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength)]) });
           },
+          // No statement timeout on the embedded database (it has no timer to enforce one).
+          allowLongStatements: async () => {},
         }),
       );
     },
@@ -103,17 +182,18 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
       return async () => unlisten();
     },
     async notify(channel, payload) {
-      await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      await query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     async ping() {
-      await client.query('SELECT 1');
+      if (!(await availability.check())) throw new ServiceUnavailable(availability.name, 'no answer');
     },
     async *copyOut(select, params = []) {
       const statement = await copyStatement(query, select, params, "'/dev/blob'");
-      const { blob } = await client.query(statement);
+      const { blob } = await guarded.query(statement);
       if (blob && blob.size > 0) yield Buffer.from(await blob.arrayBuffer());
     },
     async close() {
+      availability.stop();
       if (!client.closed) await client.close();
     },
     dumpTemplate: () => client.dumpDataDir('gzip'),
@@ -202,17 +282,93 @@ async function copyStatement(query: RawExec, select: string, params: readonly un
   return row!.statement;
 }
 
+/** What this module uses of a postgres.js query beyond its public type. */
+interface QueryInternals {
+  /** Set once the query was sent on a connection. */
+  state: unknown;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+  cancel: () => unknown;
+}
+
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
-  const sql = postgres(url, {
-    max: opts.poolMax,
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const longTimeout = opts.longStatementTimeoutMs ?? DEFAULT_LONG_STATEMENT_TIMEOUT_MS;
+  const common = {
     onnotice: () => {},
-    connect_timeout: 10,
+    connect_timeout: Math.max(1, Math.ceil(timeoutMs / 1000)),
+    // After an outage, connections are opened again at once: postgres.js waits up to 20 s
+    // between attempts after repeated failures by default. Nothing retries meanwhile: callers
+    // are refused at once while the database is down.
+    backoff: () => 0.05,
+  };
+  const sql = postgres(url, {
+    ...common,
+    max: opts.poolMax,
+    connection: { statement_timeout: opts.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS },
     // bigint (int8) and count(*) come back as numbers, as they do from PGlite.
     types: {
       bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },
     },
   });
-  const orm = drizzlePostgres({ client: sql }) as unknown as Orm;
+  // The probe has a connection of its own: a pool busy with slow statements is not an outage.
+  const probeSql = postgres(url, { ...common, max: 1, fetch_types: false });
+  const availability = new Availability({
+    name: 'database',
+    probe: () => probeSql`SELECT 1`,
+    timeoutMs,
+    isConnectionError,
+    logger: opts.logger,
+  });
+
+  /** `q` reports to the availability when it settles: a statement answered, or how it failed. */
+  const settling = <Q>(q: Q, op?: { end(err?: unknown): void }): Q => {
+    const internals = q as unknown as QueryInternals;
+    const { resolve, reject } = internals;
+    internals.resolve = (value) => {
+      if (op) op.end();
+      else availability.answered();
+      resolve(value);
+    };
+    internals.reject = (err) => {
+      op?.end(err);
+      reject(availability.translate(err));
+    };
+    return q;
+  };
+  /** One statement outside a transaction, as an operation of its own. */
+  const statement = <Q>(q: Q): Q => {
+    const internals = q as unknown as QueryInternals;
+    const op = availability.begin((err) => {
+      internals.reject(err);
+      // Not sent yet: taken out of the pool's queue, so it never runs after its caller was answered.
+      if (!internals.state) internals.cancel();
+    });
+    return settling(q, op);
+  };
+  /** A transaction's statements: refused once the transaction was abandoned in an outage. */
+  type Unsafe = (text: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) => postgres.PendingQuery<postgres.Row[]>;
+  interface GuardedTransaction {
+    unsafe: Unsafe;
+    savepoint: <T>(fn: (sp: GuardedTransaction) => Promise<T>) => Promise<T>;
+  }
+  const inTransaction = (tx: postgres.TransactionSql, op: Operation): GuardedTransaction => ({
+    unsafe: (text: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) => {
+      if (op.abandoned) throw abandonedError(availability.name);
+      return settling(tx.unsafe(text, params as postgres.ParameterOrJSON<never>[], options));
+    },
+    savepoint: async <T>(fn: (sp: GuardedTransaction) => Promise<T>) =>
+      (await tx.savepoint((sp) => fn(inTransaction(sp, op)))) as T,
+  });
+  const begin = <T>(fn: (tx: GuardedTransaction) => Promise<T>): Promise<T> =>
+    availability.run(async (op) => (await sql.begin((tx) => committing(op, () => fn(inTransaction(tx, op))))) as T);
+  // What Drizzle uses of a postgres.js client, each call an operation.
+  const guarded = {
+    options: sql.options,
+    unsafe: ((text, params, options) => statement(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], options))) as Unsafe,
+    begin,
+  };
+  const orm = drizzlePostgres({ client: guarded as unknown as postgres.Sql }) as unknown as Orm;
   // COPY … TO STDOUT streams run one at a time on a connection opened for them (idle: closed after a minute).
   let copySql: postgres.Sql | undefined;
   let copyQueue: Promise<void> = Promise.resolve();
@@ -226,14 +382,15 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     return release;
   };
   // Raw statements send untyped parameters: dates go as ISO 8601 text.
-  const run = async <T>(s: postgres.Sql | postgres.TransactionSql, text: string, params: unknown[] = []) =>
-    Array.from(await s.unsafe(text, params.map((p) => (p instanceof Date ? p.toISOString() : p)) as postgres.ParameterOrJSON<never>[], { prepare: params.length > 0 })) as T[];
+  const run = async <T>(s: { unsafe: Unsafe }, text: string, params: unknown[] = []) =>
+    Array.from(await s.unsafe(text, params.map((p) => (p instanceof Date ? p.toISOString() : p)), { prepare: params.length > 0 })) as T[];
   const db: Database = {
     kind: 'postgres',
     orm,
-    query: (text, params) => run(sql, text, params),
+    availability,
+    query: (text, params) => run(guarded, text, params),
     async transactionRaw(fn) {
-      return (await sql.begin(async (tx) =>
+      return begin((tx) =>
         fn({
           query: (text, params) => run(tx, text, params),
           script: async (script) => {
@@ -254,18 +411,21 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
               throw new Error(`COPY into ${target.split(' ')[0]} failed`, { cause: err });
             }
           },
+          allowLongStatements: async () => {
+            await run(tx, "SELECT set_config('statement_timeout', $1, true)", [String(longTimeout)]);
+          },
         }),
-      )) as never;
+      );
     },
     async listen(channel, onMessage) {
       const sub = await sql.listen(channel, onMessage);
       return async () => sub.unlisten();
     },
     async notify(channel, payload) {
-      await sql.notify(channel, payload);
+      await run(guarded, 'SELECT pg_notify($1, $2)', [channel, payload]);
     },
     async ping() {
-      await sql`SELECT 1`;
+      if (!(await availability.check())) throw new ServiceUnavailable(availability.name, 'no answer');
     },
     async *copyOut(select, params = []) {
       const statement = await copyStatement(db.query, select, params, 'STDOUT');
@@ -274,7 +434,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       // the stream must never hold up a connection the rest of the service waits for.
       const release = await copyTurn();
       try {
-        copySql ??= postgres(url, { max: 1, idle_timeout: 60, onnotice: () => {}, connect_timeout: 10 });
+        copySql ??= postgres(url, { ...common, max: 1, idle_timeout: 60, connection: { statement_timeout: longTimeout } });
         const pending = copySql.unsafe(statement);
         const stream = await pending.readable();
         let complete = false;
@@ -302,10 +462,18 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       }
     },
     async close() {
+      availability.stop();
       await copySql?.end({ timeout: 5 });
+      await probeSql.end({ timeout: 1 });
       await sql.end({ timeout: 5 });
     },
   };
-  await db.ping();
+  try {
+    // Start-up fails fast, with the driver's own error, when the database cannot be reached.
+    await probeSql`SELECT 1`;
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   return db;
 }

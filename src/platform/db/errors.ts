@@ -2,6 +2,8 @@
 // also when Drizzle wraps the driver's error in its own (`cause`).
 export const UNIQUE_VIOLATION = '23505';
 export const FOREIGN_KEY_VIOLATION = '23503';
+/** A statement cancelled: its statement_timeout passed (or it was cancelled on purpose). */
+export const QUERY_CANCELED = '57014';
 
 export function pgErrorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
@@ -10,3 +12,22 @@ export function pgErrorCode(err: unknown): string | undefined {
 }
 
 export const isUniqueViolation = (err: unknown) => pgErrorCode(err) === UNIQUE_VIOLATION;
+
+/** Errors of postgres.js (and the system) that mean the server cannot be reached. */
+const CONNECTION_CODES = new Set([
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
+]);
+
+/**
+ * The database cannot be reached (rather than a statement being wrong): a connection that failed
+ * or closed, or SQLSTATE class 08 (connection exception) and 57P01-57P03 (shutting down, crashed,
+ * starting). Also when a driver error is wrapped (Drizzle puts it in `cause`).
+ */
+export function isConnectionError(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | null | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    if (code && (CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code))) return true;
+  }
+  return false;
+}

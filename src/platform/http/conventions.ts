@@ -6,6 +6,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { HTTPMethod } from 'find-my-way';
 import Router from 'find-my-way';
 import { pickLocale, translate, type Locale } from '../i18n.ts';
+import { unavailableIn } from '../availability.ts';
+import { isConnectionError, pgErrorCode, QUERY_CANCELED } from '../db/errors.ts';
 import { AppError, InvalidInput, type ErrorDef, type FrameworkErrors } from './errors.ts';
 
 export interface RenderedError {
@@ -21,6 +23,8 @@ export interface ServiceConventions {
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** Seconds a client refused for an outage is asked to wait (the service is ready again within a second of the dependency). */
+const RETRY_AFTER_S = '3';
 
 export function localeOf(request: FastifyRequest): Locale {
   return pickLocale(request.headers['accept-language']);
@@ -39,6 +43,13 @@ export function classify(err: unknown, errors: FrameworkErrors): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof InvalidInput) {
     return new AppError(errors.validation, { detail: err.message, details: err.field ? { field: err.field } : {} });
+  }
+  const unavailable = unavailableIn(err);
+  if (unavailable || isConnectionError(err)) {
+    return new AppError(errors.unavailable, { detail: `${unavailable?.dependency ?? 'database'} unreachable`, headers: { 'Retry-After': RETRY_AFTER_S } });
+  }
+  if (pgErrorCode(err) === QUERY_CANCELED) {
+    return new AppError(errors.unavailable, { detail: 'a database statement took too long and was cancelled', headers: { 'Retry-After': RETRY_AFTER_S } });
   }
   const e = err as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (e.validation) {

@@ -50,6 +50,8 @@ export interface FrameworkErrors {
   tooManyRequests: ErrorDef;
   unauthorized: ErrorDef;
   internal: ErrorDef;
+  /** A dependency (database, Redis) cannot be used now: 503 with Retry-After. */
+  unavailable: ErrorDef;
 }
 
 /**

@@ -22,6 +22,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import { CSV_BOM, csvLine, CsvRecordCounter } from './csv.ts';
+import { unavailableIn } from '../availability.ts';
 
 export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
@@ -218,7 +219,8 @@ export class ExportTasks {
         }
         while (this.running && (await this.runOnce())) { /* drain the queue */ }
       } catch (err) {
-        if (this.running) this.logger.error({ err }, 'export worker poll failed');
+        // An outage is logged once by the database's availability, not at every poll.
+        if (this.running && !unavailableIn(err)) this.logger.error({ err }, 'export worker poll failed');
       }
       if (!this.running) break;
       await new Promise<void>((resolve) => {

@@ -63,6 +63,8 @@ export interface OrderImportOptions {
   /** DISPLAY_TIMEZONE: the zone of paid_at and created_at. */
   tz: string;
   batchRows: number;
+  /** Aborted when the server shuts down: the import stops once the batch being written is committed. */
+  signal?: AbortSignal;
 }
 
 /** UTF-8 text appended into one growing buffer, reused batch after batch (outside the JS heap). */
@@ -235,6 +237,11 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
     `${summary.succeeded} order(s) imported from the rows before it are kept (${summary.failed} row(s) refused); importing the same file again skips them`;
 
   const take = async (cells: string[]) => {
+    if (o.signal?.aborted) {
+      // Shutting down: the batch being written is kept, the one being filled is left for a re-run.
+      await inflight;
+      throw new OrderImportStopped(E.SERVICE_UNAVAILABLE, `the server is shutting down, so the import stopped after row ${lastWritten}; ${progress()}`, summary);
+    }
     if (!header) {
       const h = readHeader(cells);
       if (!h.ok) throw new AppError(h.binary ? E.INVALID_FORMAT : E.VALIDATION, { detail: h.problem });

@@ -15,7 +15,7 @@ import { ExportTaskReply } from '../exports/exports.schema.ts';
 import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from '../exports/exports.view.ts';
 import { ORDER_CSV_COLUMNS, REQUIRED_IMPORT_COLUMNS } from './orders.csv.ts';
 import { EXPORT_MAX_MONTHS, orderExportParams, ordersExportKind, ORDERS_EXPORT_KIND } from './orders.export.ts';
-import { IMPORT_ERRORS_SHOWN, importOrders, type OrderImportSummary } from './orders.import.ts';
+import { IMPORT_ERRORS_SHOWN, importOrders, OrderImportStopped, type OrderImportSummary } from './orders.import.ts';
 import { ORDER_ORDER_FIELDS, OrderFilterQuery } from './orders.schema.ts';
 
 const security = [{ bearer: [] }];
@@ -73,12 +73,13 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         '`ORDER_IMPORT_BATCH_ROWS`, each batch one transaction; the file is streamed, never held in memory.',
         'Refused before anything is written: not multipart (415, 30006); no `file` part, an empty file, a missing, unknown or repeated',
         'column (400, 30001); a file that is not CSV text (400, 30004). If the import stops half-way (CSV syntax error: 400 30004; larger',
-        'than `ORDER_IMPORT_MAX_BYTES`: 413 30005; a database failure: 500 50002), the message says how many orders were imported',
-        'before the stop; those stay, and importing the same file again adds only the rest.',
+        'than `ORDER_IMPORT_MAX_BYTES`: 413 30005; a database failure: 500 50002; the server shutting down: 503 50006 once the batch being',
+        'written is committed), the message says how many orders were imported before the stop; those stay, and importing the same file',
+        'again adds only the rest. The importer is also notified of the counts.',
       ].join(' '),
       security,
       consumes: ['multipart/form-data'],
-      response: { 200: Envelope(ImportSummary), ...authErrors, 413: ErrorEnvelope, 415: ErrorEnvelope },
+      response: { 200: Envelope(ImportSummary), ...authErrors, 413: ErrorEnvelope, 415: ErrorEnvelope, 503: ErrorEnvelope },
     },
     // Before any body is read: the wrong media type or an announced oversize file is refused at once.
     preParsing: async (request) => {
@@ -99,13 +100,20 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         if (part.type !== 'file' || part.fieldname !== FILE_FIELD) {
           throw new AppError(E.VALIDATION, { detail: `the only accepted part is the file "${FILE_FIELD}" (got "${part.fieldname.slice(0, 64)}")` });
         }
-        summary = await importOrders(part.file, { db, logger: request.log, tz, batchRows: config.ORDER_IMPORT_BATCH_ROWS });
+        summary = await importOrders(part.file, { db, logger: request.log, tz, batchRows: config.ORDER_IMPORT_BATCH_ROWS, signal: platform.stopping });
         // Anything after the file part is not read.
         break;
       }
     } catch (err) {
       // The rest of the body was not read: end the connection with this response.
       if (!request.raw.complete) reply.header('Connection', 'close');
+      if (err instanceof OrderImportStopped && err.summary.total > 0) {
+        await ctx.notifications.notify(request.admin!.adminId, {
+          kind: 'import',
+          title: 'Order import stopped',
+          content: `${err.summary.total} rows read before it stopped: ${err.summary.succeeded} orders imported, ${err.summary.failed} failed. ${err.message}`,
+        });
+      }
       throw multipartParserError(err, () => `the only accepted part is the file "${FILE_FIELD}"`);
     }
     if (!summary) throw new AppError(E.VALIDATION, { detail: `a "${FILE_FIELD}" part with the CSV is required` });

@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../../platform/db/database.ts';
 import { postWebhook, signature } from './webhooks.http.ts';
 import { WEBHOOK_CHANNEL } from './webhooks.outbox.ts';
+import { unavailableIn } from '../../../platform/availability.ts';
 
 export interface DispatcherOptions {
   db: Database;
@@ -107,7 +108,8 @@ export class WebhookDispatcher {
         while (this.running && (await this.runOnce()) > 0) { /* drain what is due */ }
         if (this.running) sleepMs = await this.untilNextDue();
       } catch (err) {
-        if (this.running) this.o.logger.error({ err }, 'webhook dispatcher poll failed');
+        // An outage is logged once by the database's availability, not at every poll.
+        if (this.running && !unavailableIn(err)) this.o.logger.error({ err }, 'webhook dispatcher poll failed');
       }
       if (!this.running) break;
       if (this.woken) continue;
