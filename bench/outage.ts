@@ -5,7 +5,7 @@
 // prints the requests tried during the outage and until 10 s after it, how many were answered
 // within 3 s, how many were 503 and how many 500 (must be 0), and the seconds from the
 // dependency's return to the first error-free second and to the start of the error-free run
-// that lasts to the end.
+// that lasts to the end (and, to the millisecond, when the last failed request started).
 //
 // The mix: GET /api/admin/admins, POST /api/admin/dictionaries (a write), GET /api/admin/captcha
 // (needs Redis), GET /api/managers/workers and POST /api/location/update (a write on the time clock).
@@ -142,11 +142,15 @@ try {
       outcomes.filter((o) => o.at >= back + i * 1000 && o.at < back + (i + 1) * 1000).every((o) => o.status !== 0 && o.status < 500));
     const first = seconds.indexOf(true);
     const lastBad = seconds.lastIndexOf(false);
+    // The same to the millisecond: the last request started after the return that still failed.
+    const failedAfter = outcomes.filter((o) => o.at >= back && o.at < end && (o.status === 0 || o.status >= 500));
+    const lastFailure = failedAfter.length === 0 ? 0 : Math.max(...failedAfter.map((o) => o.at)) - back;
     const slowest = Math.max(0, ...window.map((o) => o.ms));
     console.log(
       `${label}: ${window.length} requests tried during the outage and ${AFTER_S} s after it; ${within} answered within 3 s (slowest ${slowest} ms); ` +
       `${count(503)} answered 503; ${count(500)} answered 500; ${other} other 5xx; ${count(0)} unanswered. ` +
-      `After the return: first error-free second ${first < 0 ? 'none' : `${first}-${first + 1} s`}, error-free from ${lastBad + 1} s on`,
+      `After the return: first error-free second ${first < 0 ? 'none' : `${first}-${first + 1} s`}, error-free from ${lastBad + 1} s on ` +
+      `(the last failed request started ${lastFailure} ms after the return)`,
     );
   };
   await scenario('PostgreSQL stopped', () => pg.stop(), () => pg.start());
