@@ -31,6 +31,7 @@ import { permissionsRoutes } from './features/permissions/permissions.routes.ts'
 import { rolesRoutes } from './features/roles/roles.routes.ts';
 import { ensureBootstrapAdmin, syncPermissionCatalogue, type DeclaredPermission } from './bootstrap.ts';
 import { ADMIN_FRAMEWORK_ERRORS, E } from './errors.ts';
+import { ErrorEnvelope } from './http.ts';
 import { AuthService } from './features/auth/auth.service.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { MenuNodeShared } from './features/rbac/rbac.schema.ts';
@@ -56,6 +57,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   installConventions(app, {
     errors: ADMIN_FRAMEWORK_ERRORS,
     render: ({ def, message }, request) => ({ code: def.code, message, data: null, trace_id: request.id }),
+    errorSchema: ErrorEnvelope,
   });
 
   const jwt = jwtCodec<AdminTokenClaims>(deriveKey(jwtSecret, 'admin'));

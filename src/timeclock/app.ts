@@ -37,6 +37,7 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
   installConventions(app, {
     errors: TIMECLOCK_FRAMEWORK_ERRORS,
     render: ({ def, message, details }) => ({ message, code: def.code, details }),
+    errorSchema: ErrorBody,
   });
 
   const jwt = jwtCodec<TimeclockClaims>(deriveKey(jwtSecret, 'timeclock'));

@@ -5,6 +5,7 @@ import scalar from '@scalar/fastify-api-reference';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HTTPMethod } from 'find-my-way';
 import Router from 'find-my-way';
+import type { TSchema } from 'typebox';
 import { pickLocale, translate, type Locale } from '../i18n.ts';
 import { unavailableIn } from '../availability.ts';
 import { isConnectionError, pgErrorCode, QUERY_CANCELED } from '../db/errors.ts';
@@ -20,6 +21,8 @@ export interface RenderedError {
 export interface ServiceConventions {
   errors: FrameworkErrors;
   render(error: RenderedError, request: FastifyRequest): unknown;
+  /** The schema of `render`'s output: documented as every route's 503 (a dependency unreachable). */
+  errorSchema: TSchema;
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -89,6 +92,9 @@ export function installConventions(app: FastifyInstance, conv: ServiceConvention
     for (const m of [route.method].flat()) {
       if (m !== 'HEAD' && m !== 'OPTIONS' && !route.url.includes('*')) router.on(m.toUpperCase() as HTTPMethod, route.url, () => {});
     }
+    // Any route can meet an outage of the database or Redis.
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (response && !response[503]) response[503] = conv.errorSchema;
   });
 
   const send = (reply: FastifyReply, request: FastifyRequest, err: AppError) => {
