@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'coverage/**', 'scratch/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'coverage/**', 'scratch/**', 'web/*/dist/**', 'web/*/src/api/schema.gen.ts'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -10,6 +10,7 @@ import { buildValidator, describeValidation } from './platform/http/validation.t
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
+import { serveWebClients, webRoot } from './web/static.ts';
 
 export interface Server {
   app: FastifyInstance;
@@ -123,16 +124,21 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       const status = !checks.database ? 'unavailable' : checks.redis === false ? 'degraded' : 'ready';
       return reply.status(checks.database ? 200 : 503).send({ status, checks });
     });
-    app.get('/', { schema: { hide: true } }, async () => ({
+    // The browser clients (when built): the administration console at `/`.
+    const webRoute = await serveWebClients(app, config.services.has('admin') ? [{ prefix: '/', root: webRoot('admin') }] : []);
+    const services = {
       services: Object.fromEntries(
         [...config.services].map((s) => {
           const prefix = s === 'admin' ? ADMIN_PREFIX : TIMECLOCK_PREFIX;
           return [s, { base: prefix, docs: `${prefix}/docs`, openapi: `${prefix}/docs/openapi.json` }];
         }),
       ),
-    }));
+    };
+    // `/`: the console for a browser, the list of services for anything else.
+    app.get('/', { schema: { hide: true } }, async (request, reply) =>
+      (String(request.headers.accept ?? '').includes('text/html') ? webRoute(request, reply) : undefined) ?? services);
     app.setNotFoundHandler((request, reply) =>
-      reply.status(404).send({ message: 'Not Found', code: 'NOT_FOUND', details: { path: request.url.split('?')[0] } }),
+      webRoute(request, reply) ?? reply.status(404).send({ message: 'Not Found', code: 'NOT_FOUND', details: { path: request.url.split('?')[0] } }),
     );
 
     if (config.services.has('admin')) {

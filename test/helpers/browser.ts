@@ -1,0 +1,91 @@
+// End-to-end tests of the browser clients: Debian's Chromium driven by playwright-core (no
+// browser download), against the real server listening on a free port and serving the built
+// console. Every page records its uncaught errors and the API requests that failed, so that a
+// test can assert there were none it did not expect.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { ServerOptions } from '../../src/server.ts';
+import { startApp, type TestApp } from './app.ts';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const root = path.resolve(import.meta.dirname, '../..');
+export const SCREENSHOTS = path.join(root, 'scratch', 'screenshots');
+
+/** Why browser tests cannot run here, or false. They run in the PGlite pass only. */
+export function browserSkip(): string | false {
+  if (process.env.TEST_DATABASE_URL) return 'browser tests run in the PGlite pass';
+  if (!existsSync(CHROMIUM)) return `needs Chromium at ${CHROMIUM} (apt-get install chromium)`;
+  return false;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Builds the console when its build is missing or stale (scripts/web.ts ensure). */
+export function ensureConsoleBuilt(): void {
+  execFileSync(process.execPath, [path.join(root, 'scripts/web.ts'), 'ensure'], { cwd: root, stdio: 'inherit' });
+}
+
+export interface ConsoleServer {
+  app: TestApp;
+  base: string;
+}
+
+/** The real server on a free port, serving the console. */
+export async function startConsole(overrides: Record<string, string> = {}, opts: ServerOptions = {}): Promise<ConsoleServer> {
+  ensureConsoleBuilt();
+  const app = await startApp(overrides, opts);
+  await app.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.app.server.address() as { port: number };
+  return { app, base: `http://127.0.0.1:${port}` };
+}
+
+export interface Watched {
+  page: Page;
+  context: BrowserContext;
+  /** Uncaught page errors and console errors. */
+  errors: string[];
+  /** API requests answered 4xx/5xx or not answered, as `METHOD path status`. */
+  failed: string[];
+}
+
+/** A new page in a fresh context (its own storage), watched for errors. */
+export async function newPage(browser: Browser, language = 'en-US'): Promise<Watched> {
+  const context = await browser.newContext({ locale: language, viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const watched: Watched = { page, context, errors: [], failed: [] };
+  page.on('pageerror', (err) => watched.errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) watched.errors.push(msg.text());
+  });
+  page.on('response', (res) => {
+    const url = new URL(res.url());
+    if (url.pathname.startsWith('/api/') && res.status() >= 400) watched.failed.push(`${res.request().method()} ${url.pathname} ${res.status()}`);
+  });
+  page.on('requestfailed', (req) => {
+    const url = new URL(req.url());
+    if (url.pathname.startsWith('/api/') && !url.pathname.endsWith('/ws/notifications')) watched.failed.push(`${req.method()} ${url.pathname} failed`);
+  });
+  return watched;
+}
+
+/** Signs in through the sign-in page (the captcha is not checked in tests unless a test turns it on). */
+export async function signIn(page: Page, base: string, username: string, password: string, captcha = 'anything'): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel(/Username|用户名/).fill(username);
+  await page.getByLabel(/^(Password|密码)$/).fill(password);
+  await page.getByRole('textbox', { name: /Characters in the picture|图中字符/ }).fill(captcha);
+  await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,94 @@
+// Providers (query cache, Ant Design theme and locale, session) and the routes: the sign-in
+// page, and behind it the shell with one route per menu entry the administrator may see.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider, Spin, theme } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { lazy, Suspense, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router';
+import { ApiError } from './api/errors.ts';
+import { AuthProvider, useAuth, type MenuNode } from './auth/auth.tsx';
+import SignIn from './auth/SignIn.tsx';
+import { ThemeState } from './layout/theme.tsx';
+import { EXTRA_ROUTES, SCREENS } from './screens/registry.tsx';
+
+// Loaded after sign-in: the sign-in page stays small.
+const Shell = lazy(() => import('./layout/Shell.tsx'));
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // A refusal (4xx) is an answer, not a glitch: only network failures and 5xx are retried.
+      retry: (count, err) => count < 2 && (!(err instanceof ApiError) || err.status === 0 || err.status >= 500),
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+const Pending = lazy(() => import('./screens/status.tsx').then((m) => ({ default: m.Pending })));
+const NotFound = lazy(() => import('./screens/status.tsx').then((m) => ({ default: m.NotFound })));
+
+/** The menu entries (type 2) the administrator may see, flattened. */
+function pagesOf(nodes: MenuNode[]): (MenuNode & { path: string })[] {
+  return nodes.flatMap((n) => [...(n.type === 2 && n.path ? [n as MenuNode & { path: string }] : []), ...pagesOf(n.children)]);
+}
+
+/** Signed-in part: routes from the menu tree; the first page is the home. */
+function Protected() {
+  const { session, profile } = useAuth();
+  const location = useLocation();
+  if (!session) return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  if (!profile) return <Spin fullscreen />;
+  return <Shell />;
+}
+
+function Routed() {
+  const { profile } = useAuth();
+  const router = useMemo(() => {
+    const pages = pagesOf((profile?.menus ?? []));
+    return createBrowserRouter([
+      { path: '/login', element: <SignIn /> },
+      {
+        path: '/',
+        element: <Protected />,
+        children: [
+          { index: true, element: pages[0] ? <Navigate to={pages[0].path} replace /> : <Pending /> },
+          ...pages.map((p) => {
+            const Screen = SCREENS[p.component ?? ''];
+            return { path: p.path, element: Screen ? <Screen /> : <Pending /> };
+          }),
+          ...EXTRA_ROUTES.map((r) => ({ path: r.path, element: <r.screen /> })),
+          { path: '*', element: profile ? <NotFound /> : <Spin /> },
+        ],
+      },
+    ]);
+  }, [profile]);
+  return <RouterProvider router={router} />;
+}
+
+export function App() {
+  const { i18n } = useTranslation();
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeState>
+        {(dark) => (
+          <ConfigProvider
+            locale={i18n.language === 'zh-CN' ? zhCN : enUS}
+            theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm }}
+            // Labels as written (antd puts a space inside two-character Chinese labels).
+            button={{ autoInsertSpace: false }}
+          >
+            <AntApp>
+              <AuthProvider>
+                <Suspense fallback={<Spin fullscreen />}>
+                  <Routed />
+                </Suspense>
+              </AuthProvider>
+            </AntApp>
+          </ConfigProvider>
+        )}
+      </ThemeState>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,122 @@
+// Sign-in: username, password and the captcha picture (click for another); a second step asks
+// for the authenticator code when the account has one. Every refusal is the server's own
+// message in the chosen language (wrong password, lockout, disabled account, wrong captcha,
+// too many attempts); a session that ended elsewhere is explained here too.
+import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Form, Input, Space } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useSearchParams } from 'react-router';
+import { api, unwrap } from '../api/client.ts';
+import { ApiError } from '../api/errors.ts';
+import { takeEndReason } from '../api/session.ts';
+import { LanguageSwitch } from '../layout/LanguageSwitch.tsx';
+import { useAuth } from './auth.tsx';
+
+interface Values {
+  username: string;
+  password: string;
+  captcha_code: string;
+  google_code?: string;
+}
+
+const AUTHENTICATOR_NEEDED = 10008;
+export default function SignIn() {
+  const { t } = useTranslation();
+  const { session, signIn } = useAuth();
+  const [params] = useSearchParams();
+  const [form] = Form.useForm<Values>();
+  const [error, setError] = useState<ApiError | null>(null);
+  const [secondStep, setSecondStep] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [ended] = useState(takeEndReason);
+  const captcha = useQuery({ queryKey: ['captcha'], queryFn: () => unwrap(api.GET('/api/admin/captcha')), staleTime: Infinity, gcTime: 0 });
+  const next = params.get('next') ?? '/';
+  if (session) return <Navigate to={next.startsWith('/') ? next : '/'} replace />;
+
+  const newCaptcha = () => {
+    form.setFieldValue('captcha_code', '');
+    void captcha.refetch();
+  };
+
+  const submit = async (values: Values) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const token = await unwrap(api.POST('/api/admin/login', {
+        body: {
+          username: values.username,
+          password: values.password,
+          captcha_id: captcha.data?.captcha_id,
+          captcha_code: values.captcha_code,
+          ...(secondStep && values.google_code ? { google_code: values.google_code } : {}),
+        },
+      }));
+      signIn(token);
+    } catch (err) {
+      const e = err instanceof ApiError ? err : new ApiError(0, 0, String(err));
+      // The authenticator step: asked for, or the code was wrong (the server says which).
+      if (e.code === AUTHENTICATOR_NEEDED && !secondStep) setSecondStep(true);
+      else setError(e);
+      // A captcha answer is good for one attempt.
+      newCaptcha();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="sign-in">
+      <main className="sign-in-card">
+        <header className="sign-in-head">
+          <h1>{t('signIn.title')}</h1>
+          <LanguageSwitch />
+        </header>
+        {ended && !error && <Alert className="sign-in-alert" type="info" showIcon message={t(`session.${ended}`)} />}
+        {error && (
+          <Alert
+            className="sign-in-alert"
+            type="error"
+            showIcon
+            role="alert"
+            message={error.status === 0 ? t('error.network') : error.message}
+            description={error.status >= 500 && error.traceId ? t('error.traceId', { id: error.traceId }) : undefined}
+          />
+        )}
+        <Form<Values> form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} disabled={busy}>
+          <div hidden={secondStep}>
+            <Form.Item name="username" label={t('signIn.username')} rules={[{ required: true, message: t('signIn.required') }]}>
+              <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
+            </Form.Item>
+            <Form.Item name="password" label={t('signIn.password')} rules={[{ required: true, message: t('signIn.required') }]}>
+              <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+            </Form.Item>
+          </div>
+          {secondStep && (
+            <>
+              <p className="sign-in-hint">{t('signIn.authenticatorHint')}</p>
+              <Form.Item name="google_code" label={t('signIn.authenticator')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('signIn.codeFormat') }]}>
+                <Input prefix={<SafetyOutlined />} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
+              </Form.Item>
+            </>
+          )}
+          <Form.Item label={t('signIn.captcha')} required>
+            <Space.Compact block>
+              <Form.Item name="captcha_code" noStyle rules={[{ required: true, message: t('signIn.required') }]}>
+                <Input aria-label={t('signIn.captcha')} autoComplete="off" maxLength={16} />
+              </Form.Item>
+              <button type="button" className="captcha" onClick={newCaptcha} title={t('signIn.captchaHint')} aria-label={t('signIn.captchaHint')}>
+                {captcha.data ? <img src={captcha.data.captcha_image} alt={t('signIn.captcha')} /> : null}
+              </button>
+            </Space.Compact>
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={busy}>{t('signIn.submit')}</Button>
+          {secondStep && (
+            <Button type="link" block onClick={() => { setSecondStep(false); setError(null); }}>{t('signIn.back')}</Button>
+          )}
+        </Form>
+      </main>
+    </div>
+  );
+}

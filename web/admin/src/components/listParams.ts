@@ -1,0 +1,61 @@
+// A list's filters, page, page size and sort live in the URL's search parameters, so that a
+// reload or a shared link shows the same view. Pure functions (tested without a browser) and
+// the hook that binds them to the router.
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+export interface ListParams {
+  page: number;
+  pageSize: number;
+  /** `field:asc|desc`, when chosen. */
+  orderBy: string | undefined;
+  /** Every other search parameter, as text. */
+  filters: Record<string, string>;
+}
+
+const RESERVED = new Set(['page', 'page_size', 'order_by']);
+export const PAGE_SIZES = [10, 20, 50, 100];
+
+export function readListParams(search: URLSearchParams, defaultPageSize = 10): ListParams {
+  const page = Number(search.get('page'));
+  const pageSize = Number(search.get('page_size'));
+  const filters: Record<string, string> = {};
+  for (const [k, v] of search) if (!RESERVED.has(k) && v !== '') filters[k] = v;
+  return {
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : defaultPageSize,
+    orderBy: search.get('order_by') ?? undefined,
+    filters,
+  };
+}
+
+/** The search parameters of `params` (defaults left out, empty filters dropped). */
+export function writeListParams(params: ListParams, defaultPageSize = 10): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(params.filters)) if (v !== '' && v !== undefined) out.set(k, v);
+  if (params.orderBy) out.set('order_by', params.orderBy);
+  if (params.page !== 1) out.set('page', String(params.page));
+  if (params.pageSize !== defaultPageSize) out.set('page_size', String(params.pageSize));
+  return out;
+}
+
+/** The query string a list endpoint takes: filters, `page`, `page_size`, `order_by`. */
+export function toQuery(params: ListParams): Record<string, string | number> {
+  return { ...params.filters, page: params.page, page_size: params.pageSize, ...(params.orderBy ? { order_by: params.orderBy } : {}) };
+}
+
+export function useListParams(defaultPageSize = 10) {
+  const [search, setSearch] = useSearchParams();
+  const params = useMemo(() => readListParams(search, defaultPageSize), [search, defaultPageSize]);
+  const update = useCallback((next: Partial<ListParams>) => {
+    setSearch(writeListParams({ ...params, ...next }, defaultPageSize));
+  }, [params, setSearch, defaultPageSize]);
+  return {
+    params,
+    /** New filters start again at page 1. */
+    setFilters: (filters: Record<string, string | undefined>) =>
+      update({ filters: Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')), page: 1 }),
+    setPage: (page: number, pageSize: number) => update({ page: pageSize === params.pageSize ? page : 1, pageSize }),
+    setOrderBy: (orderBy: string | undefined) => update({ orderBy, page: 1 }),
+  };
+}

@@ -1,0 +1,49 @@
+// Strings every screen shares. Screens keep their own in their folder (see addStrings).
+export default {
+  app: { title: 'Back office' },
+  action: {
+    search: 'Search', reset: 'Reset', create: 'Create', edit: 'Edit', delete: 'Delete', save: 'Save', cancel: 'Cancel',
+    confirm: 'Confirm', refresh: 'Refresh', export: 'Export', import: 'Import', download: 'Download', view: 'View',
+    enable: 'Enable', disable: 'Disable', back: 'Back', close: 'Close', retry: 'Retry', batchDelete: 'Delete selected',
+    signOut: 'Sign out', profile: 'Profile',
+  },
+  state: {
+    loading: 'Loading…', empty: 'Nothing here yet', emptyFiltered: 'Nothing matches these filters',
+    error: 'This could not be loaded', saved: 'Saved', deleted: 'Deleted', done: 'Done',
+    confirmDelete: 'Delete {{name}}? This cannot be undone.', confirmDeleteMany: 'Delete {{count}} selected items? This cannot be undone.',
+  },
+  field: {
+    id: 'ID', status: 'Status', createdAt: 'Created', updatedAt: 'Updated', actions: 'Actions', sort: 'Sort', name: 'Name',
+    description: 'Description', timeRange: 'Time range', enabled: 'Enabled', disabled: 'Disabled',
+  },
+  error: {
+    network: 'The server cannot be reached. Check the connection and try again.',
+    traceId: 'Trace ID: {{id}}',
+    unavailable: 'The service is temporarily unavailable. Try again in a moment.',
+    forbidden: 'You do not have permission to do this.',
+    notFound: 'This page does not exist.',
+  },
+  session: {
+    expired: 'Your session expired. Please sign in again.',
+    revoked: 'Your session was ended (signed out elsewhere, kicked out, or the password changed). Please sign in again.',
+    invalid: 'Please sign in.',
+    'signed-out': 'You have signed out.',
+  },
+  signIn: {
+    title: 'Sign in to the back office', username: 'Username', password: 'Password', captcha: 'Characters in the picture',
+    captchaHint: 'Click the picture for another one', submit: 'Sign in', authenticator: 'Authenticator code',
+    authenticatorHint: 'This account uses two-step verification: enter the 6-digit code from your authenticator app.',
+    back: 'Use another account', required: 'Required', codeFormat: 'Six digits',
+  },
+  layout: {
+    language: 'Language', theme: 'Theme', light: 'Light', dark: 'Dark', notifications: 'Notifications', home: 'Home',
+  },
+  menu: {
+    dashboard: 'Dashboard', system: 'System', admin: 'Administrators', role: 'Roles', menu: 'Menus', permission: 'Permissions',
+    department: 'Departments', dictionary: 'Dictionaries', blacklist: 'IP blacklist', trade: 'Trade', order: 'Orders',
+    'payment-method': 'Payment methods', payment: 'Payments', log: 'Logs', 'log-operation': 'Operation logs',
+    'log-login': 'Login logs', 'log-system': 'System logs', monitor: 'Monitoring', online: 'Online administrators',
+    'monitor-system': 'Server', attachment: 'Files', notification: 'Notifications', profile: 'Profile',
+  },
+  pending: { title: 'Not available yet', text: 'This screen is not part of this console yet.' },
+};

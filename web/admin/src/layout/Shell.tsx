@@ -1,0 +1,88 @@
+// The frame of every screen after sign-in: the menu tree the administrator may see (from /info),
+// breadcrumbs, the language switch, light and dark themes, the notification bell and the
+// profile menu. The screen itself is the routed outlet.
+import { BulbOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { Breadcrumb, Button, Dropdown, Layout, Menu, Space, Spin, Tooltip, Typography, type MenuProps } from 'antd';
+import { Suspense, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { useAuth, type MenuNode } from '../auth/auth.tsx';
+import { LanguageSwitch } from './LanguageSwitch.tsx';
+import { useTheme } from './theme.tsx';
+
+type Item = Required<MenuProps>['items'][number];
+
+/** Directories and menus (not buttons), as antd menu items keyed by path. */
+function itemsOf(nodes: MenuNode[], title: (n: MenuNode) => string): Item[] {
+  return nodes
+    .filter((n) => n.type !== 3)
+    .map((n) => {
+      const children = itemsOf(n.children, title);
+      return n.type === 1
+        ? { key: n.path || `dir-${n.id}`, label: title(n), children }
+        : { key: n.path ?? `menu-${n.id}`, label: <Link to={n.path ?? '/'}>{title(n)}</Link> };
+    });
+}
+
+/** The trail of menu nodes down to the one whose path is `path`. */
+function trailOf(nodes: MenuNode[], path: string): MenuNode[] {
+  for (const n of nodes) {
+    if (n.path === path) return [n];
+    const below = trailOf(n.children, path);
+    if (below.length > 0) return [n, ...below];
+  }
+  return [];
+}
+
+export default function Shell({ bell }: { bell?: React.ReactNode }) {
+  const { t } = useTranslation();
+  const { profile, signOut } = useAuth();
+  const { dark, toggle } = useTheme();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const title = (n: MenuNode) => t(`menu.${n.slug}`, { defaultValue: n.title });
+  const menus = useMemo(() => (profile?.menus ?? []), [profile]);
+  const items = useMemo(() => itemsOf(menus, (n) => t(`menu.${n.slug}`, { defaultValue: n.title })), [menus, t]);
+  const trail = trailOf(menus, location.pathname);
+  const open = trail.slice(0, -1).map((n) => n.path || `dir-${n.id}`);
+
+  return (
+    <Layout className="shell">
+      <Layout.Sider breakpoint="lg" collapsible width={220} theme={dark ? 'dark' : 'light'}>
+        <div className="brand">{t('app.title')}</div>
+        <nav aria-label={t('app.title')}>
+          <Menu mode="inline" theme={dark ? 'dark' : 'light'} items={items} selectedKeys={[location.pathname]} defaultOpenKeys={open} />
+        </nav>
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header className="shell-header">
+          <Breadcrumb items={[{ title: <Link to="/">{t('layout.home')}</Link> }, ...trail.map((n) => ({ title: title(n) }))]} />
+          <Space size="middle">
+            {bell}
+            <LanguageSwitch />
+            <Tooltip title={t('layout.theme')}>
+              <Button type="text" icon={<BulbOutlined />} onClick={toggle} aria-label={`${t('layout.theme')}: ${dark ? t('layout.light') : t('layout.dark')}`} />
+            </Tooltip>
+            <Dropdown
+              menu={{
+                items: [
+                  { key: 'profile', icon: <UserOutlined />, label: t('action.profile'), onClick: () => void navigate('/profile') },
+                  { key: 'sign-out', icon: <LogoutOutlined />, label: t('action.signOut'), onClick: () => void signOut() },
+                ],
+              }}
+            >
+              <Button type="text" aria-label={t('action.profile')}>
+                <UserOutlined /> <Typography.Text>{profile?.nickname || profile?.username}</Typography.Text>
+              </Button>
+            </Dropdown>
+          </Space>
+        </Layout.Header>
+        <Layout.Content className="shell-content">
+          <Suspense fallback={<Spin className="screen-loading" />}>
+            <Outlet />
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
