@@ -7,6 +7,7 @@ import { Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth, type MenuNode } from '../auth/auth.tsx';
+import { NotificationBell } from '../screens/notifications/Bell.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { useTheme } from './theme.tsx';
 
@@ -34,7 +35,7 @@ function trailOf(nodes: MenuNode[], path: string): MenuNode[] {
   return [];
 }
 
-export default function Shell({ bell }: { bell?: React.ReactNode }) {
+export default function Shell() {
   const { t } = useTranslation();
   const { profile, signOut } = useAuth();
   const { dark, toggle } = useTheme();
@@ -58,7 +59,7 @@ export default function Shell({ bell }: { bell?: React.ReactNode }) {
         <Layout.Header className="shell-header">
           <Breadcrumb items={[{ title: <Link to="/">{t('layout.home')}</Link> }, ...trail.map((n) => ({ title: title(n) }))]} />
           <Space size="middle">
-            {bell}
+            <NotificationBell />
             <LanguageSwitch />
             <Tooltip title={t('layout.theme')}>
               <Button type="text" icon={<BulbOutlined />} onClick={toggle} aria-label={`${t('layout.theme')}: ${dark ? t('layout.light') : t('layout.dark')}`} />

@@ -1,0 +1,4 @@
+// Placeholder until this screen is built (see screens/registry.tsx).
+import { Pending } from '../status.tsx';
+
+export default Pending;
