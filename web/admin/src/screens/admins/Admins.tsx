@@ -70,6 +70,7 @@ export default function Admins() {
       <Col xs={24} lg={19}>
         <Card>
           <Form
+            name="admin-filters"
             className="list-filters"
             layout="inline"
             key={JSON.stringify(f)}
@@ -229,6 +230,7 @@ function AdminForm({ admin, roles, departments, onClose }: {
       destroyOnHidden
     >
       <Form<FormValues>
+        name="admin-form"
         form={form}
         layout="vertical"
         onFinish={(v) => void save(v)}
@@ -269,7 +271,7 @@ function ResetPassword({ admin, onClose }: { admin: Admin; onClose: () => void }
   return (
     <Modal open title={t('resetTitle', { name: admin.username })} onCancel={onClose} onOk={() => form.submit()} okText={t('common:action.save')} cancelText={t('common:action.cancel')} destroyOnHidden>
       <Typography.Paragraph type="secondary">{t('resetHint')}</Typography.Paragraph>
-      <Form form={form} layout="vertical" onFinish={(v) => void run(() => unwrap(api.PUT('/api/admin/admins/{id}/reset-password', { params: { path: { id: admin.id } }, body: v })), t('common:state.saved')).then((ok) => ok && onClose())}>
+      <Form name="admin-reset" form={form} layout="vertical" onFinish={(v) => void run(() => unwrap(api.PUT('/api/admin/admins/{id}/reset-password', { params: { path: { id: admin.id } }, body: v })), t('common:state.saved')).then((ok) => ok && onClose())}>
         <Form.Item name="password" label={t('newPassword')} rules={[{ required: true, min: 8, max: 128, message: t('passwordRule') }]}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
@@ -285,7 +287,7 @@ function UnbindAuthenticator({ admin, onClose }: { admin: Admin; onClose: (done:
   return (
     <Modal open title={t('unbindTitle', { name: admin.username })} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('common:action.confirm')} cancelText={t('common:action.cancel')} destroyOnHidden>
       <Typography.Paragraph type="secondary">{t('unbindHint')}</Typography.Paragraph>
-      <Form form={form} layout="vertical" onFinish={(v) => void run(() => unwrap(api.POST('/api/admin/admins/{id}/unbind-google-auth', { params: { path: { id: admin.id } }, body: v })), t('common:state.done')).then((ok) => ok && onClose(true))}>
+      <Form name="admin-unbind" form={form} layout="vertical" onFinish={(v) => void run(() => unwrap(api.POST('/api/admin/admins/{id}/unbind-google-auth', { params: { path: { id: admin.id } }, body: v })), t('common:state.done')).then((ok) => ok && onClose(true))}>
         <Form.Item name="code" label={t('yourCode')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('codeRule') }]}>
           <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" />
         </Form.Item>
