@@ -6,9 +6,10 @@
 // /api/admin/docs/openapi.json (built in this process on an in-memory database), so a changed
 // route schema breaks the console's type-check, not a user's screen.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import openapiTS, { astToString } from 'openapi-typescript';
 import pino from 'pino';
 import { build } from 'vite';
@@ -72,10 +73,23 @@ async function types(clients: Client[]): Promise<void> {
   }
 }
 
+/** Brotli and gzip copies of the text files, served in their place to browsers that take them. */
+function precompress(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.(js|css|html|svg|json|webmanifest)$/.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const bytes = readFileSync(file);
+    if (bytes.length < 1024) continue;
+    writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
+    writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+  }
+}
+
 async function buildClient(client: Client): Promise<void> {
   const started = Date.now();
   execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', client.dir], { stdio: 'inherit' });
   await build({ root: client.dir, logLevel: 'warn', configFile: path.join(client.dir, 'vite.config.ts') });
+  precompress(path.join(client.dir, 'dist'));
   mkdirSync(path.join(client.dir, 'dist'), { recursive: true });
   writeFileSync(path.join(client.dir, 'dist', STAMP), new Date().toISOString());
   process.stdout.write(`web/${client.name}: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

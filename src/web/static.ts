@@ -1,5 +1,6 @@
 // Serves the built browser clients (web/<name>/dist, built by scripts/web.ts; the server never
-// imports their code): hashed files under assets/ cached for a year, index.html never cached,
+// imports their code), compressed (the build's brotli and gzip copies): hashed files under
+// assets/ cached for a year, index.html never cached,
 // and any other path of the client that is not a file answered with index.html, so that client
 // routes survive a reload. Nothing of it is served under /api. A client that is not built is
 // simply absent (its paths answer 404 and `/` lists the services).
@@ -44,6 +45,8 @@ export async function serveWebClients(
       serveDotFiles: false,
       // Our own Cache-Control (setHeaders), not the plugin's max-age.
       cacheControl: false,
+      // The build writes .br and .gz copies: sent to browsers that accept them.
+      preCompressed: true,
       setHeaders: (res, file) => {
         res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : NO_CACHE);
       },

@@ -28,7 +28,14 @@ test('the console: index.html uncached, hashed assets cached for a year', async 
   assert.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
   assert.match(String(asset.headers['content-type']), /javascript/);
   const assets = readdirSync(path.resolve(import.meta.dirname, '../../web/admin/dist/assets'));
-  assert.ok(assets.every((f) => /-[A-Za-z0-9_-]{8}\.(js|css)$/.test(f)), 'every asset name carries its hash');
+  assert.ok(assets.every((f) => /-[A-Za-z0-9_-]{8}\.(js|css)(\.br|\.gz)?$/.test(f)), 'every asset name carries its hash');
+  // Compressed for browsers that accept it (the build's own brotli and gzip copies).
+  const br = await app.app.inject({ url: script, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+  assert.equal(br.headers['content-encoding'], 'br');
+  assert.ok(Number(br.headers['content-length']) < Number(asset.headers['content-length']) / 2);
+  assert.equal(br.headers['cache-control'], 'public, max-age=31536000, immutable');
+  const gz = await app.app.inject({ url: script, headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(gz.headers['content-encoding'], 'gzip');
 });
 
 test('client routes fall back to index.html; unknown files and anything under /api do not', async () => {
