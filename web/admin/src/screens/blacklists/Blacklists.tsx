@@ -188,6 +188,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: (saved: boole
     >
       <Form<FormValues>
         form={form}
+        name="blacklist-rule"
         layout="vertical"
         onFinish={(v) => void save(v)}
         initialValues={rule ? { ip: rule.ip, remark: rule.remark, status: rule.status === 1 } : { status: true }}

@@ -165,7 +165,7 @@ export default function Dictionaries() {
                     { title: t('code'), dataIndex: 'code', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
                     { title: t('value'), dataIndex: 'value', render: (v: string) => v || '—' },
                     { title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
-                    { title: t('common:field.description'), dataIndex: 'description', render: (v: string) => <Typography.Text ellipsis style={{ maxWidth: 200 }}>{v || '—'}</Typography.Text> },
+                    { title: t('common:field.description'), dataIndex: 'description', ellipsis: true, render: (v: string) => v || '—' },
                     { title: t('common:field.status'), dataIndex: 'status', width: 80, render: (_: number, e) => statusSwitch(e) },
                     {
                       title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 130,
@@ -248,6 +248,7 @@ function EntryForm({ entry, parent, onClose }: { entry: Entry | null; parent: En
     <Modal open title={title} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('common:action.save')} cancelText={t('common:action.cancel')} confirmLoading={busy} destroyOnHidden>
       <Form<FormValues>
         form={form}
+        name="dictionary-entry"
         layout="vertical"
         onFinish={(v) => void save(v)}
         initialValues={entry

@@ -1,7 +1,7 @@
 // Login log: every sign-in attempt, successful or not. Filters (in the URL): administrator ID,
 // IP (fuzzy), result, a date range.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Card, Form, Input, InputNumber, Select, Tag, Typography } from 'antd';
+import { Card, Form, Input, InputNumber, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
@@ -43,7 +43,7 @@ export default function LoginLogs() {
           { title: t('ip'), dataIndex: 'ip' },
           { title: t('result'), dataIndex: 'status', width: 100, render: result },
           { title: t('reason'), dataIndex: 'reason', render: reason },
-          { title: t('userAgent'), dataIndex: 'user_agent', render: (v: string) => <Typography.Text ellipsis style={{ maxWidth: 280 }}>{v || '—'}</Typography.Text> },
+          { title: t('userAgent'), dataIndex: 'user_agent', ellipsis: true, render: (v: string) => v || '—' },
           { title: t('time'), dataIndex: 'created_at', width: 170 },
         ]}
       />

@@ -43,7 +43,7 @@ export default function SystemLogs() {
         columns={[
           { title: t('common:field.id'), dataIndex: 'id', width: 80 },
           { title: t('level'), dataIndex: 'level', width: 100, render: level },
-          { title: t('message'), dataIndex: 'message', render: (v: string) => <Typography.Text ellipsis style={{ maxWidth: 420 }}>{v}</Typography.Text> },
+          { title: t('message'), dataIndex: 'message', ellipsis: true, render: (v: string) => v },
           {
             title: t('traceId'), dataIndex: 'trace_id', width: 200,
             render: (v: string, r) => (!v ? '—' : can('log.operation')

@@ -7,7 +7,7 @@ export const strings = {
     detailOf: 'Log entry #{{id}}', sameTrace: 'Same trace', traceSystem: 'System log rows of this trace',
     traceOperation: 'Operation log rows of this trace', openInOperation: 'Open in the operation log',
     traceFilter: 'Showing the operation log rows of trace {{id}}', traceFilterHint:
-      'The server cannot filter operation logs by trace ID: the console reads the rows of the minute around that time ({{from}} – {{to}}) and keeps those of the trace.',
+      'The server cannot filter operation logs by trace ID: the console reads the rows of the two minutes around that time ({{from}} – {{to}}) and keeps those of the trace.',
     clearTrace: 'Show all rows', noTraceRows: 'No row of this trace', noTrace: 'This entry was not written during a request (no trace ID).',
     reasons: {
       success: 'Signed in', captcha: 'Wrong captcha', locked: 'Account locked', unknown_user: 'Unknown user', bad_password: 'Wrong password',
@@ -22,7 +22,7 @@ export const strings = {
     detailOf: '日志 #{{id}}', sameTrace: '同一追踪', traceSystem: '该追踪的系统日志',
     traceOperation: '该追踪的操作日志', openInOperation: '在操作日志中打开',
     traceFilter: '正在显示追踪 {{id}} 的操作日志', traceFilterHint:
-      '服务器不支持按追踪 ID 筛选操作日志：控制台读取该时间前后一分钟（{{from}} – {{to}}）的记录，只保留该追踪的记录。',
+      '服务器不支持按追踪 ID 筛选操作日志：控制台读取该时间前后各一分钟（{{from}} – {{to}}）的记录，只保留该追踪的记录。',
     clearTrace: '显示全部记录', noTraceRows: '没有该追踪的记录', noTrace: '该条目不是在请求中写入的（没有追踪 ID）。',
     reasons: {
       success: '登录成功', captcha: '验证码错误', locked: '账号已锁定', unknown_user: '用户不存在', bad_password: '密码错误',

@@ -111,7 +111,7 @@ export default function Online() {
               ),
             },
             { title: t('ip'), dataIndex: 'ip' },
-            { title: t('userAgent'), dataIndex: 'user_agent', render: (v: string) => <Typography.Text ellipsis style={{ maxWidth: 260 }}>{v || '—'}</Typography.Text> },
+            { title: t('userAgent'), dataIndex: 'user_agent', ellipsis: true, render: (v: string) => v || '—' },
             { title: t('loginAt'), dataIndex: 'login_at', width: 170 },
             { title: t('lastActive'), dataIndex: 'last_active_at', width: 170 },
             { title: t('expiresAt'), dataIndex: 'expires_at', width: 170 },
