@@ -108,7 +108,7 @@ export default function Dictionaries() {
                     <Button type="link" size="small" style={{ padding: 0 }} onClick={(ev) => { ev.stopPropagation(); chooseType(e.id); }}>{v}</Button>
                   ),
                 },
-                { title: t('code'), dataIndex: 'code', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+                { title: t('code'), dataIndex: 'code', ellipsis: true, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
                 { title: t('common:field.status'), dataIndex: 'status', width: 70, render: (_: number, e) => statusSwitch(e) },
                 {
                   title: t('common:field.actions'), key: 'actions', width: 110,

@@ -102,7 +102,7 @@ export default function Online() {
           columns={[
             { title: t('common:field.id'), dataIndex: 'token_id', width: 80 },
             {
-              title: t('username'), dataIndex: 'username',
+              title: t('username'), dataIndex: 'username', width: 260,
               render: (v: string, s) => (
                 <Space>
                   <span>{v}{s.nickname && s.nickname !== v ? <Typography.Text type="secondary"> ({s.nickname})</Typography.Text> : null}</span>
