@@ -1,4 +1,209 @@
-// Placeholder until this screen is built (see screens/registry.tsx).
-import { Pending } from '../status.tsx';
+// IP blacklist: the rules (fuzzy IP and status filters in the URL), create and edit (an address,
+// a CIDR block or a range, IPv4 or IPv6, checked in the form; the server's refusals — a duplicate,
+// a rule that would block one's own address — shown next to the field), enable/disable, delete,
+// and delete the selected rules together (the reply says which were deleted and which were gone).
+import { PlusOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
+import { useAuth } from '../../auth/auth.tsx';
+import { messageOf, QueryError, useAction } from '../../components/feedback.tsx';
+import { toQuery, useListParams } from '../../components/listParams.ts';
+import { addStrings } from '../../i18n/index.ts';
+import { isRule } from './ip.ts';
 
-export default Pending;
+addStrings('blacklists', {
+  'en-US': {
+    ip: 'IP rule', remark: 'Remark', active: 'Active', inactive: 'Inactive', createTitle: 'New rule', editTitle: 'Edit rule {{ip}}',
+    ipRule: 'An IPv4 or IPv6 address, a CIDR block (203.0.113.0/24, 2001:db8::/32) or a range (198.51.100.10-198.51.100.20)',
+    ipHelp: 'Active rules refuse every request from the addresses they cover, sign-in included.',
+    deletedMany: '{{deleted}} deleted, {{missing}} already gone', selected: '{{count}} selected',
+  },
+  'zh-CN': {
+    ip: 'IP 规则', remark: '备注', active: '生效', inactive: '停用', createTitle: '新建规则', editTitle: '编辑规则 {{ip}}',
+    ipRule: 'IPv4 或 IPv6 地址、CIDR 网段（203.0.113.0/24、2001:db8::/32）或地址范围（198.51.100.10-198.51.100.20）',
+    ipHelp: '生效的规则会拒绝其覆盖地址的所有请求，包括登录。',
+    deletedMany: '已删除 {{deleted}} 条，{{missing}} 条已不存在', selected: '已选 {{count}} 项',
+  },
+});
+
+const listRules = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/blacklists', { params: { query: query as never } }));
+type Rule = Awaited<ReturnType<typeof listRules>>['list'][number];
+
+export default function Blacklists() {
+  const { t } = useTranslation(['blacklists', 'common']);
+  const { can } = useAuth();
+  const run = useAction();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const { params, setFilters, setPage } = useListParams();
+  const [editing, setEditing] = useState<Rule | 'new' | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const f = params.filters;
+  const list = useQuery({ queryKey: ['blacklists', params], queryFn: () => listRules(toQuery(params)), placeholderData: keepPreviousData });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['blacklists'] });
+
+  const setStatus = (r: Rule, status: 0 | 1) =>
+    void run(() => unwrap(api.PUT('/api/admin/blacklists/{id}', { params: { path: { id: r.id } }, body: { status } })), t('common:state.saved')).then(refresh);
+  const remove = (r: Rule) =>
+    void run(() => unwrap(api.DELETE('/api/admin/blacklists/{id}', { params: { path: { id: r.id } } })), t('common:state.deleted')).then((ok) => {
+      if (ok) setSelected((ids) => ids.filter((id) => id !== r.id));
+      refresh();
+    });
+  const removeSelected = async () => {
+    try {
+      const reply = await unwrap(api.DELETE('/api/admin/blacklists/batch', { body: { ids: selected } }));
+      void message.success(t('deletedMany', { deleted: reply.deleted, missing: reply.not_found.length }));
+      setSelected([]);
+    } catch (err) {
+      void message.error(messageOf(err, t));
+    }
+    refresh();
+  };
+
+  return (
+    <Card>
+      <Form
+        className="list-filters"
+        layout="inline"
+        key={JSON.stringify(f)}
+        initialValues={f}
+        onFinish={(v: { ip?: string; status?: string }) => setFilters({ ip: v.ip?.trim(), status: v.status })}
+      >
+        <Form.Item name="ip" label={t('ip')} rules={[{ max: 100 }]}><Input allowClear /></Form.Item>
+        <Form.Item name="status" label={t('common:field.status')}>
+          <Select allowClear style={{ width: 120 }} options={[{ value: '1', label: t('active') }, { value: '0', label: t('inactive') }]} />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
+          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
+        </Space>
+      </Form>
+      <div className="list-toolbar">
+        <Space>
+          {can('blacklist.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('common:action.create')}</Button>}
+          {can('blacklist.delete') && (
+            <Popconfirm title={t('common:state.confirmDeleteMany', { count: selected.length })} onConfirm={() => void removeSelected()} disabled={selected.length === 0}>
+              <Button danger disabled={selected.length === 0}>{t('common:action.batchDelete')}</Button>
+            </Popconfirm>
+          )}
+          {selected.length > 0 && <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text>}
+        </Space>
+      </div>
+      {list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+        <Table<Rule>
+          rowKey="id"
+          loading={list.isFetching}
+          dataSource={list.data?.list ?? []}
+          locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
+          scroll={{ x: 900 }}
+          rowSelection={can('blacklist.delete') ? {
+            selectedRowKeys: selected,
+            onChange: (keys) => setSelected(keys as number[]),
+            getCheckboxProps: (r) => ({ 'aria-label': `${t('ip')} ${r.ip}` }),
+          } : undefined}
+          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          columns={[
+            { title: t('common:field.id'), dataIndex: 'id', width: 80 },
+            { title: t('ip'), dataIndex: 'ip', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+            { title: t('remark'), dataIndex: 'remark', render: (v: string) => v || '—' },
+            {
+              title: t('common:field.status'), dataIndex: 'status', width: 110,
+              render: (s: number, r) => (
+                <Switch
+                  size="small"
+                  checked={s === 1}
+                  checkedChildren={t('active')}
+                  unCheckedChildren={t('inactive')}
+                  aria-label={`${t('common:field.status')} ${r.ip}`}
+                  disabled={!can('blacklist.update')}
+                  onChange={(on) => setStatus(r, on ? 1 : 0)}
+                />
+              ),
+            },
+            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
+            { title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 170 },
+            {
+              title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
+              render: (_: unknown, r) => (
+                <Space size={0}>
+                  {can('blacklist.update') && <Button type="link" size="small" aria-label={`${t('common:action.edit')} ${r.ip}`} onClick={() => setEditing(r)}>{t('common:action.edit')}</Button>}
+                  {can('blacklist.delete') && (
+                    <Popconfirm title={t('common:state.confirmDelete', { name: r.ip })} onConfirm={() => remove(r)}>
+                      <Button type="link" size="small" danger aria-label={`${t('common:action.delete')} ${r.ip}`}>{t('common:action.delete')}</Button>
+                    </Popconfirm>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      {editing && <RuleForm rule={editing === 'new' ? null : editing} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
+    </Card>
+  );
+}
+
+interface FormValues {
+  ip: string;
+  remark?: string;
+  status?: boolean;
+}
+
+function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: (saved: boolean) => void }) {
+  const { t } = useTranslation(['blacklists', 'common']);
+  const [form] = Form.useForm<FormValues>();
+  const [busy, setBusy] = useState(false);
+  const { message } = App.useApp();
+  const save = async (v: FormValues) => {
+    setBusy(true);
+    const body = { ip: v.ip.trim(), remark: v.remark ?? '', status: v.status === false ? 0 : 1 } as const;
+    try {
+      if (rule) await unwrap(api.PUT('/api/admin/blacklists/{id}', { params: { path: { id: rule.id } }, body }));
+      else await unwrap(api.POST('/api/admin/blacklists', { body }));
+      void message.success(t('common:state.saved'));
+      onClose(true);
+    } catch (err) {
+      // Every refusal of a rule (its form, a duplicate, one's own address) is about the IP field,
+      // unless the server names another one.
+      const field = err instanceof ApiError && err.status === 400 ? (err.field === 'remark' ? 'remark' : 'ip') : undefined;
+      if (field) form.setFields([{ name: field, errors: [messageOf(err, t)] }]);
+      else void message.error(messageOf(err, t));
+    }
+    setBusy(false);
+  };
+  return (
+    <Modal
+      open
+      title={rule ? t('editTitle', { ip: rule.ip }) : t('createTitle')}
+      onCancel={() => onClose(false)}
+      onOk={() => form.submit()}
+      okText={t('common:action.save')}
+      cancelText={t('common:action.cancel')}
+      confirmLoading={busy}
+      destroyOnHidden
+    >
+      <Form<FormValues>
+        form={form}
+        name="blacklist-rule"
+        layout="vertical"
+        onFinish={(v) => void save(v)}
+        initialValues={rule ? { ip: rule.ip, remark: rule.remark, status: rule.status === 1 } : { status: true }}
+      >
+        <Form.Item
+          name="ip"
+          label={t('ip')}
+          extra={t('ipHelp')}
+          rules={[{ required: true, message: t('ipRule') }, { validator: (_, v: string | undefined) => (!v || isRule(v) ? Promise.resolve() : Promise.reject(new Error(t('ipRule')))) }]}
+        >
+          <Input autoComplete="off" placeholder="203.0.113.0/24" />
+        </Form.Item>
+        <Form.Item name="remark" label={t('remark')} rules={[{ max: 255 }]}><Input.TextArea rows={2} showCount maxLength={255} /></Form.Item>
+        <Form.Item name="status" label={t('active')} valuePropName="checked"><Switch /></Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,4 +1,109 @@
-// Placeholder until this screen is built (see screens/registry.tsx).
-import { Pending } from '../status.tsx';
+// Operation log: every state-changing request of a signed-in administrator. Filters (in the URL):
+// administrator ID, module and action (exact), a date range. `trace_id` in the URL shows the rows
+// of one request: the API has no such filter, so the rows of the window around it (also in the
+// URL) are read and those of the trace kept.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Input, InputNumber, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+import { toQuery, useListParams } from '../../components/listParams.ts';
+import { JsonBlock, LogDrawer, LogFilters, LogTable, statusTag, TraceLinks } from './shared.tsx';
 
-export default Pending;
+type Query = Record<string, string | number>;
+const listOperations = (query: Query) => unwrap(api.GET('/api/admin/logs/operation', { params: { query: query as never } }));
+type Row = Awaited<ReturnType<typeof listOperations>>['list'][number];
+
+const PAGES_OF_TRACE = 5;
+
+/** The rows of one trace among those of its window (read 100 at a time, up to 500). */
+async function rowsOfTrace(traceId: string, filters: Record<string, string>): Promise<{ list: Row[]; total: number }> {
+  const { trace_id: _, ...rest } = filters;
+  const found: Row[] = [];
+  for (let page = 1; page <= PAGES_OF_TRACE; page++) {
+    const reply = await listOperations({ ...rest, page, page_size: 100 });
+    found.push(...reply.list.filter((r) => r.trace_id === traceId));
+    if (page * 100 >= reply.total) break;
+  }
+  return { list: found, total: found.length };
+}
+
+export default function OperationLogs() {
+  const { t } = useTranslation(['logs', 'common']);
+  const { params, setFilters, setPage } = useListParams();
+  const [open, setOpen] = useState<Row | null>(null);
+  const f = params.filters;
+  const traceId = f.trace_id;
+
+  const list = useQuery({
+    queryKey: ['logs', 'operation', params],
+    queryFn: () => (traceId ? rowsOfTrace(traceId, f) : listOperations(toQuery(params))),
+    placeholderData: keepPreviousData,
+  });
+  // A trace's rows are paged here, the others by the server.
+  const all = list.data?.list ?? [];
+  const rows = traceId ? all.slice((params.page - 1) * params.pageSize, params.page * params.pageSize) : all;
+
+  return (
+    <Card>
+      <LogFilters filters={f} onSearch={setFilters}>
+        <Form.Item name="admin_id" label={t('adminId')}><InputNumber min={1} precision={0} style={{ width: 120 }} /></Form.Item>
+        <Form.Item name="module" label={t('module')} rules={[{ max: 64 }]}><Input allowClear style={{ width: 140 }} /></Form.Item>
+        <Form.Item name="action" label={t('action')} rules={[{ max: 64 }]}><Input allowClear style={{ width: 140 }} /></Form.Item>
+      </LogFilters>
+      {traceId && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          message={t('traceFilter', { id: traceId })}
+          description={t('traceFilterHint', { from: f.start_date ?? '…', to: f.end_date ?? '…' })}
+          action={<Button size="small" onClick={() => setFilters({})}>{t('clearTrace')}</Button>}
+        />
+      )}
+      <LogTable<Row>
+        query={list}
+        params={params}
+        setPage={setPage}
+        rows={rows}
+        total={list.data?.total ?? 0}
+        filtered={Object.keys(f).length > 0}
+        onOpen={setOpen}
+        columns={[
+          { title: t('common:field.id'), dataIndex: 'id', width: 80 },
+          { title: t('admin'), dataIndex: 'username', render: (v: string, r) => (v ? `${v}${r.admin_id ? ` (#${r.admin_id})` : ''}` : '—') },
+          { title: t('module'), dataIndex: 'module', render: (v: string) => <Tag>{v}</Tag> },
+          { title: t('action'), dataIndex: 'action' },
+          { title: t('method'), dataIndex: 'method', width: 90, render: (v: string) => <Tag>{v}</Tag> },
+          { title: t('path'), dataIndex: 'path', ellipsis: true },
+          { title: t('ip'), dataIndex: 'ip' },
+          { title: t('statusCode'), dataIndex: 'status_code', width: 100, render: statusTag },
+          { title: t('duration'), dataIndex: 'duration_ms', width: 100, render: (ms: number) => t('durationMs', { ms }) },
+          { title: t('time'), dataIndex: 'created_at', width: 170 },
+        ]}
+      />
+      {open && (
+        <LogDrawer
+          id={open.id}
+          open
+          onClose={() => setOpen(null)}
+          items={[
+            { label: t('admin'), value: open.username ? `${open.username}${open.admin_id ? ` (#${open.admin_id})` : ''}` : '—' },
+            { label: t('module'), value: open.module },
+            { label: t('action'), value: open.action },
+            { label: t('method'), value: open.method },
+            { label: t('route'), value: <Typography.Text code>{open.route}</Typography.Text> },
+            { label: t('path'), value: open.path },
+            { label: t('statusCode'), value: statusTag(open.status_code) },
+            { label: t('duration'), value: t('durationMs', { ms: open.duration_ms }) },
+            { label: t('ip'), value: open.ip },
+            { label: t('userAgent'), value: open.user_agent || '—' },
+            { label: t('time'), value: open.created_at },
+            { label: t('traceId'), value: <TraceLinks traceId={open.trace_id} at={open.created_at} onFollow={() => setOpen(null)} /> },
+            { label: t('params'), value: <JsonBlock value={open.params} label={t('params')} /> },
+          ]}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,253 @@
+// The system screens of the console in Chromium: dictionaries, the IP blacklist, the three logs
+// (and the trace link from a system log row to the operation rows of the same request), online
+// administrators (kicking out a session of another browser), and server monitoring.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { recordSystemLog } from '../../src/admin/features/logs/logs.recorder.ts';
+import { ADMIN_PASSWORD } from '../helpers/app.ts';
+import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
+import { call, login, seedAdmin } from '../helpers/http.ts';
+
+/** Rows of the main table (antd's measure row left out). */
+const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+
+describe('console system screens', { skip: browserSkip() }, () => {
+  let browser: Browser;
+  let server: ConsoleServer;
+  let token: string;
+  before(async () => {
+    server = await startConsole();
+    browser = await launchBrowser();
+    token = await login(server.app);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.app.close();
+  });
+
+  test('a dictionary type and one of its items are created and found; a code used twice is refused next to the field', async () => {
+    const w = await newPage(browser);
+    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
+    await w.page.waitForURL(/\/dashboard$/);
+    await w.page.goto(`${server.base}/system/dictionaries`);
+    await w.page.getByText('Choose a dictionary type on the left').waitFor();
+
+    await w.page.getByRole('button', { name: 'New type' }).click();
+    const typeForm = w.page.getByRole('dialog', { name: 'New dictionary type' });
+    await typeForm.getByLabel('Name').fill('Shipping carriers');
+    await typeForm.getByLabel('Code').fill('bad code');
+    await typeForm.getByRole('button', { name: 'Save' }).click();
+    await typeForm.getByText('1 to 64 letters, digits').waitFor();
+    await typeForm.getByLabel('Code').fill('shipping_carrier');
+    await typeForm.getByRole('button', { name: 'Save' }).click();
+    // The new type is chosen at once, and its (empty) items shown.
+    await w.page.getByText('Items of Shipping carriers').waitFor();
+    assert.match(w.page.url(), /type=\d+/);
+
+    await w.page.getByRole('button', { name: 'New item' }).click();
+    const itemForm = w.page.getByRole('dialog', { name: 'New item of Shipping carriers' });
+    await itemForm.getByLabel('Name').fill('Parcel Express');
+    await itemForm.getByLabel('Code').fill('PARCEL');
+    await itemForm.getByRole('textbox', { name: 'Value', exact: true }).fill('parcel-express');
+    await itemForm.getByRole('button', { name: 'Save' }).click();
+    await rows(w.page).filter({ hasText: 'Parcel Express' }).filter({ hasText: 'parcel-express' }).waitFor();
+
+    // The same code in another case: the server's refusal, next to the code.
+    await w.page.getByRole('button', { name: 'New item' }).click();
+    await itemForm.getByLabel('Name').fill('Parcel again');
+    await itemForm.getByLabel('Code').fill('parcel');
+    await itemForm.getByRole('button', { name: 'Save' }).click();
+    await itemForm.getByText('already exists').waitFor();
+    await screenshot(w.page, 'system-dictionary-duplicate');
+    await itemForm.getByRole('button', { name: 'Cancel' }).click();
+
+    // Found by the items' filter, which lives in the URL with the chosen type.
+    await w.page.getByRole('textbox', { name: 'Code' }).fill('parc');
+    await w.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await w.page.waitForURL(/code=parc/);
+    assert.equal(await rows(w.page).filter({ hasText: 'Parcel Express' }).count(), 1);
+    await w.page.reload();
+    await rows(w.page).filter({ hasText: 'Parcel Express' }).waitFor();
+    await screenshot(w.page, 'system-dictionaries');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, ['POST /api/admin/dictionaries 400']);
+    await w.context.close();
+  });
+
+  test('a CIDR rule is created; one blocking the caller is refused; two rules are deleted together', async () => {
+    const w = await newPage(browser);
+    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
+    await w.page.waitForURL(/\/dashboard$/);
+    await w.page.goto(`${server.base}/system/blacklists`);
+    await w.page.getByRole('button', { name: 'Create' }).click();
+    const form = w.page.getByRole('dialog', { name: 'New rule' });
+    await form.getByLabel('IP rule').fill('198.51.100.0/33');
+    await form.getByLabel('Remark').fill('scanner network');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('An IPv4 or IPv6 address, a CIDR block').waitFor();
+    await form.getByLabel('IP rule').fill('198.51.100.0/24');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await rows(w.page).filter({ hasText: '198.51.100.0/24' }).filter({ hasText: 'scanner network' }).waitFor();
+
+    // The caller's own address (the test browser comes from 127.0.0.1): refused, said at the field.
+    await w.page.getByRole('button', { name: 'Create' }).click();
+    await form.getByLabel('IP rule').fill('127.0.0.0/8');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.locator('.ant-form-item-explain-error').waitFor();
+    await screenshot(w.page, 'system-blacklist-own-address');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+
+    const other = await call(server.app, 'POST', '/api/admin/blacklists', { token, body: { ip: '2001:db8::/32', remark: 'documentation' } });
+    assert.equal(other.status, 200);
+    await w.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await w.page.reload();
+    await w.page.getByRole('checkbox', { name: 'IP rule 198.51.100.0/24' }).check();
+    await w.page.getByRole('checkbox', { name: 'IP rule 2001:db8::/32' }).check();
+    await screenshot(w.page, 'system-blacklists');
+    await w.page.getByRole('button', { name: 'Delete selected' }).click();
+    await w.page.getByRole('button', { name: 'OK' }).click();
+    await w.page.getByText('2 deleted, 0 already gone').waitFor();
+    await w.page.getByText('Nothing here yet').waitFor();
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, ['POST /api/admin/blacklists 400']);
+
+    // The operation log has the row of the rule just created, found by module.
+    await w.page.goto(`${server.base}/logs/operation`);
+    await w.page.getByRole('textbox', { name: 'Module' }).fill('blacklist');
+    await w.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await w.page.waitForURL(/module=blacklist/);
+    // Newest first: the rule made in the console is the oldest creation.
+    const created = rows(w.page).filter({ hasText: '/api/admin/blacklists' }).filter({ hasText: 'create' });
+    await created.first().waitFor();
+    assert.equal(await created.count(), 3, 'the console\'s rule, the refused one, the one made through the API');
+    await created.last().getByRole('button', { name: /^Details/ }).click();
+    const drawer = w.page.getByRole('dialog');
+    await drawer.getByLabel('Parameters').getByText('"ip": "198.51.100.0/24"').waitFor();
+    await w.page.waitForTimeout(400); // the drawer's slide
+    await screenshot(w.page, 'system-operation-log-detail');
+    assert.deepEqual(w.errors, []);
+    await w.context.close();
+  });
+
+  test('a system log row leads to the operation log rows of the same trace; the login log lists sign-ins', async () => {
+    const trace = randomUUID().replaceAll('-', '');
+    const made = await call(server.app, 'POST', '/api/admin/dictionaries', { token, headers: { 'x-trace-id': trace }, body: { name: 'Traced type', code: `traced_${Date.now()}` } });
+    assert.equal(made.status, 200);
+    recordSystemLog('warning', 'a warning written while handling the traced request', { hint: 'test' }, trace);
+    const w = await newPage(browser);
+    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
+    await w.page.waitForURL(/\/dashboard$/);
+    await w.page.goto(`${server.base}/logs/system?level=warning`);
+    const row = rows(w.page).filter({ hasText: 'a warning written while handling the traced request' });
+    await row.getByRole('button', { name: /^Details/ }).click();
+    await w.page.getByRole('dialog').getByLabel('Context').getByText('"hint": "test"').waitFor();
+    await w.page.waitForTimeout(400); // the drawer's slide
+    await screenshot(w.page, 'system-system-log-detail');
+    await w.page.getByRole('dialog').getByRole('link', { name: 'Operation log rows of this trace' }).click();
+    await w.page.waitForURL(new RegExp(`/logs/operation\\?trace_id=${trace}`));
+    await w.page.getByText(`Showing the operation log rows of trace ${trace}`).waitFor();
+    await rows(w.page).filter({ hasText: '/api/admin/dictionaries' }).waitFor();
+    assert.equal(await rows(w.page).count(), 1, 'only the row of the trace');
+    await screenshot(w.page, 'system-operation-log-trace');
+    // And back: the operation row links to the system rows of its trace.
+    await rows(w.page).first().getByRole('button', { name: /^Details/ }).click();
+    await w.page.getByRole('dialog').getByRole('link', { name: 'System log rows of this trace' }).click();
+    await w.page.waitForURL(/\/logs\/system\?trace_id=/);
+    await rows(w.page).filter({ hasText: 'a warning written while handling the traced request' }).waitFor();
+    assert.equal(await rows(w.page).count(), 1);
+    await screenshot(w.page, 'system-system-logs');
+
+    await w.page.goto(`${server.base}/logs/login`);
+    await w.page.getByRole('combobox', { name: 'Result' }).click();
+    await w.page.getByTitle('Success', { exact: true }).click();
+    await w.page.getByRole('switch', { name: 'Time of day' }).click();
+    await w.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await w.page.waitForURL(/status=1/);
+    await rows(w.page).filter({ hasText: 'Signed in' }).first().waitFor();
+    await screenshot(w.page, 'system-login-logs');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
+  test('an administrator kicks out the sessions of another browser, which is sent to sign-in on its next request', async () => {
+    const who = await seedAdmin(server.app, { permissions: ['log.login'], menus: ['log', 'log-login'] });
+    const other = await newPage(browser);
+    await signIn(other.page, server.base, who.username, who.password);
+    await other.page.waitForURL(/\/logs\/login/);
+    await login(server.app, who.username, who.password);
+
+    const w = await newPage(browser);
+    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
+    await w.page.waitForURL(/\/dashboard$/);
+    await w.page.goto(`${server.base}/monitor/online`);
+    await rows(w.page).filter({ hasText: 'This session' }).waitFor();
+    await w.page.getByRole('textbox', { name: 'Username' }).fill(who.username);
+    await w.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await w.page.waitForURL(new RegExp(`username=${who.username}`));
+    await w.page.waitForFunction(() => document.querySelectorAll('.ant-table-tbody tr.ant-table-row').length === 2);
+    await screenshot(w.page, 'system-online');
+    // One by its own button, the other selected and kicked out in a batch.
+    await rows(w.page).first().getByRole('button', { name: /^Kick out/ }).click();
+    await w.page.getByRole('button', { name: 'OK' }).click();
+    await w.page.getByText('Session ended').waitFor();
+    await w.page.waitForFunction(() => document.querySelectorAll('.ant-table-tbody tr.ant-table-row').length === 1);
+    await rows(w.page).first().getByRole('checkbox').check();
+    await w.page.getByRole('button', { name: 'Kick out selected' }).click();
+    await w.page.getByRole('button', { name: 'OK' }).click();
+    await w.page.getByText('1 ended, 0 no longer online').waitFor();
+    await w.page.getByText('Nothing matches these filters').waitFor();
+
+    await other.page.reload();
+    await other.page.waitForURL(/\/login/);
+    await other.page.getByText('Your session was ended').waitFor();
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await other.context.close();
+    await w.context.close();
+  });
+
+  test('the monitor shows the host and runtime figures and samples them again every 5 seconds', async () => {
+    const w = await newPage(browser);
+    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
+    await w.page.waitForURL(/\/dashboard$/);
+    await w.page.goto(`${server.base}/monitor/system`);
+    const sample = w.page.getByRole('status').filter({ hasText: 'Last sample' });
+    await sample.waitFor();
+    for (const label of ['CPU Usage', 'Memory Usage', 'Disk Usage', 'Heap']) await w.page.getByRole('progressbar', { name: label }).waitFor();
+    await w.page.getByText(/of \d+(\.\d)? [KMGT]?B/).first().waitFor();
+    await w.page.getByText(/^v\d+\.\d+\.\d+$/).waitFor();
+    const first = await sample.textContent();
+    await w.page.waitForFunction((text) => document.querySelector('[role=status]')?.textContent !== text, first, { timeout: 9000 });
+    await screenshot(w.page, 'system-monitor');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
+  test('the screens in Chinese', async () => {
+    const w = await newPage(browser, 'zh-CN');
+    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
+    await w.page.waitForURL(/\/dashboard$/);
+    const screens: [string, string, string][] = [
+      ['/system/dictionaries', '字典类型', 'dictionaries'],
+      ['/system/blacklists', 'IP 规则', 'blacklists'],
+      ['/logs/operation', '模块', 'operation-logs'],
+      ['/logs/login', '结果', 'login-logs'],
+      ['/logs/system', '追踪 ID', 'system-logs'],
+      ['/monitor/online', '当前会话', 'online'],
+      ['/monitor/system', '最近采样', 'monitor'],
+    ];
+    for (const [path, text, name] of screens) {
+      await w.page.goto(`${server.base}${path}`);
+      await w.page.getByText(text).first().waitFor();
+      await w.page.locator('.ant-spin-spinning').waitFor({ state: 'detached' }).catch(() => undefined);
+      await screenshot(w.page, `system-${name}-zh`);
+    }
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+});
