@@ -69,6 +69,7 @@ export default function Departments() {
     <Card>
       <Form
         className="list-filters"
+        name="departments-filters"
         layout="inline"
         key={JSON.stringify(f)}
         initialValues={f}
@@ -206,6 +207,7 @@ function DepartmentForm({ row, parentId, tree, onClose }: { row: Row | null; par
     >
       <Form<FormValues>
         form={form}
+        name="departments-form"
         layout="vertical"
         onFinish={(v) => void save(v)}
         initialValues={row

@@ -71,6 +71,7 @@ export default function Menus() {
     <Card>
       <Form
         className="list-filters"
+        name="menus-filters"
         layout="inline"
         key={JSON.stringify(f)}
         initialValues={f}
@@ -208,6 +209,7 @@ function MenuForm({ row, parentId, tree, onClose }: { row: Row | null; parentId:
     >
       <Form<FormValues>
         form={form}
+        name="menus-form"
         layout="vertical"
         onFinish={(v) => void save(v)}
         initialValues={row

@@ -58,6 +58,7 @@ export default function Permissions() {
     <Card>
       <Form
         className="list-filters"
+        name="permissions-filters"
         layout="inline"
         key={JSON.stringify(f)}
         initialValues={{ ...f, menu_id: f.menu_id ? Number(f.menu_id) : undefined }}
@@ -184,6 +185,7 @@ function PermissionForm({ permission, menus, onClose }: { permission: Permission
       {fixed && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t('systemHint')} />}
       <Form<FormValues>
         form={form}
+        name="permissions-form"
         layout="vertical"
         onFinish={(v) => void save(v)}
         initialValues={permission

@@ -63,6 +63,7 @@ export default function Roles() {
     <Card>
       <Form
         className="list-filters"
+        name="roles-filters"
         layout="inline"
         key={JSON.stringify(f)}
         initialValues={f}
@@ -208,6 +209,7 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
       {fixed && <Alert type="warning" showIcon icon={<SafetyCertificateOutlined />} style={{ marginBottom: 12 }} title={t('superHint')} />}
       <Form<FormValues>
         form={form}
+        name="roles-form"
         layout="vertical"
         onFinish={(v) => void save(v)}
         onFinishFailed={() => setActive('details')}
