@@ -110,6 +110,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await w.page.getByRole('button', { name: 'Delete Head Office' }).click();
     await w.page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
     await w.page.getByText(/Delete failed: department \d+ still has child departments/).waitFor();
+    await w.page.getByRole('tooltip').waitFor({ state: 'hidden' });
     await screenshot(w.page, 'departments');
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, ['DELETE /api/admin/departments/1 400']);
@@ -136,6 +137,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await w.page.getByRole('button', { name: 'Delete Logs' }).click();
     await w.page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
     await w.page.getByText(/Delete failed: menu \d+ still has children/).waitFor();
+    await w.page.getByRole('tooltip').waitFor({ state: 'hidden' });
     await screenshot(w.page, 'menus');
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, ['DELETE /api/admin/menus/14 400']);
@@ -161,6 +163,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await zh.page.goto(`${server.base}/system/roles`);
     await zh.page.getByRole('button', { name: '新建' }).click();
     await zh.page.getByRole('dialog', { name: '新建角色' }).getByRole('tab', { name: /权限/ }).click();
+    await zh.page.getByRole('tab', { name: /权限/, selected: true }).waitFor();
     await zh.page.getByRole('tree', { name: '权限树' }).getByText('role.update', { exact: true }).waitFor();
     await screenshot(zh.page, 'roles-zh');
     await zh.page.goto(`${server.base}/system/departments`);

@@ -105,7 +105,7 @@ export default function Departments() {
           expandable={{ expandedRowKeys: expanded ?? allIds, onExpandedRowsChange: (keys) => setExpanded(keys) }}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
           columns={[
-            { title: t('name'), dataIndex: 'name' },
+            { title: t('name'), dataIndex: 'name', width: 280 },
             { title: t('leader'), dataIndex: 'leader', render: (v: string) => v || '—' },
             { title: t('phone'), dataIndex: 'phone', render: (v: string) => v || '—' },
             { title: t('email'), dataIndex: 'email', render: (v: string) => v || '—' },

@@ -96,12 +96,12 @@ export default function Permissions() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1200 }}
+          scroll={{ x: 1350 }}
           pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
-            { title: t('name'), dataIndex: 'name', ellipsis: true },
-            { title: t('slug'), dataIndex: 'slug', render: (v: string) => <code>{v}</code> },
+            { title: t('name'), dataIndex: 'name', width: 240, ellipsis: true },
+            { title: t('slug'), dataIndex: 'slug', width: 200, render: (v: string) => <code>{v}</code> },
             { title: t('method'), dataIndex: 'method', width: 90, render: (v: string) => (v ? <Tag color={METHOD_COLORS[v]}>{v}</Tag> : '—') },
             { title: t('path'), dataIndex: 'path', ellipsis: true, render: (v: string) => v || '—' },
             { title: t('menu'), dataIndex: 'menu_id', width: 140, render: (v: number | null) => (v === null ? '—' : titles.get(v) ?? `#${v}`) },

@@ -89,18 +89,18 @@ export default function Roles() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1100 }}
+          scroll={{ x: 1400 }}
           pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             {
-              title: t('name'), dataIndex: 'name',
-              render: (v: string, r) => <Space>{v}{r.is_system && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('superAdmin')}</Tag>}</Space>,
+              title: t('name'), dataIndex: 'name', width: 300,
+              render: (v: string, r) => <Space wrap size={4}>{v}{r.is_system && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('superAdmin')}</Tag>}</Space>,
             },
-            { title: t('slug'), dataIndex: 'slug', render: (v: string) => <code>{v}</code> },
+            { title: t('slug'), dataIndex: 'slug', width: 170, render: (v: string) => <code>{v}</code> },
             { title: t('description'), dataIndex: 'description', ellipsis: true, render: (v: string) => v || '—' },
             {
-              title: t('grants'), key: 'grants', width: 200,
+              title: t('grants'), key: 'grants', width: 220,
               render: (_: unknown, r) => (r.is_system
                 ? <Typography.Text type="secondary">{t('superAdmin')}</Typography.Text>
                 : <Space size={4}><Tag>{t('permissionCount', { count: r.permission_ids.length })}</Tag><Tag>{t('menuCount', { count: r.menu_ids.length })}</Tag></Space>),
