@@ -101,23 +101,23 @@ export default function Departments() {
           loading={tree.isFetching}
           dataSource={rows}
           pagination={false}
-          scroll={{ x: 1000 }}
+          scroll={{ x: 1100 }}
           expandable={{ expandedRowKeys: expanded ?? allIds, onExpandedRowsChange: (keys) => setExpanded(keys) }}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
           columns={[
-            { title: t('name'), dataIndex: 'name', width: 280 },
+            { title: t('name'), dataIndex: 'name', width: 260 },
             { title: t('leader'), dataIndex: 'leader', render: (v: string) => v || '—' },
             { title: t('phone'), dataIndex: 'phone', render: (v: string) => v || '—' },
             { title: t('email'), dataIndex: 'email', render: (v: string) => v || '—' },
             {
-              title: t('common:field.sort'), dataIndex: 'sort', width: 110,
+              title: t('common:field.sort'), dataIndex: 'sort', width: 100,
               render: (v: number, d) => (can('department.update')
                 ? <InputNumber size="small" precision={0} defaultValue={v} aria-label={`${t('common:field.sort')} ${d.name}`} style={{ width: 80 }}
                     key={`${d.id}:${v}`} onBlur={(e) => { const n = Number(e.target.value); if (Number.isInteger(n) && n !== v) update(d, { sort: n }); }} />
                 : v),
             },
             {
-              title: t('common:field.status'), dataIndex: 'status', width: 90,
+              title: t('common:field.status'), dataIndex: 'status', width: 80,
               render: (s: number, d) => (
                 <Switch size="small" checked={s === 1} aria-label={`${t('common:field.status')} ${d.name}`}
                   disabled={!can('department.update')} onChange={(on) => update(d, { status: on ? 1 : 0 })} />
@@ -125,7 +125,7 @@ export default function Departments() {
             },
             { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
             {
-              title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 220,
+              title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 210,
               render: (_: unknown, d) => (
                 <Space size={0}>
                   {can('department.create') && (

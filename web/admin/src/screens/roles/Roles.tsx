@@ -4,9 +4,9 @@
 // The super-administrator role is marked; its slug and status, and its grants, are not editable.
 import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, Tree, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, theme, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
@@ -89,23 +89,27 @@ export default function Roles() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1400 }}
+          scroll={{ x: 1150 }}
           pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
           columns={[
-            { title: t('common:field.id'), dataIndex: 'id', width: 70 },
+            { title: t('common:field.id'), dataIndex: 'id', width: 60 },
             {
-              title: t('name'), dataIndex: 'name', width: 300,
-              render: (v: string, r) => <Space wrap size={4}>{v}{r.is_system && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('superAdmin')}</Tag>}</Space>,
+              title: t('name'), dataIndex: 'name',
+              render: (v: string, r) => (
+                <>
+                  <Space wrap size={4}>{v}{r.is_system && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('superAdmin')}</Tag>}</Space>
+                  {r.description && <Typography.Paragraph type="secondary" ellipsis={{ tooltip: r.description }} style={{ margin: 0, maxWidth: 320 }}>{r.description}</Typography.Paragraph>}
+                </>
+              ),
             },
-            { title: t('slug'), dataIndex: 'slug', width: 170, render: (v: string) => <code>{v}</code> },
-            { title: t('description'), dataIndex: 'description', ellipsis: true, render: (v: string) => v || '—' },
+            { title: t('slug'), dataIndex: 'slug', width: 150, render: (v: string) => <code>{v}</code> },
             {
-              title: t('grants'), key: 'grants', width: 220,
+              title: t('grants'), key: 'grants', width: 190,
               render: (_: unknown, r) => (r.is_system
                 ? <Typography.Text type="secondary">{t('superAdmin')}</Typography.Text>
                 : <Space size={4}><Tag>{t('permissionCount', { count: r.permission_ids.length })}</Tag><Tag>{t('menuCount', { count: r.menu_ids.length })}</Tag></Space>),
             },
-            { title: t('common:field.sort'), dataIndex: 'sort', width: 80 },
+            { title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
             {
               title: t('common:field.status'), dataIndex: 'status', width: 90,
               render: (s: number, r) => (
@@ -115,7 +119,7 @@ export default function Roles() {
             },
             { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
             {
-              title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 210,
+              title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 200,
               render: (_: unknown, r) => (
                 <Space size={0}>
                   {can('role.update') && (
@@ -299,7 +303,7 @@ function PermissionTree({ permissions, value, onChange, disabled }: {
         onNone={() => onChange([])}
         onExpand={(open) => setExpanded(open ? groups.map(([m]) => `g:${m}`) : [])}
       />
-      <div style={{ maxHeight: '50vh', overflow: 'auto', border: '1px solid rgba(5, 5, 5, 0.06)', borderRadius: 6, padding: 8 }}>
+      <TreeBox>
         <Tree
           aria-label={t('permissionTree')}
           checkable
@@ -314,7 +318,7 @@ function PermissionTree({ permissions, value, onChange, disabled }: {
             onChange(keys.map(String).filter((k) => k.startsWith('p:')).map((k) => Number(k.slice(2))));
           }}
         />
-      </div>
+      </TreeBox>
     </>
   );
 }
@@ -358,7 +362,7 @@ function MenuTree({ menus, value, onChange, disabled }: { menus: Menu[] | undefi
         onNone={() => onChange([])}
         onExpand={(open) => setExpanded(open ? index.all.map(String) : [])}
       />
-      <div style={{ maxHeight: '50vh', overflow: 'auto', border: '1px solid rgba(5, 5, 5, 0.06)', borderRadius: 6, padding: 8 }}>
+      <TreeBox>
         <Tree
           aria-label={t('menuTree')}
           checkable
@@ -377,7 +381,7 @@ function MenuTree({ menus, value, onChange, disabled }: { menus: Menu[] | undefi
             onChange(index.all.filter((m) => set.has(m)));
           }}
         />
-      </div>
+      </TreeBox>
     </>
   );
 }
@@ -396,6 +400,16 @@ function Toolbar({ hint, count, disabled, onAll, onNone, onExpand }: {
         <Button size="small" onClick={() => onExpand(true)}>{t('expandAll')}</Button>
         <Button size="small" onClick={() => onExpand(false)}>{t('collapseAll')}</Button>
       </Space>
+    </div>
+  );
+}
+
+/** A scrolling frame for a long tree, bordered in the theme's colours. */
+function TreeBox({ children }: { children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div style={{ maxHeight: '50vh', overflow: 'auto', border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadius, padding: 8 }}>
+      {children}
     </div>
   );
 }
