@@ -154,7 +154,28 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await w.page.waitForURL(/slug=role\./);
     await row(w.page, 'role.update').waitFor();
     assert.equal(await row(w.page, 'admin.update').count(), 0);
+    // A system permission keeps its slug, method and path.
+    await w.page.getByRole('button', { name: 'Edit role.update' }).click();
+    const system = w.page.getByRole('dialog', { name: 'Edit role.update' });
+    assert.equal(await field(system, 'Slug').isDisabled(), true);
+    assert.equal(await field(system, 'Name').isDisabled(), false);
+    await screenshot(w.page, 'permissions-edit-system');
+    await system.getByRole('button', { name: 'Cancel' }).click();
     await screenshot(w.page, 'permissions');
+
+    // A custom permission is created, then deleted.
+    await w.page.goto(`${server.base}/system/permissions?slug=report`);
+    await w.page.getByRole('button', { name: 'Create' }).click();
+    const create = w.page.getByRole('dialog', { name: 'New permission' });
+    await field(create, 'Name').fill('View reports');
+    await field(create, 'Slug').fill('report.view');
+    await create.getByRole('button', { name: 'Save' }).click();
+    await row(w.page, 'report.view').getByText('Custom').waitFor();
+    await w.page.getByRole('button', { name: 'Delete report.view' }).click();
+    await w.page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
+    await w.page.getByText('Nothing matches these filters').waitFor();
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
     await w.context.close();
 
     const zh = await newPage(browser, 'zh-CN');
@@ -170,7 +191,8 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await zh.page.getByRole('button', { name: '新增下级 Head Office' }).waitFor();
     await screenshot(zh.page, 'departments-zh');
     await zh.page.goto(`${server.base}/system/menus`);
-    await zh.page.getByText('菜单名称').first().waitFor();
+    await row(zh.page, 'audit-trail').waitFor();
+    await zh.page.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
     await screenshot(zh.page, 'menus-zh');
     await zh.page.goto(`${server.base}/system/permissions?slug=role.`);
     await row(zh.page, 'role.update').waitFor();

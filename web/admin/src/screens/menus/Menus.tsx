@@ -101,16 +101,16 @@ export default function Menus() {
           loading={tree.isFetching}
           dataSource={rows}
           pagination={false}
-          scroll={{ x: 1420 }}
+          scroll={{ x: 1300 }}
           expandable={{ expandedRowKeys: expanded ?? allIds, onExpandedRowsChange: (keys) => setExpanded(keys) }}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
           columns={[
             { title: t('title'), dataIndex: 'title', width: 240 },
             { title: t('type'), dataIndex: 'type', width: 90, render: (v: number) => <Tag color={TYPE_COLORS[v]}>{typeName(v)}</Tag> },
-            { title: t('slug'), dataIndex: 'slug', width: 150, ellipsis: true },
-            { title: t('icon'), dataIndex: 'icon', width: 110, ellipsis: true, render: (v?: string) => v || '—' },
-            { title: t('path'), dataIndex: 'path', width: 200, ellipsis: true, render: (v?: string) => v || '—' },
-            { title: t('component'), dataIndex: 'component', width: 220, ellipsis: true, render: (v?: string) => v || '—' },
+            { title: t('slug'), dataIndex: 'slug', width: 140, ellipsis: true },
+            { title: t('icon'), dataIndex: 'icon', width: 100, ellipsis: true, render: (v?: string) => v || '—' },
+            { title: t('path'), dataIndex: 'path', width: 180, ellipsis: true, render: (v?: string) => v || '—' },
+            { title: t('component'), dataIndex: 'component', width: 190, ellipsis: true, render: (v?: string) => v || '—' },
             {
               title: t('common:field.sort'), dataIndex: 'sort', width: 110,
               render: (v: number, m) => (can('menu.update')
