@@ -159,6 +159,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     const system = w.page.getByRole('dialog', { name: 'Edit role.update' });
     assert.equal(await field(system, 'Slug').isDisabled(), true);
     assert.equal(await field(system, 'Name').isDisabled(), false);
+    await w.page.waitForTimeout(400); // the dialog's opening animation
     await screenshot(w.page, 'permissions-edit-system');
     await system.getByRole('button', { name: 'Cancel' }).click();
     await screenshot(w.page, 'permissions');
