@@ -1,4 +1,212 @@
-// Placeholder until this screen is built (see screens/registry.tsx).
-import { Pending } from '../status.tsx';
+// Permissions: the catalogue (system permissions generated from the server's routes, and custom
+// ones), filtered in the URL by name, slug, method, menu and status; create a custom permission,
+// edit (a system permission keeps its slug, method and path), enable/disable, delete custom ones.
+import { PlusOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, TreeSelect } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+import type { components } from '../../api/schema.gen.ts';
+import { useAuth } from '../../auth/auth.tsx';
+import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
+import { toQuery, useListParams } from '../../components/listParams.ts';
+import { addStrings } from '../../i18n/index.ts';
+import { strings } from './strings.ts';
 
-export default Pending;
+addStrings('permissions', strings);
+
+type Permission = Awaited<ReturnType<typeof listPermissions>>['list'][number];
+type Menu = components['schemas']['def-0'];
+interface MenuOption { value: number; title: string; children: MenuOption[] }
+
+const listPermissions = (query: Record<string, string | number>) =>
+  unwrap(api.GET('/api/admin/permissions', { params: { query: query as never } }));
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+type Method = (typeof METHODS)[number] | '';
+const METHOD_COLORS: Record<string, string> = { GET: 'green', POST: 'blue', PUT: 'orange', DELETE: 'red' };
+const menuOptions = (nodes: Menu[]): MenuOption[] => nodes.map((m) => ({ value: m.id, title: m.title, children: menuOptions(m.children) }));
+const menuTitles = (nodes: Menu[], into = new Map<number, string>()) => {
+  for (const m of nodes) {
+    into.set(m.id, m.title);
+    menuTitles(m.children, into);
+  }
+  return into;
+};
+
+export default function Permissions() {
+  const { t } = useTranslation(['permissions', 'common']);
+  const { can } = useAuth();
+  const run = useAction();
+  const queryClient = useQueryClient();
+  const { params, setFilters, setPage } = useListParams();
+  const f = params.filters;
+  const [editing, setEditing] = useState<Permission | 'new' | null>(null);
+
+  const list = useQuery({ queryKey: ['permissions', params], queryFn: () => listPermissions(toQuery(params)), placeholderData: keepPreviousData });
+  const menus = useQuery({ queryKey: ['menus', {}], queryFn: () => unwrap(api.GET('/api/admin/menus', { params: { query: {} } })), enabled: can('menu.list') });
+  const options = menuOptions(menus.data?.list ?? []);
+  const titles = menuTitles(menus.data?.list ?? []);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['permissions'] });
+
+  const setStatus = (p: Permission, status: 0 | 1) =>
+    void run(() => unwrap(api.PUT('/api/admin/permissions/{id}', { params: { path: { id: p.id } }, body: { status } })), t('common:state.saved')).then(refresh);
+  const remove = (p: Permission) =>
+    void run(() => unwrap(api.DELETE('/api/admin/permissions/{id}', { params: { path: { id: p.id } } })), t('common:state.deleted')).then(refresh);
+
+  return (
+    <Card>
+      <Form
+        className="list-filters"
+        name="permissions-filters"
+        layout="inline"
+        key={JSON.stringify(f)}
+        initialValues={{ ...f, menu_id: f.menu_id ? Number(f.menu_id) : undefined }}
+        onFinish={(v: Record<string, string | number | undefined>) => setFilters({
+          name: (v.name as string | undefined)?.trim(), slug: (v.slug as string | undefined)?.trim(), method: v.method as string | undefined,
+          status: v.status as string | undefined, menu_id: v.menu_id === undefined ? undefined : String(v.menu_id),
+        })}
+      >
+        <Form.Item name="name" label={t('name')} rules={[{ max: 128 }]}><Input allowClear /></Form.Item>
+        <Form.Item name="slug" label={t('slug')} rules={[{ max: 128 }]}><Input allowClear /></Form.Item>
+        <Form.Item name="method" label={t('method')}>
+          <Select allowClear style={{ width: 110 }} options={METHODS.map((m) => ({ value: m, label: m }))} />
+        </Form.Item>
+        {can('menu.list') && (
+          <Form.Item name="menu_id" label={t('menu')}>
+            <TreeSelect allowClear style={{ width: 180 }} treeData={options} treeDefaultExpandAll showSearch treeNodeFilterProp="title" />
+          </Form.Item>
+        )}
+        <Form.Item name="status" label={t('common:field.status')}>
+          <Select allowClear style={{ width: 110 }} options={[{ value: '1', label: t('common:field.enabled') }, { value: '0', label: t('common:field.disabled') }]} />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
+          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
+        </Space>
+      </Form>
+      <div className="list-toolbar">
+        <Space>
+          {can('permission.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('common:action.create')}</Button>}
+        </Space>
+      </div>
+      {list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+        <Table<Permission>
+          rowKey="id"
+          loading={list.isFetching}
+          dataSource={list.data?.list ?? []}
+          locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
+          scroll={{ x: 1350 }}
+          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          columns={[
+            { title: t('common:field.id'), dataIndex: 'id', width: 70 },
+            { title: t('name'), dataIndex: 'name', width: 240, ellipsis: true },
+            { title: t('slug'), dataIndex: 'slug', width: 200, render: (v: string) => <code>{v}</code> },
+            { title: t('method'), dataIndex: 'method', width: 90, render: (v: string) => (v ? <Tag color={METHOD_COLORS[v]}>{v}</Tag> : '—') },
+            { title: t('path'), dataIndex: 'path', ellipsis: true, render: (v: string) => v || '—' },
+            { title: t('menu'), dataIndex: 'menu_id', width: 140, render: (v: number | null) => (v === null ? '—' : titles.get(v) ?? `#${v}`) },
+            { title: t('kind'), dataIndex: 'is_system', width: 90, render: (s: boolean) => (s ? <Tag color="gold">{t('system')}</Tag> : <Tag>{t('custom')}</Tag>) },
+            {
+              title: t('common:field.status'), dataIndex: 'status', width: 90,
+              render: (s: number, p) => (
+                <Switch size="small" checked={s === 1} aria-label={`${t('common:field.status')} ${p.slug}`}
+                  disabled={!can('permission.update')} onChange={(on) => setStatus(p, on ? 1 : 0)} />
+              ),
+            },
+            {
+              title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
+              render: (_: unknown, p) => (
+                <Space size={0}>
+                  {can('permission.update') && (
+                    <Button type="link" size="small" aria-label={`${t('common:action.edit')} ${p.slug}`} onClick={() => setEditing(p)}>{t('common:action.edit')}</Button>
+                  )}
+                  {can('permission.delete') && !p.is_system && (
+                    <Popconfirm title={t('common:state.confirmDelete', { name: p.slug })} onConfirm={() => remove(p)}>
+                      <Button type="link" size="small" danger aria-label={`${t('common:action.delete')} ${p.slug}`}>{t('common:action.delete')}</Button>
+                    </Popconfirm>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      {editing && (
+        <PermissionForm permission={editing === 'new' ? null : editing} menus={options} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />
+      )}
+    </Card>
+  );
+}
+
+interface FormValues {
+  name: string;
+  slug: string;
+  method?: Method;
+  path?: string;
+  menu_id?: number | null;
+  status?: boolean;
+}
+
+function PermissionForm({ permission, menus, onClose }: { permission: Permission | null; menus: MenuOption[]; onClose: (saved: boolean) => void }) {
+  const { t } = useTranslation(['permissions', 'common']);
+  const [form] = Form.useForm<FormValues>();
+  const [busy, setBusy] = useState(false);
+  const run = useAction();
+  const fixed = permission?.is_system === true;
+  const save = async (v: FormValues) => {
+    setBusy(true);
+    const common = { name: v.name.trim(), menu_id: v.menu_id ?? null, status: v.status === false ? 0 : 1 };
+    const body = fixed ? common : { ...common, slug: v.slug, method: v.method ?? '', path: v.path ?? '' };
+    let failure: unknown;
+    const ok = await run(async () => {
+      try {
+        if (permission) await unwrap(api.PUT('/api/admin/permissions/{id}', { params: { path: { id: permission.id } }, body }));
+        else await unwrap(api.POST('/api/admin/permissions', { body: { ...common, slug: v.slug, method: v.method ?? '', path: v.path ?? '' } }));
+      } catch (err) {
+        failure = err;
+        throw err;
+      }
+    }, t('common:state.saved'));
+    setBusy(false);
+    if (ok) onClose(true);
+    else form.setFields(fieldErrors(failure, ['name', 'slug', 'method', 'path', 'menu_id', 'status']) as never);
+  };
+  return (
+    <Modal
+      open
+      title={permission ? t('editTitle', { name: permission.slug }) : t('createTitle')}
+      onCancel={() => onClose(false)}
+      onOk={() => form.submit()}
+      okText={t('common:action.save')}
+      cancelText={t('common:action.cancel')}
+      confirmLoading={busy}
+      destroyOnHidden
+    >
+      {fixed && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t('systemHint')} />}
+      <Form<FormValues>
+        form={form}
+        name="permissions-form"
+        layout="vertical"
+        onFinish={(v) => void save(v)}
+        initialValues={permission
+          ? { name: permission.name, slug: permission.slug, method: permission.method, path: permission.path, menu_id: permission.menu_id, status: permission.status === 1 }
+          : { method: '', status: true }}
+      >
+        <Form.Item name="name" label={t('name')} rules={[{ required: true, whitespace: true, max: 128, message: t('nameRule') }]}><Input /></Form.Item>
+        <Form.Item name="slug" label={t('slug')} rules={[{ required: true, min: 3, max: 128, pattern: /^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*$/, message: t('slugRule') }]}>
+          <Input disabled={fixed} placeholder="report.view" />
+        </Form.Item>
+        <Form.Item name="method" label={t('method')}>
+          <Select disabled={fixed} options={[{ value: '', label: t('anyMethod') }, ...METHODS.map((m) => ({ value: m, label: m }))]} />
+        </Form.Item>
+        <Form.Item name="path" label={t('path')} rules={[{ max: 255, pattern: /^(\/.*)?$/, message: t('pathRule') }]}>
+          <Input disabled={fixed} placeholder="/api/admin/reports" />
+        </Form.Item>
+        <Form.Item name="menu_id" label={t('menu')}>
+          <TreeSelect allowClear treeData={menus} treeDefaultExpandAll showSearch treeNodeFilterProp="title" placeholder={t('none')} />
+        </Form.Item>
+        <Form.Item name="status" label={t('common:field.enabled')} valuePropName="checked"><Switch /></Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,4 +1,415 @@
-// Placeholder until this screen is built (see screens/registry.tsx).
-import { Pending } from '../status.tsx';
+// Roles: the paged list (filters by name and status in the URL), create and edit (name, slug,
+// status, sort, description), the permissions a role grants as a tree grouped by module and its
+// menus as the menu tree (both saved with the role: the sets replace the previous ones), delete.
+// The super-administrator role is marked; its slug and status, and its grants, are not editable.
+import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, theme, Tree, Typography } from 'antd';
+import type { DataNode } from 'antd/es/tree';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+import type { components } from '../../api/schema.gen.ts';
+import { useAuth } from '../../auth/auth.tsx';
+import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
+import { toQuery, useListParams } from '../../components/listParams.ts';
+import { addStrings } from '../../i18n/index.ts';
+import { strings } from './strings.ts';
 
-export default Pending;
+addStrings('roles', strings);
+
+type Role = Awaited<ReturnType<typeof listRoles>>['list'][number];
+type Permission = Awaited<ReturnType<typeof allPermissions>>[number];
+type Menu = components['schemas']['def-0'];
+type Tab = 'details' | 'permissions' | 'menus';
+
+const listRoles = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/roles', { params: { query: query as never } }));
+
+/** The whole permission catalogue, page after page. */
+async function allPermissions() {
+  const first = await unwrap(api.GET('/api/admin/permissions', { params: { query: { page: 1, page_size: 100, order_by: 'slug:asc' } } }));
+  const list = [...first.list];
+  for (let page = 2; list.length < first.total && page <= 50; page++) {
+    const next = await unwrap(api.GET('/api/admin/permissions', { params: { query: { page, page_size: 100, order_by: 'slug:asc' } } }));
+    if (next.list.length === 0) break;
+    list.push(...next.list);
+  }
+  return list;
+}
+
+const moduleOf = (slug: string) => slug.split('.')[0]!;
+
+export default function Roles() {
+  const { t } = useTranslation(['roles', 'common']);
+  const { can } = useAuth();
+  const run = useAction();
+  const queryClient = useQueryClient();
+  const { params, setFilters, setPage } = useListParams();
+  const f = params.filters;
+  const [editing, setEditing] = useState<{ role: Role | null; tab: Tab } | null>(null);
+
+  const list = useQuery({ queryKey: ['roles', params], queryFn: () => listRoles(toQuery(params)), placeholderData: keepPreviousData });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['roles'] });
+    void queryClient.invalidateQueries({ queryKey: ['profile'] });
+  };
+
+  const setStatus = (r: Role, status: 0 | 1) =>
+    void run(() => unwrap(api.PUT('/api/admin/roles/{id}', { params: { path: { id: r.id } }, body: { status } })), t('common:state.saved')).then(refresh);
+  const remove = (r: Role) =>
+    void run(() => unwrap(api.DELETE('/api/admin/roles/{id}', { params: { path: { id: r.id } } })), t('common:state.deleted')).then(refresh);
+
+  return (
+    <Card>
+      <Form
+        className="list-filters"
+        name="roles-filters"
+        layout="inline"
+        key={JSON.stringify(f)}
+        initialValues={f}
+        onFinish={(v: Record<string, string | undefined>) => setFilters({ name: v.name?.trim(), status: v.status })}
+      >
+        <Form.Item name="name" label={t('name')} rules={[{ max: 64 }]}><Input allowClear /></Form.Item>
+        <Form.Item name="status" label={t('common:field.status')}>
+          <Select allowClear style={{ width: 110 }} options={[{ value: '1', label: t('common:field.enabled') }, { value: '0', label: t('common:field.disabled') }]} />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
+          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
+        </Space>
+      </Form>
+      <div className="list-toolbar">
+        <Space>
+          {can('role.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ role: null, tab: 'details' })}>{t('common:action.create')}</Button>}
+        </Space>
+      </div>
+      {list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+        <Table<Role>
+          rowKey="id"
+          loading={list.isFetching}
+          dataSource={list.data?.list ?? []}
+          locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
+          scroll={{ x: 1150 }}
+          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          columns={[
+            { title: t('common:field.id'), dataIndex: 'id', width: 60 },
+            {
+              title: t('name'), dataIndex: 'name',
+              render: (v: string, r) => (
+                <>
+                  <Space wrap size={4}>{v}{r.is_system && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('superAdmin')}</Tag>}</Space>
+                  {r.description && <Typography.Paragraph type="secondary" ellipsis={{ tooltip: r.description }} style={{ margin: 0, maxWidth: 320 }}>{r.description}</Typography.Paragraph>}
+                </>
+              ),
+            },
+            { title: t('slug'), dataIndex: 'slug', width: 150, render: (v: string) => <code>{v}</code> },
+            {
+              title: t('grants'), key: 'grants', width: 190,
+              render: (_: unknown, r) => (r.is_system
+                ? <Typography.Text type="secondary">{t('superAdmin')}</Typography.Text>
+                : <Space size={4}><Tag>{t('permissionCount', { count: r.permission_ids.length })}</Tag><Tag>{t('menuCount', { count: r.menu_ids.length })}</Tag></Space>),
+            },
+            { title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
+            {
+              title: t('common:field.status'), dataIndex: 'status', width: 90,
+              render: (s: number, r) => (
+                <Switch size="small" checked={s === 1} aria-label={`${t('common:field.status')} ${r.name}`}
+                  disabled={!can('role.update') || r.is_system} onChange={(on) => setStatus(r, on ? 1 : 0)} />
+              ),
+            },
+            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
+            {
+              title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 200,
+              render: (_: unknown, r) => (
+                <Space size={0}>
+                  {can('role.update') && (
+                    <Button type="link" size="small" aria-label={`${t('common:action.edit')} ${r.name}`} onClick={() => setEditing({ role: r, tab: 'details' })}>{t('common:action.edit')}</Button>
+                  )}
+                  {can('role.update') && !r.is_system && (
+                    <Button type="link" size="small" aria-label={`${t('grants')} ${r.name}`} onClick={() => setEditing({ role: r, tab: 'permissions' })}>{t('grants')}</Button>
+                  )}
+                  {can('role.delete') && !r.is_system && (
+                    <Popconfirm title={t('common:state.confirmDelete', { name: r.name })} onConfirm={() => remove(r)}>
+                      <Button type="link" size="small" danger aria-label={`${t('common:action.delete')} ${r.name}`}>{t('common:action.delete')}</Button>
+                    </Popconfirm>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      {editing && <RoleForm role={editing.role} tab={editing.tab} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
+    </Card>
+  );
+}
+
+interface FormValues {
+  name: string;
+  slug: string;
+  description?: string;
+  sort?: number | null;
+  status?: boolean;
+}
+
+const FIELDS = ['name', 'slug', 'description', 'sort', 'status'];
+
+function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose: (saved: boolean) => void }) {
+  const { t } = useTranslation(['roles', 'common']);
+  const { can } = useAuth();
+  const [form] = Form.useForm<FormValues>();
+  const [busy, setBusy] = useState(false);
+  const [active, setActive] = useState<Tab>(tab);
+  const [permissionIds, setPermissionIds] = useState<number[]>(role?.permission_ids ?? []);
+  const [menuIds, setMenuIds] = useState<number[]>(role?.menu_ids ?? []);
+  const run = useAction();
+  const fixed = role?.is_system === true;
+  const permissions = useQuery({ queryKey: ['permissions', 'all'], queryFn: allPermissions, enabled: can('permission.list') });
+  const menus = useQuery({ queryKey: ['menus', {}], queryFn: () => unwrap(api.GET('/api/admin/menus', { params: { query: {} } })), enabled: can('menu.list') });
+
+  const save = async (v: FormValues) => {
+    setBusy(true);
+    const base = { name: v.name.trim(), description: v.description ?? '', sort: v.sort ?? 0 };
+    // Only the sets the console could show are sent (without the list right, they are left as they are).
+    const grants = {
+      ...(permissions.data ? { permission_ids: permissionIds } : {}),
+      ...(menus.data ? { menu_ids: menuIds } : {}),
+    };
+    let failure: unknown;
+    const ok = await run(async () => {
+      try {
+        if (role) {
+          const body = fixed ? base : { ...base, slug: v.slug, status: v.status === false ? 0 : 1, ...grants };
+          await unwrap(api.PUT('/api/admin/roles/{id}', { params: { path: { id: role.id } }, body }));
+        } else {
+          await unwrap(api.POST('/api/admin/roles', { body: { ...base, slug: v.slug, status: v.status === false ? 0 : 1, ...grants } }));
+        }
+      } catch (err) {
+        failure = err;
+        throw err;
+      }
+    }, t('common:state.saved'));
+    setBusy(false);
+    if (ok) onClose(true);
+    else {
+      const errors = fieldErrors(failure, FIELDS);
+      form.setFields(errors as never);
+      if (errors.length) setActive('details');
+    }
+  };
+
+  return (
+    <Modal
+      open
+      width={760}
+      title={role ? t('editTitle', { name: role.name }) : t('createTitle')}
+      onCancel={() => onClose(false)}
+      onOk={() => form.submit()}
+      okText={t('common:action.save')}
+      cancelText={t('common:action.cancel')}
+      confirmLoading={busy}
+      destroyOnHidden
+    >
+      {fixed && <Alert type="warning" showIcon icon={<SafetyCertificateOutlined />} style={{ marginBottom: 12 }} title={t('superHint')} />}
+      <Form<FormValues>
+        form={form}
+        name="roles-form"
+        layout="vertical"
+        onFinish={(v) => void save(v)}
+        onFinishFailed={() => setActive('details')}
+        initialValues={role
+          ? { name: role.name, slug: role.slug, description: role.description, sort: role.sort, status: role.status === 1 }
+          : { sort: 0, status: true }}
+      >
+        <Tabs
+          activeKey={active}
+          onChange={(k) => setActive(k as Tab)}
+          items={[
+            {
+              key: 'details', label: t('details'), forceRender: true,
+              children: (
+                <>
+                  <div style={{ display: 'flex', gap: 16 }}>
+                    <Form.Item name="name" label={t('name')} style={{ flex: 1 }} rules={[{ required: true, whitespace: true, max: 64, message: t('nameRule') }]}><Input /></Form.Item>
+                    <Form.Item name="slug" label={t('slug')} style={{ flex: 1 }} rules={[{ required: true, max: 64, pattern: /^[a-z][a-z0-9_-]*$/, message: t('slugRule') }]}>
+                      <Input disabled={fixed} />
+                    </Form.Item>
+                  </div>
+                  <div style={{ display: 'flex', gap: 16 }}>
+                    <Form.Item name="sort" label={t('common:field.sort')} style={{ flex: 1 }} rules={[{ type: 'integer', min: -1_000_000, max: 1_000_000, message: t('sortRule') }]}>
+                      <InputNumber precision={0} style={{ width: '100%' }} />
+                    </Form.Item>
+                    <Form.Item name="status" label={t('common:field.enabled')} style={{ flex: 1 }} valuePropName="checked"><Switch disabled={fixed} /></Form.Item>
+                  </div>
+                  <Form.Item name="description" label={t('description')} rules={[{ max: 255 }]}><Input.TextArea rows={3} showCount maxLength={255} /></Form.Item>
+                </>
+              ),
+            },
+            ...(can('permission.list') ? [{
+              key: 'permissions', label: `${t('permissions')} (${fixed ? '∞' : permissionIds.length})`,
+              children: permissions.error ? <QueryError error={permissions.error} onRetry={() => void permissions.refetch()} /> : (
+                <PermissionTree permissions={permissions.data} value={permissionIds} onChange={setPermissionIds} disabled={fixed} />
+              ),
+            }] : []),
+            ...(can('menu.list') ? [{
+              key: 'menus', label: `${t('menus')} (${fixed ? '∞' : menuIds.length})`,
+              children: menus.error ? <QueryError error={menus.error} onRetry={() => void menus.refetch()} /> : (
+                <MenuTree menus={menus.data?.list} value={menuIds} onChange={setMenuIds} disabled={fixed} />
+              ),
+            }] : []),
+          ]}
+        />
+      </Form>
+    </Modal>
+  );
+}
+
+/** Permissions grouped by module; only the permissions (leaves) make the set. */
+function PermissionTree({ permissions, value, onChange, disabled }: {
+  permissions: Permission[] | undefined;
+  value: number[];
+  onChange: (ids: number[]) => void;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation(['roles', 'common']);
+  const groups = useMemo(() => {
+    const byModule = new Map<string, Permission[]>();
+    for (const p of permissions ?? []) byModule.set(moduleOf(p.slug), [...(byModule.get(moduleOf(p.slug)) ?? []), p]);
+    return [...byModule.entries()].sort(([a], [b]) => a.localeCompare(b));
+  }, [permissions]);
+  const treeData: DataNode[] = groups.map(([module, list]) => ({
+    key: `g:${module}`,
+    title: <span>{t(`common:menu.${module}`, { defaultValue: module })} <Typography.Text type="secondary">({module})</Typography.Text></span>,
+    children: list.map((p) => ({
+      key: `p:${p.id}`,
+      title: (
+        <span>
+          {p.name} <Typography.Text type="secondary" code>{p.slug}</Typography.Text>
+          {p.status !== 1 && <Tag style={{ marginLeft: 4 }}>{t('disabledTag')}</Tag>}
+        </span>
+      ),
+    })),
+  }));
+  const [expanded, setExpanded] = useState<string[] | null>(null);
+  if (!permissions) return <Tree aria-label={t('permissionTree')} treeData={[]} />;
+  const allIds = permissions.map((p) => p.id);
+  return (
+    <>
+      <Toolbar
+        hint={t('permissionHint')}
+        count={value.length}
+        disabled={disabled}
+        onAll={() => onChange(allIds)}
+        onNone={() => onChange([])}
+        onExpand={(open) => setExpanded(open ? groups.map(([m]) => `g:${m}`) : [])}
+      />
+      <TreeBox>
+        <Tree
+          aria-label={t('permissionTree')}
+          checkable
+          selectable={false}
+          disabled={disabled}
+          treeData={treeData}
+          expandedKeys={expanded ?? groups.map(([m]) => `g:${m}`)}
+          onExpand={(keys) => setExpanded(keys.map(String))}
+          checkedKeys={value.map((id) => `p:${id}`)}
+          onCheck={(checked) => {
+            const keys = Array.isArray(checked) ? checked : checked.checked;
+            onChange(keys.map(String).filter((k) => k.startsWith('p:')).map((k) => Number(k.slice(2))));
+          }}
+        />
+      </TreeBox>
+    </>
+  );
+}
+
+interface MenuIndex { parent: Map<number, number>; children: Map<number, number[]>; all: number[] }
+function indexMenus(nodes: Menu[], index: MenuIndex = { parent: new Map(), children: new Map(), all: [] }): MenuIndex {
+  for (const m of nodes) {
+    index.all.push(m.id);
+    index.parent.set(m.id, m.parent_id);
+    index.children.set(m.id, m.children.map((c) => c.id));
+    indexMenus(m.children, index);
+  }
+  return index;
+}
+const menuNodes = (nodes: Menu[], label: (m: Menu) => string, off: string): DataNode[] =>
+  nodes.map((m) => ({
+    key: String(m.id),
+    title: <span>{label(m)}{m.status !== 1 && <Tag style={{ marginLeft: 4 }}>{off}</Tag>}</span>,
+    children: menuNodes(m.children, label, off),
+  }));
+
+/** The menu tree, each menu ticked on its own (the set is exactly what is ticked): ticking a
+ *  menu also ticks its ancestors and descendants; unticking it unticks its descendants. */
+function MenuTree({ menus, value, onChange, disabled }: { menus: Menu[] | undefined; value: number[]; onChange: (ids: number[]) => void; disabled: boolean }) {
+  const { t } = useTranslation(['roles', 'common']);
+  const index = useMemo(() => indexMenus(menus ?? []), [menus]);
+  const treeData = useMemo(() => menuNodes(menus ?? [], (m) => t(`common:menu.${m.slug}`, { defaultValue: m.title }), t('disabledTag')), [menus, t]);
+  const [expanded, setExpanded] = useState<string[] | null>(null);
+  const descendants = (id: number): number[] => (index.children.get(id) ?? []).flatMap((c) => [c, ...descendants(c)]);
+  const ancestors = (id: number): number[] => {
+    const p = index.parent.get(id);
+    return p ? [p, ...ancestors(p)] : [];
+  };
+  return (
+    <>
+      <Toolbar
+        hint={t('menuHint')}
+        count={value.length}
+        disabled={disabled}
+        onAll={() => onChange(index.all)}
+        onNone={() => onChange([])}
+        onExpand={(open) => setExpanded(open ? index.all.map(String) : [])}
+      />
+      <TreeBox>
+        <Tree
+          aria-label={t('menuTree')}
+          checkable
+          checkStrictly
+          selectable={false}
+          disabled={disabled}
+          treeData={treeData}
+          expandedKeys={expanded ?? index.all.map(String)}
+          onExpand={(keys) => setExpanded(keys.map(String))}
+          checkedKeys={{ checked: value.map(String), halfChecked: [] }}
+          onCheck={(_, info) => {
+            const id = Number(info.node.key);
+            const set = new Set(value);
+            if (info.checked) for (const m of [id, ...ancestors(id), ...descendants(id)]) set.add(m);
+            else for (const m of [id, ...descendants(id)]) set.delete(m);
+            onChange(index.all.filter((m) => set.has(m)));
+          }}
+        />
+      </TreeBox>
+    </>
+  );
+}
+
+function Toolbar({ hint, count, disabled, onAll, onNone, onExpand }: {
+  hint: string; count: number; disabled: boolean; onAll: () => void; onNone: () => void; onExpand: (open: boolean) => void;
+}) {
+  const { t } = useTranslation(['roles', 'common']);
+  return (
+    <div style={{ marginBottom: 8 }}>
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>{hint}</Typography.Paragraph>
+      <Space wrap>
+        {!disabled && <Typography.Text strong>{t('chosen', { count })}</Typography.Text>}
+        <Button size="small" disabled={disabled} onClick={onAll}>{t('all')}</Button>
+        <Button size="small" disabled={disabled} onClick={onNone}>{t('none')}</Button>
+        <Button size="small" onClick={() => onExpand(true)}>{t('expandAll')}</Button>
+        <Button size="small" onClick={() => onExpand(false)}>{t('collapseAll')}</Button>
+      </Space>
+    </div>
+  );
+}
+
+/** A scrolling frame for a long tree, bordered in the theme's colours. */
+function TreeBox({ children }: { children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div style={{ maxHeight: '50vh', overflow: 'auto', border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadius, padding: 8 }}>
+      {children}
+    </div>
+  );
+}
