@@ -76,7 +76,7 @@ export function OrderForm({ onClose }: { onClose: (saved: boolean) => void }) {
       confirmLoading={busy}
       destroyOnHidden
     >
-      <Form<Values> form={form} layout="vertical" onFinish={(v) => void save(v)} initialValues={{ products: [{}] }}>
+      <Form<Values> form={form} name="newOrder" layout="vertical" onFinish={(v) => void save(v)} initialValues={{ products: [{}] }}>
         <Form.Item name="user_id" label={t('userId')} rules={[{ required: true, pattern: ID_RE, message: t('idRule') }]}>
           <Input inputMode="numeric" style={{ width: 200 }} />
         </Form.Item>

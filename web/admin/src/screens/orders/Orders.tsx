@@ -74,6 +74,7 @@ export default function Orders() {
   return (
     <Card>
       <Form<FilterValues>
+        name="orderFilters"
         className="list-filters"
         layout="inline"
         key={JSON.stringify(f)}

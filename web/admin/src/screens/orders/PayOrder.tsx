@@ -46,7 +46,7 @@ export function PayOrder({ order, onClose }: { order: Order; onClose: (done: boo
       {methods.error ? <QueryError error={methods.error} onRetry={() => void methods.refetch()} /> : methods.data && active.length === 0 ? (
         <Alert type="warning" showIcon title={t('noActiveMethod')} />
       ) : (
-        <Form form={form} layout="vertical" onFinish={(v) => void pay(v)} key={active[0]?.id ?? 0} initialValues={{ payment_method_id: active[0]?.id }}>
+        <Form form={form} name="payOrder" layout="vertical" onFinish={(v) => void pay(v)} key={active[0]?.id ?? 0} initialValues={{ payment_method_id: active[0]?.id }}>
           <Form.Item name="payment_method_id" label={t('paymentMethod')} rules={[{ required: true }]}>
             <Select loading={methods.isLoading} options={active.map((m) => ({ value: m.id, label: `${m.name} (${m.code})` }))} />
           </Form.Item>

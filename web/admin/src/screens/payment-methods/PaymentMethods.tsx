@@ -39,6 +39,7 @@ export default function PaymentMethods() {
   return (
     <Card>
       <Form
+        name="methodFilters"
         className="list-filters"
         layout="inline"
         key={JSON.stringify(f)}
@@ -198,6 +199,7 @@ function MethodForm({ method, onClose }: { method: Method | null; onClose: (save
     >
       <Form<Values>
         form={form}
+        name="method"
         layout="vertical"
         onFinish={(v) => void save(v)}
         initialValues={method
@@ -229,7 +231,7 @@ function MethodForm({ method, onClose }: { method: Method | null; onClose: (save
         </Space>
         <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>{t('secretHint')}</Typography.Paragraph>
         {mode === 'json' ? (
-          <Form.Item name="json" label={t('asJson')} rules={[{ validator: async (_, v: string) => { if (parseConfigText(v ?? '') === null) throw new Error(t('notObject')); } }]}>
+          <Form.Item name="json" label={t('jsonLabel')} rules={[{ validator: async (_, v: string) => { if (parseConfigText(v ?? '') === null) throw new Error(t('notObject')); } }]}>
             <Input.TextArea rows={8} spellCheck={false} style={{ fontFamily: 'monospace' }} />
           </Form.Item>
         ) : (

@@ -8,7 +8,7 @@ export const strings = {
     duplicateKey: 'The key "{{key}}" appears twice', badJson: 'The value of "{{key}}" is not valid JSON', notObject: 'The configuration must be a JSON object',
     nameRule: '1 to 64 characters, not blank', codeRule: '1 to 64 letters, digits, _ . : -, starting with a letter or digit',
     typeRule: '1 to 32 letters, digits, _ . : -, starting with a letter or digit', sortRule: 'An integer 0 … 1000000', descriptionRule: 'At most 500 characters',
-    keys: '{{count}} keys', typeExamples: 'online, offline, card, wallet…',
+    keys: '{{count}} keys', jsonLabel: 'Configuration as JSON', typeExamples: 'online, offline, card, wallet…',
   },
   'zh-CN': {
     name: '名称', code: '编码', type: '类型', active: '启用', inactive: '停用', isActive: '启用', config: '配置',
@@ -19,6 +19,6 @@ export const strings = {
     duplicateKey: '键“{{key}}”重复', badJson: '“{{key}}”的值不是有效的 JSON', notObject: '配置必须是 JSON 对象',
     nameRule: '1 至 64 个字符，不能全为空白', codeRule: '1 至 64 个字母、数字或 _ . : -，以字母或数字开头',
     typeRule: '1 至 32 个字母、数字或 _ . : -，以字母或数字开头', sortRule: '0 至 1000000 的整数', descriptionRule: '最多 500 个字符',
-    keys: '{{count}} 个键', typeExamples: 'online、offline、card、wallet 等',
+    keys: '{{count}} 个键', jsonLabel: '配置（JSON）', typeExamples: 'online、offline、card、wallet 等',
   },
 };

@@ -47,6 +47,7 @@ export default function Payments() {
   return (
     <Card>
       <Form<FilterValues>
+        name="paymentFilters"
         className="list-filters"
         layout="inline"
         key={JSON.stringify(f)}
