@@ -144,7 +144,7 @@ export default function Orders() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1100 }}
+          scroll={{ x: 1250 }}
           pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
           onChange={(_p, _f, sorter) => {
             const s = sorter as SorterResult<Order>;
@@ -154,7 +154,7 @@ export default function Orders() {
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             {
-              title: t('orderNo'), dataIndex: 'order_no',
+              title: t('orderNo'), dataIndex: 'order_no', width: 250,
               render: (v: string, o) => (can('order.view') ? <Typography.Link onClick={() => setViewing(o.id)}>{v}</Typography.Link> : v),
             },
             { title: t('userId'), dataIndex: 'user_id', width: 90 },
@@ -163,8 +163,8 @@ export default function Orders() {
               sortOrder: sortOrderOf(params.orderBy, 'amount'), render: (n: number) => money(n),
             },
             { title: t('common:field.status'), dataIndex: 'status', render: (s: string) => <Tag color={STATUS_COLORS[s]}>{t(`status.${s}`)}</Tag> },
-            { title: t('common:field.createdAt'), dataIndex: 'created_at', sorter: true, sortOrder: sortOrderOf(params.orderBy, 'created_at') },
-            { title: t('paidAt'), dataIndex: 'paid_at', render: (v: string | null) => v ?? '—' },
+            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180, sorter: true, sortOrder: sortOrderOf(params.orderBy, 'created_at') },
+            { title: t('paidAt'), dataIndex: 'paid_at', width: 180, render: (v: string | null) => v ?? '—' },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 280,
               render: (_: unknown, o) => (

@@ -68,12 +68,12 @@ export default function PaymentMethods() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1000 }}
+          scroll={{ x: 1250 }}
           pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             { title: t('name'), dataIndex: 'name' },
-            { title: t('code'), dataIndex: 'code', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+            { title: t('code'), dataIndex: 'code', width: 180, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
             { title: t('type'), dataIndex: 'type', render: (v: string) => <Tag>{v}</Tag> },
             {
               title: t('config'), dataIndex: 'config',
@@ -94,7 +94,7 @@ export default function PaymentMethods() {
               ),
             },
             { title: t('common:field.description'), dataIndex: 'description', ellipsis: true },
-            { title: t('common:field.updatedAt'), dataIndex: 'updated_at' },
+            { title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 180 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
               render: (_: unknown, m) => (

@@ -89,24 +89,24 @@ export default function Payments() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1100 }}
+          scroll={{ x: 1500 }}
           pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             {
-              title: t('paymentNo'), dataIndex: 'payment_no',
+              title: t('paymentNo'), dataIndex: 'payment_no', width: 260,
               render: (v: string, p) => (can('payment.view') ? <Typography.Link onClick={() => setViewing(p.id)}>{v}</Typography.Link> : v),
             },
             {
-              title: t('orderNo'), dataIndex: 'order_no',
+              title: t('orderNo'), dataIndex: 'order_no', width: 250,
               render: (v: string, p) => <Space size={4}>{v}{p.order_id === null && <Tag>{t('orderDeleted')}</Tag>}</Space>,
             },
             { title: t('method'), dataIndex: 'payment_method_name' },
             { title: t('userId'), dataIndex: 'user_id', width: 90 },
             { title: t('amount'), dataIndex: 'amount', align: 'right', render: money },
             { title: t('common:field.status'), dataIndex: 'status', render: (s: string) => <Tag color={COLORS[s]}>{t(`status.${s}`)}</Tag> },
-            { title: t('paidAt'), dataIndex: 'paid_at', render: (v: string | null) => v ?? '—' },
-            { title: t('common:field.createdAt'), dataIndex: 'created_at' },
+            { title: t('paidAt'), dataIndex: 'paid_at', width: 180, render: (v: string | null) => v ?? '—' },
+            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180 },
             ...(can('payment.view') ? [{
               title: t('common:field.actions'), key: 'actions', fixed: 'right' as const, width: 90,
               render: (_: unknown, p: Payment) => <Button type="link" size="small" onClick={() => setViewing(p.id)}>{t('common:action.view')}</Button>,
