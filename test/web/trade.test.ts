@@ -132,7 +132,8 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     assert.equal(stored!.config.api_key, 'very-secret');
     await mrow.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
-    await page.locator('.ant-message-error').waitFor();
+    await page.getByText(/Delete failed: .*has payment records and cannot be deleted/).waitFor();
+    await page.waitForTimeout(400);
     await screenshot(page, 'payment-methods');
 
     assert.deepEqual(w.errors, []);

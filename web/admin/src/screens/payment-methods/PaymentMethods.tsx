@@ -72,11 +72,11 @@ export default function PaymentMethods() {
           pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
-            { title: t('name'), dataIndex: 'name' },
+            { title: t('name'), dataIndex: 'name', width: 180 },
             { title: t('code'), dataIndex: 'code', width: 180, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
             { title: t('type'), dataIndex: 'type', render: (v: string) => <Tag>{v}</Tag> },
             {
-              title: t('config'), dataIndex: 'config',
+              title: t('config'), dataIndex: 'config', width: 200,
               render: (c: Record<string, unknown>) => {
                 const keys = Object.keys(c);
                 return (
@@ -259,13 +259,13 @@ function ConfigRowFields({ name, n, onRemove }: { name: number; n: number; onRem
       <Form.Item name={[name, 'key']} rules={[{ required: true, whitespace: true, message: t('key') }]}>
         <Input aria-label={t('keyN', { n })} placeholder={t('key')} style={{ width: 200 }} />
       </Form.Item>
-      <Form.Item name={[name, 'value']} extra={masked ? t('maskedHint') : undefined}>
+      <Form.Item name={[name, 'value']} extra={masked ? t('maskedHint') : undefined} style={{ width: 300 }}>
         {masked
           ? <Input.Password aria-label={t('valueN', { n })} placeholder={SECRET_MASK} style={{ width: 300 }} autoComplete="new-password" visibilityToggle={false} />
           : <Input aria-label={t('valueN', { n })} placeholder={t('value')} style={{ width: 300 }} />}
       </Form.Item>
       <Form.Item name={[name, 'json']} valuePropName="checked">
-        <Checkbox disabled={masked}>{t('jsonValue')}</Checkbox>
+        <Checkbox disabled={masked} style={{ whiteSpace: 'nowrap' }}>{t('jsonValue')}</Checkbox>
       </Form.Item>
       <Form.Item name={[name, 'masked']} hidden valuePropName="checked"><Checkbox /></Form.Item>
       <Button aria-label={t('removeKey', { n })} icon={<DeleteOutlined />} onClick={onRemove} />
