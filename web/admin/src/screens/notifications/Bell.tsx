@@ -35,8 +35,9 @@ export function NotificationBell() {
   const latest = useQuery({ queryKey: LATEST, queryFn: loadLatest, enabled: session !== null });
   const unread = latest.data?.unread ?? 0;
 
+  const signedIn = session !== null;
   useEffect(() => {
-    if (!session) return;
+    if (!signedIn) return;
     return connectLive({
       onState: setState,
       onPoll: () => void queryClient.invalidateQueries({ queryKey: ['notifications'] }),
@@ -52,9 +53,8 @@ export function NotificationBell() {
         void queryClient.invalidateQueries({ queryKey: ['notifications', 'list'] });
       },
     });
-    // One connection per session (a refreshed token keeps the same session).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [session !== null, queryClient, notification]);
+    // One connection while signed in (a refreshed token keeps the same session).
+  }, [signedIn, queryClient, notification]);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['notifications'] });
   const markRead = (id: number) => void run(() => unwrap(api.PUT('/api/admin/notifications/{id}/read', { params: { path: { id } } })), t('common:state.done')).then(refresh);

@@ -126,7 +126,7 @@ function SendForm({ onClose }: { onClose: (sent: boolean) => void }) {
   const notBlank = (msg: string, max: number) => [{ required: true, max, whitespace: true, message: msg }];
 
   return (
-    <Modal open title={t('sendTitle')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('send')} cancelText={t('common:action.cancel')} confirmLoading={busy} destroyOnHidden>
+    <Modal open title={t('sendTitle')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('sendOk')} cancelText={t('common:action.cancel')} confirmLoading={busy} destroyOnHidden>
       <Form<SendValues> form={form} layout="vertical" initialValues={{ audience: 'admins' }} onFinish={(v) => void send(v)}>
         <Form.Item name="title" label={t('title')} rules={notBlank(t('titleRule'), 200)}><Input maxLength={200} showCount /></Form.Item>
         <Form.Item name="content" label={t('content')} rules={notBlank(t('contentRule'), 5000)}><Input.TextArea rows={4} maxLength={5000} showCount /></Form.Item>
