@@ -61,7 +61,9 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     const [record] = await pendingRecord();
     assert.equal(record?.totalChunks, 10);
     const token = await login(server.app);
-    const state = async () => (await call(server.app, 'GET', `/api/admin/attachments/chunk/${record.chunkId}`, { token })).body.data as { received: number[]; missing: number[] };
+    // Before the first chunk has arrived the upload is unknown (404): nothing received yet.
+    const state = async () => ((await call(server.app, 'GET', `/api/admin/attachments/chunk/${record.chunkId}`, { token })).body.data
+      ?? { received: [], missing: [] }) as { received: number[]; missing: number[] };
     for (let i = 0; i < 100 && (await state()).received.length < 5; i++) await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual((await state()).received, [0, 1, 2, 3, 4]);
     await screenshot(w.page, 'files-upload-in-progress');
@@ -122,6 +124,7 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     await dialog.getByRole('combobox', { name: 'Administrators' }).fill(other.username);
     await sender.page.locator('.ant-select-item-option', { hasText: other.username }).click();
     await dialog.getByText('Recipients').click();
+    await sender.page.locator('.ant-select-dropdown').waitFor({ state: 'hidden' });
     await screenshot(sender.page, 'notifications-send');
     await dialog.getByRole('button', { name: 'Send' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -132,6 +135,7 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     await receiver.page.getByText('Please finish the stock count before 17:00.').first().waitFor();
     await receiver.page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
     await receiver.page.getByText('Latest notifications').waitFor();
+    await receiver.page.waitForTimeout(300); // the popover's opening animation, for the screenshot
     await screenshot(receiver.page, 'notifications-bell');
     await receiver.page.getByRole('tooltip').getByRole('button', { name: 'Mark read: Stock count on Friday' }).click();
     await receiver.page.getByRole('button', { name: 'Notifications, 0 unread' }).waitFor();

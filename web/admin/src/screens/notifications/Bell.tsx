@@ -93,7 +93,7 @@ export function NotificationBell() {
 
   return (
     <Popover trigger="click" placement="bottomRight" title={t('latest')} content={content} open={open} onOpenChange={setOpen}>
-      <Tooltip title={t('common:layout.notifications')}>
+      <Tooltip title={t('common:layout.notifications')} open={open ? false : undefined}>
         <Badge count={unread} size="small" overflowCount={99}>
           <Button type="text" icon={<BellOutlined />} aria-label={t('bell', { count: unread })} data-live={state} />
         </Badge>
