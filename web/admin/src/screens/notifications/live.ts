@@ -115,7 +115,12 @@ export function connectLive(options: LiveOptions): () => void {
     stopped = true;
     clearTimeout(retry);
     stopPolling();
-    socket?.close(1000);
+    // Closing a socket still connecting makes the browser log an error: close it once open.
+    if (socket?.readyState === WebSocket.CONNECTING) {
+      const pending = socket;
+      pending.onopen = () => pending.close(1000);
+      pending.onmessage = null;
+    } else socket?.close(1000);
     socket = null;
   };
 }
