@@ -6,6 +6,7 @@ import { Button, Card, Col, Descriptions, Form, Image, Input, Popconfirm, Row, S
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrors, useAction, QueryError } from '../../components/feedback.tsx';
 import { addStrings } from '../../i18n/index.ts';
@@ -48,6 +49,16 @@ export default function Profile() {
   );
 }
 
+const PASSWORD_FIELDS = ['old_password', 'password_confirmation', 'password'] as const;
+
+/** The server names the field in its message (`old_password is incorrect`) rather than as `body.…`. */
+function passwordFieldErrors(err: unknown): { name: string; errors: string[] }[] {
+  const named = fieldErrors(err, PASSWORD_FIELDS);
+  if (named.length > 0 || !(err instanceof ApiError) || err.code !== 30001) return named;
+  const name = PASSWORD_FIELDS.find((f) => new RegExp(`\\b${f}\\b`).test(err.message));
+  return name ? [{ name, errors: [err.message] }] : [];
+}
+
 interface PasswordValues {
   old_password: string;
   password: string;
@@ -72,7 +83,7 @@ function ChangePassword() {
     }, t('common:state.saved'));
     setBusy(false);
     if (ok) form.resetFields();
-    else form.setFields(fieldErrors(failure, ['old_password', 'password', 'password_confirmation']) as never);
+    else form.setFields(passwordFieldErrors(failure) as never);
   };
   return (
     <Card title={t('password')}>
