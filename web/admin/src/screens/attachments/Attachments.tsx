@@ -1,4 +1,262 @@
-// Placeholder until this screen is built (see screens/registry.tsx).
-import { Pending } from '../status.tsx';
+// Files: upload one file (with a progress bar), or a large one in chunks (progress, pause,
+// resume, and resume after a page reload by choosing the same file again), the list of every
+// attachment for holders of attachment.view (filters in the URL), download and image preview.
+import { CloudUploadOutlined, DownloadOutlined, EyeOutlined, PauseOutlined, CaretRightOutlined, UploadOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Form, Image, Input, List, Modal, Progress, Select, Space, Table, Tag, Typography, Upload } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, download, unwrap } from '../../api/client.ts';
+import { apiErrorOf, networkError } from '../../api/errors.ts';
+import { getSession } from '../../api/session.ts';
+import { useAuth } from '../../auth/auth.tsx';
+import { messageOf, QueryError, useAction } from '../../components/feedback.tsx';
+import { toQuery, useListParams } from '../../components/listParams.ts';
+import { addStrings } from '../../i18n/index.ts';
+import { strings } from './strings.ts';
+import { Aborted, ChunkedUpload, postForm, type Attachment } from './transfer.ts';
+import { ACCEPT, chunkBytesFrom, CHUNKED_ABOVE_BYTES, forgetPending, formatBytes, loadPending, percent, typeOf, type PendingUpload } from './upload.ts';
 
-export default Pending;
+addStrings('attachments', strings);
+
+const listAttachments = (query: Record<string, string | number>) =>
+  unwrap(api.GET('/api/admin/attachments', { params: { query: query as never } }));
+const downloadPath = (id: number) => `/api/admin/attachments/${id}/download`;
+
+interface Transfer {
+  name: string;
+  sent: number;
+  total: number;
+  state: 'running' | 'paused' | 'failed';
+  chunked: boolean;
+  resumed: boolean;
+}
+
+export default function Attachments() {
+  const { t } = useTranslation(['attachments', 'common']);
+  const { can } = useAuth();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const { params, setFilters, setPage } = useListParams();
+  const canView = can('attachment.view');
+  const canUpload = can('attachment.upload');
+  const f = params.filters;
+  const [transfer, setTransfer] = useState<Transfer | null>(null);
+  const [recent, setRecent] = useState<Attachment[]>([]);
+  const [pending, setPending] = useState<PendingUpload[]>(() => loadPending(localStorage));
+  const [previewing, setPreviewing] = useState<{ name: string; url: string } | null>(null);
+  const chunked = useRef<ChunkedUpload | null>(null);
+  const run = useAction();
+
+  const list = useQuery({ queryKey: ['attachments', params], queryFn: () => listAttachments(toQuery(params)), placeholderData: keepPreviousData, enabled: canView });
+  useEffect(() => () => chunked.current?.pause(), []);
+  useEffect(() => () => { if (previewing) URL.revokeObjectURL(previewing.url); }, [previewing]);
+
+  const finished = (a: Attachment) => {
+    setTransfer(null);
+    setRecent((r) => [a, ...r.filter((x) => x.id !== a.id)]);
+    setPending(loadPending(localStorage));
+    void message.success(t('uploaded', { name: a.original_name }));
+    void queryClient.invalidateQueries({ queryKey: ['attachments'] });
+  };
+  const failed = (err: unknown) => {
+    setTransfer((tr) => (tr ? { ...tr, state: err instanceof Aborted ? 'paused' : 'failed' } : tr));
+    setPending(loadPending(localStorage));
+    if (!(err instanceof Aborted)) void message.error(messageOf(err, t));
+  };
+
+  const single = async (file: File) => {
+    const type = typeOf(file.name)!;
+    setTransfer({ name: file.name, sent: 0, total: file.size, state: 'running', chunked: false, resumed: false });
+    const form = new FormData();
+    form.append('type', type);
+    form.append('file', file, file.name);
+    try {
+      finished(await postForm<Attachment>('/api/admin/attachments/upload', form, (sent) => setTransfer((tr) => tr && { ...tr, sent })));
+    } catch (err) {
+      failed(err);
+    }
+  };
+
+  const continueChunked = async (job: ChunkedUpload) => {
+    chunked.current = job;
+    setTransfer((tr) => ({ name: job.file.name, sent: tr?.sent ?? 0, total: job.file.size, state: 'running', chunked: true, resumed: tr?.resumed ?? false }));
+    try {
+      const a = await job.run();
+      chunked.current = null;
+      finished(a);
+    } catch (err) {
+      failed(err);
+    } finally {
+      setPending(loadPending(localStorage));
+    }
+  };
+
+  const startChunked = (file: File) => {
+    const job = new ChunkedUpload(file, localStorage, chunkBytesFrom(localStorage), (p) => {
+      setPending(loadPending(localStorage));
+      setTransfer((tr) => tr && { ...tr, sent: p.sent, total: p.total, resumed: job.resumed });
+    });
+    setTransfer({ name: file.name, sent: 0, total: file.size, state: 'running', chunked: true, resumed: false });
+    void continueChunked(job);
+  };
+
+  const pick = (file: File, mode: 'single' | 'chunked') => {
+    if (!typeOf(file.name)) void message.error(t('unsupported', { name: file.name }));
+    else if (transfer?.state === 'running') void message.warning(t('uploading', { name: transfer.name }));
+    else if (mode === 'chunked' || file.size > CHUNKED_ABOVE_BYTES) startChunked(file);
+    else void single(file);
+    return Upload.LIST_IGNORE;
+  };
+
+  const preview = async (a: Attachment) => {
+    const session = getSession();
+    try {
+      const res = await fetch(downloadPath(a.id), { headers: session ? { authorization: `Bearer ${session.token}` } : {} });
+      if (!res.ok) throw apiErrorOf(res.status, await res.json().catch(() => null), res.headers.get('x-trace-id'));
+      setPreviewing({ name: a.original_name, url: URL.createObjectURL(await res.blob()) });
+    } catch (err) {
+      void message.error(messageOf(err instanceof TypeError ? networkError(err) : err, t));
+    }
+  };
+
+  const actions = (a: Attachment) => (
+    <Space size={0}>
+      <Button type="link" size="small" icon={<DownloadOutlined />} aria-label={`${t('common:action.download')} ${a.original_name}`}
+        onClick={() => void run(() => download(downloadPath(a.id), a.original_name), t('common:state.done'))}>
+        {t('common:action.download')}
+      </Button>
+      {a.type === 'image' && (
+        <Button type="link" size="small" icon={<EyeOutlined />} aria-label={`${t('preview')} ${a.original_name}`} onClick={() => void preview(a)}>{t('preview')}</Button>
+      )}
+    </Space>
+  );
+  const typeLabel = (type: string) => <Tag color={type === 'image' ? 'blue' : type === 'video' ? 'purple' : 'default'}>{t(type)}</Tag>;
+
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+      {canUpload && (
+        <Card title={t('upload')}>
+          <Typography.Paragraph type="secondary">{t('uploadHint')}</Typography.Paragraph>
+          <Space wrap>
+            <Upload accept={ACCEPT} showUploadList={false} beforeUpload={(file) => pick(file, 'single')}>
+              <Button type="primary" icon={<UploadOutlined />}>{t('upload')}</Button>
+            </Upload>
+            <Upload accept={ACCEPT} showUploadList={false} beforeUpload={(file) => pick(file, 'chunked')}>
+              <Button icon={<CloudUploadOutlined />}>{t('uploadChunked')}</Button>
+            </Upload>
+          </Space>
+          {transfer && (
+            <div style={{ marginTop: 16 }}>
+              <Typography.Text>
+                {transfer.resumed ? t('resuming', { name: transfer.name }) : t('uploading', { name: transfer.name })}
+                {' · '}{formatBytes(transfer.sent)} / {formatBytes(transfer.total)}
+                {transfer.state === 'paused' && <Tag style={{ marginLeft: 8 }}>{t('paused')}</Tag>}
+              </Typography.Text>
+              <Progress
+                aria-label={t('progressLabel', { name: transfer.name })}
+                percent={percent(transfer.sent, transfer.total)}
+                status={transfer.state === 'failed' ? 'exception' : transfer.state === 'running' ? 'active' : 'normal'}
+              />
+              {transfer.chunked && (
+                <Space>
+                  {transfer.state === 'running'
+                    ? <Button icon={<PauseOutlined />} onClick={() => chunked.current?.pause()}>{t('pause')}</Button>
+                    : chunked.current && <Button type="primary" icon={<CaretRightOutlined />} onClick={() => void continueChunked(chunked.current!)}>{t('resume')}</Button>}
+                  {transfer.state !== 'running' && (
+                    <Button onClick={() => {
+                      const id = chunked.current?.upload?.chunkId;
+                      if (id) forgetPending(localStorage, id);
+                      chunked.current = null;
+                      setTransfer(null);
+                      setPending(loadPending(localStorage));
+                    }}>{t('cancel')}</Button>
+                  )}
+                </Space>
+              )}
+            </div>
+          )}
+          {pending.filter((p) => p.chunkId !== chunked.current?.upload?.chunkId).length > 0 && (
+            <Alert
+              style={{ marginTop: 16 }}
+              type="info"
+              showIcon
+              message={t('pending')}
+              description={(
+                <>
+                  <Typography.Paragraph>{t('pendingHint')}</Typography.Paragraph>
+                  <List
+                    size="small"
+                    dataSource={pending.filter((p) => p.chunkId !== chunked.current?.upload?.chunkId)}
+                    renderItem={(p) => (
+                      <List.Item actions={[
+                        <Button key="discard" size="small" aria-label={`${t('discard')} ${p.name}`} onClick={() => { forgetPending(localStorage, p.chunkId); setPending(loadPending(localStorage)); }}>{t('discard')}</Button>,
+                      ]}>
+                        {p.name} ({formatBytes(p.size)})
+                      </List.Item>
+                    )}
+                  />
+                </>
+              )}
+            />
+          )}
+          {recent.length > 0 && (
+            <List
+              style={{ marginTop: 16 }}
+              header={t('recent')}
+              size="small"
+              bordered
+              dataSource={recent}
+              renderItem={(a) => <List.Item actions={[actions(a)]}>{typeLabel(a.type)} {a.original_name} ({formatBytes(a.size)})</List.Item>}
+            />
+          )}
+        </Card>
+      )}
+      {canView ? (
+        <Card title={t('list')}>
+          <Form
+            className="list-filters"
+            layout="inline"
+            key={JSON.stringify(f)}
+            initialValues={f}
+            onFinish={(v: { original_name?: string; type?: string }) => setFilters({ original_name: v.original_name?.trim(), type: v.type })}
+          >
+            <Form.Item name="original_name" label={t('name')} rules={[{ max: 255 }]}><Input allowClear /></Form.Item>
+            <Form.Item name="type" label={t('type')}>
+              <Select allowClear style={{ width: 140 }} options={['image', 'document', 'video'].map((v) => ({ value: v, label: t(v) }))} />
+            </Form.Item>
+            <Space>
+              <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
+              <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
+            </Space>
+          </Form>
+          {list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+            <Table<Attachment>
+              rowKey="id"
+              loading={list.isFetching}
+              dataSource={list.data?.list ?? []}
+              locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
+              scroll={{ x: 900 }}
+              pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+              columns={[
+                { title: t('common:field.id'), dataIndex: 'id', width: 70 },
+                { title: t('name'), dataIndex: 'original_name', ellipsis: true },
+                { title: t('type'), dataIndex: 'type', width: 110, render: typeLabel },
+                { title: t('size'), dataIndex: 'size', width: 110, render: (n: number) => formatBytes(n) },
+                { title: t('contentType'), dataIndex: 'content_type', ellipsis: true },
+                { title: t('uploader'), dataIndex: 'uploaded_by', width: 100 },
+                { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180 },
+                { title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 210, render: (_: unknown, a) => actions(a) },
+              ]}
+            />
+          )}
+        </Card>
+      ) : (
+        <Alert type="info" showIcon message={t('noView')} />
+      )}
+      <Modal open={previewing !== null} title={previewing?.name} footer={null} onCancel={() => setPreviewing(null)} width={720}>
+        {previewing && <Image src={previewing.url} alt={previewing.name} preview={false} style={{ maxWidth: '100%' }} />}
+      </Modal>
+    </Space>
+  );
+}
