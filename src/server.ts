@@ -135,8 +135,7 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       ),
     };
     // `/`: the console for a browser, the list of services for anything else.
-    app.get('/', { schema: { hide: true } }, async (request, reply) =>
-      (String(request.headers.accept ?? '').includes('text/html') ? webRoute(request, reply) : undefined) ?? services);
+    app.get('/', { schema: { hide: true } }, async (request, reply) => webRoute(request, reply) ?? services);
     app.setNotFoundHandler((request, reply) =>
       webRoute(request, reply) ?? reply.status(404).send({ message: 'Not Found', code: 'NOT_FOUND', details: { path: request.url.split('?')[0] } }),
     );

@@ -26,8 +26,8 @@ export const isBuilt = (client: WebClient) => existsSync(path.join(client.root, 
 
 /**
  * Registers the built clients (the ones not built are left out) and returns the fallback of
- * the server's not-found handler: index.html for a client route (a GET of a path outside /api
- * that names no file), or undefined.
+ * the server's not-found handler: index.html for a client route (a browser's GET, asking for
+ * HTML, of a path outside /api that names no file), or undefined.
  */
 export async function serveWebClients(
   app: FastifyInstance,
@@ -56,7 +56,9 @@ export async function serveWebClients(
   const byPrefix = [...built].sort((a, b) => b.prefix.length - a.prefix.length);
   return (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    if (request.method !== 'GET' || url === '/api' || url.startsWith('/api/') || path.posix.basename(url).includes('.')) return undefined;
+    // A browser's navigation (it asks for HTML); API clients keep their JSON 404.
+    if (request.method !== 'GET' || !String(request.headers.accept ?? '').includes('text/html')) return undefined;
+    if (url === '/api' || url.startsWith('/api/') || path.posix.basename(url).includes('.')) return undefined;
     const client = byPrefix.find((c) => `${url}/`.startsWith(c.prefix));
     return client ? reply.header('Cache-Control', NO_CACHE).type('text/html; charset=utf-8').sendFile('index.html', client.root, { cacheControl: false }) : undefined;
   };

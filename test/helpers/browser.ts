@@ -71,6 +71,8 @@ export async function newPage(browser: Browser, language = 'en-US'): Promise<Wat
   });
   page.on('requestfailed', (req) => {
     const url = new URL(req.url());
+    // A request cut short by leaving the page (a navigation, a reload) is not a failure.
+    if (req.failure()?.errorText === 'net::ERR_ABORTED') return;
     if (url.pathname.startsWith('/api/') && !url.pathname.endsWith('/ws/notifications')) watched.failed.push(`${req.method()} ${url.pathname} failed`);
   });
   return watched;

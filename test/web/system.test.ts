@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { recordSystemLog } from '../../src/admin/features/logs/logs.recorder.ts';
-import { ADMIN_PASSWORD } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, within } from '../helpers/app.ts';
 import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
@@ -187,13 +187,14 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await w.page.getByRole('textbox', { name: 'Username' }).fill(who.username);
     await w.page.getByRole('button', { name: 'Search', exact: true }).click();
     await w.page.waitForURL(new RegExp(`username=${who.username}`));
-    await w.page.waitForFunction(() => document.querySelectorAll('.ant-table-tbody tr.ant-table-row').length === 2);
+    const count = (n: number) => within(10_000, async () => ((await rows(w.page).count()) === n ? true : undefined));
+    assert.ok(await count(2), 'the two sessions of that administrator');
     await screenshot(w.page, 'system-online');
     // One by its own button, the other selected and kicked out in a batch.
     await rows(w.page).first().getByRole('button', { name: /^Kick out/ }).click();
     await w.page.getByRole('button', { name: 'OK' }).click();
     await w.page.getByText('Session ended').waitFor();
-    await w.page.waitForFunction(() => document.querySelectorAll('.ant-table-tbody tr.ant-table-row').length === 1);
+    assert.ok(await count(1), 'one session left');
     await rows(w.page).first().getByRole('checkbox').check();
     await w.page.getByRole('button', { name: 'Kick out selected' }).click();
     await w.page.getByRole('button', { name: 'OK' }).click();
@@ -220,7 +221,8 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await w.page.getByText(/of \d+(\.\d)? [KMGT]?B/).first().waitFor();
     await w.page.getByText(/^v\d+\.\d+\.\d+$/).waitFor();
     const first = await sample.textContent();
-    await w.page.waitForFunction((text) => document.querySelector('[role=status]')?.textContent !== text, first, { timeout: 9000 });
+    const changed = await within(9000, async () => ((await w.page.locator('[role=status]').first().textContent()) !== first ? true : undefined));
+    assert.ok(changed, 'the sample time changes');
     await screenshot(w.page, 'system-monitor');
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
