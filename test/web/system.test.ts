@@ -81,8 +81,10 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
     await w.page.waitForURL(/\/dashboard$/);
     await w.page.goto(`${server.base}/system/blacklists`);
+    await w.page.getByText('Nothing here yet').waitFor();
     await w.page.getByRole('button', { name: 'Create' }).click();
     const form = w.page.getByRole('dialog', { name: 'New rule' });
+    await form.waitFor();
     await form.getByLabel('IP rule').fill('198.51.100.0/33');
     await form.getByLabel('Remark').fill('scanner network');
     await form.getByRole('button', { name: 'Save' }).click();
