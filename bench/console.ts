@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // The administration console in Chromium (Debian's, driven by playwright-core), against the real
 // server in this process:
 //   (1) the JavaScript transferred before the sign-in page is interactive (the sign-in button
@@ -93,10 +92,11 @@ try {
     await page.getByText('Sign-ins today').waitFor();
     await page.getByRole('menuitem', { name: 'Trade' }).click();
     await page.getByRole('link', { name: 'Orders', exact: true }).waitFor();
-    return page.evaluate(() => new Promise<number>((resolve) => {
-      const link = [...document.querySelectorAll('a')].find((a) => a.textContent === 'Orders')!;
+    // (A string: this runs in the page, whose DOM types the server's program does not have.)
+    return page.evaluate<number>(`new Promise((resolve) => {
+      const link = [...document.querySelectorAll('a')].find((a) => a.textContent === 'Orders');
       const start = performance.now();
-      const rowShown = () => [...document.querySelectorAll('tr.ant-table-row')].some((tr) => /\d{27}/.test(tr.textContent ?? ''));
+      const rowShown = () => [...document.querySelectorAll('tr.ant-table-row')].some((tr) => /\\d{27}/.test(tr.textContent || ''));
       const observer = new MutationObserver(() => {
         if (!rowShown()) return;
         observer.disconnect();
@@ -104,7 +104,7 @@ try {
       });
       observer.observe(document.body, { childList: true, subtree: true, characterData: true });
       link.click();
-    }));
+    })`);
   };
   const direct = async (): Promise<number> => {
     const start = performance.now();
