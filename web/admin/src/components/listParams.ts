@@ -50,12 +50,17 @@ export function useListParams(defaultPageSize = 10) {
   const update = useCallback((next: Partial<ListParams>) => {
     setSearch(writeListParams({ ...params, ...next }, defaultPageSize));
   }, [params, setSearch, defaultPageSize]);
+  const setPage = (page: number, pageSize: number) => update({ page: pageSize === params.pageSize ? page : 1, pageSize });
   return {
     params,
+    /** Whether any filter is set (an empty list then says that nothing matches them). */
+    filtered: Object.keys(params.filters).length > 0,
+    /** The paging of an antd Table showing `total` rows, bound to the URL. */
+    pagination: (total: number) => ({ current: params.page, pageSize: params.pageSize, total, showSizeChanger: true, pageSizeOptions: PAGE_SIZES, onChange: setPage }),
     /** New filters start again at page 1. */
     setFilters: (filters: Record<string, string | undefined>) =>
       update({ filters: Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')), page: 1 }),
-    setPage: (page: number, pageSize: number) => update({ page: pageSize === params.pageSize ? page : 1, pageSize }),
+    setPage,
     setOrderBy: (orderBy: string | undefined) => update({ orderBy, page: 1 }),
   };
 }

@@ -14,6 +14,7 @@ import { fieldErrors, QueryError, useAction } from '../../components/feedback.ts
 import { toQuery, useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('admins', strings);
 
@@ -36,7 +37,7 @@ export default function Admins() {
   const { can, profile } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, pagination } = useListParams();
   const [editing, setEditing] = useState<Admin | 'new' | null>(null);
   const [resetting, setResetting] = useState<Admin | null>(null);
   const [unbinding, setUnbinding] = useState<Admin | null>(null);
@@ -93,10 +94,7 @@ export default function Admins() {
               <Select allowClear style={{ width: 160 }} options={(roles.data?.list ?? []).map((r) => ({ value: String(r.id), label: r.name }))} />
             </Form.Item>
             <Form.Item name="range" label={t('common:field.createdAt')}><DatePicker.RangePicker showTime /></Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-              <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
-            </Space>
+            <FilterButtons onReset={() => setFilters({})} />
           </Form>
           <div className="list-toolbar">
             <Space>
@@ -118,7 +116,7 @@ export default function Admins() {
               dataSource={list.data?.list ?? []}
               locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
               scroll={{ x: 1100 }}
-              pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+              pagination={pagination(list.data?.total ?? 0)}
               columns={[
                 { title: t('common:field.id'), dataIndex: 'id', width: 70 },
                 {

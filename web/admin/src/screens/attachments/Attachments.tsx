@@ -16,6 +16,7 @@ import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { Aborted, ChunkedUpload, postForm, type Attachment } from './transfer.ts';
 import { ACCEPT, chunkBytesFrom, CHUNKED_ABOVE_BYTES, forgetPending, formatBytes, loadPending, percent, typeOf, type PendingUpload } from './upload.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('attachments', strings);
 
@@ -37,7 +38,7 @@ export default function Attachments() {
   const { can } = useAuth();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, pagination } = useListParams();
   const canView = can('attachment.view');
   const canUpload = can('attachment.upload');
   const f = params.filters;
@@ -225,10 +226,7 @@ export default function Attachments() {
             <Form.Item name="type" label={t('type')}>
               <Select allowClear style={{ width: 140 }} options={['image', 'document', 'video'].map((v) => ({ value: v, label: t(v) }))} />
             </Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-              <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
-            </Space>
+            <FilterButtons onReset={() => setFilters({})} />
           </Form>
           {list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
             <Table<Attachment>
@@ -237,7 +235,7 @@ export default function Attachments() {
               dataSource={list.data?.list ?? []}
               locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
               scroll={{ x: 900 }}
-              pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+              pagination={pagination(list.data?.total ?? 0)}
               columns={[
                 { title: t('common:field.id'), dataIndex: 'id', width: 70 },
                 { title: t('name'), dataIndex: 'original_name', ellipsis: true },

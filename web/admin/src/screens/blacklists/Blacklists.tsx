@@ -14,6 +14,7 @@ import { messageOf, QueryError, useAction } from '../../components/feedback.tsx'
 import { toQuery, useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { isRule } from './ip.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('blacklists', {
   'en-US': {
@@ -39,7 +40,7 @@ export default function Blacklists() {
   const run = useAction();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, pagination } = useListParams();
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const f = params.filters;
@@ -77,10 +78,7 @@ export default function Blacklists() {
         <Form.Item name="status" label={t('common:field.status')}>
           <Select allowClear style={{ width: 120 }} options={[{ value: '1', label: t('active') }, { value: '0', label: t('inactive') }]} />
         </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
-        </Space>
+        <FilterButtons onReset={() => setFilters({})} />
       </Form>
       <div className="list-toolbar">
         <Space>
@@ -105,7 +103,7 @@ export default function Blacklists() {
             onChange: (keys) => setSelected(keys as number[]),
             getCheckboxProps: (r) => ({ 'aria-label': `${t('ip')} ${r.ip}` }),
           } : undefined}
-          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          pagination={pagination(list.data?.total ?? 0)}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 80 },
             { title: t('ip'), dataIndex: 'ip', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },

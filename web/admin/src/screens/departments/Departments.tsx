@@ -13,6 +13,7 @@ import { fieldErrors, QueryError, useAction } from '../../components/feedback.ts
 import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('departments', strings);
 
@@ -79,10 +80,7 @@ export default function Departments() {
         <Form.Item name="status" label={t('common:field.status')}>
           <Select allowClear style={{ width: 110 }} options={[{ value: '1', label: t('common:field.enabled') }, { value: '0', label: t('common:field.disabled') }]} />
         </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
-        </Space>
+        <FilterButtons onReset={() => setFilters({})} />
       </Form>
       <div className="list-toolbar">
         <Space>

@@ -31,7 +31,7 @@ export default function Dictionaries() {
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, pagination } = useListParams();
   const [editing, setEditing] = useState<{ entry: Entry | null; parent: Entry | null } | null>(null);
   const f = params.filters;
   const typeId = Number(f.type) || undefined;
@@ -159,7 +159,7 @@ export default function Dictionaries() {
                   dataSource={items.data?.list ?? []}
                   locale={{ emptyText: Object.keys(itemFilters).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
                   scroll={{ x: 800 }}
-                  pagination={{ current: params.page, pageSize: params.pageSize, total: items.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+                  pagination={pagination(items.data?.total ?? 0)}
                   columns={[
                     { title: t('name'), dataIndex: 'name' },
                     { title: t('code'), dataIndex: 'code', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },

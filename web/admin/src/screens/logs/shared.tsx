@@ -9,9 +9,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/auth.tsx';
 import { QueryError } from '../../components/feedback.tsx';
-import type { ListParams } from '../../components/listParams.ts';
+import { PAGE_SIZES, type ListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('logs', strings);
 
@@ -61,10 +62,7 @@ export function LogFilters({ filters, onSearch, children }: {
         <DatePicker.RangePicker showTime={withTime} allowEmpty={[true, true]} aria-label={t('dates')} />
       </Form.Item>
       <Form.Item name="withTime" label={t('withTime')} valuePropName="checked"><Switch size="small" /></Form.Item>
-      <Space>
-        <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-        <Button onClick={() => onSearch({})}>{t('common:action.reset')}</Button>
-      </Space>
+      <FilterButtons onReset={() => onSearch({})} />
     </Form>
   );
 }
@@ -90,7 +88,7 @@ export function LogTable<T extends { id: number }>({ query, params, setPage, col
       dataSource={rows}
       locale={{ emptyText: filtered ? t('common:state.emptyFiltered') : t('common:state.empty') }}
       scroll={{ x: 1100 }}
-      pagination={{ current: params.page, pageSize: params.pageSize, total, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+      pagination={{ current: params.page, pageSize: params.pageSize, total, showSizeChanger: true, pageSizeOptions: PAGE_SIZES, onChange: setPage }}
       columns={[
         ...columns,
         {

@@ -26,7 +26,7 @@ export default function Notifications() {
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, pagination } = useListParams();
   const [sending, setSending] = useState(false);
   const f = params.filters;
   const list = useQuery({ queryKey: ['notifications', 'list', params], queryFn: () => listNotifications(toQuery(params)), placeholderData: keepPreviousData });
@@ -60,7 +60,7 @@ export default function Notifications() {
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('none') }}
           scroll={{ x: 900 }}
-          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          pagination={pagination(list.data?.total ?? 0)}
           columns={[
             {
               title: t('title'), dataIndex: 'title', width: 240,

@@ -11,6 +11,7 @@ import { useAuth } from '../../auth/auth.tsx';
 import { messageOf, QueryError, useAction } from '../../components/feedback.tsx';
 import { toQuery, useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('online', {
   'en-US': {
@@ -36,7 +37,7 @@ export default function Online() {
   const run = useAction();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, pagination } = useListParams();
   const [selected, setSelected] = useState<number[]>([]);
   const f = params.filters;
   const list = useQuery({ queryKey: ['online', params], queryFn: () => listOnline(toQuery(params)), placeholderData: keepPreviousData });
@@ -70,10 +71,7 @@ export default function Online() {
       >
         <Form.Item name="username" label={t('username')} rules={[{ max: 64 }]}><Input allowClear /></Form.Item>
         <Form.Item name="ip" label={t('ip')} rules={[{ max: 64 }]}><Input allowClear /></Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
-        </Space>
+        <FilterButtons onReset={() => setFilters({})} />
       </Form>
       <div className="list-toolbar">
         <Space>
@@ -92,13 +90,13 @@ export default function Online() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1100 }}
+          scroll={{ x: 1300 }}
           rowSelection={mayKick ? {
             selectedRowKeys: selected,
             onChange: (keys) => setSelected(keys as number[]),
             getCheckboxProps: (s) => ({ disabled: s.is_current, 'aria-label': `${t('username')} ${s.username} #${s.token_id}` }),
           } : undefined}
-          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          pagination={pagination(list.data?.total ?? 0)}
           columns={[
             { title: t('common:field.id'), dataIndex: 'token_id', width: 80 },
             {
@@ -110,8 +108,8 @@ export default function Online() {
                 </Space>
               ),
             },
-            { title: t('ip'), dataIndex: 'ip' },
-            { title: t('userAgent'), dataIndex: 'user_agent', ellipsis: true, render: (v: string) => v || '—' },
+            { title: t('ip'), dataIndex: 'ip', width: 150 },
+            { title: t('userAgent'), dataIndex: 'user_agent', width: 220, ellipsis: true, render: (v: string) => v || '—' },
             { title: t('loginAt'), dataIndex: 'login_at', width: 170 },
             { title: t('lastActive'), dataIndex: 'last_active_at', width: 170 },
             { title: t('expiresAt'), dataIndex: 'expires_at', width: 170 },

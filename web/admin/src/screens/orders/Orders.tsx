@@ -21,6 +21,7 @@ import { OrderDetail } from './OrderDetail.tsx';
 import { OrderForm } from './OrderForm.tsx';
 import { PayOrder } from './PayOrder.tsx';
 import { strings } from './strings.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('orders', strings);
 
@@ -47,7 +48,7 @@ export default function Orders() {
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, setPage, setOrderBy } = useListParams();
+  const { params, setFilters, setOrderBy, pagination } = useListParams();
   const [creating, setCreating] = useState(false);
   const [viewing, setViewing] = useState<number | null>(null);
   const [paying, setPaying] = useState<Order | null>(null);
@@ -119,10 +120,7 @@ export default function Orders() {
             disabledDate={(d, info) => !!info.from && outsideRange(d.format(DAY), info.from.format(DAY))}
           />
         </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
-        </Space>
+        <FilterButtons onReset={() => setFilters({})} />
       </Form>
       <div className="list-toolbar">
         <Space>
@@ -145,7 +143,7 @@ export default function Orders() {
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
           scroll={{ x: 1250 }}
-          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          pagination={pagination(list.data?.total ?? 0)}
           onChange={(_p, _f, sorter) => {
             const s = sorter as SorterResult<Order>;
             const next = s.order ? `${String(s.field)}:${s.order === 'ascend' ? 'asc' : 'desc'}` : undefined;
@@ -159,7 +157,7 @@ export default function Orders() {
             },
             { title: t('userId'), dataIndex: 'user_id', width: 90 },
             {
-              title: t('amount'), dataIndex: 'amount', align: 'right', sorter: true,
+              title: t('amount'), dataIndex: 'amount', align: 'right', sorter: true, width: 120,
               sortOrder: sortOrderOf(params.orderBy, 'amount'), render: (n: number) => money(n),
             },
             { title: t('common:field.status'), dataIndex: 'status', render: (s: string) => <Tag color={STATUS_COLORS[s]}>{t(`status.${s}`)}</Tag> },

@@ -14,6 +14,7 @@ import { toQuery, useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { configFromRows, configText, parseConfigText, rowsFromConfig, SECRET_MASK, type ConfigRow } from './config.ts';
 import { strings } from './strings.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('paymentMethods', strings);
 
@@ -26,7 +27,7 @@ export default function PaymentMethods() {
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, pagination } = useListParams();
   const [editing, setEditing] = useState<Method | 'new' | null>(null);
   const f = params.filters;
   const list = useQuery({ queryKey: ['payment-methods', params], queryFn: () => listMethods(toQuery(params)), placeholderData: keepPreviousData });
@@ -52,10 +53,7 @@ export default function PaymentMethods() {
         <Form.Item name="is_active" label={t('common:field.status')}>
           <Select allowClear style={{ width: 110 }} options={[{ value: '1', label: t('active') }, { value: '0', label: t('inactive') }]} />
         </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
-        </Space>
+        <FilterButtons onReset={() => setFilters({})} />
       </Form>
       <div className="list-toolbar">
         <Space>
@@ -69,7 +67,7 @@ export default function PaymentMethods() {
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
           scroll={{ x: 1250 }}
-          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          pagination={pagination(list.data?.total ?? 0)}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             { title: t('name'), dataIndex: 'name', width: 180 },

@@ -11,6 +11,7 @@ import { toQuery, useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { centsText, numberToCents } from '../orders/logic.ts';
 import { strings } from './strings.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('payments', strings);
 
@@ -34,7 +35,7 @@ interface FilterValues {
 export default function Payments() {
   const { t } = useTranslation(['payments', 'common']);
   const { can } = useAuth();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, pagination } = useListParams();
   const [viewing, setViewing] = useState<number | null>(null);
   const f = params.filters;
   const list = useQuery({ queryKey: ['payments', params], queryFn: () => listPayments(toQuery(params)), placeholderData: keepPreviousData });
@@ -77,10 +78,7 @@ export default function Payments() {
           <Select allowClear style={{ width: 120 }} options={STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))} />
         </Form.Item>
         <Form.Item name="range" label={t('common:field.createdAt')}><DatePicker.RangePicker showTime /></Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
-        </Space>
+        <FilterButtons onReset={() => setFilters({})} />
       </Form>
       <Typography.Paragraph type="secondary">{t('readOnly')}</Typography.Paragraph>
       {list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
@@ -90,7 +88,7 @@ export default function Payments() {
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
           scroll={{ x: 1500 }}
-          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          pagination={pagination(list.data?.total ?? 0)}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             {

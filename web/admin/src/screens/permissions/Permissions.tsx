@@ -13,6 +13,7 @@ import { fieldErrors, QueryError, useAction } from '../../components/feedback.ts
 import { toQuery, useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('permissions', strings);
 
@@ -39,7 +40,7 @@ export default function Permissions() {
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, pagination } = useListParams();
   const f = params.filters;
   const [editing, setEditing] = useState<Permission | 'new' | null>(null);
 
@@ -80,10 +81,7 @@ export default function Permissions() {
         <Form.Item name="status" label={t('common:field.status')}>
           <Select allowClear style={{ width: 110 }} options={[{ value: '1', label: t('common:field.enabled') }, { value: '0', label: t('common:field.disabled') }]} />
         </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
-        </Space>
+        <FilterButtons onReset={() => setFilters({})} />
       </Form>
       <div className="list-toolbar">
         <Space>
@@ -97,7 +95,7 @@ export default function Permissions() {
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
           scroll={{ x: 1350 }}
-          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          pagination={pagination(list.data?.total ?? 0)}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             { title: t('name'), dataIndex: 'name', width: 240, ellipsis: true },

@@ -15,6 +15,7 @@ import { fieldErrors, QueryError, useAction } from '../../components/feedback.ts
 import { toQuery, useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
+import { FilterButtons } from '../../components/FilterButtons.tsx';
 
 addStrings('roles', strings);
 
@@ -44,7 +45,7 @@ export default function Roles() {
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, pagination } = useListParams();
   const f = params.filters;
   const [editing, setEditing] = useState<{ role: Role | null; tab: Tab } | null>(null);
 
@@ -73,10 +74,7 @@ export default function Roles() {
         <Form.Item name="status" label={t('common:field.status')}>
           <Select allowClear style={{ width: 110 }} options={[{ value: '1', label: t('common:field.enabled') }, { value: '0', label: t('common:field.disabled') }]} />
         </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-          <Button onClick={() => setFilters({})}>{t('common:action.reset')}</Button>
-        </Space>
+        <FilterButtons onReset={() => setFilters({})} />
       </Form>
       <div className="list-toolbar">
         <Space>
@@ -90,7 +88,7 @@ export default function Roles() {
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
           scroll={{ x: 1150 }}
-          pagination={{ current: params.page, pageSize: params.pageSize, total: list.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: setPage }}
+          pagination={pagination(list.data?.total ?? 0)}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 60 },
             {
