@@ -63,7 +63,9 @@ export async function newPage(browser: Browser, language = 'en-US'): Promise<Wat
   const watched: Watched = { page, context, errors: [], failed: [] };
   page.on('pageerror', (err) => watched.errors.push(err.message));
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) watched.errors.push(msg.text());
+    // Chromium's own lines for a refused request or socket upgrade (a session ended, say) are
+    // not page errors: the requests themselves are checked below.
+    if (msg.type() === 'error' && !/Failed to load resource|^WebSocket connection to .* failed/.test(msg.text())) watched.errors.push(msg.text());
   });
   page.on('response', (res) => {
     const url = new URL(res.url());
