@@ -41,11 +41,9 @@ export function setSession(session: Session | null, reason?: EndReason): void {
   for (const l of listeners) l(session);
 }
 
-/** Why the last session ended (read once by the sign-in page). */
-export function takeEndReason(): EndReason | null {
-  const r = localStorage.getItem(REASON_KEY) as EndReason | null;
-  localStorage.removeItem(REASON_KEY);
-  return r;
+/** Why the last session ended, until the next sign-in (a reload of the sign-in page still says it). */
+export function endReason(): EndReason | null {
+  return localStorage.getItem(REASON_KEY) as EndReason | null;
 }
 
 export function onSessionChange(listener: Listener): () => void {

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
-import { takeEndReason } from '../api/session.ts';
+import { endReason } from '../api/session.ts';
 import { LanguageSwitch } from '../layout/LanguageSwitch.tsx';
 import { useAuth } from './auth.tsx';
 
@@ -30,7 +30,7 @@ export default function SignIn() {
   const [error, setError] = useState<ApiError | null>(null);
   const [secondStep, setSecondStep] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [ended] = useState(takeEndReason);
+  const [ended] = useState(endReason);
   const captcha = useQuery({ queryKey: ['captcha'], queryFn: () => unwrap(api.GET('/api/admin/captcha')), staleTime: Infinity, gcTime: 0 });
   const next = params.get('next') ?? '/';
   if (session) return <Navigate to={next.startsWith('/') ? next : '/'} replace />;
