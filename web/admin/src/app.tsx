@@ -1,17 +1,18 @@
 // Providers (query cache, Ant Design theme and locale, session) and the routes: the sign-in
 // page, and behind it the shell with one route per menu entry the administrator may see.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider, Spin, theme } from 'antd';
+import { Alert, App as AntApp, Button, ConfigProvider, Spin, theme } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router';
+import { createBrowserRouter, Navigate, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { ApiError } from './api/errors.ts';
+import { getSession } from './api/session.ts';
 import { AuthProvider, useAuth, type MenuNode } from './auth/auth.tsx';
 import SignIn from './auth/SignIn.tsx';
 import { ThemeState } from './layout/theme.tsx';
-import { EXTRA_ROUTES, SCREENS } from './screens/registry.tsx';
+import { EXTRA_ROUTES, SCREENS, type Screen } from './screens/registry.tsx';
 
 // Loaded after sign-in: the sign-in page stays small.
 const Shell = lazy(() => import('./layout/Shell.tsx'));
@@ -34,6 +35,34 @@ function pagesOf(nodes: MenuNode[]): (MenuNode & { path: string })[] {
   return nodes.flatMap((n) => [...(n.type === 2 && n.path ? [n as MenuNode & { path: string }] : []), ...pagesOf(n.children)]);
 }
 
+/** A screen's route: its chunk, and its first request started with the navigation (when signed in). */
+function screenRoute(path: string, screen: Screen | undefined): RouteObject {
+  if (!screen) return { path, element: <Pending /> };
+  const { load, data } = screen;
+  return {
+    path,
+    lazy: async () => ({ Component: (await load()).default }),
+    loader: ({ request }) => {
+      if (data && getSession()) void data(queryClient, new URL(request.url).searchParams);
+      return null;
+    },
+    errorElement: <ScreenError />,
+  };
+}
+
+/** A screen whose code could not be loaded (the network, or a console updated since this page was opened). */
+function ScreenError() {
+  const { t } = useTranslation();
+  return (
+    <Alert
+      type="error"
+      showIcon
+      title={t('error.screen')}
+      action={<Button onClick={() => window.location.reload()}>{t('action.reload')}</Button>}
+    />
+  );
+}
+
 /** Signed-in part: routes from the menu tree; the first page is the home. */
 function Protected() {
   const { session, profile } = useAuth();
@@ -52,13 +81,11 @@ function Routed() {
       {
         path: '/',
         element: <Protected />,
+        hydrateFallbackElement: <Spin fullscreen />,
         children: [
           { index: true, element: pages[0] ? <Navigate to={pages[0].path} replace /> : <Pending /> },
-          ...pages.map((p) => {
-            const Screen = SCREENS[p.component ?? ''];
-            return { path: p.path, element: Screen ? <Screen /> : <Pending /> };
-          }),
-          ...EXTRA_ROUTES.map((r) => ({ path: r.path, element: <r.screen /> })),
+          ...pages.map((p) => screenRoute(p.path, SCREENS[p.component ?? ''])),
+          ...EXTRA_ROUTES.map((r) => screenRoute(r.path, r.screen)),
           { path: '*', element: profile ? <NotFound /> : <Spin /> },
         ],
       },
@@ -75,7 +102,7 @@ export function App() {
         {(dark) => (
           <ConfigProvider
             locale={i18n.language === 'zh-CN' ? zhCN : enUS}
-            theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm }}
+            theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, zeroRuntime: true }}
             // Labels as written (antd puts a space inside two-character Chinese labels).
             button={{ autoInsertSpace: false }}
           >

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 import './i18n/index.ts';
+import 'antd/dist/antd.css';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(

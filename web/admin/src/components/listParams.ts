@@ -1,6 +1,7 @@
 // A list's filters, page, page size and sort live in the URL's search parameters, so that a
 // reload or a shared link shows the same view. Pure functions (tested without a browser) and
 // the hook that binds them to the router.
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
@@ -42,6 +43,25 @@ export function writeListParams(params: ListParams, defaultPageSize = 10): URLSe
 /** The query string a list endpoint takes: filters, `page`, `page_size`, `order_by`. */
 export function toQuery(params: ListParams): Record<string, string | number> {
   return { ...params.filters, page: params.page, page_size: params.pageSize, ...(params.orderBy ? { order_by: params.orderBy } : {}) };
+}
+
+/**
+ * How long a page of a list just read is shown without asking again: the request started with a
+ * navigation is not repeated when the screen mounts a moment later. Every change a screen makes
+ * refreshes its list explicitly.
+ */
+const LIST_FRESH_MS = 5_000;
+
+/**
+ * A list screen's query (cache key and request) for the given list parameters, and `prefetch`,
+ * which starts it for a URL's search parameters. Defined next to the screen in its `query.ts`,
+ * which the screen registry imports too, so that the request starts with the navigation, before
+ * the screen's code is loaded.
+ */
+export function listQuery<T>(key: readonly string[], fetch: (query: Record<string, string | number>) => Promise<T>) {
+  const options = (params: ListParams) => queryOptions({ queryKey: [...key, params], queryFn: () => fetch(toQuery(params)), staleTime: LIST_FRESH_MS });
+  const prefetch = (client: QueryClient, search: URLSearchParams) => client.prefetchQuery(options(readListParams(search)));
+  return Object.assign(options, { prefetch });
 }
 
 export function useListParams(defaultPageSize = 10) {

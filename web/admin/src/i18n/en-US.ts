@@ -5,7 +5,7 @@ export default {
     search: 'Search', reset: 'Reset', create: 'Create', edit: 'Edit', delete: 'Delete', save: 'Save', cancel: 'Cancel',
     confirm: 'Confirm', refresh: 'Refresh', export: 'Export', import: 'Import', download: 'Download', view: 'View',
     enable: 'Enable', disable: 'Disable', back: 'Back', close: 'Close', retry: 'Retry', batchDelete: 'Delete selected',
-    signOut: 'Sign out', profile: 'Profile',
+    signOut: 'Sign out', profile: 'Profile', reload: 'Reload',
   },
   state: {
     loading: 'Loading…', empty: 'Nothing here yet', emptyFiltered: 'Nothing matches these filters',
@@ -17,6 +17,7 @@ export default {
     description: 'Description', timeRange: 'Time range', enabled: 'Enabled', disabled: 'Disabled',
   },
   error: {
+    screen: 'This screen could not be loaded. Check the connection, then reload the page.',
     network: 'The server cannot be reached. Check the connection and try again.',
     traceId: 'Trace ID: {{id}}',
     unavailable: 'The service is temporarily unavailable. Try again in a moment.',

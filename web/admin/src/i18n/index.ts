@@ -1,6 +1,8 @@
 // Languages of the console: en-US and zh-CN. The choice is remembered, sets <html lang>, and is
 // sent as Accept-Language so that the server's messages come in the same language. Screens add
 // their own strings as a namespace (addStrings) when they load.
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import enUS from './en-US.ts';
@@ -27,10 +29,14 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 });
 if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
+// Dates in pickers and formatted dates (month and weekday names, first day of the week) follow.
+const dayjsLocale = (language: string) => (language === 'zh-CN' ? 'zh-cn' : 'en');
+dayjs.locale(dayjsLocale(i18n.language));
 
 export function setLanguage(language: Language): void {
   localStorage.setItem(KEY, language);
   document.documentElement.lang = language;
+  dayjs.locale(dayjsLocale(language));
   void i18n.changeLanguage(language);
 }
 

@@ -7,7 +7,7 @@ const zh: typeof en = {
     search: '查询', reset: '重置', create: '新建', edit: '编辑', delete: '删除', save: '保存', cancel: '取消',
     confirm: '确定', refresh: '刷新', export: '导出', import: '导入', download: '下载', view: '查看',
     enable: '启用', disable: '停用', back: '返回', close: '关闭', retry: '重试', batchDelete: '删除所选',
-    signOut: '退出登录', profile: '个人中心',
+    signOut: '退出登录', profile: '个人中心', reload: '刷新',
   },
   state: {
     loading: '加载中…', empty: '暂无数据', emptyFiltered: '没有符合条件的数据',
@@ -19,6 +19,7 @@ const zh: typeof en = {
     description: '描述', timeRange: '时间范围', enabled: '启用', disabled: '停用',
   },
   error: {
+    screen: '此页面加载失败，请检查网络后刷新页面。',
     network: '无法连接服务器，请检查网络后重试。',
     traceId: '追踪 ID：{{id}}',
     unavailable: '服务暂时不可用，请稍后再试。',

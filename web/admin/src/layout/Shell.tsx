@@ -3,11 +3,12 @@
 // profile menu. The screen itself is the routed outlet.
 import { BulbOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Breadcrumb, Button, Dropdown, Layout, Menu, Space, Spin, Tooltip, Typography, type MenuProps } from 'antd';
-import { Suspense, useMemo } from 'react';
+import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth, type MenuNode } from '../auth/auth.tsx';
 import { NotificationBell } from '../screens/notifications/Bell.tsx';
+import { EXTRA_ROUTES, preloadScreens } from '../screens/registry.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { useTheme } from './theme.tsx';
 
@@ -21,8 +22,33 @@ function itemsOf(nodes: MenuNode[], title: (n: MenuNode) => string): Item[] {
       const children = itemsOf(n.children, title);
       return n.type === 1
         ? { key: n.path || `dir-${n.id}`, label: title(n), children }
-        : { key: n.path ?? `menu-${n.id}`, label: <Link to={n.path ?? '/'}>{title(n)}</Link> };
+        : { key: n.path ?? `menu-${n.id}`, label: <MenuLink to={n.path ?? '/'}>{title(n)}</MenuLink> };
     });
+}
+
+/**
+ * A menu entry's link. Unlike react-router's Link, it does not read the location, so a navigation
+ * does not render every entry of the menu again.
+ */
+function MenuLink({ to, children }: { to: string; children: ReactNode }) {
+  const navigate = useNavigate();
+  return (
+    <a
+      href={to}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab or window
+        e.preventDefault();
+        void navigate(to);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+/** The `component` of every menu entry (type 2) in the tree. */
+function componentsOf(nodes: MenuNode[]): string[] {
+  return nodes.flatMap((n) => [...(n.type === 2 && n.component ? [n.component] : []), ...componentsOf(n.children)]);
 }
 
 /** The trail of menu nodes down to the one whose path is `path`. */
@@ -46,6 +72,9 @@ export default function Shell() {
   const items = useMemo(() => itemsOf(menus, (n) => t(`menu.${n.slug}`, { defaultValue: n.title })), [menus, t]);
   const trail = trailOf(menus, location.pathname);
   const open = trail.slice(0, -1).map((n) => n.path || `dir-${n.id}`);
+  const extra = EXTRA_ROUTES.find((r) => r.path === location.pathname);
+  const crumbs = extra ? [{ title: t(extra.titleKey) }] : trail.map((n) => ({ title: title(n) }));
+  useEffect(() => preloadScreens(componentsOf(menus)), [menus]);
 
   return (
     <Layout className="shell">
@@ -57,7 +86,7 @@ export default function Shell() {
       </Layout.Sider>
       <Layout>
         <Layout.Header className="shell-header">
-          <Breadcrumb items={[{ title: <Link to="/">{t('layout.home')}</Link> }, ...trail.map((n) => ({ title: title(n) }))]} />
+          <Breadcrumb items={[{ title: <Link to="/">{t('layout.home')}</Link> }, ...crumbs]} />
           <Space size="middle">
             <NotificationBell />
             <LanguageSwitch />

@@ -11,18 +11,17 @@ import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { ExportTask } from '../../components/ExportTask.tsx';
 import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { type listAdmins, adminsQuery } from './query.ts';
 
 addStrings('admins', strings);
 
 type Admin = Awaited<ReturnType<typeof listAdmins>>['list'][number];
 type Department = { id: number; name: string; children?: Department[] };
 
-const listAdmins = (query: Record<string, string | number>) =>
-  unwrap(api.GET('/api/admin/admins', { params: { query: query as never } }));
 const TIME = 'YYYY-MM-DD HH:mm:ss';
 
 interface TreeNode {
@@ -42,7 +41,7 @@ export default function Admins() {
   const [resetting, setResetting] = useState<Admin | null>(null);
   const [unbinding, setUnbinding] = useState<Admin | null>(null);
 
-  const list = useQuery({ queryKey: ['admins', params], queryFn: () => listAdmins(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...adminsQuery(params), placeholderData: keepPreviousData });
   const departments = useQuery({ queryKey: ['departments'], queryFn: () => unwrap(api.GET('/api/admin/departments', { params: { query: {} } })) });
   const roles = useQuery({ queryKey: ['roles', 'all'], queryFn: () => unwrap(api.GET('/api/admin/roles', { params: { query: { page: 1, page_size: 100 } } })) });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admins'] });

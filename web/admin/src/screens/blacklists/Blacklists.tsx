@@ -11,10 +11,11 @@ import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { messageOf, QueryError, useAction } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { isRule } from './ip.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { type listRules, blacklistsQuery } from './query.ts';
 
 addStrings('blacklists', {
   'en-US': {
@@ -31,7 +32,6 @@ addStrings('blacklists', {
   },
 });
 
-const listRules = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/blacklists', { params: { query: query as never } }));
 type Rule = Awaited<ReturnType<typeof listRules>>['list'][number];
 
 export default function Blacklists() {
@@ -44,7 +44,7 @@ export default function Blacklists() {
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const f = params.filters;
-  const list = useQuery({ queryKey: ['blacklists', params], queryFn: () => listRules(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...blacklistsQuery(params), placeholderData: keepPreviousData });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['blacklists'] });
 
   const setStatus = (r: Rule, status: 0 | 1) =>

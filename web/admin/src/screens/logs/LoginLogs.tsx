@@ -4,11 +4,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card, Form, Input, InputNumber, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { LogDrawer, LogFilters, LogTable } from './shared.tsx';
+import { type listLogins, loginLogsQuery } from './query.ts';
 
-const listLogins = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/logs/login', { params: { query: query as never } }));
 type Row = Awaited<ReturnType<typeof listLogins>>['list'][number];
 
 export default function LoginLogs() {
@@ -16,7 +15,7 @@ export default function LoginLogs() {
   const { params, setFilters, setPage } = useListParams();
   const [open, setOpen] = useState<Row | null>(null);
   const f = params.filters;
-  const list = useQuery({ queryKey: ['logs', 'login', params], queryFn: () => listLogins(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...loginLogsQuery(params), placeholderData: keepPreviousData });
   const reason = (r: string) => t(`reasons.${r}`, { defaultValue: r });
   const result = (s: number) => (s === 1 ? <Tag color="green">{t('success')}</Tag> : <Tag color="red">{t('failure')}</Tag>);
 

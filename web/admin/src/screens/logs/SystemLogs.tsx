@@ -6,12 +6,11 @@ import { Card, Form, Input, Select, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { JsonBlock, LEVEL_COLORS, LogDrawer, LogFilters, LogTable, operationTraceLink, TraceLinks } from './shared.tsx';
+import { type listSystem, systemLogsQuery } from './query.ts';
 
-const listSystem = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/logs/system', { params: { query: query as never } }));
 type Row = Awaited<ReturnType<typeof listSystem>>['list'][number];
 const LEVELS = ['error', 'warning', 'info', 'debug'];
 
@@ -21,7 +20,7 @@ export default function SystemLogs() {
   const { params, setFilters, setPage } = useListParams();
   const [open, setOpen] = useState<Row | null>(null);
   const f = params.filters;
-  const list = useQuery({ queryKey: ['logs', 'system', params], queryFn: () => listSystem(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...systemLogsQuery(params), placeholderData: keepPreviousData });
   const level = (l: string) => <Tag color={LEVEL_COLORS[l] ?? 'default'}>{l}</Tag>;
 
   return (

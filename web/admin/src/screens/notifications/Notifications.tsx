@@ -10,14 +10,13 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
+import { type listNotifications, notificationsQuery } from './query.ts';
 
 addStrings('notifications', strings);
 
-const listNotifications = (query: Record<string, string | number>) =>
-  unwrap(api.GET('/api/admin/notifications', { params: { query: query as never } }));
 type Notification = Awaited<ReturnType<typeof listNotifications>>['list'][number];
 const when = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '—');
 
@@ -29,7 +28,7 @@ export default function Notifications() {
   const { params, setFilters, pagination } = useListParams();
   const [sending, setSending] = useState(false);
   const f = params.filters;
-  const list = useQuery({ queryKey: ['notifications', 'list', params], queryFn: () => listNotifications(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...notificationsQuery(params), placeholderData: keepPreviousData });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['notifications'] });
 
   const markRead = (n: Notification) =>

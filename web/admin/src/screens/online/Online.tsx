@@ -9,9 +9,10 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { messageOf, QueryError, useAction } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { type listOnline, onlineQuery } from './query.ts';
 
 addStrings('online', {
   'en-US': {
@@ -28,7 +29,6 @@ addStrings('online', {
   },
 });
 
-const listOnline = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/online-admins', { params: { query: query as never } }));
 type Session = Awaited<ReturnType<typeof listOnline>>['list'][number];
 
 export default function Online() {
@@ -40,7 +40,7 @@ export default function Online() {
   const { params, setFilters, pagination } = useListParams();
   const [selected, setSelected] = useState<number[]>([]);
   const f = params.filters;
-  const list = useQuery({ queryKey: ['online', params], queryFn: () => listOnline(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...onlineQuery(params), placeholderData: keepPreviousData });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['online'] });
   const mayKick = can('online.kick');
 

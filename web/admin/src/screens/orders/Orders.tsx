@@ -13,7 +13,7 @@ import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { ExportTask } from '../../components/ExportTask.tsx';
 import { QueryError, useAction } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { ImportOrders } from './ImportOrders.tsx';
 import { centsText, numberToCents, outsideRange, parseCents, rangeTimes, rangeTooLong } from './logic.ts';
@@ -22,12 +22,12 @@ import { OrderForm } from './OrderForm.tsx';
 import { PayOrder } from './PayOrder.tsx';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { type listOrders, ordersQuery } from './query.ts';
 
 addStrings('orders', strings);
 
 export type Order = Awaited<ReturnType<typeof listOrders>>['list'][number];
 
-const listOrders = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/orders', { params: { query: query as never } }));
 const FILTERS = ['order_no', 'user_id', 'status', 'min_amount', 'max_amount', 'start_time', 'end_time'] as const;
 const DAY = 'YYYY-MM-DD';
 const ID_RE = /^[1-9]\d{0,15}$/;
@@ -55,7 +55,7 @@ export default function Orders() {
   const [importing, setImporting] = useState(false);
   const f = params.filters;
 
-  const list = useQuery({ queryKey: ['orders', params], queryFn: () => listOrders(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...ordersQuery(params), placeholderData: keepPreviousData });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['orders'] });
 
   const cancel = (o: Order) =>

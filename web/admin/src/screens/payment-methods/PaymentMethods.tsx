@@ -10,16 +10,16 @@ import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { configFromRows, configText, parseConfigText, rowsFromConfig, SECRET_MASK, type ConfigRow } from './config.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { type listMethods, paymentMethodsQuery } from './query.ts';
 
 addStrings('paymentMethods', strings);
 
 type Method = Awaited<ReturnType<typeof listMethods>>['list'][number];
-const listMethods = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/payment-methods', { params: { query: query as never } }));
 const CODE_RE = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
 export default function PaymentMethods() {
@@ -30,7 +30,7 @@ export default function PaymentMethods() {
   const { params, setFilters, pagination } = useListParams();
   const [editing, setEditing] = useState<Method | 'new' | null>(null);
   const f = params.filters;
-  const list = useQuery({ queryKey: ['payment-methods', params], queryFn: () => listMethods(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...paymentMethodsQuery(params), placeholderData: keepPreviousData });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['payment-methods'] });
   const remove = (m: Method) =>
     void run(() => unwrap(api.DELETE('/api/admin/payment-methods/{id}', { params: { path: { id: m.id } } })), t('common:state.deleted')).then(refresh);

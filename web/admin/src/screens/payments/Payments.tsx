@@ -7,16 +7,16 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { QueryError } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { centsText, numberToCents } from '../orders/logic.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { type listPayments, paymentsQuery } from './query.ts';
 
 addStrings('payments', strings);
 
 type Payment = Awaited<ReturnType<typeof listPayments>>['list'][number];
-const listPayments = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/payments', { params: { query: query as never } }));
 const money = (n: number) => centsText(numberToCents(n));
 const TIME = 'YYYY-MM-DD HH:mm:ss';
 const ID_RE = /^[1-9]\d{0,15}$/;
@@ -38,7 +38,7 @@ export default function Payments() {
   const { params, setFilters, pagination } = useListParams();
   const [viewing, setViewing] = useState<number | null>(null);
   const f = params.filters;
-  const list = useQuery({ queryKey: ['payments', params], queryFn: () => listPayments(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...paymentsQuery(params), placeholderData: keepPreviousData });
   const methods = useQuery({
     queryKey: ['payment-methods', 'all'],
     queryFn: () => unwrap(api.GET('/api/admin/payment-methods', { params: { query: { page: 1, page_size: 100 } as never } })),

@@ -10,10 +10,11 @@ import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { type listPermissions, permissionsQuery } from './query.ts';
 
 addStrings('permissions', strings);
 
@@ -21,8 +22,6 @@ type Permission = Awaited<ReturnType<typeof listPermissions>>['list'][number];
 type Menu = components['schemas']['def-0'];
 interface MenuOption { value: number; title: string; children: MenuOption[] }
 
-const listPermissions = (query: Record<string, string | number>) =>
-  unwrap(api.GET('/api/admin/permissions', { params: { query: query as never } }));
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 type Method = (typeof METHODS)[number] | '';
 const METHOD_COLORS: Record<string, string> = { GET: 'green', POST: 'blue', PUT: 'orange', DELETE: 'red' };
@@ -44,7 +43,7 @@ export default function Permissions() {
   const f = params.filters;
   const [editing, setEditing] = useState<Permission | 'new' | null>(null);
 
-  const list = useQuery({ queryKey: ['permissions', params], queryFn: () => listPermissions(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...permissionsQuery(params), placeholderData: keepPreviousData });
   const menus = useQuery({ queryKey: ['menus', {}], queryFn: () => unwrap(api.GET('/api/admin/menus', { params: { query: {} } })), enabled: can('menu.list') });
   const options = menuOptions(menus.data?.list ?? []);
   const titles = menuTitles(menus.data?.list ?? []);

@@ -12,10 +12,11 @@ import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { type listRoles, rolesQuery } from './query.ts';
 
 addStrings('roles', strings);
 
@@ -24,7 +25,6 @@ type Permission = Awaited<ReturnType<typeof allPermissions>>[number];
 type Menu = components['schemas']['def-0'];
 type Tab = 'details' | 'permissions' | 'menus';
 
-const listRoles = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/roles', { params: { query: query as never } }));
 
 /** The whole permission catalogue, page after page. */
 async function allPermissions() {
@@ -49,7 +49,7 @@ export default function Roles() {
   const f = params.filters;
   const [editing, setEditing] = useState<{ role: Role | null; tab: Tab } | null>(null);
 
-  const list = useQuery({ queryKey: ['roles', params], queryFn: () => listRoles(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ ...rolesQuery(params), placeholderData: keepPreviousData });
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['roles'] });
     void queryClient.invalidateQueries({ queryKey: ['profile'] });
