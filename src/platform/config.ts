@@ -85,6 +85,13 @@ export const ConfigSchema = Type.Object({
   TIMECLOCK_RATE_LIMIT_LOCATION: Int(60, 'time-clock location updates per minute per user', 1, 1_000_000),
   TIMECLOCK_RATE_LIMIT_GENERAL: Int(100, 'other time-clock requests per minute per user', 1, 1_000_000),
   FORCE_CLOCK_OUT_ENABLED: Bool(true, '`false` refuses the FORCE_CLOCK_OUT QR value (a forced clock-out bypasses QR and geofence checks)'),
+  // Time-clock: punches captured offline and sent later (`capturedAt` of POST /api/clock).
+  CLOCK_CAPTURE_WINDOW_HOURS: Int(24, 'oldest capture time POST /api/clock accepts, hours before its receipt (older: 400)', 1, 720),
+  CLOCK_CAPTURE_FUTURE_SECONDS: Int(120, 'how far a capture time may be ahead of the server clock (device clock skew), seconds (further: 400); such a punch is recorded at its receipt', 0, 3600),
+  CLOCK_LATE_AFTER_SECONDS: Int(120, 'a punch received more than this many seconds after its capture time is late (flagged for managers to review)', 1, 86_400),
+  CLOCK_LATE_ALERT_HOURS: Int(12, 'a late punch received more than this many hours after its capture raises a late_punch security alert; 0: never for the gap alone', 0, 720),
+  CLOCK_LATE_ONLINE_ALERT: Bool(true, 'a late punch raises a late_punch security alert when the server heard from the worker (a location update, an own clock request, a device check) between its capture and its receipt'),
+  CLOCK_LATE_ONLINE_GRACE_SECONDS: Int(120, 'contacts within this many seconds after the capture or before the receipt do not count for CLOCK_LATE_ONLINE_ALERT (a reconnecting phone sends its queues in a burst)', 0, 86_400),
   SHUTDOWN_DRAIN_MS: Int(1000, 'on SIGTERM, how long /readyz answers 503 before the listener closes', 0, 20_000),
   SHUTDOWN_TIMEOUT_MS: Int(25_000, 'hard limit for a graceful shutdown', 1000, 120_000),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {

@@ -21,6 +21,12 @@ export const E = defineErrors({
   DEVICE_ALREADY_REGISTERED: e('DEVICE_ALREADY_REGISTERED', 409, 'Device registered to another user', '设备已注册给其他用户'), // ours
   GEOFENCE_NOT_CONFIGURED: e('GEOFENCE_NOT_CONFIGURED', 409, 'The site of this QR code has no geofence', '该二维码所属场地未设置地理围栏'), // ours
   CONFLICT: e('CONFLICT', 409, 'Conflict', '数据冲突'), // ours
+  // POST /api/clock with `capturedAt`: the worker already has an event recorded after that time;
+  // recording this one would rewrite their history.
+  LATER_EVENT_RECORDED: e('LATER_EVENT_RECORDED', 409, 'A later clock event is already recorded', '已有更晚的打卡记录'), // ours
+  // POST /api/clock: this `clientEventId` was already used by this worker for a punch with a
+  // different body; `details.fields` names the fields that differ.
+  CLIENT_EVENT_ID_REUSED: e('CLIENT_EVENT_ID_REUSED', 409, 'This client event id was already used for a different punch', '该客户端事件 ID 已用于另一条打卡'), // ours
   PAYLOAD_TOO_LARGE: e('PAYLOAD_TOO_LARGE', 413, 'Request body too large', '请求体过大'), // ours
   UNSUPPORTED_MEDIA_TYPE: e('UNSUPPORTED_MEDIA_TYPE', 415, 'Unsupported media type', '不支持的内容类型'), // ours
   RATE_LIMITED: e('RATE_LIMITED', 429, 'Too many requests', '请求过于频繁'), // ours

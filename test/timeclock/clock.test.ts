@@ -225,8 +225,12 @@ describe('clock events', () => {
       ['clock_in', `QR ${site.siteId}`, times[0], false],
     ]);
     for (const e of res.body) {
-      assert.deepEqual(Object.keys(e).sort(), ['event_type', 'forced', 'id', 'notes', 'qrCodeUsedName', 'timestamp']);
+      assert.deepEqual(Object.keys(e).sort(), [
+        'capturedAt', 'clientEventId', 'event_type', 'forced', 'id', 'late', 'notes', 'qrCodeUsedName', 'receivedAt', 'timestamp',
+      ]);
       assert.equal(typeof e.id, 'number');
+      // Sent online, without a capture time or client id: received when it happened, not late.
+      assert.deepEqual([e.capturedAt, e.receivedAt, e.late, e.clientEventId], [null, e.timestamp, false, null]);
     }
     const page2 = await call(app, 'GET', `/api/worker/clock-history/${w.id}?page=2&limit=3`, { token: w.token });
     assert.deepEqual(page2.body.map((e: { id: number }) => e.id), [res.body[3].id]);

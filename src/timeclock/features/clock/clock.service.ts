@@ -1,16 +1,37 @@
 // Clock events. An event is recorded only when the QR code exists and is active, the position
 // is inside the fence of the QR code's site, and the event differs from the worker's current
-// state; the state moves with a conditional UPDATE of the worker's `worker_state` row (row
-// lock), so of concurrent identical events exactly one is recorded. The event, its position
-// sample and its webhook are written in one transaction. Every refused attempt is recorded as
-// a security event in a transaction of its own.
+// state; the worker's `worker_state` row is locked (SELECT … FOR UPDATE) while the state is
+// checked and moved, so of concurrent identical events exactly one is recorded. The event, its
+// position sample and its webhook are written in one transaction. Every refused attempt is
+// recorded as a security event in a transaction of its own.
 //
 // FORCE_CLOCK_OUT (DESIGN §7.7): a clock-out recorded from any state without QR or fence
 // checks, by the worker themself; stored as forced, and raises a `forced_clock_out` alert.
+//
+// Offline punches (the worker app's queue, DESIGN §9):
+// - `capturedAt`, the time the phone captured the punch, is the event's time (history, reply,
+//   webhook, ordering); `received_at` keeps the time of receipt. It must lie within
+//   CLOCK_CAPTURE_WINDOW_HOURS before the receipt and at most CLOCK_CAPTURE_FUTURE_SECONDS ahead
+//   (device clock skew; such a punch is recorded at its receipt). The state rule applies as of
+//   that time: a punch captured before an event already recorded is refused (409
+//   LATER_EVENT_RECORDED) rather than inserted into the past, so the state as of the capture
+//   time is the current state. A QR code deactivated after the capture time still counts as
+//   active (only its latest deactivation is known); fences are the current ones (sites keep no
+//   history). A punch received more than CLOCK_LATE_AFTER_SECONDS after its capture is `late`,
+//   for managers to review, and raises a `late_punch` alert when its gap is implausible (see
+//   `implausibleGap`).
+// - `clientEventId`: the first request for (worker, id) claims the pair in
+//   `timeclock.clock_requests` (its primary key) in the transaction that records its outcome
+//   (the event, or the refusal and its security event); a concurrent request with the pair
+//   waits on the key and, once the first commits, finds it taken and answers the stored
+//   outcome. So under any concurrency, and across instances, one event or one refusal is
+//   recorded and every answer is the same. A different body with a used id is 409
+//   CLIENT_EVENT_ID_REUSED. Answers that depend on the caller or on a transient condition
+//   (401, 403, 404 unknown worker, 429, 5xx) are not stored: the same request may be tried again.
 import type { Logger } from 'pino';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, RawExec } from '../../../platform/db/database.ts';
-import { AppError } from '../../../platform/http/errors.ts';
+import { AppError, type ErrorDef } from '../../../platform/http/errors.ts';
 import type { Caller } from '../../auth.ts';
 import { E } from '../../errors.ts';
 import { iso, num } from '../../http.ts';
@@ -32,6 +53,8 @@ export interface ClockInput {
   latitude: number;
   longitude: number;
   notes?: string | undefined;
+  clientEventId?: string | undefined;
+  capturedAt?: string | undefined;
 }
 
 export interface ClockReply {
@@ -39,12 +62,57 @@ export interface ClockReply {
   timestamp: string;
   eventType: EventType;
   location: { latitude: number; longitude: number };
+  receivedAt?: string;
+  late?: boolean;
+  clientEventId?: string | null;
+}
+
+/** The body fields a replay must repeat exactly (capturedAt as an instant). */
+interface CanonicalRequest {
+  eventType: EventType;
+  qrCodeValue: string;
+  latitude: number;
+  longitude: number;
+  notes: string | null;
+  capturedAt: string | null;
+}
+
+/** A clock request, normalised. */
+interface Punch {
+  input: ClockInput;
+  caller: Caller;
+  clientEventId: string | null;
+  capturedAt: Date | null;
+  request: CanonicalRequest;
+  /** Whether the request used the offline fields: the reply and webhook then say more. */
+  extended: boolean;
+}
+
+/** What `clock_requests` holds for a (worker, client event id). */
+interface StoredOutcome {
+  request: CanonicalRequest;
+  status: number | null;
+  reply: ClockReply | { code: string; detail: string | null; details: Record<string, unknown> } | null;
+}
+
+/** A refusal decided inside the recording transaction: thrown to roll it back, then recorded. */
+class Refused extends Error {
+  readonly event: SecurityEvent;
+  readonly error: AppError;
+  constructor(event: SecurityEvent, error: AppError) {
+    super(error.message);
+    this.event = event;
+    this.error = error;
+  }
 }
 
 /** Severity of a position outside the fence, by how far outside (GPS error is tens of metres). */
 export function outsideSeverity(distance: number): SecurityEvent['severity'] {
   return distance < 100 ? 'low' : distance < 1000 ? 'medium' : 'high';
 }
+
+const ERROR_DEFS = new Map<string, ErrorDef>(Object.values(E).map((d) => [String(d.code), d]));
+const jsonOf = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
 export class ClockService {
   private readonly db: Database;
@@ -59,96 +127,309 @@ export class ClockService {
   async clock(caller: Caller, input: ClockInput): Promise<ClockReply> {
     await this.requireWorker(input.userId);
     const location = { latitude: input.latitude, longitude: input.longitude };
-    const attempt = { eventType: input.eventType, qrCodeValue: input.qrCodeValue.slice(0, 64), location };
+    const forced = input.qrCodeValue === FORCE_CLOCK_OUT && this.config.FORCE_CLOCK_OUT_ENABLED;
+    if (forced && caller.userId !== input.userId) {
+      throw new AppError(E.FORBIDDEN, { detail: 'FORCE_CLOCK_OUT needs the worker’s own token' });
+    }
+    if (forced && input.eventType !== 'clock_out') {
+      throw new AppError(E.VALIDATION_ERROR, { detail: 'FORCE_CLOCK_OUT only clocks out', details: { field: 'eventType' } });
+    }
+    const punch = this.normalise(caller, input);
+    if (punch.clientEventId) {
+      const stored = await lookup(this.db, input.userId, punch.clientEventId);
+      if (stored) return this.replay(punch, stored);
+    }
+    const tooFar = this.captureProblem(punch);
+    if (tooFar) return this.refuse(punch, null, tooFar);
 
-    if (input.qrCodeValue === FORCE_CLOCK_OUT && this.config.FORCE_CLOCK_OUT_ENABLED) return this.forceClockOut(caller, input);
+    const attempt = {
+      eventType: input.eventType,
+      qrCodeValue: input.qrCodeValue.slice(0, 64),
+      location,
+      ...(punch.clientEventId ? { clientEventId: punch.clientEventId } : {}),
+      ...(punch.capturedAt ? { capturedAt: punch.capturedAt.toISOString() } : {}),
+    };
+    if (forced) return this.commit(punch, attempt, { qrCodeId: null, siteId: null, forced: true });
 
     const qr = UUID.test(input.qrCodeValue) ? await this.qrCode(input.qrCodeValue) : undefined;
-    if (!qr || !qr.is_active) {
+    // Active, or deactivated only after the punch was captured.
+    const active = qr && (qr.is_active || (punch.capturedAt !== null && qr.deactivated_at !== null && punch.capturedAt < new Date(qr.deactivated_at)));
+    if (!qr || !active) {
       const reason = input.qrCodeValue === FORCE_CLOCK_OUT ? 'forced clock-out is disabled' : qr ? 'inactive' : 'not found';
-      await this.refuse({ userId: input.userId, type: 'qr_invalid', severity: qr ? 'low' : 'medium', details: { ...attempt, reason } });
-      throw new AppError(E.QR_CODE_INACTIVE, { detail: `QR code ${reason}`, details: { reason } });
+      return this.refuse(
+        punch,
+        { userId: input.userId, type: 'qr_invalid', severity: qr ? 'low' : 'medium', details: { ...attempt, reason } },
+        new AppError(E.QR_CODE_INACTIVE, { detail: `QR code ${reason}`, details: { reason } }),
+      );
     }
     const site = { siteId: num(qr.site_id), siteName: qr.site_name };
     if (!qr.fence) {
-      await this.refuse({ userId: input.userId, type: 'geofence_violation', severity: 'low', details: { ...attempt, ...site, reason: 'site has no geofence' } });
-      throw new AppError(E.GEOFENCE_NOT_CONFIGURED, {
-        detail: `site "${qr.site_name}" has no geofence; a manager must set one`,
-        details: { ...site, reason: 'site has no geofence' },
-      });
+      return this.refuse(
+        punch,
+        { userId: input.userId, type: 'geofence_violation', severity: 'low', details: { ...attempt, ...site, reason: 'site has no geofence' } },
+        new AppError(E.GEOFENCE_NOT_CONFIGURED, {
+          detail: `site "${qr.site_name}" has no geofence; a manager must set one`,
+          details: { ...site, reason: 'site has no geofence' },
+        }),
+      );
     }
     const check = insideFence(qr.fence, location);
     if (!check.inside) {
       const distanceMetres = Math.round(check.distanceMetres * 10) / 10;
-      await this.refuse({ userId: input.userId, type: 'geofence_violation', severity: outsideSeverity(distanceMetres), details: { ...attempt, ...site, distanceMetres } });
-      throw new AppError(E.OUTSIDE_GEOFENCE, { detail: `${distanceMetres} m outside the site’s geofence`, details: { distanceMetres, ...site } });
+      return this.refuse(
+        punch,
+        { userId: input.userId, type: 'geofence_violation', severity: outsideSeverity(distanceMetres), details: { ...attempt, ...site, distanceMetres } },
+        new AppError(E.OUTSIDE_GEOFENCE, { detail: `${distanceMetres} m outside the site’s geofence`, details: { distanceMetres, ...site } }),
+      );
     }
+    return this.commit(punch, { ...attempt, ...site }, { qrCodeId: qr.id, siteId: site.siteId, forced: false });
+  }
 
-    const recorded = await this.db.transactionRaw(async (tx) => {
-      const moved = await moveState(tx, input.userId, input.eventType);
-      if (!moved) return null;
-      return this.record(tx, input, { qrCodeId: qr.id, siteId: site.siteId, forced: false });
-    });
-    if (!recorded) {
-      await this.refuse({ userId: input.userId, type: 'duplicate_event', severity: 'low', details: { ...attempt, ...site } });
-      const state = input.eventType === 'clock_in' ? 'clocked in' : 'clocked out';
-      throw new AppError(E.DUPLICATE_EVENT, { detail: `already ${state}`, details: { currentState: input.eventType } });
+  private normalise(caller: Caller, input: ClockInput): Punch {
+    let capturedAt: Date | null = null;
+    if (input.capturedAt !== undefined) {
+      capturedAt = new Date(input.capturedAt);
+      // The schema's date-time format admits a few forms Date cannot read (`+02` offsets, leap seconds).
+      if (Number.isNaN(capturedAt.getTime())) {
+        throw new AppError(E.VALIDATION_ERROR, {
+          detail: 'capturedAt must be an ISO 8601 date-time with an offset such as +02:00 or Z',
+          details: { field: 'capturedAt' },
+        });
+      }
     }
+    const clientEventId = input.clientEventId?.toLowerCase() ?? null;
     return {
-      message: input.eventType === 'clock_in' ? 'Clocked in successfully' : 'Clocked out successfully',
-      timestamp: recorded.timestamp,
-      eventType: input.eventType,
-      location,
+      input,
+      caller,
+      clientEventId,
+      capturedAt,
+      request: {
+        eventType: input.eventType,
+        qrCodeValue: input.qrCodeValue,
+        latitude: input.latitude,
+        longitude: input.longitude,
+        notes: input.notes ?? null,
+        capturedAt: capturedAt?.toISOString() ?? null,
+      },
+      extended: clientEventId !== null || capturedAt !== null,
     };
   }
 
-  private async forceClockOut(caller: Caller, input: ClockInput): Promise<ClockReply> {
-    if (caller.userId !== input.userId) {
-      throw new AppError(E.FORBIDDEN, { detail: 'FORCE_CLOCK_OUT needs the worker’s own token' });
-    }
-    if (input.eventType !== 'clock_out') {
-      throw new AppError(E.VALIDATION_ERROR, { detail: 'FORCE_CLOCK_OUT only clocks out', details: { field: 'eventType' } });
-    }
-    const location = { latitude: input.latitude, longitude: input.longitude };
-    const recorded = await this.db.transactionRaw(async (tx) => {
-      const previous = await forceState(tx, input.userId);
-      const event = await this.record(tx, input, { qrCodeId: null, siteId: null, forced: true });
-      await recordSecurityEvent(tx, {
-        userId: input.userId,
-        type: 'forced_clock_out',
-        severity: 'medium',
-        details: { eventId: event.id, previousState: previous, location, ...(input.notes ? { notes: input.notes } : {}) },
+  /** A capture time too far ahead of the server clock or too old: the 400 to answer. */
+  private captureProblem(p: Punch): AppError | null {
+    if (!p.capturedAt) return null;
+    const now = Date.now();
+    const aheadSeconds = this.config.CLOCK_CAPTURE_FUTURE_SECONDS;
+    const windowHours = this.config.CLOCK_CAPTURE_WINDOW_HOURS;
+    if (p.capturedAt.getTime() > now + aheadSeconds * 1000) {
+      return new AppError(E.VALIDATION_ERROR, {
+        detail: `capturedAt is more than ${aheadSeconds} s ahead of the server clock`,
+        details: { field: 'capturedAt', reason: 'in the future', maxAheadSeconds: aheadSeconds },
       });
-      return event;
-    });
-    return { message: 'Clocked out (forced)', timestamp: recorded.timestamp, eventType: 'clock_out', location };
+    }
+    if (p.capturedAt.getTime() < now - windowHours * 3_600_000) {
+      return new AppError(E.VALIDATION_ERROR, {
+        detail: `capturedAt is more than ${windowHours} h old`,
+        details: { field: 'capturedAt', reason: 'too old', windowHours },
+      });
+    }
+    return null;
   }
 
-  /** Inserts the event, points the worker's state at it, tracks its position and queues its webhook. */
+  /**
+   * Records the event: claims the client event id, locks the worker's state, checks the order
+   * and the state as of the event's time, inserts the event (late or not), moves the state,
+   * tracks the position, raises the late and forced alerts and queues the webhook, in one
+   * transaction. A refusal found under the lock rolls it back and is recorded by `refuse`.
+   */
+  private async commit(
+    p: Punch,
+    attempt: Record<string, unknown>,
+    how: { qrCodeId: string | null; siteId: number | null; forced: boolean },
+  ): Promise<ClockReply> {
+    const { input } = p;
+    let outcome: { reply: ClockReply } | { stored: StoredOutcome };
+    try {
+      outcome = await this.db.transactionRaw(async (tx) => {
+        if (p.clientEventId && !(await claim(tx, p, null))) return { stored: (await lookup(tx, input.userId, p.clientEventId))! };
+        const now = await lockState(tx, input.userId);
+        const receivedAt = now.at;
+        const at = p.capturedAt && p.capturedAt < receivedAt ? p.capturedAt : receivedAt;
+        if (now.latest && at < now.latest) {
+          throw new Refused(
+            { userId: input.userId, type: 'out_of_order_event', severity: 'low', details: { ...attempt, latestEventAt: now.latest.toISOString() } },
+            new AppError(E.LATER_EVENT_RECORDED, {
+              detail: `a later event is already recorded (at ${now.latest.toISOString()}); a punch cannot be inserted before it`,
+              details: { capturedAt: at.toISOString(), latestEventAt: now.latest.toISOString(), currentState: now.state },
+            }),
+          );
+        }
+        if (!how.forced && now.state === input.eventType) {
+          const state = input.eventType === 'clock_in' ? 'clocked in' : 'clocked out';
+          throw new Refused(
+            { userId: input.userId, type: 'duplicate_event', severity: 'low', details: attempt },
+            new AppError(E.DUPLICATE_EVENT, { detail: `already ${state}`, details: { currentState: input.eventType } }),
+          );
+        }
+        const late = p.capturedAt !== null && receivedAt.getTime() - p.capturedAt.getTime() > this.config.CLOCK_LATE_AFTER_SECONDS * 1000;
+        const suspicion = late ? await this.implausibleGap(tx, input.userId, at, receivedAt) : null;
+        const eventId = await this.record(tx, p, how, { at, receivedAt, late, implausible: suspicion !== null });
+        await tx.query(`UPDATE timeclock.worker_state SET state = $2, last_event_id = $3, updated_at = now() WHERE user_id = $1`, [
+          input.userId, input.eventType, eventId,
+        ]);
+        if (suspicion) {
+          await recordSecurityEvent(tx, {
+            userId: input.userId,
+            type: 'late_punch',
+            severity: suspicion.heardFrom.length > 0 ? 'high' : 'medium',
+            details: {
+              eventId,
+              eventType: input.eventType,
+              ...(p.clientEventId ? { clientEventId: p.clientEventId } : {}),
+              capturedAt: at.toISOString(),
+              receivedAt: receivedAt.toISOString(),
+              gapSeconds: Math.floor((receivedAt.getTime() - at.getTime()) / 1000),
+              reasons: suspicion.reasons,
+              heardFrom: suspicion.heardFrom,
+            },
+          });
+        }
+        if (how.forced) {
+          await recordSecurityEvent(tx, {
+            userId: input.userId,
+            type: 'forced_clock_out',
+            severity: 'medium',
+            details: { eventId, previousState: now.state, location: attempt.location, ...(input.notes ? { notes: input.notes } : {}) },
+          });
+        }
+        const reply: ClockReply = {
+          message: how.forced ? 'Clocked out (forced)' : input.eventType === 'clock_in' ? 'Clocked in successfully' : 'Clocked out successfully',
+          timestamp: at.toISOString(),
+          eventType: input.eventType,
+          location: { latitude: input.latitude, longitude: input.longitude },
+          ...(p.extended ? { receivedAt: receivedAt.toISOString(), late, clientEventId: p.clientEventId } : {}),
+        };
+        if (p.clientEventId) await settle(tx, input.userId, p.clientEventId, 200, reply, eventId);
+        return { reply };
+      });
+    } catch (err) {
+      if (err instanceof Refused) return this.refuse(p, err.event, err.error);
+      throw err;
+    }
+    return 'reply' in outcome ? outcome.reply : this.replay(p, outcome.stored);
+  }
+
+  /**
+   * Why a late punch is implausible, or null when it is not: received more than
+   * CLOCK_LATE_ALERT_HOURS after its capture, and/or (CLOCK_LATE_ONLINE_ALERT) the server heard
+   * from the worker between the capture and the receipt (a location update, a clock request of
+   * their own, a device check), i.e. they claim to have been offline while they were online.
+   * Contacts within CLOCK_LATE_ONLINE_GRACE_SECONDS of either end do not count: a phone that
+   * reconnects sends its queues in a burst.
+   */
+  private async implausibleGap(
+    tx: { query: RawExec },
+    userId: number,
+    capturedAt: Date,
+    receivedAt: Date,
+  ): Promise<{ reasons: string[]; heardFrom: { source: string; at: string }[] } | null> {
+    const reasons: string[] = [];
+    const limitHours = this.config.CLOCK_LATE_ALERT_HOURS;
+    if (limitHours > 0 && receivedAt.getTime() - capturedAt.getTime() > limitHours * 3_600_000) reasons.push(`received more than ${limitHours} h after its capture`);
+    let heardFrom: { source: string; at: string }[] = [];
+    const grace = this.config.CLOCK_LATE_ONLINE_GRACE_SECONDS * 1000;
+    const from = new Date(capturedAt.getTime() + grace);
+    const to = new Date(receivedAt.getTime() - grace);
+    if (this.config.CLOCK_LATE_ONLINE_ALERT && from < to) {
+      const rows = await tx.query<{ source: string; at: Date | string | null }>(
+        `SELECT 'location_update' AS source, min(received_at) AS at FROM timeclock.location_samples
+           WHERE user_id = $1 AND source <> 'clock_event' AND received_at > $2 AND received_at < $3
+         UNION ALL
+         SELECT 'clock_request', min(received_at) FROM timeclock.clock_events
+           WHERE user_id = $1 AND recorded_by = $1 AND received_at > $2 AND received_at < $3
+         UNION ALL
+         SELECT 'device_check', last_seen FROM timeclock.devices
+           WHERE user_id = $1 AND last_seen > $2 AND last_seen < $3`,
+        [userId, from, to],
+      );
+      heardFrom = rows.filter((r) => r.at !== null).map((r) => ({ source: r.source, at: iso(r.at!) }));
+      if (heardFrom.length > 0) reasons.push('the worker was heard from between its capture and its receipt');
+    }
+    return reasons.length > 0 ? { reasons, heardFrom } : null;
+  }
+
+  /** Inserts the event, tracks its position and queues its webhook; returns its id. */
   private async record(
     tx: { query: RawExec },
-    input: ClockInput,
+    p: Punch,
     how: { qrCodeId: string | null; siteId: number | null; forced: boolean },
-  ): Promise<{ id: number; timestamp: string }> {
-    const [row] = await tx.query<{ id: number | string; created_at: Date | string }>(
-      `INSERT INTO timeclock.clock_events (user_id, event_type, qr_code_id, site_id, latitude, longitude, forced, notes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, created_at`,
-      [input.userId, input.eventType, how.qrCodeId, how.siteId, input.latitude, input.longitude, how.forced, input.notes ?? null],
+    when: { at: Date; receivedAt: Date; late: boolean; implausible: boolean },
+  ): Promise<number> {
+    const { input } = p;
+    const [row] = await tx.query<{ id: number | string }>(
+      `INSERT INTO timeclock.clock_events (user_id, event_type, qr_code_id, site_id, latitude, longitude, forced, notes,
+         created_at, received_at, captured_at, client_event_id, recorded_by, late, implausible_gap)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+      [
+        input.userId, input.eventType, how.qrCodeId, how.siteId, input.latitude, input.longitude, how.forced, input.notes ?? null,
+        when.at, when.receivedAt, p.capturedAt, p.clientEventId, p.caller.userId, when.late, when.implausible,
+      ],
     );
     const id = num(row!.id);
-    const at = new Date(row!.created_at);
-    await tx.query(`UPDATE timeclock.worker_state SET last_event_id = $2 WHERE user_id = $1`, [input.userId, id]);
     await trackPosition(
       tx,
-      { userId: input.userId, latitude: input.latitude, longitude: input.longitude, accuracy: null, source: 'clock_event', recordedAt: at },
+      { userId: input.userId, latitude: input.latitude, longitude: input.longitude, accuracy: null, source: 'clock_event', recordedAt: when.at },
       { impossibleTravelKmh: this.config.IMPOSSIBLE_TRAVEL_KMH },
     );
     await enqueueWebhook(tx, input.eventType === 'clock_in' ? 'worker.clock_in' : 'worker.clock_out', {
       userId: input.userId,
-      timestamp: at.toISOString(),
+      timestamp: when.at.toISOString(),
       location: { latitude: input.latitude, longitude: input.longitude },
+      ...(p.extended ? { receivedAt: when.receivedAt.toISOString(), late: when.late } : {}),
     });
-    return { id, timestamp: at.toISOString() };
+    return id;
+  }
+
+  /**
+   * Answers a refusal: records its security event (when it has one) and, with a client event id,
+   * claims the id with the refusal in the same transaction; when another request claimed the id
+   * first, answers what that one stored instead. Recording problems are logged, and the refusal
+   * is answered anyway (not stored: a replay is judged again).
+   */
+  private async refuse(p: Punch, event: SecurityEvent | null, error: AppError): Promise<ClockReply> {
+    if (!p.clientEventId) {
+      if (event) await recordRefusal(this.db, this.logger, event);
+      throw error;
+    }
+    const id = p.clientEventId;
+    let stored: StoredOutcome | undefined;
+    try {
+      stored = await this.db.transactionRaw(async (tx) => {
+        const reply = { code: String(error.def.code), detail: error.options.detail ?? null, details: error.options.details ?? {} };
+        if (!(await claim(tx, p, { status: error.def.status, reply }))) return lookup(tx, p.input.userId, id);
+        if (event) await recordSecurityEvent(tx, event);
+        return undefined;
+      });
+    } catch (err) {
+      this.logger.error({ err, userId: p.input.userId, clientEventId: id, type: event?.type }, 'could not record a refused clock request');
+    }
+    if (stored) return this.replay(p, stored);
+    throw error;
+  }
+
+  /** The stored answer for a request's client event id, or 409 when its body differs. */
+  private replay(p: Punch, stored: StoredOutcome): ClockReply {
+    const fields = (Object.keys(p.request) as (keyof CanonicalRequest)[]).filter((k) => stored.request[k] !== p.request[k]);
+    if (fields.length > 0) {
+      throw new AppError(E.CLIENT_EVENT_ID_REUSED, {
+        detail: `clientEventId ${p.clientEventId} was used for a punch with a different ${fields.join(', ')}`,
+        details: { field: 'clientEventId', clientEventId: p.clientEventId, fields },
+      });
+    }
+    if (stored.status === null || stored.reply === null) throw new Error('a clock request was read before its outcome was stored');
+    if (stored.status === 200) return stored.reply as ClockReply;
+    const refusal = stored.reply as { code: string; detail: string | null; details: Record<string, unknown> };
+    throw new AppError(ERROR_DEFS.get(refusal.code) ?? E.INTERNAL_ERROR, { ...(refusal.detail ? { detail: refusal.detail } : {}), details: refusal.details });
   }
 
   /** Clock history, newest first, optionally within [from, to], paged. */
@@ -162,8 +443,9 @@ export class ClockService {
     const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM timeclock.clock_events e WHERE ${where}`, [userId, from, to]);
     const rows = await this.db.query<{
       id: number | string; event_type: EventType; created_at: Date | string; qr_name: string | null; forced: boolean; notes: string | null;
+      captured_at: Date | string | null; received_at: Date | string; late: boolean; client_event_id: string | null;
     }>(
-      `SELECT e.id, e.event_type, e.created_at, q.name AS qr_name, e.forced, e.notes
+      `SELECT e.id, e.event_type, e.created_at, q.name AS qr_name, e.forced, e.notes, e.captured_at, e.received_at, e.late, e.client_event_id
        FROM timeclock.clock_events e LEFT JOIN timeclock.qr_codes q ON q.id = e.qr_code_id
        WHERE ${where} ORDER BY e.created_at DESC, e.id DESC LIMIT $4 OFFSET $5`,
       [userId, from, to, q.limit, (q.page - 1) * q.limit],
@@ -177,13 +459,42 @@ export class ClockService {
         qrCodeUsedName: r.qr_name ?? FORCE_CLOCK_OUT,
         forced: r.forced,
         notes: r.notes,
+        capturedAt: r.captured_at === null ? null : iso(r.captured_at),
+        receivedAt: iso(r.received_at),
+        late: r.late,
+        clientEventId: r.client_event_id,
       })),
     };
   }
 
+  /** Late punches across workers, newest receipt first, optionally only (not) reviewed or one worker's. */
+  async latePunches(q: { reviewed?: boolean | undefined; userId?: number | undefined; page: number; limit: number }) {
+    const where = `e.late AND ($1::boolean IS NULL OR (e.reviewed_at IS NOT NULL) = $1) AND ($2::bigint IS NULL OR e.user_id = $2)`;
+    const params = [q.reviewed ?? null, q.userId ?? null];
+    const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM timeclock.clock_events e WHERE ${where}`, params);
+    const rows = await this.db.query<LateRow>(`${SELECT_LATE} WHERE ${where} ORDER BY e.received_at DESC, e.id DESC LIMIT $3 OFFSET $4`, [
+      ...params, q.limit, (q.page - 1) * q.limit,
+    ]);
+    const total = num(count?.n ?? 0);
+    return { punches: rows.map(lateView), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
+  }
+
+  /** Marks a late punch reviewed by `managerId` (the first review is kept); 404 for an event that is not a late punch. */
+  async review(eventId: number, managerId: number) {
+    await this.db.query(
+      `UPDATE timeclock.clock_events SET reviewed_at = now(), reviewed_by = $2 WHERE id = $1 AND late AND reviewed_at IS NULL`,
+      [eventId, managerId],
+    );
+    const [row] = await this.db.query<LateRow>(`${SELECT_LATE} WHERE e.id = $1 AND e.late`, [eventId]);
+    if (!row) throw new AppError(E.NOT_FOUND, { detail: `no late punch ${eventId}`, details: { id: eventId } });
+    return lateView(row);
+  }
+
   private async qrCode(id: string) {
-    const [row] = await this.db.query<{ id: string; is_active: boolean; site_id: number | string; site_name: string; fence: Fence | null }>(
-      `SELECT q.id, q.is_active, q.site_id, s.name AS site_name, s.fence
+    const [row] = await this.db.query<{
+      id: string; is_active: boolean; deactivated_at: Date | string | null; site_id: number | string; site_name: string; fence: Fence | null;
+    }>(
+      `SELECT q.id, q.is_active, q.deactivated_at, q.site_id, s.name AS site_name, s.fence
        FROM timeclock.qr_codes q JOIN timeclock.sites s ON s.id = q.site_id WHERE q.id = $1`,
       [id],
     );
@@ -197,35 +508,93 @@ export class ClockService {
     );
     if (!user) throw new AppError(E.NOT_FOUND, { detail: `worker ${userId} not found or disabled`, details: { userId } });
   }
+}
 
-  private refuse(event: SecurityEvent): Promise<void> {
-    return recordRefusal(this.db, this.logger, event);
-  }
+interface LateRow {
+  id: number | string; user_id: number | string; username: string; full_name: string; event_type: EventType;
+  created_at: Date | string; captured_at: Date | string | null; received_at: Date | string; qr_name: string | null; forced: boolean;
+  notes: string | null; latitude: number; longitude: number; client_event_id: string | null; implausible_gap: boolean;
+  reviewed_at: Date | string | null; reviewer_id: number | string | null; reviewer_username: string | null;
+}
+
+const SELECT_LATE = `
+  SELECT e.id, e.user_id, u.username, u.full_name, e.event_type, e.created_at, e.captured_at, e.received_at, q.name AS qr_name,
+         e.forced, e.notes, e.latitude, e.longitude, e.client_event_id, e.implausible_gap, e.reviewed_at,
+         r.id AS reviewer_id, r.username AS reviewer_username
+  FROM timeclock.clock_events e
+  JOIN timeclock.users u ON u.id = e.user_id
+  LEFT JOIN timeclock.qr_codes q ON q.id = e.qr_code_id
+  LEFT JOIN timeclock.users r ON r.id = e.reviewed_by`;
+
+const lateView = (r: LateRow) => ({
+  id: num(r.id),
+  user_id: num(r.user_id),
+  username: r.username,
+  full_name: r.full_name,
+  event_type: r.event_type,
+  timestamp: iso(r.created_at),
+  capturedAt: r.captured_at === null ? null : iso(r.captured_at),
+  receivedAt: iso(r.received_at),
+  delaySeconds: Math.floor((new Date(r.received_at).getTime() - new Date(r.created_at).getTime()) / 1000),
+  qrCodeUsedName: r.qr_name ?? FORCE_CLOCK_OUT,
+  forced: r.forced,
+  notes: r.notes,
+  location: { latitude: r.latitude, longitude: r.longitude },
+  clientEventId: r.client_event_id,
+  implausibleGap: r.implausible_gap,
+  reviewedAt: r.reviewed_at === null ? null : iso(r.reviewed_at),
+  reviewedBy: r.reviewer_id === null ? null : { id: num(r.reviewer_id), username: r.reviewer_username! },
+});
+
+/**
+ * Claims (worker, client event id) for this request: true when it was free. On PostgreSQL a
+ * request whose pair another transaction holds waits here until that one ends (the primary
+ * key), then finds it taken (committed) or free (rolled back). `outcome` is stored at once for a
+ * refusal; a success stores it with `settle` before its transaction commits.
+ */
+async function claim(tx: { query: RawExec }, p: Punch, outcome: { status: number; reply: unknown } | null): Promise<boolean> {
+  const rows = await tx.query(
+    `INSERT INTO timeclock.clock_requests (user_id, client_event_id, request, status, reply)
+     VALUES ($1, $2, $3::jsonb, $4, $5::jsonb) ON CONFLICT (user_id, client_event_id) DO NOTHING RETURNING 1`,
+    [p.input.userId, p.clientEventId, JSON.stringify(p.request), outcome?.status ?? null, outcome ? JSON.stringify(outcome.reply) : null],
+  );
+  return rows.length === 1;
+}
+
+async function settle(tx: { query: RawExec }, userId: number, clientEventId: string, status: number, reply: ClockReply, eventId: number): Promise<void> {
+  await tx.query(
+    `UPDATE timeclock.clock_requests SET status = $3, reply = $4::jsonb, event_id = $5 WHERE user_id = $1 AND client_event_id = $2`,
+    [userId, clientEventId, status, JSON.stringify(reply), eventId],
+  );
+}
+
+async function lookup(exec: { query: RawExec }, userId: number, clientEventId: string): Promise<StoredOutcome | undefined> {
+  const [row] = await exec.query<{ request: unknown; status: number | null; reply: unknown }>(
+    `SELECT request, status, reply FROM timeclock.clock_requests WHERE user_id = $1 AND client_event_id = $2`,
+    [userId, clientEventId],
+  );
+  if (!row) return undefined;
+  return {
+    request: jsonOf<CanonicalRequest>(row.request),
+    status: row.status === null ? null : num(row.status),
+    reply: row.reply === null ? null : jsonOf<StoredOutcome['reply']>(row.reply),
+  };
 }
 
 /**
- * Moves the worker's state to `event` when it differs; false when it is already there. The
- * UPDATE locks the row, and a concurrent one re-checks its condition after the first commits.
+ * Locks the worker's state row (created clocked out when missing) until the transaction ends,
+ * then reads the state, the time of their latest event and the time now (the receipt). The
+ * reads come after the lock, so they see what a transaction that held it before committed.
  */
-async function moveState(tx: { query: RawExec }, userId: number, event: EventType): Promise<boolean> {
+async function lockState(tx: { query: RawExec }, userId: number): Promise<{ state: EventType; latest: Date | null; at: Date }> {
   await tx.query(
     `INSERT INTO timeclock.worker_state (user_id, state) VALUES ($1, 'clock_out') ON CONFLICT (user_id) DO NOTHING`,
     [userId],
   );
-  const moved = await tx.query(
-    `UPDATE timeclock.worker_state SET state = $2, updated_at = now() WHERE user_id = $1 AND state <> $2 RETURNING user_id`,
-    [userId, event],
-  );
-  return moved.length === 1;
-}
-
-/** Sets the worker's state to clock_out whatever it was; returns the previous state. */
-async function forceState(tx: { query: RawExec }, userId: number): Promise<EventType> {
-  const [prev] = await tx.query<{ state: EventType }>(`SELECT state FROM timeclock.worker_state WHERE user_id = $1 FOR UPDATE`, [userId]);
-  await tx.query(
-    `INSERT INTO timeclock.worker_state (user_id, state) VALUES ($1, 'clock_out')
-     ON CONFLICT (user_id) DO UPDATE SET state = 'clock_out', updated_at = now()`,
+  const [row] = await tx.query<{ state: EventType }>(`SELECT state FROM timeclock.worker_state WHERE user_id = $1 FOR UPDATE`, [userId]);
+  const [t] = await tx.query<{ latest: Date | string | null; now: Date | string }>(
+    `SELECT max(created_at) AS latest, date_trunc('milliseconds', clock_timestamp()) AS now FROM timeclock.clock_events WHERE user_id = $1`,
     [userId],
   );
-  return prev?.state ?? 'clock_out';
+  return { state: row!.state, latest: t!.latest === null ? null : new Date(t!.latest), at: new Date(t!.now) };
 }

@@ -16,7 +16,8 @@ import { RISK_THRESHOLDS, RISK_WINDOW_DAYS, SecurityService, SEVERITY_WEIGHT } f
 const tags = ['Security'];
 const SCORING = `Risk score: the alerts of the last ${RISK_WINDOW_DAYS} days weighted by severity (low ${SEVERITY_WEIGHT.low}, medium ${SEVERITY_WEIGHT.medium}, high ${SEVERITY_WEIGHT.high}), capped at 100; `
   + `level high from ${RISK_THRESHOLDS.high}, medium from ${RISK_THRESHOLDS.medium}, low below. Alerts come from refused clock events outside the fence, invalid QR codes, duplicate events, `
-  + 'forced clock-outs, device mismatches, impossible travel between consecutive positions and implausible accuracy.';
+  + 'punches captured before an event already recorded (`out_of_order_event`), forced clock-outs, late punches with an implausible gap (`late_punch`), '
+  + 'device mismatches, impossible travel between consecutive positions and implausible accuracy.';
 
 export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const service = new SecurityService(ctx.platform.db);

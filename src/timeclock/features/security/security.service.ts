@@ -12,7 +12,7 @@ import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
 
 export const ALERT_TYPES = [
   'geofence_violation', 'device_mismatch', 'forced_clock_out', 'qr_invalid',
-  'impossible_travel', 'implausible_accuracy', 'duplicate_event',
+  'impossible_travel', 'implausible_accuracy', 'duplicate_event', 'out_of_order_event', 'late_punch',
 ] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 export const SEVERITIES = ['low', 'medium', 'high'] as const;

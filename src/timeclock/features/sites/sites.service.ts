@@ -198,8 +198,11 @@ export class QrCodesService {
     }
     const rows = await this.db
       .query(
+        // deactivated_at: set when an active code is deactivated, cleared when it is activated
+        // (a punch captured offline before the deactivation still counts the code as active).
         `UPDATE timeclock.qr_codes SET
-           name = coalesce($2, name), is_active = coalesce($3, is_active), site_id = coalesce($4, site_id), updated_at = now()
+           name = coalesce($2, name), is_active = coalesce($3, is_active), site_id = coalesce($4, site_id), updated_at = now(),
+           deactivated_at = CASE WHEN $3::boolean IS NULL THEN deactivated_at WHEN $3 THEN NULL WHEN is_active THEN now() ELSE deactivated_at END
          WHERE id = $1 RETURNING id`,
         [id, input.name?.trim() ?? null, input.is_active ?? null, input.siteId ?? null],
       )
