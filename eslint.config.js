@@ -28,7 +28,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['eslint.config.js'],
+    files: ['eslint.config.js', 'web/*/sw/*.js'],
     extends: [tseslint.configs.disableTypeChecked],
   },
 );

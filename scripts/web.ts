@@ -2,9 +2,10 @@
 //   node scripts/web.ts build    types from the server's OpenAPI document, type-check, bundle
 //   node scripts/web.ts ensure   the same, only when a build is missing or older than its sources
 //   node scripts/web.ts types    only the API types (for the development mode and editors)
-// The API types are generated from the document the server itself serves at
-// /api/admin/docs/openapi.json (built in this process on an in-memory database), so a changed
-// route schema breaks the console's type-check, not a user's screen.
+// The API types are generated from the documents the server itself serves (/api/admin/docs/
+// openapi.json for the administration console, /api/docs/openapi.json for the time-clock app;
+// built in this process on an in-memory database), so a changed route schema breaks the client's
+// type-check, not a user's screen.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ interface Client {
 
 const CLIENTS: Client[] = [
   { name: 'admin', dir: path.join(root, 'web/admin'), docs: { service: 'admin', url: '/api/admin/docs/openapi.json' } },
+  { name: 'clock', dir: path.join(root, 'web/clock'), docs: { service: 'timeclock', url: '/api/docs/openapi.json' } },
 ];
 
 const STAMP = '.built';
@@ -101,7 +103,7 @@ if (command === 'types') {
 } else if (command === 'build' || command === 'ensure') {
   const todo = command === 'build' ? CLIENTS : CLIENTS.filter(stale);
   if (todo.length > 0) {
-    process.stdout.write(`building the web console${todo.length > 1 ? 's' : ''} (${todo.map((c) => c.name).join(', ')})…\n`);
+    process.stdout.write(`building the web clients (${todo.map((c) => c.name).join(', ')})…\n`);
     await types(todo);
     for (const client of todo) await buildClient(client);
   }

@@ -124,8 +124,12 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       const status = !checks.database ? 'unavailable' : checks.redis === false ? 'degraded' : 'ready';
       return reply.status(checks.database ? 200 : 503).send({ status, checks });
     });
-    // The browser clients (when built): the administration console at `/`.
-    const webRoute = await serveWebClients(app, config.services.has('admin') ? [{ prefix: '/', root: webRoot('admin') }] : []);
+    // The browser clients (when built): the administration console at `/`, the time-clock app
+    // (worker app and manager console) at `/clock/`.
+    const webRoute = await serveWebClients(app, [
+      ...(config.services.has('admin') ? [{ prefix: '/' as const, root: webRoot('admin') }] : []),
+      ...(config.services.has('timeclock') ? [{ prefix: '/clock/' as const, root: webRoot('clock') }] : []),
+    ]);
     const services = {
       services: Object.fromEntries(
         [...config.services].map((s) => {

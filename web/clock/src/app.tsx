@@ -1,0 +1,34 @@
+// Routes of the time-clock app, under /clock/: the sign-in page; the worker app (phone first) at
+// the root; the manager console under /manager. Each part is its own chunk, loaded after sign-in,
+// so the sign-in page and the worker app stay small (the console's Ant Design is never loaded on
+// a worker's phone).
+import { lazy, Suspense, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router';
+import type { Role } from './api/session.ts';
+import { AuthProvider, useAuth } from './auth/auth.tsx';
+import SignIn from './auth/SignIn.tsx';
+
+const WorkerApp = lazy(() => import('./worker/WorkerApp.tsx'));
+const ManagerApp = lazy(() => import('./manager/ManagerApp.tsx'));
+
+function RequireRole({ role, children }: { role: Role; children: ReactNode }) {
+  const { session } = useAuth();
+  const location = useLocation();
+  if (!session) return <Navigate to={`/login?next=${encodeURIComponent(location.pathname)}`} replace />;
+  if (session.role !== role) return <Navigate to={session.role === 'manager' ? '/manager' : '/'} replace />;
+  return <Suspense fallback={<p className="loading" role="status">…</p>}>{children}</Suspense>;
+}
+
+const router = createBrowserRouter([
+  { path: '/login', element: <SignIn /> },
+  { path: '/manager/*', element: <RequireRole role="manager"><ManagerApp /></RequireRole> },
+  { path: '/*', element: <RequireRole role="worker"><WorkerApp /></RequireRole> },
+], { basename: '/clock' });
+
+export function App() {
+  return (
+    <AuthProvider>
+      <RouterProvider router={router} />
+    </AuthProvider>
+  );
+}

@@ -1,0 +1,34 @@
+// The session as React state: who is signed in (worker or manager), sign-in and sign-out.
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { api, call } from '../api/client.ts';
+import { deviceId } from '../api/device.ts';
+import { getSession, onSessionChange, sessionOf, setSession, type Session } from '../api/session.ts';
+import { ApiError } from '../api/errors.ts';
+
+interface Auth {
+  session: Session | null;
+  signIn: (username: string, password: string) => Promise<Session>;
+  signOut: () => void;
+}
+
+const AuthContext = createContext<Auth | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [session, setState] = useState<Session | null>(getSession());
+  useEffect(() => onSessionChange(setState), []);
+  const signIn = async (username: string, password: string) => {
+    const reply = await call(api.POST('/api/auth/login', { body: { username, password, deviceUuid: deviceId() } }));
+    const next = sessionOf(reply.token, reply.fullName);
+    if (!next) throw new ApiError(500, 'TOKEN_INVALID', 'the server sent a token this app cannot read');
+    setSession(next);
+    return next;
+  };
+  const signOut = () => setSession(null, 'signed-out');
+  return <AuthContext.Provider value={{ session, signIn, signOut }}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): Auth {
+  const auth = useContext(AuthContext);
+  if (!auth) throw new Error('useAuth outside AuthProvider');
+  return auth;
+}
