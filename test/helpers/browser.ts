@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import type { ServerOptions } from '../../src/server.ts';
 import { startApp, type TestApp } from './app.ts';
 
@@ -56,9 +56,12 @@ export interface Watched {
   failed: string[];
 }
 
+/** A phone, for the worker app (pass as `newPage`'s options). */
+export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
 /** A new page in a fresh context (its own storage), watched for errors. */
-export async function newPage(browser: Browser, language = 'en-US'): Promise<Watched> {
-  const context = await browser.newContext({ locale: language, viewport: { width: 1400, height: 900 } });
+export async function newPage(browser: Browser, language = 'en-US', options: BrowserContextOptions = {}): Promise<Watched> {
+  const context = await browser.newContext({ locale: language, viewport: { width: 1400, height: 900 }, ...options });
   const page = await context.newPage();
   const watched: Watched = { page, context, errors: [], failed: [] };
   page.on('pageerror', (err) => watched.errors.push(err.message));
@@ -86,6 +89,14 @@ export async function signIn(page: Page, base: string, username: string, passwor
   await page.getByLabel(/Username|用户名/).fill(username);
   await page.getByLabel(/^(Password|密码)$/).fill(password);
   await page.getByRole('textbox', { name: /Characters in the picture|图中字符/ }).fill(captcha);
+  await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
+}
+
+/** Signs in to the time-clock app (/clock/login) as a worker or a manager. */
+export async function signInClock(page: Page, base: string, username: string, password: string): Promise<void> {
+  await page.goto(`${base}/clock/login`);
+  await page.getByLabel(/^(Username|用户名)$/).fill(username);
+  await page.getByLabel(/^(Password|密码)$/).fill(password);
   await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
 }
 
