@@ -46,10 +46,12 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     await w.page.getByRole('button', { name: 'Upload a large file' }).waitFor();
     await screenshot(w.page, 'files');
 
-    // The connection stalls after the fifth chunk; the administrator reloads the page.
+    // The connection stalls after the third chunk; the administrator pauses, then resumes; it
+    // stalls again after the fifth, and the administrator reloads the page.
     const held: Route[] = [];
+    let holdFrom = 3;
     const stall = async (route: Route) => {
-      if (indexOf(route) >= 5) held.push(route);
+      if (indexOf(route) >= holdFrom) held.push(route);
       else await route.continue();
     };
     await w.page.route('**/api/admin/attachments/chunk', stall);
@@ -64,6 +66,14 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     // Before the first chunk has arrived the upload is unknown (404): nothing received yet.
     const state = async () => ((await call(server.app, 'GET', `/api/admin/attachments/chunk/${record.chunkId}`, { token })).body.data
       ?? { received: [], missing: [] }) as { received: number[]; missing: number[] };
+    for (let i = 0; i < 100 && (await state()).received.length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual((await state()).received, [0, 1, 2]);
+    await w.page.getByRole('button', { name: 'Pause' }).click();
+    await w.page.getByText('Paused', { exact: true }).waitFor();
+    await screenshot(w.page, 'files-upload-paused');
+    for (const r of held.splice(0)) await r.abort().catch(() => {});
+    holdFrom = 5;
+    await w.page.getByRole('button', { name: 'Resume' }).click();
     for (let i = 0; i < 100 && (await state()).received.length < 5; i++) await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual((await state()).received, [0, 1, 2, 3, 4]);
     await screenshot(w.page, 'files-upload-in-progress');
