@@ -187,6 +187,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await zh.page.getByRole('dialog', { name: '新建角色' }).getByRole('tab', { name: /权限/ }).click();
     await zh.page.getByRole('tab', { name: /权限/, selected: true }).waitFor();
     await zh.page.getByRole('tree', { name: '权限树' }).getByText('role.update', { exact: true }).waitFor();
+    await zh.page.getByRole('tree', { name: '权限树' }).getByText(/^编辑角色/).waitFor();
     await screenshot(zh.page, 'roles-zh');
     await zh.page.goto(`${server.base}/system/departments`);
     await zh.page.getByRole('button', { name: '新增下级 Head Office' }).waitFor();
@@ -196,7 +197,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await zh.page.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
     await screenshot(zh.page, 'menus-zh');
     await zh.page.goto(`${server.base}/system/permissions?slug=role.`);
-    await row(zh.page, 'role.update').waitFor();
+    await row(zh.page, 'role.update').getByText('编辑角色').waitFor();
     await screenshot(zh.page, 'permissions-zh');
     assert.deepEqual(zh.errors, []);
     assert.deepEqual(zh.failed, []);

@@ -11,6 +11,7 @@ import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
 import { useListParams } from '../../components/listParams.ts';
+import { permissionName } from '../../components/permissionName.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
@@ -25,17 +26,19 @@ interface MenuOption { value: number; title: string; children: MenuOption[] }
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 type Method = (typeof METHODS)[number] | '';
 const METHOD_COLORS: Record<string, string> = { GET: 'green', POST: 'blue', PUT: 'orange', DELETE: 'red' };
-const menuOptions = (nodes: Menu[]): MenuOption[] => nodes.map((m) => ({ value: m.id, title: m.title, children: menuOptions(m.children) }));
-const menuTitles = (nodes: Menu[], into = new Map<number, string>()) => {
+/** A menu's title in the console's language (the menu screen's rule: by slug, else as stored). */
+type Title = (m: Menu) => string;
+const menuOptions = (nodes: Menu[], title: Title): MenuOption[] => nodes.map((m) => ({ value: m.id, title: title(m), children: menuOptions(m.children, title) }));
+const menuTitles = (nodes: Menu[], title: Title, into = new Map<number, string>()) => {
   for (const m of nodes) {
-    into.set(m.id, m.title);
-    menuTitles(m.children, into);
+    into.set(m.id, title(m));
+    menuTitles(m.children, title, into);
   }
   return into;
 };
 
 export default function Permissions() {
-  const { t } = useTranslation(['permissions', 'common']);
+  const { t, i18n } = useTranslation(['permissions', 'common']);
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -45,8 +48,9 @@ export default function Permissions() {
 
   const list = useQuery({ ...permissionsQuery(params), placeholderData: keepPreviousData });
   const menus = useQuery({ queryKey: ['menus', {}], queryFn: () => unwrap(api.GET('/api/admin/menus', { params: { query: {} } })), enabled: can('menu.list') });
-  const options = menuOptions(menus.data?.list ?? []);
-  const titles = menuTitles(menus.data?.list ?? []);
+  const menuTitle = (m: Menu) => t(`common:menu.${m.slug}`, { defaultValue: m.title });
+  const options = menuOptions(menus.data?.list ?? [], menuTitle);
+  const titles = menuTitles(menus.data?.list ?? [], menuTitle);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['permissions'] });
 
   const setStatus = (p: Permission, status: 0 | 1) =>
@@ -97,7 +101,7 @@ export default function Permissions() {
           pagination={pagination(list.data?.total ?? 0)}
           columns={[
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
-            { title: t('name'), dataIndex: 'name', width: 240, ellipsis: true },
+            { title: t('name'), dataIndex: 'name', width: 240, ellipsis: true, render: (_: string, p) => permissionName(p, i18n.language) },
             { title: t('slug'), dataIndex: 'slug', width: 200, render: (v: string) => <code>{v}</code> },
             { title: t('method'), dataIndex: 'method', width: 90, render: (v: string) => (v ? <Tag color={METHOD_COLORS[v]}>{v}</Tag> : '—') },
             { title: t('path'), dataIndex: 'path', ellipsis: true, render: (v: string) => v || '—' },

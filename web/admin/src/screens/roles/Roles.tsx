@@ -13,6 +13,7 @@ import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
 import { useListParams } from '../../components/listParams.ts';
+import { permissionName } from '../../components/permissionName.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
@@ -269,7 +270,7 @@ function PermissionTree({ permissions, value, onChange, disabled }: {
   onChange: (ids: number[]) => void;
   disabled: boolean;
 }) {
-  const { t } = useTranslation(['roles', 'common']);
+  const { t, i18n } = useTranslation(['roles', 'common']);
   const groups = useMemo(() => {
     const byModule = new Map<string, Permission[]>();
     for (const p of permissions ?? []) byModule.set(moduleOf(p.slug), [...(byModule.get(moduleOf(p.slug)) ?? []), p]);
@@ -282,7 +283,7 @@ function PermissionTree({ permissions, value, onChange, disabled }: {
       key: `p:${p.id}`,
       title: (
         <span>
-          {p.name} <Typography.Text type="secondary" code>{p.slug}</Typography.Text>
+          {permissionName(p, i18n.language)} <Typography.Text type="secondary" code>{p.slug}</Typography.Text>
           {p.status !== 1 && <Tag style={{ marginLeft: 4 }}>{t('disabledTag')}</Tag>}
         </span>
       ),
