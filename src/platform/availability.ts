@@ -84,6 +84,11 @@ export class Availability {
     return this.up;
   }
 
+  /** Operations started and not settled (running or waiting for a connection); abandoned ones are not counted. */
+  get inFlight(): number {
+    return this.ops.size;
+  }
+
   /** Called with the new state at each change (an outage declared, the dependency back). */
   onChange(listener: (available: boolean) => void): () => void {
     this.listeners.add(listener);

@@ -67,9 +67,9 @@ async function eventually<T>(fn: () => Promise<T | undefined | null | false>, wh
 }
 
 async function operationsOf(traceId: string): Promise<OperationRow[]> {
-  const res = await call(app, 'GET', `/api/admin/logs/operation?page_size=100`, { token: superToken });
+  const res = await call(app, 'GET', `/api/admin/logs/operation?page_size=100&trace_id=${encodeURIComponent(traceId)}`, { token: superToken });
   assertOk(res);
-  return (res.body.data.list as OperationRow[]).filter((r) => r.trace_id === traceId);
+  return res.body.data.list as OperationRow[];
 }
 
 async function operationFor(res: Reply): Promise<OperationRow> {
@@ -311,8 +311,43 @@ describe('GET /logs/operation', () => {
     assert.equal(paged.page_size, 1);
   });
 
+  test('filters by trace_id (exact), alone or with the other filters: the rows of the requests that carried it', async () => {
+    const trace = `trace-filter-${Date.now()}`;
+    const made = await call(app, 'POST', '/api/admin/dictionaries', { token: superToken, headers: { 'x-trace-id': trace }, body: { name: 'Traced', code: `traced_${Date.now()}` } });
+    assertOk(made);
+    assert.equal(made.body.trace_id, trace);
+    // Another request with its own trace, and one whose trace only starts like the first.
+    const other = await call(app, 'POST', '/api/admin/dictionaries', { token: superToken, body: { name: 'Untraced', code: `untraced_${Date.now()}` } });
+    assertOk(other);
+    const longer = await call(app, 'POST', '/api/admin/dictionaries', { token: superToken, headers: { 'x-trace-id': `${trace}-2` }, body: { name: 'Longer', code: `longer_${Date.now()}` } });
+    assertOk(longer);
+    for (const res of [made, other, longer]) await operationFor(res);
+
+    const q = async (query: string) => {
+      const r = await call(app, 'GET', `/api/admin/logs/operation${query}`, { token: superToken });
+      assertOk(r);
+      return r.body.data as { list: OperationRow[]; total: number };
+    };
+    const traced = await q(`?trace_id=${trace}`);
+    assert.equal(traced.total, 1);
+    assert.deepEqual(traced.list.map((r) => [r.trace_id, r.method, r.path]), [[trace, 'POST', '/api/admin/dictionaries']]);
+    // The same row as in the unfiltered list.
+    const all = await q('?page_size=100');
+    assert.deepEqual(all.list.filter((r) => r.trace_id === trace), traced.list);
+    assert.ok(all.total > traced.total);
+
+    assert.equal((await q(`?trace_id=${trace}&module=dictionary`)).total, 1);
+    assert.equal((await q(`?trace_id=${trace}&module=online`)).total, 0, 'with the other filters, all must hold');
+    assert.equal((await q(`?trace_id=${trace}&start_date=2000-01-01&end_date=2000-01-02`)).total, 0);
+    assert.equal((await q(`?trace_id=${trace.toUpperCase()}`)).total, 0, 'exact: case counts');
+    assert.equal((await q(`?trace_id=${trace.slice(0, -1)}`)).total, 0, 'exact: no prefix match');
+    assert.equal((await q(`?trace_id=${trace}-2`)).list[0]?.id, (await operationFor(longer)).id);
+  });
+
   test('bad input is 400 30001', async () => {
     const bad = [
+      '?trace_id=',
+      `?trace_id=${'a'.repeat(129)}`,
       '?start_date=2026-13-01',
       '?start_date=2026-02-30',
       '?start_date=2026/01/01',

@@ -2,7 +2,8 @@
 // frozen and thawed; never the machine's shared ones), and an embedded database stuck behind a
 // transaction that does not end. Requests that need the missing dependency are answered 503 in
 // the service's envelope within DEPENDENCY_TIMEOUT_MS (3 s), never 500; what does not need it
-// keeps working; the service is ready again shortly after the dependency, by itself. The times
+// keeps working (the monitor, which says which dependency is down); the service is ready again
+// shortly after the dependency, by itself. The times
 // measured are printed, and asserted with room for a loaded machine.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
@@ -72,6 +73,23 @@ function assertUnavailable(res: Reply & { ms: number }, service: 'admin' | 'time
   assert.ok(res.ms <= LIMIT_MS + SLACK_MS, `answered within ${LIMIT_MS} ms: ${shown}`);
 }
 
+/**
+ * GET /monitor/system during an outage of `down`: answered 200 within the limit, that block
+ * `down` with its reason, the other block and the host figures there.
+ */
+async function monitorShowsDown(app: TestApp, token: string, down: 'database' | 'cache', reason: RegExp) {
+  const res = await timed(app, 'GET', '/api/admin/monitor/system', { token });
+  const shown = `monitor: ${res.status} in ${res.ms} ms ${JSON.stringify(res.body)}`;
+  assert.equal(res.status, 200, shown);
+  assert.ok(res.ms <= LIMIT_MS + SLACK_MS, `answered within ${LIMIT_MS} ms: ${shown}`);
+  const data = res.body.data;
+  assert.equal(data[down].status, 'down', shown);
+  assert.match(data[down].reason, reason, shown);
+  assert.equal(data[down].latency_ms, null);
+  assert.equal(data[down === 'database' ? 'cache' : 'database'].status, 'up', shown);
+  assert.ok(data.cpu.cores >= 1 && data.runtime.uptime >= 0, 'the rest is answered');
+}
+
 async function readyAgain(app: TestApp, limitMs: number): Promise<number> {
   const hit = await within(limitMs, async () => ((await app.app.inject({ url: '/readyz' })).statusCode === 200 ? true : undefined));
   assert.ok(hit, `ready again within ${limitMs} ms`);
@@ -136,12 +154,16 @@ describe('PostgreSQL outage', { skip: !onPostgres ? 'runs in the PostgreSQL pass
     await staysReady(app, token, 3000);
   });
 
-  test('frozen: requests in flight and new ones are 503 within 3 s; a transaction caught half-way is rolled back, not committed when the server thaws', async () => {
+  test('frozen: requests in flight and new ones are 503 within 3 s; a transaction caught half-way is rolled back, not committed when the server thaws; the monitor says the database is down', async () => {
     const marker = `frozen_${Date.now()}`;
+    // A session checked just now, still trusted (SESSION_CACHE_MS) when the monitor is asked below.
+    const watcher = await login(app);
+    assert.equal((await call(app, 'GET', '/api/admin/info', { token: watcher })).status, 200);
     const write = timed(app, 'POST', '/api/admin/test/write-then-wait', { token, body: { marker, waitMs: 500 } });
     await sleep(200); // its first statement is done; the second waits for the freeze
     pg.freeze();
     try {
+      await monitorShowsDown(app, watcher, 'database', /^(database unavailable|no answer within)/);
       assertUnavailable(await write, 'admin', 'transaction caught by the freeze');
       for (const res of await mixed()) assertUnavailable(res, res.service, res.what);
       const ready = await timed(app, 'GET', '/readyz');
@@ -228,6 +250,7 @@ describe('Redis outage', { skip: !onPostgres ? 'runs in the PostgreSQL pass' : s
     assertUnavailable(await timed(app, 'POST', '/api/admin/ws/ticket', { token }), 'admin', 'ticket');
     assert.equal((await call(app, 'POST', '/api/admin/login', { body: { username: 'admin', password: 'Admin-pass-123' } })).status, 200);
     assert.equal((await call(app, 'GET', '/api/admin/admins', { token })).status, 200);
+    await monitorShowsDown(app, token, 'cache', /^Redis unavailable/);
     const logout = await call(app, 'POST', '/api/admin/logout', { token: await login(app) });
     assert.equal(logout.status, 200, 'a session ends although the instances cannot be told through Redis');
     // The time clock's limits are counted in memory meanwhile: 5 sign-ins a minute per client.
@@ -253,6 +276,7 @@ describe('Redis outage', { skip: !onPostgres ? 'runs in the PostgreSQL pass' : s
       const [captcha, workers] = await Promise.all([
         timed(app, 'GET', '/api/admin/captcha'),
         timed(app, 'GET', '/api/managers/workers', { token: manager }),
+        monitorShowsDown(app, token, 'cache', /^(Redis unavailable|no answer within)/),
       ]);
       assertUnavailable(captcha, 'admin', 'captcha');
       assert.equal(workers.status, 200, JSON.stringify(workers.body));

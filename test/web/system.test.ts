@@ -148,7 +148,8 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await w.page.waitForTimeout(400); // the drawer's slide
     await screenshot(w.page, 'system-system-log-detail');
     await w.page.getByRole('dialog').getByRole('link', { name: 'Operation log rows of this trace' }).click();
-    await w.page.waitForURL(new RegExp(`/logs/operation\\?trace_id=${trace}`));
+    await w.page.waitForURL(new RegExp(`/logs/operation\\?trace_id=${trace}$`));
+    assert.doesNotMatch(w.page.url(), /start_date|end_date/, 'the server filters by trace: no time window');
     await w.page.getByText(`Showing the operation log rows of trace ${trace}`).waitFor();
     await rows(w.page).filter({ hasText: '/api/admin/dictionaries' }).waitFor();
     assert.equal(await rows(w.page).count(), 1, 'only the row of the trace');
@@ -212,7 +213,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
-  test('the monitor shows the host and runtime figures and samples them again every 5 seconds', async () => {
+  test('the monitor shows the host, runtime, database and cache figures and samples them again every 5 seconds', async () => {
     const w = await newPage(browser);
     await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
     await w.page.waitForURL(/\/dashboard$/);
@@ -222,6 +223,18 @@ describe('console system screens', { skip: browserSkip() }, () => {
     for (const label of ['CPU Usage', 'Memory Usage', 'Disk Usage', 'Heap']) await w.page.getByRole('progressbar', { name: label }).waitFor();
     await w.page.getByText(/of \d+(\.\d)? [KMGT]?B/).first().waitFor();
     await w.page.getByText(/^v\d+\.\d+\.\d+$/).waitFor();
+    // The database (the embedded one in this pass) and the cache (this process's memory), both up.
+    const database = w.page.getByRole('region', { name: 'Database' });
+    await database.getByLabel('Database: Up').waitFor();
+    await database.getByText('PGlite', { exact: true }).waitFor();
+    await database.getByText(/^PostgreSQL \d+.*PGlite/).waitFor();
+    await database.getByText(/^\d+(\.\d+)? ms$/).waitFor();
+    await database.getByText(/^\d+(\.\d)? [KMGT]?B$/).waitFor();
+    await database.getByText(/^\d+ under way · \d+ waiting · pool size 1$/).waitFor();
+    const cache = w.page.getByRole('region', { name: 'Cache' });
+    await cache.getByLabel('Cache: Up').waitFor();
+    await cache.getByText('Memory', { exact: true }).waitFor();
+    await cache.getByText(/No Redis configured/).waitFor();
     const first = await sample.textContent();
     const changed = await within(9000, async () => ((await w.page.locator('[role=status]').first().textContent()) !== first ? true : undefined));
     assert.ok(changed, 'the sample time changes');
@@ -242,7 +255,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
       ['/logs/login', '结果', 'login-logs'],
       ['/logs/system', '追踪 ID', 'system-logs'],
       ['/monitor/online', '当前会话', 'online'],
-      ['/monitor/system', '最近采样', 'monitor'],
+      ['/monitor/system', '数据库', 'monitor'],
     ];
     for (const [path, text, name] of screens) {
       await w.page.goto(`${server.base}${path}`);

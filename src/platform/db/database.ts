@@ -43,6 +43,8 @@ export interface Database {
   notify(channel: string, payload: string): Promise<void>;
   /** Resolves when the database answers (a probe on a connection of its own); rejects during an outage. */
   ping(): Promise<void>;
+  /** What this instance has running on the database now (monitoring). */
+  pool(): PoolStats;
   close(): Promise<void>;
   /**
    * The rows of `select` as CSV (`COPY (select) TO STDOUT WITH (FORMAT csv)`: LF line ends,
@@ -55,6 +57,18 @@ export interface Database {
   copyOut(select: string, params?: readonly unknown[]): AsyncIterable<Buffer>;
   /** PGlite only: a compressed copy of the data directory (a template for tests). */
   dumpTemplate?: () => Promise<Blob>;
+}
+
+/**
+ * Statements and transactions of this instance in flight (those abandoned in an outage left
+ * out): `active` were sent to the server (a transaction once it has begun), `waiting` wait for a
+ * connection. postgres.js pipelines statements, so `active` can exceed `max` connections.
+ */
+export interface PoolStats {
+  /** Connections the driver opens at most: DB_POOL_MAX, or the embedded database's one. */
+  max: number;
+  active: number;
+  waiting: number;
 }
 
 export interface Transaction {
@@ -186,6 +200,11 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     },
     async ping() {
       if (!(await availability.check())) throw new ServiceUnavailable(availability.name, 'no answer');
+    },
+    // One connection: every operation but one waits for it.
+    pool: () => {
+      const inFlight = availability.inFlight;
+      return { max: 1, active: Math.min(1, inFlight), waiting: Math.max(0, inFlight - 1) };
     },
     async *copyOut(select, params = []) {
       const statement = await copyStatement(query, select, params, "'/dev/blob'");
@@ -336,6 +355,10 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     };
     return q;
   };
+  // In flight, for pool(): statements outside transactions (waiting until sent on a connection),
+  // and transactions that have not begun yet.
+  const statements = new Set<QueryInternals>();
+  let transactionsWaiting = 0;
   /** One statement outside a transaction, as an operation of its own. */
   const statement = <Q>(q: Q): Q => {
     const internals = q as unknown as QueryInternals;
@@ -344,7 +367,13 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       // Not sent yet: taken out of the pool's queue, so it never runs after its caller was answered.
       if (!internals.state) internals.cancel();
     });
-    return settling(q, op);
+    statements.add(internals);
+    return settling(q, {
+      end: (err) => {
+        statements.delete(internals);
+        op.end(err);
+      },
+    });
   };
   /** A transaction's statements: refused once the transaction was abandoned in an outage. */
   type Unsafe = (text: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) => postgres.PendingQuery<postgres.Row[]>;
@@ -361,7 +390,22 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       (await tx.savepoint((sp) => fn(inTransaction(sp, op)))) as T,
   });
   const begin = <T>(fn: (tx: GuardedTransaction) => Promise<T>): Promise<T> =>
-    availability.run(async (op) => (await sql.begin((tx) => committing(op, () => fn(inTransaction(tx, op))))) as T);
+    availability.run(async (op) => {
+      transactionsWaiting += 1;
+      let waiting = true;
+      const begun = () => {
+        if (waiting) transactionsWaiting -= 1;
+        waiting = false;
+      };
+      try {
+        return (await sql.begin((tx) => {
+          begun();
+          return committing(op, () => fn(inTransaction(tx, op)));
+        })) as T;
+      } finally {
+        begun();
+      }
+    });
   // What Drizzle uses of a postgres.js client, each call an operation.
   const guarded = {
     options: sql.options,
@@ -426,6 +470,14 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     },
     async ping() {
       if (!(await availability.check())) throw new ServiceUnavailable(availability.name, 'no answer');
+    },
+    pool: () => {
+      const inFlight = availability.inFlight;
+      let unsent = transactionsWaiting;
+      for (const q of statements) if (!q.state) unsent += 1;
+      // Abandoned operations still settling are no longer in flight.
+      const waiting = Math.min(unsent, inFlight);
+      return { max: opts.poolMax, active: inFlight - waiting, waiting };
     },
     async *copyOut(select, params = []) {
       const statement = await copyStatement(db.query, select, params, 'STDOUT');

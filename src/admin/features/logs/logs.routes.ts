@@ -18,7 +18,7 @@ export const logsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
     schema: {
       tags,
       summary: 'Operation log: every state-changing request of a signed-in administrator',
-      description: `Rows appear within a moment of the response. ${DATES}`,
+      description: `Rows appear within a moment of the response. \`trace_id\` (an extension of the contract, exact, as for the system log) keeps the rows of the request whose reply carried that trace ID (\`X-Trace-ID\`, the envelope’s \`trace_id\`); it needs no date range. ${DATES}`,
       security,
       querystring: OperationLogQuery,
       response: { 200: OperationLogList, ...authErrors },

@@ -19,11 +19,15 @@ export const DateRangeQuery = {
 
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 
+/** A request's trace ID (as in the `X-Trace-ID` header and the envelope's `trace_id`), matched exactly. */
+const TraceIdQuery = Type.String({ minLength: 1, maxLength: 128, description: 'exact: the rows written while serving the request with this trace ID' });
+
 export const OperationLogQuery = Type.Object({
   ...PagingQuery,
   admin_id: Type.Optional(Id),
   module: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'exact, e.g. `online`' })),
   action: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'exact, e.g. `kick`' })),
+  trace_id: Type.Optional(TraceIdQuery),
   ...DateRangeQuery,
   order_by: OrderByQuery(['id', 'created_at', 'duration_ms', 'status_code'], 'id:desc'),
 });
@@ -40,7 +44,7 @@ export const LoginLogQuery = Type.Object({
 export const SystemLogQuery = Type.Object({
   ...PagingQuery,
   level: Type.Optional(Type.String({ enum: [...SYSTEM_LOG_LEVELS], description: SYSTEM_LOG_LEVELS.join(', ') })),
-  trace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'exact' })),
+  trace_id: Type.Optional(TraceIdQuery),
   ...DateRangeQuery,
   order_by: OrderByQuery(['id', 'created_at'], 'id:desc'),
 });

@@ -92,11 +92,13 @@ export class LogsService {
     return rows.map((r) => ({ ...r, created_at: formatDisplay(r.created_at, this.tz)! }));
   }
 
-  async operations(q: Paged & { admin_id?: number | undefined; module?: string | undefined; action?: string | undefined; start_date?: string | undefined; end_date?: string | undefined }) {
+  async operations(q: Paged & { admin_id?: number | undefined; module?: string | undefined; action?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined }) {
     const where = and(
       q.admin_id !== undefined ? eq(operationLogs.adminId, q.admin_id) : undefined,
       q.module !== undefined ? eq(operationLogs.module, q.module) : undefined,
       q.action !== undefined ? eq(operationLogs.action, q.action) : undefined,
+      // An index lookup (operation_logs_trace_idx, migration 0006), as the system log's.
+      q.trace_id !== undefined ? eq(operationLogs.traceId, q.trace_id) : undefined,
       inRange(operationLogs.createdAt, parseDateRange(q, this.tz)),
     );
     const order = sortBy(q, { id: operationLogs.id, created_at: operationLogs.createdAt, duration_ms: operationLogs.durationMs, status_code: operationLogs.statusCode }, operationLogs.id);

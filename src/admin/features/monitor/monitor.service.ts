@@ -1,10 +1,16 @@
-// Host and runtime figures for GET /monitor/system. CPU usage is measured over a short window
-// (concurrent requests share one window); event-loop delay and GC pauses are collected in the
-// background from start-up (the delay over a rolling window of about a minute).
+// Host and runtime figures for GET /monitor/system, and the state of the database and the cache.
+// CPU usage is measured over a short window (concurrent requests share one window); event-loop
+// delay and GC pauses are collected in the background from start-up (the delay over a rolling
+// window of about a minute). The database and Redis are asked through their availability, like
+// every other caller: during an outage they are refused at once, and a dependency that does not
+// answer is given up after the dependency timeout, so that its block says `down` (with the
+// reason) and the rest of the snapshot is still answered.
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, PerformanceObserver, type ELDHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver, type ELDHistogram } from 'node:perf_hooks';
+import type { Database } from '../../../platform/db/database.ts';
+import type { RedisConnections } from '../../../platform/redis.ts';
 
 export const CPU_SAMPLE_MS = 200;
 const DELAY_WINDOW_MS = 60_000;
@@ -23,8 +29,60 @@ function cpuTimes() {
   return { idle, total };
 }
 
+export interface MonitorOptions {
+  dataDir: string;
+  db: Database;
+  /** Absent without REDIS_URL: the cache is then this process's memory. */
+  redis: RedisConnections | undefined;
+  /** DEPENDENCY_TIMEOUT_MS: the longest the database or Redis is waited for. */
+  timeoutMs: number;
+}
+
+type Up<T> = { status: 'up'; reason: null } & T;
+type Down<T> = { status: 'down'; reason: string } & { [K in keyof T]: null };
+
+/** `ask()`'s figures, or `down` with why: its error, or no answer within `timeoutMs`. */
+async function state<T extends object>(timeoutMs: number, ask: () => Promise<T>, none: { [K in keyof T]: null }): Promise<Up<T> | Down<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const answer = ask();
+  answer.catch(() => {}); // settles after the race when given up
+  try {
+    const figures = await Promise.race([
+      answer,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { status: 'up' as const, reason: null, ...figures };
+  } catch (err) {
+    return { status: 'down' as const, reason: err instanceof Error ? err.message : String(err), ...none };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Milliseconds `fn` takes, to the hundredth. */
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return round2(performance.now() - start);
+}
+
+/** `INFO`'s `field:value` lines. */
+function parseInfo(text: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const i = line.indexOf(':');
+    if (i > 0 && !line.startsWith('#')) fields.set(line.slice(0, i), line.slice(i + 1).trim());
+  }
+  return fields;
+}
+
 export class SystemMonitor {
   private readonly dataDir: string;
+  private readonly db: Database;
+  private readonly redis: RedisConnections | undefined;
+  private readonly timeoutMs: number;
   private readonly delay: ELDHistogram;
   private delaySince = Date.now();
   private lastDelay = { mean: 0, p99: 0, max: 0 };
@@ -32,8 +90,11 @@ export class SystemMonitor {
   private readonly observer: PerformanceObserver;
   private cpuSample: Promise<number> | undefined;
 
-  constructor(dataDir: string) {
-    this.dataDir = dataDir;
+  constructor(opts: MonitorOptions) {
+    this.dataDir = opts.dataDir;
+    this.db = opts.db;
+    this.redis = opts.redis;
+    this.timeoutMs = opts.timeoutMs;
     this.delay = monitorEventLoopDelay({ resolution: 20 });
     this.delay.enable();
     this.observer = new PerformanceObserver((list) => {
@@ -95,8 +156,41 @@ export class SystemMonitor {
     return this.lastDelay;
   }
 
+  /** The database: a trivial statement's round trip, the server's version and the database's size; the pool. */
+  async database() {
+    // Read first: this instance's other work, not the statements below.
+    const pool = this.db.pool();
+    const figures = await state(this.timeoutMs, async () => {
+      const latency_ms = await timed(() => this.db.query('SELECT 1'));
+      const [row] = await this.db.query<{ version: string; size: number | string }>(
+        "SELECT split_part(version(), ' on ', 1) AS version, pg_database_size(current_database()) AS size",
+      );
+      return { latency_ms, version: row!.version, size: Number(row!.size) };
+    }, { latency_ms: null, version: null, size: null });
+    return { kind: this.db.kind, ...figures, pool };
+  }
+
+  /** The cache: Redis (PING's round trip, INFO, DBSIZE), or this process's memory. */
+  async cache() {
+    const none = { latency_ms: null, version: null, used_memory: null, connected_clients: null, keys: null };
+    const redis = this.redis;
+    if (!redis) return { kind: 'memory' as const, status: 'up' as const, reason: null, ...none };
+    const figures = await state(this.timeoutMs, async () => {
+      const run = <T>(command: () => Promise<T>) => redis.availability.run(command);
+      const latency_ms = await timed(() => run(() => redis.client.ping()));
+      const [text, keys] = await Promise.all([run(() => redis.client.info()), run(() => redis.client.dbsize())]);
+      const info = parseInfo(text);
+      const int = (field: string) => {
+        const n = Number(info.get(field));
+        return Number.isInteger(n) ? n : null;
+      };
+      return { latency_ms, version: info.get('redis_version') ?? null, used_memory: int('used_memory'), connected_clients: int('connected_clients'), keys };
+    }, none);
+    return { kind: 'redis' as const, ...figures };
+  }
+
   async snapshot() {
-    const [usage, disk] = await Promise.all([this.cpuUsage(), this.disk()]);
+    const [usage, disk, database, cache] = await Promise.all([this.cpuUsage(), this.disk(), this.database(), this.cache()]);
     const total = os.totalmem();
     const used = total - os.freemem();
     const mem = process.memoryUsage();
@@ -119,6 +213,8 @@ export class SystemMonitor {
         gc_count: gc.count,
         gc_pause: gc.count > 0 ? `last ${gc.lastMs.toFixed(2)} ms, avg ${avg.toFixed(2)} ms, max ${gc.maxMs.toFixed(2)} ms over ${gc.count} pauses` : 'no pauses yet',
       },
+      database,
+      cache,
     };
   }
 }

@@ -1,7 +1,6 @@
 // Operation log: every state-changing request of a signed-in administrator. Filters (in the URL):
-// administrator ID, module and action (exact), a date range. `trace_id` in the URL shows the rows
-// of one request: the API has no such filter, so the rows of the window around it (also in the
-// URL) are read and those of the trace kept.
+// administrator ID, module, action and trace ID (exact), a date range. A trace ID (a link from a
+// row of either log) shows the rows of that request, with a banner that says so.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Input, InputNumber, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -10,23 +9,8 @@ import { api, unwrap } from '../../api/client.ts';
 import { toQuery, useListParams } from '../../components/listParams.ts';
 import { JsonBlock, LogDrawer, LogFilters, LogTable, statusTag, TraceLinks } from './shared.tsx';
 
-type Query = Record<string, string | number>;
-const listOperations = (query: Query) => unwrap(api.GET('/api/admin/logs/operation', { params: { query: query as never } }));
+const listOperations = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/logs/operation', { params: { query: query as never } }));
 type Row = Awaited<ReturnType<typeof listOperations>>['list'][number];
-
-const PAGES_OF_TRACE = 5;
-
-/** The rows of one trace among those of its window (read 100 at a time, up to 500). */
-async function rowsOfTrace(traceId: string, filters: Record<string, string>): Promise<{ list: Row[]; total: number }> {
-  const { trace_id: _, ...rest } = filters;
-  const found: Row[] = [];
-  for (let page = 1; page <= PAGES_OF_TRACE; page++) {
-    const reply = await listOperations({ ...rest, page, page_size: 100 });
-    found.push(...reply.list.filter((r) => r.trace_id === traceId));
-    if (page * 100 >= reply.total) break;
-  }
-  return { list: found, total: found.length };
-}
 
 export default function OperationLogs() {
   const { t } = useTranslation(['logs', 'common']);
@@ -35,14 +19,7 @@ export default function OperationLogs() {
   const f = params.filters;
   const traceId = f.trace_id;
 
-  const list = useQuery({
-    queryKey: ['logs', 'operation', params],
-    queryFn: () => (traceId ? rowsOfTrace(traceId, f) : listOperations(toQuery(params))),
-    placeholderData: keepPreviousData,
-  });
-  // A trace's rows are paged here, the others by the server.
-  const all = list.data?.list ?? [];
-  const rows = traceId ? all.slice((params.page - 1) * params.pageSize, params.page * params.pageSize) : all;
+  const list = useQuery({ queryKey: ['logs', 'operation', params], queryFn: () => listOperations(toQuery(params)), placeholderData: keepPreviousData });
 
   return (
     <Card>
@@ -50,6 +27,7 @@ export default function OperationLogs() {
         <Form.Item name="admin_id" label={t('adminId')}><InputNumber min={1} precision={0} style={{ width: 120 }} /></Form.Item>
         <Form.Item name="module" label={t('module')} rules={[{ max: 64 }]}><Input allowClear style={{ width: 140 }} /></Form.Item>
         <Form.Item name="action" label={t('action')} rules={[{ max: 64 }]}><Input allowClear style={{ width: 140 }} /></Form.Item>
+        <Form.Item name="trace_id" label={t('traceId')} rules={[{ max: 128 }]}><Input allowClear style={{ width: 280 }} /></Form.Item>
       </LogFilters>
       {traceId && (
         <Alert
@@ -57,7 +35,6 @@ export default function OperationLogs() {
           showIcon
           style={{ marginBottom: 12 }}
           message={t('traceFilter', { id: traceId })}
-          description={t('traceFilterHint', { from: f.start_date ?? '…', to: f.end_date ?? '…' })}
           action={<Button size="small" onClick={() => setFilters({})}>{t('clearTrace')}</Button>}
         />
       )}
@@ -65,7 +42,7 @@ export default function OperationLogs() {
         query={list}
         params={params}
         setPage={setPage}
-        rows={rows}
+        rows={list.data?.list ?? []}
         total={list.data?.total ?? 0}
         filtered={Object.keys(f).length > 0}
         onOpen={setOpen}
@@ -99,7 +76,7 @@ export default function OperationLogs() {
             { label: t('ip'), value: open.ip },
             { label: t('userAgent'), value: open.user_agent || '—' },
             { label: t('time'), value: open.created_at },
-            { label: t('traceId'), value: <TraceLinks traceId={open.trace_id} at={open.created_at} onFollow={() => setOpen(null)} /> },
+            { label: t('traceId'), value: <TraceLinks traceId={open.trace_id} onFollow={() => setOpen(null)} /> },
             { label: t('params'), value: <JsonBlock value={open.params} label={t('params')} /> },
           ]}
         />

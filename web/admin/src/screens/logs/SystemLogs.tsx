@@ -45,8 +45,8 @@ export default function SystemLogs() {
           { title: t('message'), dataIndex: 'message', ellipsis: true, render: (v: string) => v },
           {
             title: t('traceId'), dataIndex: 'trace_id', width: 200,
-            render: (v: string, r) => (!v ? '—' : can('log.operation')
-              ? <Link to={operationTraceLink(v, r.created_at)} aria-label={`${t('traceOperation')} ${v}`}>{v.slice(0, 12)}…</Link>
+            render: (v: string) => (!v ? '—' : can('log.operation')
+              ? <Link to={operationTraceLink(v)} aria-label={`${t('traceOperation')} ${v}`}>{v.slice(0, 12)}…</Link>
               : <Typography.Text code>{v.slice(0, 12)}…</Typography.Text>),
           },
           { title: t('time'), dataIndex: 'created_at', width: 170 },
@@ -61,7 +61,7 @@ export default function SystemLogs() {
             { label: t('level'), value: level(open.level) },
             { label: t('message'), value: <Typography.Text style={{ whiteSpace: 'pre-wrap' }}>{open.message}</Typography.Text> },
             { label: t('time'), value: open.created_at },
-            { label: t('traceId'), value: <TraceLinks traceId={open.trace_id} at={open.created_at} onFollow={() => setOpen(null)} /> },
+            { label: t('traceId'), value: <TraceLinks traceId={open.trace_id} onFollow={() => setOpen(null)} /> },
             { label: t('context'), value: <JsonBlock value={open.context} label={t('context')} /> },
           ]}
         />

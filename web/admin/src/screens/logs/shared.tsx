@@ -129,18 +129,11 @@ export function LogDrawer({ id, open, onClose, items, children }: {
   );
 }
 
-/** The window of operation-log rows that may belong to the request of a row written at `at`. */
-export function traceWindow(at: string): { start_date: string; end_date: string } {
-  const t = dayjs(at, TIME);
-  return { start_date: t.subtract(60, 'second').format(TIME), end_date: t.add(60, 'second').format(TIME) };
-}
-
-export const operationTraceLink = (traceId: string, at: string) =>
-  `${OPERATION_PATH}?${new URLSearchParams({ trace_id: traceId, ...traceWindow(at) }).toString()}`;
+export const operationTraceLink = (traceId: string) => `${OPERATION_PATH}?${new URLSearchParams({ trace_id: traceId }).toString()}`;
 export const systemTraceLink = (traceId: string) => `${SYSTEM_PATH}?${new URLSearchParams({ trace_id: traceId }).toString()}`;
 
 /** A trace ID, with links to the rows of both logs that carry it. */
-export function TraceLinks({ traceId, at, onFollow }: { traceId: string; at: string; onFollow?: () => void }) {
+export function TraceLinks({ traceId, onFollow }: { traceId: string; onFollow?: () => void }) {
   const { t } = useTranslation(['logs']);
   const { can } = useAuth();
   if (!traceId) return <Typography.Text type="secondary">{t('noTrace')}</Typography.Text>;
@@ -149,7 +142,7 @@ export function TraceLinks({ traceId, at, onFollow }: { traceId: string; at: str
       <Typography.Text code copyable>{traceId}</Typography.Text>
       <Space wrap>
         {can('log.system') && <Link to={systemTraceLink(traceId)} onClick={onFollow}>{t('traceSystem')}</Link>}
-        {can('log.operation') && <Link to={operationTraceLink(traceId, at)} onClick={onFollow}>{t('traceOperation')}</Link>}
+        {can('log.operation') && <Link to={operationTraceLink(traceId)} onClick={onFollow}>{t('traceOperation')}</Link>}
       </Space>
     </Space>
   );

@@ -4,11 +4,9 @@ export const strings = {
     route: 'Route', path: 'Path', ip: 'IP', userAgent: 'Browser', params: 'Parameters', statusCode: 'HTTP status', duration: 'Duration',
     durationMs: '{{ms}} ms', traceId: 'Trace ID', time: 'Time', level: 'Level', message: 'Message', context: 'Context', result: 'Result',
     reason: 'Reason', success: 'Success', failure: 'Failure', detail: 'Details', dates: 'Dates', withTime: 'Time of day',
-    detailOf: 'Log entry #{{id}}', sameTrace: 'Same trace', traceSystem: 'System log rows of this trace',
-    traceOperation: 'Operation log rows of this trace', openInOperation: 'Open in the operation log',
-    traceFilter: 'Showing the operation log rows of trace {{id}}', traceFilterHint:
-      'The server cannot filter operation logs by trace ID: the console reads the rows of the two minutes around that time ({{from}} – {{to}}) and keeps those of the trace.',
-    clearTrace: 'Show all rows', noTraceRows: 'No row of this trace', noTrace: 'This entry was not written during a request (no trace ID).',
+    detailOf: 'Log entry #{{id}}', traceSystem: 'System log rows of this trace', traceOperation: 'Operation log rows of this trace',
+    traceFilter: 'Showing the operation log rows of trace {{id}}', clearTrace: 'Show all rows',
+    noTrace: 'This entry was not written during a request (no trace ID).',
     reasons: {
       success: 'Signed in', captcha: 'Wrong captcha', locked: 'Account locked', unknown_user: 'Unknown user', bad_password: 'Wrong password',
       disabled: 'Account disabled', authenticator_required: 'Authenticator code asked', authenticator_wrong: 'Wrong authenticator code',
@@ -19,11 +17,9 @@ export const strings = {
     route: '路由', path: '路径', ip: 'IP', userAgent: '浏览器', params: '请求参数', statusCode: 'HTTP 状态', duration: '耗时',
     durationMs: '{{ms}} 毫秒', traceId: '追踪 ID', time: '时间', level: '级别', message: '消息', context: '上下文', result: '结果',
     reason: '原因', success: '成功', failure: '失败', detail: '详情', dates: '日期', withTime: '精确到时分秒',
-    detailOf: '日志 #{{id}}', sameTrace: '同一追踪', traceSystem: '该追踪的系统日志',
-    traceOperation: '该追踪的操作日志', openInOperation: '在操作日志中打开',
-    traceFilter: '正在显示追踪 {{id}} 的操作日志', traceFilterHint:
-      '服务器不支持按追踪 ID 筛选操作日志：控制台读取该时间前后各一分钟（{{from}} – {{to}}）的记录，只保留该追踪的记录。',
-    clearTrace: '显示全部记录', noTraceRows: '没有该追踪的记录', noTrace: '该条目不是在请求中写入的（没有追踪 ID）。',
+    detailOf: '日志 #{{id}}', traceSystem: '该追踪的系统日志', traceOperation: '该追踪的操作日志',
+    traceFilter: '正在显示追踪 {{id}} 的操作日志', clearTrace: '显示全部记录',
+    noTrace: '该条目不是在请求中写入的（没有追踪 ID）。',
     reasons: {
       success: '登录成功', captcha: '验证码错误', locked: '账号已锁定', unknown_user: '用户不存在', bad_password: '密码错误',
       disabled: '账号已禁用', authenticator_required: '需要验证器验证码', authenticator_wrong: '验证器验证码错误',
