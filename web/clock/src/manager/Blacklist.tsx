@@ -1,0 +1,4 @@
+// Placeholder until the screen lands.
+export default function Blacklist() {
+  return null;
+}
