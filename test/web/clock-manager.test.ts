@@ -16,6 +16,11 @@ import { clock, managerToken, workerLogin } from '../helpers/timeclock.ts';
 const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
 const SCREENS = ['board', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webhooks'] as const;
 
+/** Waits until no animation is running and no table is loading, so that a screenshot shows the screen as it settles. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(`!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')`);
+}
+
 /** Decodes the QR image shown on the page (drawn to a canvas in the page, decoded here). */
 async function decodeQr(page: Page): Promise<string | null> {
   // Runs in the page (a string: this project's type-check has no DOM types).
@@ -70,6 +75,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await dialog.getByLabel('Radius (m)').fill('150');
     await dialog.locator('.leaflet-interactive').first().waitFor();
     await dialog.getByText('No map tiles configured').waitFor();
+    await settled(page);
     await screenshot(page, 'clock-manager-site-editor-en-US');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: 'North yard', exact: true }).waitFor();
@@ -120,6 +126,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await page.getByRole('button', { name: 'Ana Field' }).click();
     const drawer = page.locator('.ant-drawer');
     await drawer.getByText(/^android-/).waitFor();
+    await settled(page);
     await screenshot(page, 'clock-manager-worker-en-US');
     await drawer.getByRole('button', { name: 'Reset device binding' }).click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'Reset device binding' }).click();
@@ -148,6 +155,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await anaRow.getByText('Inside').waitFor();
     const lateTable = page.getByRole('table').nth(1);
     await lateTable.getByText('Ben Late').waitFor();
+    await settled(page);
     await screenshot(page, 'clock-manager-board-late-en-US');
     await lateTable.getByRole('button', { name: 'Mark reviewed' }).click();
     await page.getByText('No late punch awaits review.').waitFor();
@@ -182,6 +190,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     const secret = (await secretBox.innerText()).trim();
     assert.ok(secret.length >= 16, secret);
     await page.getByText('Copy this secret now').waitFor();
+    await settled(page);
     await screenshot(page, 'clock-manager-webhook-secret-en-US');
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).last().click();
     await page.getByRole('cell', { name: 'http://127.0.0.1:9/hook', exact: true }).waitFor();
@@ -206,9 +215,20 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       for (const screen of SCREENS) {
         await w.page.goto(`${server.base}/clock/manager/${screen}`);
         await w.page.locator('.ant-table, .ant-card').first().waitFor();
-        await w.page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
+        await settled(w.page);
         await screenshot(w.page, `clock-manager-${screen}-${lang}`);
       }
+      // The site editor and a worker's drawer.
+      await w.page.goto(`${server.base}/clock/manager/sites`);
+      await w.page.getByRole('row', { name: /North yard/ }).getByRole('button', { name: /^(Edit|编辑)$/ }).click();
+      await w.page.locator('.leaflet-interactive').first().waitFor();
+      await settled(w.page);
+      await screenshot(w.page, `clock-manager-site-edit-${lang}`);
+      await w.page.goto(`${server.base}/clock/manager/workers`);
+      await w.page.getByRole('button', { name: 'Ana Field' }).click();
+      await w.page.locator('.ant-drawer').getByRole('tab').first().waitFor();
+      await settled(w.page);
+      await screenshot(w.page, `clock-manager-worker-drawer-${lang}`);
       const codes = await call(server.app, 'GET', '/api/managers/qr-codes', { token: manager });
       await w.page.goto(`${server.base}/clock/manager/qr/${codes.body[0].id}/print`);
       await w.page.getByRole('img').first().waitFor();

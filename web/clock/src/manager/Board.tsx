@@ -35,11 +35,11 @@ export default function Board() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Card>
-        <Space wrap className="mgr-stats" size={48}>
+        <div className="mgr-stats">
           <Statistic title={t('board.clockedIn')} value={board.data?.total ?? '—'} />
           <Statistic title={t('board.outside')} value={board.data ? rows.filter((r) => r.withinGeofence === false).length : '—'} valueStyle={{ color: '#b42318' }} />
           <Statistic title={t('board.notTracking')} value={board.data ? rows.filter((r) => !r.isTracking).length : '—'} valueStyle={{ color: '#8a5a00' }} />
-        </Space>
+        </div>
         <Space wrap className="mgr-filters">
           <Select
             aria-label={t('board.site')}

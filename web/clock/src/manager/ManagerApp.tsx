@@ -46,7 +46,7 @@ function Shell() {
   const current = location.pathname.split('/')[2] || 'board';
   return (
     <Layout className="mgr">
-      <Layout.Sider breakpoint="lg" collapsedWidth={56} theme="light" className="mgr-sider">
+      <Layout.Sider width={232} breakpoint="lg" collapsedWidth={56} theme="light" className="mgr-sider">
         <div className="mgr-brand">{t('common:app.manager')}</div>
         <Menu
           mode="inline"
