@@ -92,6 +92,9 @@ export const ConfigSchema = Type.Object({
   CLOCK_LATE_ALERT_HOURS: Int(12, 'a late punch received more than this many hours after its capture raises a late_punch security alert; 0: never for the gap alone', 0, 720),
   CLOCK_LATE_ONLINE_ALERT: Bool(true, 'a late punch raises a late_punch security alert when the server heard from the worker (a location update, an own clock request, a device check) between its capture and its receipt'),
   CLOCK_LATE_ONLINE_GRACE_SECONDS: Int(120, 'contacts within this many seconds after the capture or before the receipt do not count for CLOCK_LATE_ONLINE_ALERT (a reconnecting phone sends its queues in a burst)', 0, 86_400),
+  // Time-clock: the manager console.
+  CLOCK_MAP_TILE_URL: Str('', 'tile URL template of the manager console’s maps, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; empty: no tiles (fences drawn on a plain grid, works offline)'),
+  CLOCK_MAP_ATTRIBUTION: Str('', 'attribution text shown on the manager console’s maps (e.g. © OpenStreetMap contributors)'),
   SHUTDOWN_DRAIN_MS: Int(1000, 'on SIGTERM, how long /readyz answers 503 before the listener closes', 0, 20_000),
   SHUTDOWN_TIMEOUT_MS: Int(25_000, 'hard limit for a graceful shutdown', 1000, 120_000),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {

@@ -8,6 +8,7 @@ import type { Platform } from '../platform/platform.ts';
 import { TimeclockAuth, type TimeclockClaims } from './auth.ts';
 import { ensureBootstrapManager } from './bootstrap.ts';
 import type { TimeclockContext } from './context.ts';
+import { boardRoutes } from './features/board/board.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { clockRoutes } from './features/clock/clock.routes.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
@@ -90,7 +91,7 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
   });
 
   for (const feature of [
-    authRoutes, workersRoutes, devicesRoutes, sitesRoutes, clockRoutes, locationRoutes, securityRoutes, webhooksRoutes,
+    authRoutes, workersRoutes, devicesRoutes, sitesRoutes, clockRoutes, locationRoutes, securityRoutes, webhooksRoutes, boardRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

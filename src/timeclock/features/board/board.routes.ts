@@ -1,0 +1,52 @@
+// The manager console's server side: the live board (GET /api/managers/board: who is clocked
+// in now, where) and the console's settings (GET /api/managers/console-settings: the map tile
+// server, so a deployment without internet access still draws fences on a plain grid).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FeatureOptions } from '../../context.ts';
+import { managerErrors, security } from '../../http.ts';
+import { BOARD_LIMIT_MAX, BoardQuery, BoardReply, ConsoleSettings } from './board.schema.ts';
+import { BoardService } from './board.service.ts';
+
+const tags = ['Manager console'];
+
+export const boardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const config = ctx.platform.config;
+  const board = new BoardService(ctx.platform.db, config.TRACKING_WINDOW_SECONDS);
+
+  app.get('/managers/board', {
+    config: { access: 'manager' },
+    schema: {
+      tags,
+      summary: 'Live board: the workers clocked in now',
+      description:
+        'Extension of the contract (which has no “who is clocked in” view). Every worker whose current state is `clock_in`, most recently clocked in first: ' +
+        '`since` (time of the clock-in), `site` and `qrCodeName` of that clock-in, `lastPosition` (the newest position known, from location updates or clock events), ' +
+        '`withinGeofence` (that position against the fence of the clock-in’s site; null when no position or no fence) and `isTracking` ' +
+        `(the newest position arrived within TRACKING_WINDOW_SECONDS, now ${config.TRACKING_WINDOW_SECONDS} s). ` +
+        `Filters: \`siteId\`, \`search\` (username or full name); \`limit\` 1..${BOARD_LIMIT_MAX} (default 1000), \`total\` counts every match. ` +
+        'One database statement whatever the number of workers: suitable for polling every few seconds.',
+      security,
+      querystring: BoardQuery,
+      response: { 200: BoardReply, ...managerErrors },
+    },
+  }, async (request) => board.board(request.query));
+
+  app.get('/managers/console-settings', {
+    config: { access: 'manager' },
+    schema: {
+      tags,
+      summary: 'Settings of the manager console',
+      description:
+        'Extension of the contract. `mapTileUrl` is CLOCK_MAP_TILE_URL (a Leaflet tile URL template such as `https://tile.openstreetmap.org/{z}/{x}/{y}.png`), ' +
+        'null when unset: the console then draws fences on a plain grid, which also works without internet access. `mapAttribution` is CLOCK_MAP_ATTRIBUTION. ' +
+        '`trackingWindowSeconds` and `lateAfterSeconds` are TRACKING_WINDOW_SECONDS and CLOCK_LATE_AFTER_SECONDS.',
+      security,
+      response: { 200: ConsoleSettings, ...managerErrors },
+    },
+  }, async () => ({
+    mapTileUrl: config.CLOCK_MAP_TILE_URL || null,
+    mapAttribution: config.CLOCK_MAP_ATTRIBUTION,
+    trackingWindowSeconds: config.TRACKING_WINDOW_SECONDS,
+    lateAfterSeconds: config.CLOCK_LATE_AFTER_SECONDS,
+  }));
+};

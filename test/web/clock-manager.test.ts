@@ -1,0 +1,241 @@
+// The time-clock manager console in Chromium against the real server: a manager signs in,
+// creates a site by typing its fence's coordinates and a QR code on it, prints the QR sheet
+// (checked by decoding the printed image); creates a worker and resets their device binding;
+// sees a worker clocked in on the live board and marks a late punch reviewed; finds a security
+// alert; creates a webhook whose secret is shown once. Every screen is photographed in both
+// languages (scratch/screenshots/clock-manager-*).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import jsQR from 'jsqr';
+import type { Browser, Page } from 'playwright-core';
+import { MANAGER_PASSWORD } from '../helpers/app.ts';
+import { browserSkip, launchBrowser, newPage, screenshot, signInClock, startConsole, type ConsoleServer, type Watched } from '../helpers/browser.ts';
+import { call } from '../helpers/http.ts';
+import { clock, managerToken, workerLogin } from '../helpers/timeclock.ts';
+
+const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
+const SCREENS = ['board', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webhooks'] as const;
+
+/** Waits until no animation is running and no table is loading, so that a screenshot shows the screen as it settles. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(`!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')`);
+}
+
+/** Decodes the QR image shown on the page (drawn to a canvas in the page, decoded here). */
+async function decodeQr(page: Page): Promise<string | null> {
+  // Runs in the page (a string: this project's type-check has no DOM types).
+  const pixels = await page.evaluate<{ width: number; height: number; data: number[] }>(`(() => {
+    const img = document.querySelector('main.qr-sheet img');
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const data = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    return { width: data.width, height: data.height, data: Array.from(data.data) };
+  })()`);
+  // jsqr is CommonJS: its default export is the function at run time.
+  const decode = jsQR as unknown as (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+  return decode(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height)?.data ?? null;
+}
+
+describe('time-clock manager console', { skip: browserSkip() }, () => {
+  let browser: Browser;
+  let server: ConsoleServer;
+  let manager: string;
+  before(async () => {
+    server = await startConsole();
+    browser = await launchBrowser();
+    manager = await managerToken(server.app);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.app.close();
+  });
+
+  test('sites, QR codes and their sheet, workers, the live board, alerts and webhooks', async () => {
+    const w: Watched = await newPage(browser);
+    const { page } = w;
+    await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+    await page.waitForURL(/\/clock\/manager\/board$/);
+    await page.getByText('No worker is clocked in.').waitFor();
+
+    // A site whose fence is typed (nothing drawn): a circle of 150 m.
+    await page.getByRole('menuitem', { name: 'Sites' }).click();
+    await page.waitForURL(/\/manager\/sites$/);
+    await page.getByRole('button', { name: 'New site' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('North yard');
+    // Refused in the form before any request: a latitude out of range.
+    await dialog.getByLabel('Centre latitude').fill('123');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('A latitude between −90 and 90.').waitFor();
+    await dialog.getByLabel('Centre latitude').fill(String(CENTRE.latitude));
+    await dialog.getByLabel('Centre longitude').fill(String(CENTRE.longitude));
+    await dialog.getByLabel('Radius (m)').fill('150');
+    await dialog.locator('.leaflet-interactive').first().waitFor();
+    await dialog.getByText('No map tiles configured').waitFor();
+    await settled(page);
+    await screenshot(page, 'clock-manager-site-editor-en-US');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'North yard', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'circle, 150 m' }).waitFor();
+    const sites = await call(server.app, 'GET', '/api/managers/sites', { token: manager });
+    const site = sites.body.find((s: { name: string }) => s.name === 'North yard');
+    assert.deepEqual(site.fence, { type: 'circle', center: CENTRE, radiusMetres: 150 });
+
+    // A QR code on it.
+    await page.getByRole('menuitem', { name: 'QR codes' }).click();
+    await page.getByRole('button', { name: 'New QR code' }).click();
+    await dialog.getByLabel('Name').fill('Gate A');
+    await dialog.getByLabel('Site').click();
+    await page.getByTitle('North yard').click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'Gate A', exact: true }).waitFor();
+    const codes = await call(server.app, 'GET', `/api/managers/qr-codes?siteId=${site.id}`, { token: manager });
+    assert.equal(codes.body.length, 1);
+    const qr = codes.body[0].id as string;
+    assert.equal(await page.getByRole('link', { name: 'Print sheet' }).getAttribute('href'), `/clock/manager/qr/${qr}/print`);
+
+    // Its sheet, as printed: the site, the code's name and a QR image that decodes to the code.
+    await page.goto(`${server.base}/clock/manager/qr/${qr}/print`);
+    await page.getByRole('heading', { name: 'North yard' }).waitFor();
+    await page.getByRole('heading', { name: 'Gate A' }).waitFor();
+    await page.getByRole('img', { name: 'QR Gate A' }).waitFor();
+    assert.equal(await decodeQr(page), qr);
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.getByRole('button', { name: 'Print' }).isVisible(), false, 'the tools are not printed');
+    assert.equal(await page.getByRole('img', { name: 'QR Gate A' }).isVisible(), true);
+    await screenshot(page, 'clock-manager-qr-sheet-print-en-US');
+    await page.emulateMedia({ media: 'screen' });
+
+    // A worker, who signs in on a phone (binding it); the manager resets the binding.
+    await page.goto(`${server.base}/clock/manager/workers`);
+    await page.getByRole('button', { name: 'New worker' }).click();
+    await dialog.getByLabel('Username').fill('ana.field');
+    await dialog.getByLabel('Full name').fill('Ana Field');
+    await dialog.getByLabel('Password').fill('short');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('At least 8 characters.').waitFor();
+    await dialog.getByLabel('Password').fill('Worker-pass-123');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Ana Field' }).waitFor();
+    const found = await call(server.app, 'GET', '/api/managers/workers?search=ana.field', { token: manager });
+    const ana = found.body.workers[0] as { id: number };
+    const anaToken = await workerLogin(server.app, 'ana.field', 'Worker-pass-123');
+    await page.getByRole('button', { name: 'Ana Field' }).click();
+    const drawer = page.locator('.ant-drawer');
+    await drawer.getByText(/^android-/).waitFor();
+    await settled(page);
+    await screenshot(page, 'clock-manager-worker-en-US');
+    await drawer.getByRole('button', { name: 'Reset device binding' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Reset device binding' }).click();
+    await drawer.getByText('No device bound').waitFor();
+    const detail = await call(server.app, 'GET', `/api/managers/workers/${ana.id}`, { token: manager });
+    assert.equal(detail.body.device, null);
+    await drawer.locator('.ant-drawer-close').click();
+
+    // Ana clocks in on site; Ben's clock-in arrives late (captured 10 minutes ago, offline).
+    const res = await clock(server.app, anaToken, { userId: ana.id, eventType: 'clock_in', qrCodeValue: qr, ...CENTRE });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const ben = await call(server.app, 'POST', '/api/managers/workers', { token: manager, body: { username: 'ben.late', password: 'Worker-pass-123', fullName: 'Ben Late' } });
+    const benToken = await workerLogin(server.app, 'ben.late', 'Worker-pass-123');
+    const late = await call(server.app, 'POST', '/api/clock', {
+      token: benToken,
+      body: { userId: ben.body.id, eventType: 'clock_in', qrCodeValue: qr, ...CENTRE, capturedAt: new Date(Date.now() - 10 * 60_000).toISOString(), clientEventId: crypto.randomUUID() },
+    });
+    assert.equal(late.status, 200, JSON.stringify(late.body));
+
+    await page.getByRole('menuitem', { name: 'Live board' }).click();
+    const board = page.getByRole('table').first();
+    await board.getByText('Ana Field').waitFor();
+    await board.getByText('Ben Late').waitFor();
+    const anaRow = page.getByRole('row', { name: /Ana Field/ }).first();
+    await anaRow.getByText('North yard').waitFor();
+    await anaRow.getByText('Inside').waitFor();
+    const lateTable = page.getByRole('table').nth(1);
+    await lateTable.getByText('Ben Late').waitFor();
+    await settled(page);
+    await screenshot(page, 'clock-manager-board-late-en-US');
+    await lateTable.getByRole('button', { name: 'Mark reviewed' }).click();
+    await page.getByText('No late punch awaits review.').waitFor();
+    const awaiting = await call(server.app, 'GET', '/api/managers/late-punches?reviewed=false', { token: manager });
+    assert.equal(awaiting.body.totalCount, 0);
+
+    // A security alert: Ana tries to clock out 1 km away (refused, recorded as an alert).
+    const outside = await clock(server.app, anaToken, { userId: ana.id, eventType: 'clock_out', qrCodeValue: qr, latitude: 48.8656, longitude: 2.3522 });
+    assert.equal(outside.status, 403, JSON.stringify(outside.body));
+    await page.getByRole('menuitem', { name: 'Alerts' }).click();
+    const alertRow = page.getByRole('row', { name: /Outside the fence/ }).first();
+    await alertRow.getByText('Ana Field').waitFor();
+    await alertRow.getByText('Medium').or(alertRow.getByText('High')).or(alertRow.getByText('Low')).first().waitFor();
+
+    // The app blacklist.
+    await page.getByRole('menuitem', { name: 'App blacklist' }).click();
+    await page.getByLabel('Package identifier').fill('not a package');
+    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByText('A package identifier such as').waitFor();
+    await page.getByLabel('Package identifier').fill('com.example.fakegps');
+    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('cell', { name: 'com.example.fakegps', exact: true }).waitFor();
+
+    // A webhook: its secret is shown once, when created, and never again.
+    await page.getByRole('menuitem', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    await dialog.getByLabel('URL').fill('http://127.0.0.1:9/hook');
+    await dialog.getByRole('checkbox', { name: 'security.violation' }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const secretBox = page.locator('.mgr-secret');
+    await secretBox.waitFor();
+    const secret = (await secretBox.innerText()).trim();
+    assert.ok(secret.length >= 16, secret);
+    await page.getByText('Copy this secret now').waitFor();
+    await settled(page);
+    await screenshot(page, 'clock-manager-webhook-secret-en-US');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).last().click();
+    await page.getByRole('cell', { name: 'http://127.0.0.1:9/hook', exact: true }).waitFor();
+    assert.equal(await page.getByText(secret).count(), 0, 'the secret is not shown again');
+    await page.reload();
+    await page.getByRole('cell', { name: 'http://127.0.0.1:9/hook', exact: true }).waitFor();
+    assert.ok(!(await page.content()).includes(secret));
+    const hooks = await call(server.app, 'GET', '/api/managers/webhooks', { token: manager });
+    assert.deepEqual(hooks.body.map((h: { events: string[] }) => h.events.sort()), [['security.violation', 'worker.clock_in']]);
+    assert.ok(!JSON.stringify(hooks.body).includes(secret));
+
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
+  test('every screen in both languages', async () => {
+    for (const lang of ['en-US', 'zh-CN']) {
+      const w = await newPage(browser, lang);
+      await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+      await w.page.waitForURL(/\/clock\/manager\/board$/);
+      for (const screen of SCREENS) {
+        await w.page.goto(`${server.base}/clock/manager/${screen}`);
+        await w.page.locator('.ant-table, .ant-card').first().waitFor();
+        await settled(w.page);
+        await screenshot(w.page, `clock-manager-${screen}-${lang}`);
+      }
+      // The site editor and a worker's drawer.
+      await w.page.goto(`${server.base}/clock/manager/sites`);
+      await w.page.getByRole('row', { name: /North yard/ }).getByRole('button', { name: /^(Edit|编辑)$/ }).click();
+      await w.page.locator('.leaflet-interactive').first().waitFor();
+      await settled(w.page);
+      await screenshot(w.page, `clock-manager-site-edit-${lang}`);
+      await w.page.goto(`${server.base}/clock/manager/workers`);
+      await w.page.getByRole('button', { name: 'Ana Field' }).click();
+      await w.page.locator('.ant-drawer').getByRole('tab').first().waitFor();
+      await settled(w.page);
+      await screenshot(w.page, `clock-manager-worker-drawer-${lang}`);
+      const codes = await call(server.app, 'GET', '/api/managers/qr-codes', { token: manager });
+      await w.page.goto(`${server.base}/clock/manager/qr/${codes.body[0].id}/print`);
+      await w.page.getByRole('img').first().waitFor();
+      await screenshot(w.page, `clock-manager-qr-sheet-${lang}`);
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, []);
+      await w.context.close();
+    }
+  });
+});

@@ -1,0 +1,64 @@
+// The app blacklist: package identifiers of mock-location apps that the worker app refuses to
+// run alongside; add (validated as the server does) and remove.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Empty, Form, Input, Popconfirm, Space, Table, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { api, call } from '../api/client.ts';
+import { fieldErrors, QueryError, useAction } from './common.tsx';
+
+const PACKAGE_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$/;
+
+export default function Blacklist() {
+  const { t } = useTranslation('manager');
+  const run = useAction();
+  const client = useQueryClient();
+  const [form] = Form.useForm();
+  const list = useQuery({ queryKey: ['blacklist'], queryFn: () => call(api.GET('/api/security/app-blacklist')) });
+  const refresh = () => void client.invalidateQueries({ queryKey: ['blacklist'] });
+  const add = async (v: { packageId: string }) => {
+    const ok = await run(async () => {
+      try {
+        await call(api.POST('/api/managers/security/app-blacklist', { body: { packageId: v.packageId.trim() } }));
+      } catch (err) {
+        form.setFields(fieldErrors(err, ['packageId'], t));
+        throw err;
+      }
+    }, t('state.saved'));
+    if (ok) { form.resetFields(); refresh(); }
+  };
+  const remove = (packageId: string) =>
+    void run(() => call(api.DELETE('/api/managers/security/app-blacklist/{packageId}', { params: { path: { packageId } } })), t('state.deleted')).then(refresh);
+  return (
+    <Card title={t('blacklist.title')}>
+      <Form form={form} layout="inline" name="blacklist" onFinish={(v) => void add(v)} className="mgr-filters">
+        <Form.Item name="packageId" label={t('blacklist.packageId')} rules={[{ required: true, message: t('workers.required') }, { pattern: PACKAGE_ID, max: 255, message: t('blacklist.rule') }]}>
+          <Input placeholder="com.example.fakegps" style={{ width: 320 }} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit">{t('blacklist.add')}</Button>
+      </Form>
+      {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+        <Table
+          rowKey={(p) => p}
+          aria-label={t('nav.blacklist')}
+          loading={list.isPending}
+          dataSource={list.data ?? []}
+          pagination={{ pageSize: 50, hideOnSinglePage: true }}
+          locale={{ emptyText: <Empty description={t('blacklist.none')} /> }}
+          columns={[
+            { title: t('blacklist.packageId'), key: 'p', render: (_, p: string) => <Typography.Text code>{p}</Typography.Text> },
+            {
+              title: '', key: 'a', width: 120,
+              render: (_, p: string) => (
+                <Space>
+                  <Popconfirm title={t('blacklist.removeConfirm')} onConfirm={() => remove(p)} okText={t('action.delete')} cancelText={t('action.cancel')}>
+                    <Button type="link" danger aria-label={`${t('action.delete')} ${p}`}>{t('action.delete')}</Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+    </Card>
+  );
+}

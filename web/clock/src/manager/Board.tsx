@@ -1,0 +1,109 @@
+// Live board: who is clocked in now (site, since when, last position, inside the fence or not,
+// tracking or not), polled every few seconds; and the late (offline) punches awaiting review,
+// which the manager marks reviewed. The site filter lives in the URL.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Empty, Input, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { api, call } from '../api/client.ts';
+import { fmt, QueryError, useAction, useSites, useUrlFilters } from './common.tsx';
+
+const POLL_MS = 5_000;
+
+export default function Board() {
+  const { t } = useTranslation('manager');
+  const run = useAction();
+  const client = useQueryClient();
+  const { filters, set } = useUrlFilters();
+  const sites = useSites();
+  const siteId = filters.site ? Number(filters.site) : undefined;
+  const board = useQuery({
+    queryKey: ['board', siteId, filters.q],
+    queryFn: () => call(api.GET('/api/managers/board', { params: { query: { limit: 1000, ...(siteId ? { siteId } : {}), ...(filters.q ? { search: filters.q } : {}) } } })),
+    refetchInterval: POLL_MS,
+  });
+  const late = useQuery({
+    queryKey: ['late-punches', 'awaiting'],
+    queryFn: () => call(api.GET('/api/managers/late-punches', { params: { query: { reviewed: false, page: 1, limit: 100 } } })),
+    refetchInterval: POLL_MS * 2,
+  });
+  const rows = board.data?.workers ?? [];
+  const review = (id: number) =>
+    void run(() => call(api.POST('/api/managers/late-punches/{id}/review', { params: { path: { id } } })), t('board.reviewed'))
+      .then(() => client.invalidateQueries({ queryKey: ['late-punches'] }));
+
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+      <Card>
+        <div className="mgr-stats">
+          <Statistic title={t('board.clockedIn')} value={board.data?.total ?? '—'} />
+          <Statistic title={t('board.outside')} value={board.data ? rows.filter((r) => r.withinGeofence === false).length : '—'} valueStyle={{ color: '#b42318' }} />
+          <Statistic title={t('board.notTracking')} value={board.data ? rows.filter((r) => !r.isTracking).length : '—'} valueStyle={{ color: '#8a5a00' }} />
+        </div>
+        <Space wrap className="mgr-filters">
+          <Select
+            aria-label={t('board.site')}
+            style={{ minWidth: 220 }}
+            value={siteId ?? ''}
+            onChange={(v) => set({ site: v || undefined })}
+            options={[{ value: '', label: t('board.allSites') }, ...(sites.data ?? []).map((s) => ({ value: s.id, label: s.name }))]}
+          />
+          <Input.Search aria-label={t('workers.search')} placeholder={t('workers.search')} defaultValue={filters.q} allowClear onSearch={(q) => set({ q })} style={{ width: 260 }} />
+          {board.dataUpdatedAt > 0 && (
+            <Typography.Text type="secondary" role="status">
+              {t('board.refreshed', { time: dayjs(board.dataUpdatedAt).format('HH:mm:ss'), seconds: POLL_MS / 1000 })}
+            </Typography.Text>
+          )}
+        </Space>
+        {board.isError && !board.data ? <QueryError error={board.error} onRetry={() => void board.refetch()} /> : (
+          <Table
+            rowKey="userId"
+            aria-label={t('board.title')}
+            loading={board.isPending}
+            dataSource={rows}
+            pagination={{ pageSize: 50, hideOnSinglePage: true }}
+            locale={{ emptyText: <Empty description={t('board.none')} /> }}
+            columns={[
+              { title: t('board.worker'), key: 'w', render: (_, r) => <span><strong>{r.full_name}</strong> <Typography.Text type="secondary">{r.username}</Typography.Text></span> },
+              { title: t('board.since'), dataIndex: 'since', render: (v: string | null) => fmt(v) },
+              { title: t('board.site'), key: 'site', render: (_, r) => (r.site ? <span>{r.site.name}{r.qrCodeName ? <Typography.Text type="secondary"> · {r.qrCodeName}</Typography.Text> : null}</span> : '—') },
+              {
+                title: t('board.position'), key: 'pos',
+                render: (_, r) => (r.lastPosition
+                  ? <span>{r.lastPosition.latitude.toFixed(5)}, {r.lastPosition.longitude.toFixed(5)}<br /><Typography.Text type="secondary">{fmt(r.lastPosition.timestamp)}</Typography.Text></span>
+                  : t('board.unknown')),
+              },
+              {
+                title: t('board.fence'), dataIndex: 'withinGeofence',
+                render: (v: boolean | null) => (v === null ? <Tag>{t('board.unknown')}</Tag> : v ? <Tag color="green">{t('board.inside')}</Tag> : <Tag color="red">{t('board.outsideTag')}</Tag>),
+              },
+              { title: t('board.tracking'), dataIndex: 'isTracking', render: (v: boolean) => (v ? <Tag color="green">{t('board.on')}</Tag> : <Tag color="orange">{t('board.off')}</Tag>) },
+            ]}
+          />
+        )}
+      </Card>
+      <Card title={t('board.late')} extra={<Button onClick={() => void late.refetch()}>{t('action.refresh')}</Button>}>
+        {late.isError && !late.data ? <QueryError error={late.error} onRetry={() => void late.refetch()} /> : (
+          <Table
+            rowKey="id"
+            aria-label={t('board.late')}
+            loading={late.isPending}
+            dataSource={late.data?.punches ?? []}
+            pagination={false}
+            locale={{ emptyText: <Empty description={t('board.lateNone')} /> }}
+            columns={[
+              { title: t('board.worker'), key: 'w', render: (_, p) => <span><strong>{p.full_name}</strong> <Typography.Text type="secondary">{p.username}</Typography.Text></span> },
+              { title: t('board.event'), dataIndex: 'event_type', render: (v: string) => t(`board.${v}`) },
+              { title: t('board.captured'), dataIndex: 'timestamp', render: (v: string) => fmt(v) },
+              { title: t('board.received'), dataIndex: 'receivedAt', render: (v: string) => fmt(v) },
+              { title: t('board.delay'), dataIndex: 'delaySeconds', render: (v: number) => t('board.minutes', { n: Math.round(v / 60) }) },
+              { title: 'QR', dataIndex: 'qrCodeUsedName' },
+              { title: '', dataIndex: 'implausibleGap', render: (v: boolean) => (v ? <Tag color="red">{t('board.gap')}</Tag> : null) },
+              { title: '', key: 'a', render: (_, p) => <Button type="primary" onClick={() => review(p.id)}>{t('board.review')}</Button> },
+            ]}
+          />
+        )}
+      </Card>
+    </Space>
+  );
+}

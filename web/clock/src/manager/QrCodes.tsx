@@ -1,0 +1,122 @@
+// QR codes: created on a site, activated and deactivated, moved to another site, and printed
+// (a sheet per code). Site and state filters live in the URL. Codes are never deleted: clock
+// history names them.
+import { PlusOutlined, PrinterOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Empty, Form, Input, Modal, Select, Space, Switch, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api, call } from '../api/client.ts';
+import { fieldErrors, fmt, QueryError, useAction, useSites, useUrlFilters } from './common.tsx';
+
+type Qr = { id: string; name: string; is_active: boolean; created_at: string };
+
+export default function QrCodes() {
+  const { t } = useTranslation('manager');
+  const run = useAction();
+  const client = useQueryClient();
+  const sites = useSites();
+  const { filters, set } = useUrlFilters();
+  const [creating, setCreating] = useState(false);
+  const [moving, setMoving] = useState<Qr | null>(null);
+  const siteId = filters.site ? Number(filters.site) : undefined;
+  const active = filters.active === 'true' ? true : filters.active === 'false' ? false : undefined;
+  const query = { ...(siteId ? { siteId } : {}), ...(active !== undefined ? { active } : {}) };
+  const list = useQuery({ queryKey: ['qr', query], queryFn: () => call(api.GET('/api/managers/qr-codes', { params: { query } })) });
+  const refresh = () => { void client.invalidateQueries({ queryKey: ['qr'] }); void client.invalidateQueries({ queryKey: ['sites'] }); };
+  const siteOptions = (sites.data ?? []).map((s) => ({ value: s.id, label: s.name }));
+  const toggle = (q: Qr, is_active: boolean) =>
+    void run(() => call(api.PATCH('/api/managers/qr-codes/{id}', { params: { path: { id: q.id } }, body: { is_active } })), t('state.saved')).then(refresh);
+
+  return (
+    <Card>
+      <Space wrap className="mgr-filters">
+        <Select aria-label={t('qr.site')} style={{ minWidth: 220 }} value={siteId ?? ''} onChange={(v) => set({ site: v || undefined })}
+          options={[{ value: '', label: t('qr.allSites') }, ...siteOptions]} />
+        <Select aria-label={t('qr.active')} style={{ width: 160 }} value={filters.active ?? ''} onChange={(v) => set({ active: v })}
+          options={[{ value: '', label: t('qr.anyState') }, { value: 'true', label: t('qr.active') }, { value: 'false', label: t('qr.inactive') }]} />
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t('qr.create')}</Button>
+      </Space>
+      {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+        <Table
+          rowKey="id"
+          aria-label={t('nav.qr')}
+          loading={list.isPending}
+          dataSource={list.data ?? []}
+          pagination={{ pageSize: 50, hideOnSinglePage: true }}
+          locale={{ emptyText: <Empty description={siteId || active !== undefined ? t('state.noMatch') : t('state.empty')} /> }}
+          columns={[
+            { title: t('qr.name'), dataIndex: 'name' },
+            { title: t('qr.value'), dataIndex: 'id', render: (v: string) => <Typography.Text code copyable>{v}</Typography.Text> },
+            { title: t('qr.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
+            {
+              title: t('qr.active'), dataIndex: 'is_active',
+              render: (v: boolean, q) => <Switch checked={v} aria-label={`${v ? t('qr.deactivate') : t('qr.activate')} ${q.name}`} checkedChildren={t('qr.active')} unCheckedChildren={t('qr.inactive')} onChange={(on) => toggle(q, on)} />,
+            },
+            {
+              title: '', key: 'a',
+              render: (_, q) => (
+                <Space size={0}>
+                  <Button type="link" onClick={() => setMoving(q)}>{t('qr.move')}</Button>
+                  <Link to={`/manager/qr/${q.id}/print`} target="_blank"><Button type="link" icon={<PrinterOutlined />}>{t('qr.printSheet')}</Button></Link>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      {creating && <CreateQr siteOptions={siteOptions} siteId={siteId} onClose={(saved) => { setCreating(false); if (saved) refresh(); }} />}
+      {moving && <MoveQr qr={moving} siteOptions={siteOptions} onClose={(saved) => { setMoving(null); if (saved) refresh(); }} />}
+    </Card>
+  );
+}
+
+function CreateQr({ siteOptions, siteId, onClose }: { siteOptions: { value: number; label: string }[]; siteId?: number | undefined; onClose: (saved: boolean) => void }) {
+  const { t } = useTranslation('manager');
+  const [form] = Form.useForm();
+  const run = useAction();
+  const save = async (v: { name: string; siteId: number }) => {
+    const ok = await run(async () => {
+      try {
+        await call(api.POST('/api/managers/qr-codes', { body: { name: v.name.trim(), siteId: v.siteId } }));
+      } catch (err) {
+        form.setFields(fieldErrors(err, ['name', 'siteId'], t));
+        throw err;
+      }
+    }, t('state.saved'));
+    if (ok) onClose(true);
+  };
+  return (
+    <Modal open title={t('qr.create')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}>
+      <Form form={form} layout="vertical" name="qr" onFinish={(v) => void save(v)} initialValues={{ siteId: siteId ?? siteOptions[0]?.value }}>
+        <Form.Item name="name" label={t('qr.name')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item name="siteId" label={t('qr.site')} rules={[{ required: true, message: t('workers.required') }]}>
+          <Select options={siteOptions} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function MoveQr({ qr, siteOptions, onClose }: { qr: Qr; siteOptions: { value: number; label: string }[]; onClose: (saved: boolean) => void }) {
+  const { t } = useTranslation('manager');
+  const [form] = Form.useForm();
+  const run = useAction();
+  const detail = useQuery({ queryKey: ['qr', qr.id], queryFn: () => call(api.GET('/api/managers/qr-codes/{id}', { params: { path: { id: qr.id } } })) });
+  if (detail.isPending) return null;
+  const save = async (v: { siteId: number }) => {
+    if (await run(() => call(api.PATCH('/api/managers/qr-codes/{id}', { params: { path: { id: qr.id } }, body: { siteId: v.siteId } })), t('state.saved'))) onClose(true);
+  };
+  return (
+    <Modal open title={`${t('qr.move')} — ${qr.name}`} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}>
+      <Form form={form} layout="vertical" name="qr-move" onFinish={(v) => void save(v)} initialValues={{ siteId: detail.data?.siteId }}>
+        <Form.Item name="siteId" label={t('qr.site')} rules={[{ required: true, message: t('workers.required') }]}>
+          <Select options={siteOptions} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,189 @@
+// Sites: the list, and an editor for the name and the fence — a circle (centre and radius) or a
+// polygon (vertices), typed as coordinates or placed by clicking the map, validated as the
+// server validates (ranges, at least 3 vertices) with the server's refusals next to the fields.
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm, Radio, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, call } from '../api/client.ts';
+import { fieldErrors, QueryError, useAction, useConsoleSettings, useSites, type Tr } from './common.tsx';
+import { FenceMap, type Fence, type Point } from './FenceMap.tsx';
+
+type Site = NonNullable<ReturnType<typeof useSites>['data']>[number];
+type FenceType = 'none' | 'circle' | 'polygon';
+interface Values {
+  name: string;
+  type: FenceType;
+  center?: Partial<Point>;
+  radiusMetres?: number;
+  points?: Partial<Point>[];
+}
+
+export function fenceSummary(fence: Site['fence'], t: Tr): string {
+  if (!fence) return t('sites.noFence');
+  return fence.type === 'circle' ? t('sites.summaryCircle', { r: fence.radiusMetres }) : t('sites.summaryPolygon', { n: fence.points.length });
+}
+
+export default function Sites() {
+  const { t } = useTranslation('manager');
+  const sites = useSites();
+  const run = useAction();
+  const client = useQueryClient();
+  const [editing, setEditing] = useState<Site | 'new' | null>(null);
+  const refresh = () => void client.invalidateQueries({ queryKey: ['sites'] });
+  const remove = (s: Site) => void run(() => call(api.DELETE('/api/managers/sites/{id}', { params: { path: { id: s.id } } })), t('state.deleted')).then(refresh);
+  return (
+    <Card>
+      <Space className="mgr-filters">
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('sites.create')}</Button>
+      </Space>
+      {sites.isError ? <QueryError error={sites.error} onRetry={() => void sites.refetch()} /> : (
+        <Table
+          rowKey="id"
+          aria-label={t('nav.sites')}
+          loading={sites.isPending}
+          dataSource={sites.data ?? []}
+          pagination={{ pageSize: 50, hideOnSinglePage: true }}
+          locale={{ emptyText: <Empty description={t('state.empty')} /> }}
+          columns={[
+            { title: t('sites.name'), dataIndex: 'name', render: (v: string, s) => <span>{v} {s.is_default && <Tag>{t('sites.default')}</Tag>}</span> },
+            { title: t('sites.fence'), dataIndex: 'fence', render: (f: Site['fence']) => (f ? fenceSummary(f, t) : <Typography.Text type="warning">{t('sites.noFence')}</Typography.Text>) },
+            { title: t('sites.qrCount'), dataIndex: 'qr_code_count' },
+            {
+              title: '', key: 'a',
+              render: (_, s) => (
+                <Space size={0}>
+                  <Button type="link" onClick={() => setEditing(s)}>{t('action.edit')}</Button>
+                  {!s.is_default && (
+                    <Popconfirm title={t('action.confirmDelete')} onConfirm={() => remove(s)} okText={t('action.delete')} cancelText={t('action.cancel')}>
+                      <Button type="link" danger>{t('action.delete')}</Button>
+                    </Popconfirm>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      {editing && <SiteEditor site={editing === 'new' ? null : editing} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
+    </Card>
+  );
+}
+
+function fenceOf(v: Partial<Values>): Fence | null {
+  if (v.type === 'circle') return { type: 'circle', center: { latitude: v.center?.latitude ?? NaN, longitude: v.center?.longitude ?? NaN }, radiusMetres: v.radiusMetres ?? 0 };
+  if (v.type === 'polygon') return { type: 'polygon', points: (v.points ?? []).map((p) => ({ latitude: p?.latitude ?? NaN, longitude: p?.longitude ?? NaN })) };
+  return null;
+}
+
+function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boolean) => void }) {
+  const { t } = useTranslation('manager');
+  const [form] = Form.useForm<Values>();
+  const run = useAction();
+  const settings = useConsoleSettings();
+  const [saving, setSaving] = useState(false);
+  const values = Form.useWatch([], form) as Partial<Values> | undefined;
+  const f = site?.fence;
+  const initial: Values = {
+    name: site?.name ?? '',
+    type: f?.type ?? 'circle',
+    center: f?.type === 'circle' ? f.center : undefined,
+    radiusMetres: f?.type === 'circle' ? f.radiusMetres : 100,
+    points: f?.type === 'polygon' ? f.points : [],
+  };
+  const lat = { type: 'number' as const, min: -90, max: 90, message: t('sites.latRule') };
+  const lng = { type: 'number' as const, min: -180, max: 180, message: t('sites.lngRule') };
+
+  const pick = (p: Point) => {
+    const type = form.getFieldValue('type') as FenceType;
+    if (type === 'circle') form.setFieldValue('center', p);
+    else if (type === 'polygon') form.setFieldValue('points', [...((form.getFieldValue('points') as Point[] | undefined) ?? []), p]);
+  };
+
+  const save = async (v: Values) => {
+    const fence = v.type === 'none' ? null : fenceOf(v);
+    setSaving(true);
+    try {
+      const ok = await run(async () => {
+        try {
+          if (site) await call(api.PATCH('/api/managers/sites/{id}', { params: { path: { id: site.id } }, body: { name: v.name.trim(), fence } }));
+          else await call(api.POST('/api/managers/sites', { body: { name: v.name.trim(), fence } }));
+        } catch (err) {
+          const errs = fieldErrors(err, ['name', 'fence'], t);
+          form.setFields(errs.map((e) => (e.name === 'fence' ? { ...e, name: v.type === 'polygon' ? 'points' : 'radiusMetres' } : e)) as never);
+          throw err;
+        }
+      }, t('state.saved'));
+      if (ok) onClose(true);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal open width={1000} title={site ? t('sites.edit') : t('sites.create')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={saving} destroyOnHidden>
+      <div className="fence-editor">
+        <Form form={form} layout="vertical" name="site" initialValues={initial} onFinish={(v) => void save(v)}>
+          <Form.Item name="name" label={t('sites.name')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="type" label={t('sites.fence')}>
+            <Radio.Group optionType="button" options={[{ value: 'circle', label: t('sites.circle') }, { value: 'polygon', label: t('sites.polygon') }, { value: 'none', label: t('sites.none') }]} />
+          </Form.Item>
+          {values?.type === 'circle' && (
+            <>
+              <Space>
+                <Form.Item name={['center', 'latitude']} label={t('sites.centerLat')} rules={[{ required: true, message: t('workers.required') }, lat]}>
+                  <InputNumber step={0.0001} style={{ width: 150 }} />
+                </Form.Item>
+                <Form.Item name={['center', 'longitude']} label={t('sites.centerLng')} rules={[{ required: true, message: t('workers.required') }, lng]}>
+                  <InputNumber step={0.0001} style={{ width: 150 }} />
+                </Form.Item>
+              </Space>
+              <Form.Item name="radiusMetres" label={t('sites.radius')} rules={[{ required: true, message: t('workers.required') }, { type: 'number', min: 1, max: 100_000, message: t('sites.radiusRule') }]}>
+                <InputNumber style={{ width: 150 }} />
+              </Form.Item>
+            </>
+          )}
+          {values?.type === 'polygon' && (
+            <Form.List name="points" rules={[{ validator: async (_, pts: unknown[] | undefined) => { if (!pts || pts.length < 3) throw new Error(t('sites.polygonRule')); } }]}>
+              {(fields, { add, remove }, { errors }) => (
+                <>
+                  <Typography.Text strong>{t('sites.vertices')}</Typography.Text>
+                  {fields.map((field, i) => (
+                    <Space key={field.key} align="baseline">
+                      <Typography.Text type="secondary">{i + 1}</Typography.Text>
+                      <Form.Item name={[field.name, 'latitude']} rules={[{ required: true, message: t('workers.required') }, lat]}>
+                        <InputNumber aria-label={`${t('sites.lat')} ${i + 1}`} placeholder={t('sites.lat')} step={0.0001} style={{ width: 130 }} />
+                      </Form.Item>
+                      <Form.Item name={[field.name, 'longitude']} rules={[{ required: true, message: t('workers.required') }, lng]}>
+                        <InputNumber aria-label={`${t('sites.lng')} ${i + 1}`} placeholder={t('sites.lng')} step={0.0001} style={{ width: 130 }} />
+                      </Form.Item>
+                      <Button type="text" icon={<DeleteOutlined />} aria-label={t('action.delete')} onClick={() => remove(field.name)} />
+                    </Space>
+                  ))}
+                  <Form.ErrorList errors={errors} />
+                  <Button icon={<PlusOutlined />} onClick={() => add()}>{t('sites.addVertex')}</Button>
+                </>
+              )}
+            </Form.List>
+          )}
+          {values?.type === 'none' && <Alert type="warning" showIcon message={t('sites.noFence')} />}
+        </Form>
+        <div>
+          <FenceMap
+            fence={values ? fenceOf(values) : null}
+            tileUrl={settings.data?.mapTileUrl ?? null}
+            attribution={settings.data?.mapAttribution}
+            onPick={pick}
+            label={t('sites.fence')}
+          />
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+            {t('sites.mapHelp')} {settings.data && !settings.data.mapTileUrl && t('sites.noTiles')}
+          </Typography.Paragraph>
+        </div>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,297 @@
+// Workers: search, tags (filter, edit, and the tag list itself), create, edit, disable, delete,
+// reset the password and the device binding; each worker's history, location and security
+// status in a drawer. Filters and page live in the URL.
+import { PlusOutlined, TagsOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, call } from '../api/client.ts';
+import { fieldErrors, fmt, QueryError, useAction, useUrlFilters } from './common.tsx';
+
+const PAGE_SIZE = 20;
+const USERNAME = /^[A-Za-z0-9._@-]{3,64}$/;
+
+type WorkerItem = { id: number; username: string; full_name: string; created_at: string; tags: string };
+
+export default function Workers() {
+  const { t } = useTranslation('manager');
+  const run = useAction();
+  const client = useQueryClient();
+  const { filters, set, page } = useUrlFilters();
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [resetting, setResetting] = useState<WorkerItem | null>(null);
+  const [viewing, setViewing] = useState<number | null>(null);
+  const [tagsOpen, setTagsOpen] = useState(false);
+
+  const query = { page, limit: PAGE_SIZE, ...(filters.q ? { search: filters.q } : {}), ...(filters.tags ? { tags: filters.tags } : {}), ...(filters.status ? { status: filters.status as 'active' | 'disabled' } : {}) };
+  const list = useQuery({ queryKey: ['workers', query], queryFn: () => call(api.GET('/api/managers/workers', { params: { query } })), placeholderData: keepPreviousData });
+  const tags = useQuery({ queryKey: ['tags'], queryFn: () => call(api.GET('/api/managers/tags')) });
+  const refresh = () => void client.invalidateQueries({ queryKey: ['workers'] });
+  const filtered = Boolean(filters.q || filters.tags || filters.status);
+
+  const remove = (w: WorkerItem) =>
+    void run(() => call(api.DELETE('/api/managers/workers/{id}', { params: { path: { id: w.id } } })), t('state.deleted')).then(refresh);
+
+  return (
+    <Card>
+      <Space wrap className="mgr-filters">
+        <Input.Search aria-label={t('workers.search')} placeholder={t('workers.search')} defaultValue={filters.q} key={filters.q ?? ''} allowClear onSearch={(q) => set({ q, page: undefined })} style={{ width: 260 }} />
+        <Select
+          aria-label={t('workers.tags')}
+          mode="multiple"
+          placeholder={t('workers.tags')}
+          style={{ minWidth: 220 }}
+          value={filters.tags ? filters.tags.split(',').map(Number) : []}
+          onChange={(v: number[]) => set({ tags: v.join(','), page: undefined })}
+          options={(tags.data ?? []).map((g) => ({ value: g.id, label: g.name }))}
+        />
+        <Select
+          aria-label={t('workers.status')}
+          style={{ width: 160 }}
+          value={filters.status ?? ''}
+          onChange={(v) => set({ status: v, page: undefined })}
+          options={[{ value: '', label: t('workers.any') }, { value: 'active', label: t('workers.active') }, { value: 'disabled', label: t('workers.disabled') }]}
+        />
+        {filtered && <Button onClick={() => set({ q: undefined, tags: undefined, status: undefined, page: undefined })}>{t('action.reset')}</Button>}
+        <Button icon={<TagsOutlined />} onClick={() => setTagsOpen(true)}>{t('workers.manageTags')}</Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('workers.create')}</Button>
+      </Space>
+      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+        <Table
+          rowKey="id"
+          aria-label={t('nav.workers')}
+          loading={list.isFetching && !list.data}
+          dataSource={list.data?.workers ?? []}
+          locale={{ emptyText: <Empty description={filtered ? t('state.noMatch') : t('state.empty')} /> }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onChange: (p) => set({ page: p === 1 ? undefined : p }), showSizeChanger: false }}
+          columns={[
+            { title: t('workers.fullName'), dataIndex: 'full_name', render: (v: string, w) => <Button type="link" onClick={() => setViewing(w.id)}>{v}</Button> },
+            { title: t('workers.username'), dataIndex: 'username' },
+            { title: t('workers.tags'), dataIndex: 'tags', render: (v: string) => v.split(',').filter(Boolean).map((n) => <Tag key={n}>{n}</Tag>) },
+            { title: t('workers.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
+            {
+              title: '', key: 'a',
+              render: (_, w) => (
+                <Space size={0} wrap>
+                  <Button type="link" onClick={() => setEditing(w.id)}>{t('action.edit')}</Button>
+                  <Button type="link" onClick={() => setResetting(w)}>{t('workers.resetPassword')}</Button>
+                  <Popconfirm title={t('workers.deleteConfirm')} onConfirm={() => remove(w)} okText={t('action.delete')} cancelText={t('action.cancel')}>
+                    <Button type="link" danger>{t('action.delete')}</Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      {editing !== null && <WorkerForm id={editing} tags={tags.data ?? []} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
+      {resetting && <ResetPassword worker={resetting} onClose={() => setResetting(null)} />}
+      {viewing !== null && <WorkerDrawer id={viewing} onClose={() => setViewing(null)} onChanged={refresh} />}
+      {tagsOpen && <TagManager onClose={() => { setTagsOpen(false); refresh(); }} />}
+    </Card>
+  );
+}
+
+function WorkerForm({ id, tags, onClose }: { id: number | 'new'; tags: { id: number; name: string }[]; onClose: (saved: boolean) => void }) {
+  const { t } = useTranslation('manager');
+  const [form] = Form.useForm();
+  const run = useAction();
+  const isNew = id === 'new';
+  const detail = useQuery({ queryKey: ['worker', id], enabled: !isNew, queryFn: () => call(api.GET('/api/managers/workers/{id}', { params: { path: { id: id as number } } })) });
+  const [saving, setSaving] = useState(false);
+  if (!isNew && detail.isPending) return null;
+  const d = detail.data;
+  const save = async (v: { username: string; fullName: string; password?: string; tagIds?: number[]; status?: 'active' | 'disabled' }) => {
+    setSaving(true);
+    try {
+      const ok = await run(async () => {
+        try {
+          if (isNew) await call(api.POST('/api/managers/workers', { body: { username: v.username, fullName: v.fullName, password: v.password ?? '', tagIds: v.tagIds ?? [] } }));
+          else await call(api.PATCH('/api/managers/workers/{id}', { params: { path: { id } }, body: { username: v.username, fullName: v.fullName, tagIds: v.tagIds ?? [], ...(v.status ? { status: v.status } : {}) } }));
+        } catch (err) {
+          form.setFields(fieldErrors(err, ['username', 'fullName', 'password', 'tagIds', 'status'], t));
+          throw err;
+        }
+      }, t('state.saved'));
+      if (ok) onClose(true);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Modal open title={isNew ? t('workers.create') : t('workers.edit')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={saving} destroyOnHidden>
+      <Form form={form} layout="vertical" name="worker" onFinish={(v) => void save(v)}
+        initialValues={d ? { username: d.username, fullName: d.full_name, tagIds: d.tag_ids, status: d.status } : { tagIds: [] }}>
+        <Form.Item name="username" label={t('workers.username')} rules={[{ required: true, message: t('workers.required') }, { pattern: USERNAME, message: t('workers.usernameRule') }]}>
+          <Input autoComplete="off" />
+        </Form.Item>
+        <Form.Item name="fullName" label={t('workers.fullName')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
+          <Input />
+        </Form.Item>
+        {isNew && (
+          <Form.Item name="password" label={t('workers.password')} rules={[{ required: true, message: t('workers.required') }, { min: 8, max: 128, message: t('workers.passwordRule') }]}>
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+        )}
+        <Form.Item name="tagIds" label={t('workers.tags')}>
+          <Select mode="multiple" options={tags.map((g) => ({ value: g.id, label: g.name }))} />
+        </Form.Item>
+        {!isNew && (
+          <Form.Item name="status" label={t('workers.status')}>
+            <Select options={[{ value: 'active', label: t('workers.active') }, { value: 'disabled', label: t('workers.disabled') }]} />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  );
+}
+
+function ResetPassword({ worker, onClose }: { worker: WorkerItem; onClose: () => void }) {
+  const { t } = useTranslation('manager');
+  const [form] = Form.useForm();
+  const run = useAction();
+  const save = async (v: { password: string }) => {
+    if (await run(() => call(api.PATCH('/api/managers/workers/{id}', { params: { path: { id: worker.id } }, body: { password: v.password } })), t('state.saved'))) onClose();
+  };
+  return (
+    <Modal open title={`${t('workers.resetPassword')} — ${worker.full_name}`} onCancel={onClose} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}>
+      <Form form={form} layout="vertical" name="reset-password" onFinish={(v) => void save(v)}>
+        <Form.Item name="password" label={t('workers.newPassword')} rules={[{ required: true, message: t('workers.required') }, { min: 8, max: 128, message: t('workers.passwordRule') }]}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => void; onChanged: () => void }) {
+  const { t } = useTranslation('manager');
+  const run = useAction();
+  const client = useQueryClient();
+  const detail = useQuery({ queryKey: ['worker', id], queryFn: () => call(api.GET('/api/managers/workers/{id}', { params: { path: { id } } })) });
+  const history = useQuery({ queryKey: ['worker', id, 'history'], queryFn: () => call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId: id }, query: { page: 1, limit: 50 } } })) });
+  const location = useQuery({ queryKey: ['worker', id, 'location'], queryFn: () => call(api.GET('/api/location/status/{userId}', { params: { path: { userId: id } } })) });
+  const security = useQuery({ queryKey: ['worker', id, 'security'], queryFn: () => call(api.GET('/api/security/status/{userId}', { params: { path: { userId: id } } })) });
+  const d = detail.data;
+  const after = () => { void client.invalidateQueries({ queryKey: ['worker', id] }); onChanged(); };
+  const resetDevice = () => void run(() => call(api.DELETE('/api/managers/workers/{id}/device', { params: { path: { id } } })), t('state.done')).then(after);
+  const setStatus = (status: 'active' | 'disabled') =>
+    void run(() => call(api.PATCH('/api/managers/workers/{id}', { params: { path: { id } }, body: { status } })), t('state.saved')).then(after);
+  const riskColor = { low: 'green', medium: 'orange', high: 'red' } as const;
+
+  return (
+    <Drawer open width={640} title={d ? `${d.full_name} (${d.username})` : t('workers.detail')} onClose={onClose}>
+      {detail.isError ? <QueryError error={detail.error} onRetry={() => void detail.refetch()} /> : d && (
+        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <Descriptions column={1} bordered size="small">
+            <Descriptions.Item label={t('workers.status')}>
+              <Space>
+                <Tag color={d.status === 'active' ? 'green' : 'default'}>{t(`workers.${d.status}`)}</Tag>
+                <Button size="small" onClick={() => setStatus(d.status === 'active' ? 'disabled' : 'active')}>{d.status === 'active' ? t('workers.disable') : t('workers.enable')}</Button>
+              </Space>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('workers.clockState')}>{t(`board.${d.clock_state}`)}</Descriptions.Item>
+            <Descriptions.Item label={t('workers.tags')}>{d.tags.split(',').filter(Boolean).map((n) => <Tag key={n}>{n}</Tag>)}</Descriptions.Item>
+            <Descriptions.Item label={t('workers.device')}>
+              {d.device ? (
+                <Space direction="vertical" size={4}>
+                  <Typography.Text code>{d.device.deviceUuid}</Typography.Text>
+                  <Typography.Text type="secondary">{t('workers.registeredAt')}: {fmt(d.device.registeredAt)} · {t('workers.lastSeen')}: {fmt(d.device.lastSeen)}</Typography.Text>
+                  <Popconfirm title={t('workers.resetDeviceConfirm')} onConfirm={resetDevice} okText={t('workers.resetDevice')} cancelText={t('action.cancel')}>
+                    <Button danger size="small">{t('workers.resetDevice')}</Button>
+                  </Popconfirm>
+                </Space>
+              ) : <Typography.Text type="secondary">{t('workers.noDevice')}</Typography.Text>}
+            </Descriptions.Item>
+          </Descriptions>
+          <Tabs items={[
+            {
+              key: 'history', label: t('workers.history'),
+              children: history.isError ? <QueryError error={history.error} /> : (
+                <Table rowKey="id" size="small" loading={history.isPending} dataSource={history.data ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true }}
+                  locale={{ emptyText: <Empty description={t('workers.noHistory')} /> }}
+                  columns={[
+                    { title: t('board.event'), dataIndex: 'event_type', render: (v: string, e) => <span>{t(`board.${v}`)} {e.forced && <Tag color="red">{t('workers.forced')}</Tag>}{e.late && <Tag color="orange">{t('workers.late')}</Tag>}</span> },
+                    { title: t('alerts.time'), dataIndex: 'timestamp', render: (v: string) => fmt(v) },
+                    { title: 'QR', dataIndex: 'qrCodeUsedName' },
+                  ]} />
+              ),
+            },
+            {
+              key: 'location', label: t('workers.location'),
+              children: location.isError ? <QueryError error={location.error} /> : location.data && (
+                location.data.currentLocation ? (
+                  <Descriptions column={1} size="small" bordered>
+                    <Descriptions.Item label={t('workers.tracking')}>{location.data.isTracking ? <Tag color="green">{t('workers.tracking')}</Tag> : <Tag color="orange">{t('workers.notTracking')}</Tag>}</Descriptions.Item>
+                    <Descriptions.Item label={t('board.position')}>{location.data.currentLocation.latitude.toFixed(5)}, {location.data.currentLocation.longitude.toFixed(5)}</Descriptions.Item>
+                    <Descriptions.Item label={t('workers.lastUpdate')}>{fmt(location.data.lastUpdate)}</Descriptions.Item>
+                    <Descriptions.Item label={t('board.fence')}>{location.data.withinGeofence === null ? t('board.unknown') : location.data.withinGeofence ? t('workers.withinFence') : t('workers.outsideFence')}</Descriptions.Item>
+                  </Descriptions>
+                ) : <Empty description={t('workers.noLocation')} />
+              ),
+            },
+            {
+              key: 'security', label: t('workers.security'),
+              children: security.isError ? <QueryError error={security.error} /> : security.data && (
+                <Space direction="vertical" style={{ width: '100%' }}>
+                  <div>
+                    {t('workers.risk')}: <Tag color={riskColor[security.data.securityStatus]}>{t(`alerts.${security.data.securityStatus}`)}</Tag>
+                    {security.data.latestSecurityCheck && <Typography.Text type="secondary">{t('workers.score', { score: security.data.latestSecurityCheck.risk_score })}</Typography.Text>}
+                  </div>
+                  <Table rowKey="id" size="small" dataSource={security.data.recentAlerts} pagination={false}
+                    locale={{ emptyText: <Empty description={t('workers.noAlerts')} /> }}
+                    columns={[
+                      { title: t('alerts.type'), dataIndex: 'alert_type', render: (v: string) => t(`alerts.types.${v}`, { defaultValue: v }) },
+                      { title: t('alerts.severity'), dataIndex: 'severity', render: (v: 'low' | 'medium' | 'high') => <Tag color={riskColor[v]}>{t(`alerts.${v}`)}</Tag> },
+                      { title: t('alerts.time'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
+                    ]} />
+                </Space>
+              ),
+            },
+          ]} />
+        </Space>
+      )}
+    </Drawer>
+  );
+}
+
+function TagManager({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('manager');
+  const run = useAction();
+  const client = useQueryClient();
+  const [form] = Form.useForm();
+  const tags = useQuery({ queryKey: ['tags'], queryFn: () => call(api.GET('/api/managers/tags')) });
+  const refresh = () => void client.invalidateQueries({ queryKey: ['tags'] });
+  const add = async (v: { name: string }) => {
+    const ok = await run(async () => {
+      try {
+        await call(api.POST('/api/managers/tags', { body: { name: v.name.trim() } }));
+      } catch (err) {
+        form.setFields(fieldErrors(err, ['name'], t));
+        throw err;
+      }
+    }, t('state.saved'));
+    if (ok) { form.resetFields(); refresh(); }
+  };
+  const remove = (id: number) => void run(() => call(api.DELETE('/api/managers/tags/{id}', { params: { path: { id } } })), t('state.deleted')).then(refresh);
+  return (
+    <Modal open title={t('workers.manageTags')} onCancel={onClose} footer={<Button onClick={onClose}>{t('common:action.close')}</Button>}>
+      <Form form={form} layout="inline" name="tag" onFinish={(v) => void add(v)} style={{ marginBottom: 16 }}>
+        <Form.Item name="name" rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 64 }, { pattern: /^[^,]*$/, message: ',' }]}>
+          <Input placeholder={t('workers.newTag')} aria-label={t('workers.newTag')} />
+        </Form.Item>
+        <Button htmlType="submit" type="primary">{t('action.create')}</Button>
+      </Form>
+      {tags.isError ? <QueryError error={tags.error} /> : (
+        <Table rowKey="id" size="small" loading={tags.isPending} dataSource={tags.data ?? []} pagination={false}
+          locale={{ emptyText: <Empty description={t('state.empty')} /> }}
+          columns={[
+            { title: t('sites.name'), dataIndex: 'name' },
+            { title: '', dataIndex: 'worker_count', render: (n: number) => t('workers.tagCount', { n }) },
+            { title: '', key: 'a', render: (_, g) => <Popconfirm title={t('action.confirmDelete')} onConfirm={() => remove(g.id)}><Button type="link" danger>{t('action.delete')}</Button></Popconfirm> },
+          ]} />
+      )}
+    </Modal>
+  );
+}
