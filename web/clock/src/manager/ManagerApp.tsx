@@ -89,7 +89,12 @@ export default function ManagerApp() {
   const zh = i18n.language === 'zh-CN';
   useEffect(() => void dayjs.locale(zh ? 'zh-cn' : 'en'), [zh]);
   return (
-    <ConfigProvider locale={zh ? zhCN : enUS} theme={{ token: { colorPrimary: '#0b6e4f' } }}>
+    <ConfigProvider
+      locale={zh ? zhCN : enUS}
+      theme={{ token: { colorPrimary: '#0b6e4f' } }}
+      // Labels as written (antd puts a space inside two-character Chinese labels).
+      button={{ autoInsertSpace: false }}
+    >
       <AntApp>
         <QueryClientProvider client={queryClient}>
           <Routes>
