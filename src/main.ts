@@ -12,7 +12,7 @@ async function main() {
   const log = platform.logger;
   await app.listen({ host: config.HOST, port: config.PORT });
   const address = app.server.address();
-  const base = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : '';
+  const base = typeof address === 'object' && address ? `${config.TLS_CERT_FILE ? 'https' : 'http'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : '';
   log.info(
     {
       database: platform.db.kind,

@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { ADMIN_PREFIX, adminService } from './admin/app.ts';
 import type { Config } from './platform/config.ts';
 import { migrate } from './platform/db/migrate.ts';
@@ -42,7 +43,13 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     const jwtSecret = resolveJwtSecret(config.JWT_SECRET, config.dataDir, platform.logger);
 
     const loggerInstance: FastifyBaseLogger = platform.logger;
+    const httpOptions = { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1000 };
+    // HTTPS with a configured certificate and key (Fastify's https server takes the http options too).
+    const tls = config.TLS_CERT_FILE && config.TLS_KEY_FILE
+      ? { https: { ...httpOptions, cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) } }
+      : {};
     const app = Fastify({
+      ...(tls as object),
       loggerInstance,
       bodyLimit: config.BODY_LIMIT,
       // The socket address is the client unless TRUST_PROXY names the proxies in front of us;
@@ -62,7 +69,7 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       // Slow clients: headers within HTTP_HEADERS_TIMEOUT_MS (checked every second, not Node's 30 s),
       // a connection idle for HTTP_IDLE_TIMEOUT_MS closed, keep-alive kept HTTP_KEEP_ALIVE_TIMEOUT_MS;
       // request bodies are limited below (Node's requestTimeout cannot spare uploads).
-      http: { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+      http: httpOptions,
       requestTimeout: 0,
       connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
       keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,

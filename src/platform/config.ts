@@ -20,6 +20,8 @@ export const ConfigSchema = Type.Object({
   }),
   HOST: Str('127.0.0.1', 'listen address'),
   PORT: Int(3000, 'listen port (0 picks a free one)', 0, 65535),
+  TLS_CERT_FILE: OptStr('PEM certificate file (with its chain); with TLS_KEY_FILE the server speaks HTTPS (a phone’s camera and position need HTTPS beyond localhost)'),
+  TLS_KEY_FILE: OptStr('PEM private key file of TLS_CERT_FILE'),
   SERVICES: Type.String({
     default: 'admin,timeclock',
     pattern: '^(admin|timeclock)(,(admin|timeclock))?$',
@@ -160,6 +162,12 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     if (bad.length > 0) {
       problems.set('TRUST_PROXY', `TRUST_PROXY=${show('TRUST_PROXY')}: not an address or CIDR block: ${bad.join(', ')}`);
     }
+  }
+  if ((value.TLS_CERT_FILE === undefined) !== (value.TLS_KEY_FILE === undefined)) {
+    problems.set('TLS_CERT_FILE', 'TLS_CERT_FILE and TLS_KEY_FILE: set both for HTTPS, or neither');
+  }
+  for (const key of ['TLS_CERT_FILE', 'TLS_KEY_FILE']) {
+    if (typeof value[key] === 'string' && !existsSync(value[key])) problems.set(key, `${key}=${show(key)}: no such file`);
   }
   if (value.NODE_ENV === 'production') {
     if (!value.JWT_SECRET) problems.set('JWT_SECRET', 'JWT_SECRET: required in production');
