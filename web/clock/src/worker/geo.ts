@@ -31,7 +31,7 @@ export function currentPosition(timeoutMs = 20_000): Promise<Position> {
         at: new Date(p.timestamp || Date.now()).toISOString(),
       }),
       (e) => reject(new GeoError(e.code === e.PERMISSION_DENIED ? 'denied' : e.code === e.TIMEOUT ? 'timeout' : 'unavailable')),
-      { enableHighAccuracy: true, timeout: timeoutMs, maximumAge: 10_000 },
+      { enableHighAccuracy: true, timeout: timeoutMs, maximumAge: 0 },
     );
   });
 }
