@@ -136,7 +136,7 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     const worker = await createWorker(server.app, manager);
     const w = await phone('zh-CN', worker);
     // The service worker (the app shell for offline starts) is active before the network goes.
-    await w.page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await w.page.waitForFunction('navigator.serviceWorker.controller !== null');
     await w.page.getByRole('button', { name: '上班打卡' }).click();
     await w.page.getByText(/^已于 .* 上班打卡/).waitFor();
     await screenshot(w.page, 'clock-worker-clocked-in-zh');
