@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -91,8 +92,18 @@ try {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-US',
     geolocation: { ...center, accuracy: 8 }, permissions: ['geolocation', 'camera'],
+    // The service worker would fetch every file of the build in the background and answer the
+    // page's requests from its cache (sizes unknown there): the page's own downloads are measured.
+    serviceWorkers: 'block',
   });
   const page = await context.newPage();
+  // When the "Clock in" button is first in the page: what was requested after it (the QR
+  // decoder, fetched when the browser is idle) is not counted.
+  await page.addInitScript(`new MutationObserver((_, o) => {
+    if (![...document.querySelectorAll('button')].some((b) => b.textContent === 'Clock in')) return;
+    window.__interactiveAt = performance.now();
+    o.disconnect();
+  }).observe(document, { childList: true, subtree: true })`);
   await page.goto(`${base}/clock/login`);
   await page.getByLabel('Username').fill('benchworker');
   await page.getByLabel('Password').fill(PASSWORD);
@@ -100,11 +111,20 @@ try {
   await page.getByRole('button', { name: 'Clock in' }).waitFor();
   // (Strings: these run in the page, whose DOM types the server's program does not have.)
   const scripts = await page.evaluate<{ name: string; bytes: number }[]>(`performance.getEntriesByType('resource')
-    .filter((e) => e.initiatorType === 'script' || e.name.endsWith('.js'))
+    .filter((e) => (e.initiatorType === 'script' || e.name.endsWith('.js')) && e.startTime <= window.__interactiveAt)
     .map((e) => ({ name: e.name, bytes: e.encodedBodySize }))`);
-  const kb = scripts.reduce((n, s) => n + s.bytes, 0) / 1024;
-  console.log(`clock screen: ${scripts.length} scripts, ${fmt(kb, 1)} KB transferred (compressed) before it is interactive (budget ${BUDGET_KB} KB) ${kb <= BUDGET_KB ? 'PASS' : 'OVER BUDGET'}`);
-  for (const s of scripts) console.log(`  ${s.name.replace(base, '')} ${fmt(s.bytes / 1024, 1)} KB`);
+  // The same files gzipped (the budget's measure; Chromium took Brotli).
+  const gzipped = async (url: string) => new Promise<number>((resolve, reject) => {
+    http.get(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      let n = 0;
+      res.on('data', (c: Buffer) => (n += c.length)).on('end', () => resolve(n)).on('error', reject);
+    }).on('error', reject);
+  });
+  const gz = await Promise.all(scripts.map((s) => gzipped(s.name)));
+  const kb = gz.reduce((n, b) => n + b, 0) / 1024;
+  const br = scripts.reduce((n, s) => n + s.bytes, 0) / 1024;
+  console.log(`clock screen: ${scripts.length} scripts, ${fmt(kb, 1)} KB gzipped (${fmt(br, 1)} KB as sent, Brotli) before it is interactive (budget ${BUDGET_KB} KB) ${kb <= BUDGET_KB ? 'PASS' : 'OVER BUDGET'}`);
+  scripts.forEach((s, i) => console.log(`  ${s.name.replace(base, '')}: ${fmt(gz[i]! / 1024, 1)} KB gzipped, ${fmt(s.bytes / 1024, 1)} KB Brotli`));
   const token = await page.evaluate<string>(`JSON.parse(localStorage.getItem('fieldops.clock.session')).token`);
 
   // (2) Tap to confirmation, vs the request alone. Each clock-in starts from clocked out: the

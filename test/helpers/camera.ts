@@ -3,10 +3,10 @@
 import QRCode from 'qrcode';
 
 /**
- * A Y4M video (C420, grey: U = V = 128) of `frames` identical frames showing `text` as a QR code
+ * A Y4M video (C420, grey: U = V = 128) of `frames` identical frames at `fps` (a phone camera's 30) showing `text` as a QR code
  * (black modules on white, a quiet zone of 4 modules), centred in a width × height picture.
  */
-export function qrVideo(text: string, width = 640, height = 480, frames = 5): Buffer {
+export function qrVideo(text: string, width = 640, height = 480, frames = 5, fps = 30): Buffer {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
   const scale = Math.floor(Math.min(width, height) / (modules.size + 8));
   const side = (modules.size + 8) * scale;
@@ -21,5 +21,5 @@ export function qrVideo(text: string, width = 640, height = 480, frames = 5): Bu
   }
   const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128);
   const frame = Buffer.concat([Buffer.from('FRAME\n'), y, chroma]);
-  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F5:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]);
+  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]);
 }

@@ -11,6 +11,7 @@ import { when } from './format.ts';
 import { currentPosition, GeoError, type Position } from './geo.ts';
 import { fetchLatest, queue, remember, rememberedLatest, type ClockReply, type Latest } from './punches.ts';
 import { effectiveState, nextAction, qrValueOf, type EventType, type FlushResult, type Punch } from './queue.ts';
+import { prepareDecoder } from './scan.ts';
 import { Scanner } from './Scanner.tsx';
 import { punchRefusal } from './strings.ts';
 import { Tracking } from './Tracking.tsx';
@@ -86,6 +87,13 @@ export default function ClockScreen() {
       unsubscribe();
     };
   }, [refresh, userId]);
+
+  // The QR decoder is fetched once the screen is interactive (not before: it is not needed to
+  // show the state), so that a tap does not wait for it.
+  useEffect(() => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(() => prepareDecoder());
+    else setTimeout(prepareDecoder, 1000);
+  }, []);
 
   // Send what waits: at start, when the network returns, and every RETRY_MS while something waits.
   const hasWaiting = waiting.length > 0;
