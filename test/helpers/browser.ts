@@ -20,11 +20,12 @@ export function browserSkip(): string | false {
   return false;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** Headless Chromium; `args` adds flags (e.g. a fake camera playing a file). */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...args],
   });
 }
 

@@ -205,7 +205,7 @@ describe('clock events', () => {
     assert.deepEqual(mine, [{ event: 'worker.clock_in', data: { userId: w.id, timestamp: res.body.timestamp, location: site.center } }]);
   });
 
-  test('clock history: newest first, with QR code names, date range and paging; 403 for another worker, 404 unknown', async () => {
+  test('clock history: newest first, with QR code and site names, date range and paging; 403 for another worker, 404 unknown', async () => {
     const w = await signedInWorker(app, manager);
     const other = await signedInWorker(app, manager);
     const qrB = await createQr(app, manager, { name: 'Gate B', siteId: site.siteId });
@@ -218,15 +218,16 @@ describe('clock events', () => {
     const res = await call(app, 'GET', `/api/worker/clock-history/${w.id}`, { token: w.token });
     assert.equal(res.status, 200);
     assert.equal(res.headers['x-total-count'], '4');
-    assert.deepEqual(res.body.map((e: Record<string, unknown>) => [e.event_type, e.qrCodeUsedName, e.timestamp, e.forced]), [
-      ['clock_out', 'FORCE_CLOCK_OUT', times[3], true],
-      ['clock_in', 'Gate B', times[2], false],
-      ['clock_out', 'Gate B', times[1], false],
-      ['clock_in', `QR ${site.siteId}`, times[0], false],
+    const [siteRow] = await app.platform.db.query<{ name: string }>(`SELECT name FROM timeclock.sites WHERE id = $1`, [site.siteId]);
+    assert.deepEqual(res.body.map((e: Record<string, unknown>) => [e.event_type, e.qrCodeUsedName, e.siteName, e.timestamp, e.forced]), [
+      ['clock_out', 'FORCE_CLOCK_OUT', null, times[3], true],
+      ['clock_in', 'Gate B', siteRow!.name, times[2], false],
+      ['clock_out', 'Gate B', siteRow!.name, times[1], false],
+      ['clock_in', `QR ${site.siteId}`, siteRow!.name, times[0], false],
     ]);
     for (const e of res.body) {
       assert.deepEqual(Object.keys(e).sort(), [
-        'capturedAt', 'clientEventId', 'event_type', 'forced', 'id', 'late', 'notes', 'qrCodeUsedName', 'receivedAt', 'timestamp',
+        'capturedAt', 'clientEventId', 'event_type', 'forced', 'id', 'late', 'notes', 'qrCodeUsedName', 'receivedAt', 'siteName', 'timestamp',
       ]);
       assert.equal(typeof e.id, 'number');
       // Sent online, without a capture time or client id: received when it happened, not late.

@@ -23,7 +23,10 @@ const router = createBrowserRouter([
   { path: '/login', element: <SignIn /> },
   { path: '/manager/*', element: <RequireRole role="manager"><ManagerApp /></RequireRole> },
   { path: '/*', element: <RequireRole role="worker"><WorkerApp /></RequireRole> },
-], { basename: '/clock' });
+  // With the trailing slash the worker app's home is /clock/, inside the service worker's scope
+  // (/clock/): a reload there, offline, is answered from the cached shell (/clock is outside it;
+  // main.tsx moves it to /clock/).
+], { basename: '/clock/' });
 
 export function App() {
   return (

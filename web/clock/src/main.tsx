@@ -4,6 +4,10 @@ import { App } from './app.tsx';
 import './i18n/index.ts';
 import './styles.css';
 
+// /clock (no slash) is outside the service worker's scope and the router's basename: the app
+// lives at /clock/.
+if (location.pathname === '/clock') history.replaceState(history.state, '', `/clock/${location.search}${location.hash}`);
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

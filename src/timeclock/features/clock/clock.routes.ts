@@ -65,7 +65,7 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       description:
         'Ordered by the events’ time (the capture time of a punch sent with one), newest first; ' +
         'optionally within `from`..`to` (ISO 8601, inclusive, on the same time), paged with `page` (from 1) and `limit` (default 50, at most 500); the `X-Total-Count` header gives the number of events in the range. ' +
-        'Each event also says `capturedAt` (the capture time the device sent, or null), `receivedAt`, `late` and `clientEventId`. ' +
+        'Each event also says `siteName` (the site it was recorded at, null for a forced clock-out; an extension for the worker app), `capturedAt` (the capture time the device sent, or null), `receivedAt`, `late` and `clientEventId`. ' +
         'The worker themself or a manager. 404 for an unknown or deleted worker.',
       security,
       params: UserIdParam,

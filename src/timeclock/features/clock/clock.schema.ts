@@ -51,6 +51,7 @@ export const HistoryItem = Type.Object({
   event_type: EventType,
   timestamp: Type.String({ description: 'time of the event, ISO 8601 UTC (the capture time of a punch sent with one)' }),
   qrCodeUsedName: Type.String({ description: 'name of the QR code used; `FORCE_CLOCK_OUT` for a forced clock-out' }),
+  siteName: Nullable(Type.String({ description: 'name of the site the event was recorded at (the QR code’s site); null for a forced clock-out. An extension for the worker app.' })),
   forced: Type.Boolean({ description: 'a FORCE_CLOCK_OUT event (no QR or fence check)' }),
   notes: Type.Union([Type.String(), Type.Null()]),
   capturedAt: Nullable(Type.String({ description: 'the capture time the device sent, ISO 8601 UTC; null when it sent none (captured when received)' })),

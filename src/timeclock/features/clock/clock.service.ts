@@ -442,11 +442,11 @@ export class ClockService {
     const where = `e.user_id = $1 AND ($2::timestamptz IS NULL OR e.created_at >= $2) AND ($3::timestamptz IS NULL OR e.created_at <= $3)`;
     const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM timeclock.clock_events e WHERE ${where}`, [userId, from, to]);
     const rows = await this.db.query<{
-      id: number | string; event_type: EventType; created_at: Date | string; qr_name: string | null; forced: boolean; notes: string | null;
+      id: number | string; event_type: EventType; created_at: Date | string; qr_name: string | null; site_name: string | null; forced: boolean; notes: string | null;
       captured_at: Date | string | null; received_at: Date | string; late: boolean; client_event_id: string | null;
     }>(
-      `SELECT e.id, e.event_type, e.created_at, q.name AS qr_name, e.forced, e.notes, e.captured_at, e.received_at, e.late, e.client_event_id
-       FROM timeclock.clock_events e LEFT JOIN timeclock.qr_codes q ON q.id = e.qr_code_id
+      `SELECT e.id, e.event_type, e.created_at, q.name AS qr_name, s.name AS site_name, e.forced, e.notes, e.captured_at, e.received_at, e.late, e.client_event_id
+       FROM timeclock.clock_events e LEFT JOIN timeclock.qr_codes q ON q.id = e.qr_code_id LEFT JOIN timeclock.sites s ON s.id = e.site_id
        WHERE ${where} ORDER BY e.created_at DESC, e.id DESC LIMIT $4 OFFSET $5`,
       [userId, from, to, q.limit, (q.page - 1) * q.limit],
     );
@@ -457,6 +457,7 @@ export class ClockService {
         event_type: r.event_type,
         timestamp: iso(r.created_at),
         qrCodeUsedName: r.qr_name ?? FORCE_CLOCK_OUT,
+        siteName: r.site_name,
         forced: r.forced,
         notes: r.notes,
         capturedAt: r.captured_at === null ? null : iso(r.captured_at),

@@ -1,0 +1,182 @@
+// The time-clock worker app (/clock/) in Chromium at phone size, against the real server in this
+// process (bench/clock.ts is the API's own load benchmark):
+//   (1) the JavaScript transferred before the clock screen is interactive (sign-in, then the
+//       "Clock in" button usable), compressed as the server sends it (budget 150 KB; the QR
+//       decoder loads only when the scanner opens);
+//   (2) from the tap on "Clock in" — the site's QR code in front of the fake camera, the position
+//       known (set by the browser) — until the confirmation is shown, as a ratio to the API
+//       request alone (POST /api/clock with the same kind of body, from this process) in the same
+//       run (target <= 1.5); BENCH_ROUNDS (7) alternated rounds, median. The tap's time includes
+//       opening the camera and reading frames until the code is seen.
+// PGlite by default; BENCH_DATABASE_URL for PostgreSQL (a fresh database next to it, dropped at the end).
+import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import postgres from 'postgres';
+import { loadConfig } from '../src/platform/config.ts';
+import { buildServer } from '../src/server.ts';
+import { qrVideo } from '../test/helpers/camera.ts';
+import { fmt, median } from './lib.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const BUDGET_KB = 150;
+const PASSWORD = 'Bench-pass-123';
+const root = path.resolve(import.meta.dirname, '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+execFileSync(process.execPath, [path.join(root, 'scripts/web.ts'), 'ensure'], { stdio: 'inherit' });
+
+const BASE_URL = process.env.BENCH_DATABASE_URL;
+const dbName = `fieldops_bench_clockapp_${process.pid}`;
+let dbUrl: string | undefined;
+if (BASE_URL) {
+  const s = postgres(BASE_URL, { max: 1, onnotice: () => {} });
+  await s.unsafe(`CREATE DATABASE ${dbName}`);
+  await s.end();
+  const u = new URL(BASE_URL);
+  u.pathname = `/${dbName}`;
+  dbUrl = u.toString();
+}
+const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-bench-clockapp-'));
+const server = await buildServer(loadConfig({
+  DATA_DIR: dataDir,
+  ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+  JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
+  ADMIN_PASSWORD: PASSWORD,
+  MANAGER_PASSWORD: PASSWORD,
+  LOG_LEVEL: 'warn',
+  TIMECLOCK_RATE_LIMIT_AUTH: '100000',
+  TIMECLOCK_RATE_LIMIT_CLOCK: '100000',
+}));
+
+let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+try {
+  await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`;
+  const api = async (method: string, url: string, token: string | null, body?: unknown) => {
+    const res = await fetch(base + url, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const login = async (username: string, deviceUuid: string) =>
+    (await api('POST', '/api/auth/login', null, { username, password: PASSWORD, deviceUuid })).token as string;
+
+  // A site with a 100 m circle, its QR code, a worker.
+  const manager = await login('manager', `web-${randomUUID()}`);
+  const center = { latitude: 48.8566, longitude: 2.3522 };
+  const site = await api('POST', '/api/managers/sites', manager, { name: 'Bench site', fence: { type: 'circle', center, radiusMetres: 100 } });
+  const qr = (await api('POST', '/api/managers/qr-codes', manager, { name: 'Gate', siteId: site.id })).id as string;
+  const worker = await api('POST', '/api/managers/workers', manager, { username: 'benchworker', password: PASSWORD, fullName: 'Bench Worker' });
+  const userId = worker.id as number;
+
+  const video = path.join(dataDir, 'qr.y4m');
+  writeFileSync(video, qrVideo(qr));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+  });
+  console.log(`# time-clock worker app benchmark (${server.platform.db.kind}, Node ${process.versions.node}, ${availableParallelism()} cores, Chromium)`);
+
+  // (1) JavaScript before the clock screen is interactive, from a fresh phone: the sign-in page,
+  // then the worker app's chunk.
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-US',
+    geolocation: { ...center, accuracy: 8 }, permissions: ['geolocation', 'camera'],
+    // The service worker would fetch every file of the build in the background and answer the
+    // page's requests from its cache (sizes unknown there): the page's own downloads are measured.
+    serviceWorkers: 'block',
+  });
+  const page = await context.newPage();
+  // When the "Clock in" button is first in the page: what was requested after it (the QR
+  // decoder, fetched when the browser is idle) is not counted.
+  await page.addInitScript(`new MutationObserver((_, o) => {
+    if (![...document.querySelectorAll('button')].some((b) => b.textContent === 'Clock in')) return;
+    window.__interactiveAt = performance.now();
+    o.disconnect();
+  }).observe(document, { childList: true, subtree: true })`);
+  await page.goto(`${base}/clock/login`);
+  await page.getByLabel('Username').fill('benchworker');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Clock in' }).waitFor();
+  // (Strings: these run in the page, whose DOM types the server's program does not have.)
+  const scripts = await page.evaluate<{ name: string; bytes: number }[]>(`performance.getEntriesByType('resource')
+    .filter((e) => (e.initiatorType === 'script' || e.name.endsWith('.js')) && e.startTime <= window.__interactiveAt)
+    .map((e) => ({ name: e.name, bytes: e.encodedBodySize }))`);
+  // The same files gzipped (the budget's measure; Chromium took Brotli).
+  const gzipped = async (url: string) => new Promise<number>((resolve, reject) => {
+    http.get(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      let n = 0;
+      res.on('data', (c: Buffer) => (n += c.length)).on('end', () => resolve(n)).on('error', reject);
+    }).on('error', reject);
+  });
+  const gz = await Promise.all(scripts.map((s) => gzipped(s.name)));
+  const kb = gz.reduce((n, b) => n + b, 0) / 1024;
+  const br = scripts.reduce((n, s) => n + s.bytes, 0) / 1024;
+  console.log(`clock screen: ${scripts.length} scripts, ${fmt(kb, 1)} KB gzipped (${fmt(br, 1)} KB as sent, Brotli) before it is interactive (budget ${BUDGET_KB} KB) ${kb <= BUDGET_KB ? 'PASS' : 'OVER BUDGET'}`);
+  scripts.forEach((s, i) => console.log(`  ${s.name.replace(base, '')}: ${fmt(gz[i]! / 1024, 1)} KB gzipped, ${fmt(s.bytes / 1024, 1)} KB Brotli`));
+  const token = await page.evaluate<string>(`JSON.parse(localStorage.getItem('fieldops.clock.session')).token`);
+
+  // (2) Tap to confirmation, vs the request alone. Each clock-in starts from clocked out: the
+  // worker is clocked out again through the API (not timed) after each.
+  const punch = (eventType: 'clock_in' | 'clock_out') => ({
+    userId, eventType, qrCodeValue: qr, ...center, clientEventId: randomUUID(), capturedAt: new Date().toISOString(),
+  });
+  const tap = async (): Promise<number> => {
+    await page.goto(`${base}/clock/`);
+    await page.getByRole('button', { name: 'Clock in' }).waitFor();
+    return page.evaluate<number>(`new Promise((resolve) => {
+      const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Clock in');
+      const start = performance.now();
+      const shown = () => [...document.querySelectorAll('.confirm')].some((p) => /^Clocked in at/.test(p.textContent || ''));
+      const observer = new MutationObserver(() => {
+        if (!shown()) return;
+        observer.disconnect();
+        requestAnimationFrame(() => resolve(performance.now() - start));
+      });
+      observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+      button.click();
+    })`);
+  };
+  const direct = async (): Promise<number> => {
+    const start = performance.now();
+    await api('POST', '/api/clock', token, punch('clock_in'));
+    return performance.now() - start;
+  };
+  const reset = () => api('POST', '/api/clock', token, punch('clock_out'));
+
+  await tap(); // warm-up: the chunks and the decoder loaded, the database warm
+  await reset();
+  await direct();
+  await reset();
+  const ui: number[] = [];
+  const alone: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    ui.push(await tap());
+    await reset();
+    alone.push(await direct());
+    await reset();
+  }
+  const ratio = median(ui.map((u, i) => u / alone[i]!));
+  console.log(`clock-in, tap to confirmation: ${fmt(median(ui))} ms vs POST /api/clock alone ${fmt(median(alone))} ms; ratio ${fmt(ratio, 2)} (target <= 1.5) ${ratio <= 1.5 ? 'PASS' : 'ABOVE TARGET'}`);
+  await context.close();
+} finally {
+  await browser?.close();
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  if (BASE_URL) {
+    const s = postgres(BASE_URL, { max: 1, onnotice: () => {} });
+    await s.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await s.end();
+  }
+}

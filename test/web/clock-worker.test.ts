@@ -1,0 +1,185 @@
+// The worker app of the time clock (/clock/) in Chromium at phone size, against the real server:
+// sign-in binds the phone and a second phone is refused with the explanation; clock-in by
+// scanning the site's QR code shown to a fake camera (a Y4M video made here from the code's
+// modules) at a position set by the test; a refusal outside the fence with the distance; an
+// offline clock-out kept on the phone, shown as waiting, surviving a reload while offline, and
+// sent exactly once when the network returns; history and security screens; both languages.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { browserSkip, launchBrowser, newPage, PHONE, screenshot, signInClock, startConsole, type ConsoleServer, type Watched } from '../helpers/browser.ts';
+import { qrVideo } from '../helpers/camera.ts';
+import { call } from '../helpers/http.ts';
+import { circle, createWorker, managerToken, siteWithQr } from '../helpers/timeclock.ts';
+
+const METRES_PER_DEGREE = (2 * Math.PI * 6_371_008.8) / 360;
+
+describe('time clock: the worker app', { skip: browserSkip() }, () => {
+  let browser: Browser;
+  let server: ConsoleServer;
+  let manager: string;
+  let site: Awaited<ReturnType<typeof siteWithQr>>;
+  let dir: string;
+  // Phones report an accuracy radius; 0 (Playwright's default) is flagged as implausible.
+  const inside = () => ({ latitude: site.center.latitude + 20 / METRES_PER_DEGREE, longitude: site.center.longitude, accuracy: 8 });
+
+  before(async () => {
+    server = await startConsole();
+    manager = await managerToken(server.app);
+    site = await siteWithQr(server.app, manager, circle(48.8566, 2.3522, 100));
+    dir = mkdtempSync(path.join(tmpdir(), 'clock-camera-'));
+    const video = path.join(dir, 'qr.y4m');
+    writeFileSync(video, qrVideo(site.qr));
+    browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.app.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A phone at `position` (geolocation and camera allowed) with a worker signed in. */
+  async function phone(language: string, worker: { username: string; password: string }, position = inside()): Promise<Watched> {
+    const w = await newPage(browser, language, { ...PHONE, geolocation: position, permissions: ['geolocation', 'camera'] });
+    await signInClock(w.page, server.base, worker.username, worker.password);
+    await w.page.getByTestId('clock-state').waitFor();
+    return w;
+  }
+
+  const history = async (userId: number) => (await call(server.app, 'GET', `/api/worker/clock-history/${userId}`, { token: manager })).body as {
+    event_type: string; clientEventId: string | null; siteName: string | null; capturedAt: string | null;
+  }[];
+
+  test('a worker signs in on a phone (bound to it); another phone is refused with what to do', async () => {
+    const worker = await createWorker(server.app, manager, { fullName: 'Ada Field' });
+    const w = await phone('en-US', worker);
+    await w.page.getByText('Ada Field').waitFor();
+    await w.page.getByText('Clocked out', { exact: true }).waitFor();
+    await w.page.getByRole('button', { name: 'Clock in' }).waitFor();
+    await w.page.getByText(/Location sharing is off/).waitFor();
+    await screenshot(w.page, 'clock-worker-start-en');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+
+    const other = await newPage(browser, 'zh-CN', PHONE);
+    await signInClock(other.page, server.base, worker.username, worker.password);
+    await other.page.getByRole('alert').getByText(/另一部手机|another phone/).waitFor();
+    const text = await other.page.getByRole('alert').textContent();
+    await screenshot(other.page, 'clock-worker-other-phone-zh');
+    await other.context.close();
+    const en = await newPage(browser, 'en-US', PHONE);
+    await signInClock(en.page, server.base, worker.username, worker.password);
+    await en.page.getByRole('alert').getByText('This account is bound to another phone. Ask your manager to reset the device binding, then sign in here.').waitFor();
+    assert.deepEqual(en.failed, ['POST /api/auth/login 403']);
+    assert.ok(text && text.length > 5, String(text));
+    await en.context.close();
+    await w.context.close();
+  });
+
+  test('clock-in by scanning the site’s QR code with the camera; then a refusal outside the fence with the distance', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await phone('en-US', worker);
+    await w.page.getByRole('button', { name: 'Clock in' }).click();
+    await w.page.getByText(/^Clocked in at \d/).waitFor();
+    await w.page.getByText('Clocked in', { exact: true }).waitFor();
+    await w.page.getByRole('button', { name: 'Clock out' }).waitFor();
+    const [event] = await history(worker.id);
+    assert.equal(event?.event_type, 'clock_in');
+    assert.ok(event.clientEventId, 'sent with a client event id');
+    await w.page.getByText(`at ${event.siteName}`).waitFor();
+    // Location sharing is on while clocked in: one update was sent at once.
+    await w.page.getByText(/Location sharing is on/).waitFor();
+    await w.page.getByText(/Last sent/).waitFor();
+    await screenshot(w.page, 'clock-worker-clocked-in-en');
+
+    // 400 m north of the centre: 300 m outside the 100 m circle.
+    await w.context.setGeolocation({ latitude: site.center.latitude + 400 / METRES_PER_DEGREE, longitude: site.center.longitude, accuracy: 8 });
+    await w.page.getByRole('button', { name: 'Clock out' }).click();
+    const refusal = w.page.getByRole('alert').filter({ hasText: /m outside the site’s area/ });
+    await refusal.waitFor();
+    const metres = Number(/(\d+) m outside/.exec((await refusal.textContent()) ?? '')?.[1]);
+    assert.ok(Math.abs(metres - 300) <= 2, String(metres));
+    await screenshot(w.page, 'clock-worker-outside-en');
+    await w.page.getByText('Clocked in', { exact: true }).waitFor();
+    assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in']);
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, ['POST /api/clock 403']);
+    await w.context.close();
+  });
+
+  test('offline clock-out: kept on the phone, shown as waiting, survives a reload while offline, sent exactly once when back online', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await phone('zh-CN', worker);
+    // The service worker (the app shell for offline starts) is active before the network goes.
+    await w.page.waitForFunction('navigator.serviceWorker.controller !== null');
+    await w.page.getByRole('button', { name: '上班打卡' }).click();
+    await w.page.getByText(/^已于 .* 上班打卡/).waitFor();
+    await screenshot(w.page, 'clock-worker-clocked-in-zh');
+
+    await w.context.setOffline(true);
+    await w.page.getByRole('button', { name: '下班打卡' }).click();
+    await w.page.getByText(/无网络：您的下班打卡.*已保存在本机/).waitFor();
+    await w.page.getByRole('heading', { name: '等待发送' }).waitFor();
+    await w.page.getByText('等待发送——按已发送显示').waitFor();
+    await w.page.getByText('已下班', { exact: true }).waitFor();
+    // The button reflects the queued clock-out: the next action is a clock-in.
+    await w.page.getByRole('button', { name: '上班打卡' }).waitFor();
+    await screenshot(w.page, 'clock-worker-waiting-zh');
+
+    await w.page.reload();
+    await w.page.getByRole('heading', { name: '等待发送' }).waitFor();
+    await w.page.getByText(/下班打卡 \d/).waitFor();
+    await w.page.getByRole('button', { name: '上班打卡' }).waitFor();
+    assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in'], 'nothing arrived while offline');
+
+    await w.context.setOffline(false);
+    await w.page.getByText(/下班打卡已发送/).waitFor();
+    await w.page.getByRole('heading', { name: '等待发送' }).waitFor({ state: 'detached' });
+    await w.page.getByText('已下班', { exact: true }).waitFor();
+    await screenshot(w.page, 'clock-worker-sent-zh');
+    const events = await history(worker.id);
+    assert.deepEqual(events.map((e) => e.event_type), ['clock_out', 'clock_in']);
+    assert.ok(events[0]!.capturedAt, 'recorded at its capture time');
+    // Once more online (a later retry, another reload): still exactly one clock-out.
+    await w.page.reload();
+    await w.page.getByText('已下班', { exact: true }).waitFor();
+    await w.page.getByRole('button', { name: '上班打卡' }).waitFor();
+    assert.equal((await history(worker.id)).filter((e) => e.event_type === 'clock_out').length, 1);
+    assert.deepEqual(w.errors, []);
+    // Only requests made while offline failed (no answer), none answered with an error.
+    assert.deepEqual(w.failed.filter((f) => !f.endsWith(' failed')), []);
+    await w.context.close();
+  });
+
+  test('history and security screens, reachable from the bottom navigation, in both languages', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await phone('en-US', worker);
+    await w.page.getByRole('button', { name: 'Clock in' }).click();
+    await w.page.getByText(/^Clocked in at \d/).waitFor();
+    const nav = w.page.getByRole('navigation');
+    await nav.getByRole('link', { name: 'History' }).click();
+    await w.page.getByRole('heading', { name: 'My punches' }).waitFor();
+    const [event] = await history(worker.id);
+    await w.page.getByText(new RegExp(`${event!.siteName} · QR `)).waitFor();
+    await screenshot(w.page, 'clock-worker-history-en');
+    await nav.getByRole('link', { name: 'Security' }).click();
+    await w.page.getByRole('heading', { name: 'Security status' }).waitFor();
+    await w.page.getByTestId('risk-level').getByText('All good').waitFor();
+    await w.page.getByText('No alerts in the last 7 days.').waitFor();
+    await screenshot(w.page, 'clock-worker-security-en');
+    await w.page.getByRole('button', { name: '中文' }).click();
+    await w.page.getByRole('heading', { name: '安全状态' }).waitFor();
+    await screenshot(w.page, 'clock-worker-security-zh');
+    await nav.getByRole('link', { name: '记录' }).click();
+    await w.page.getByRole('heading', { name: '我的打卡' }).waitFor();
+    await screenshot(w.page, 'clock-worker-history-zh');
+    await nav.getByRole('link', { name: '打卡' }).click();
+    await w.page.getByRole('button', { name: '下班打卡' }).waitFor();
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+});
