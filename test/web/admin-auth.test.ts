@@ -26,7 +26,7 @@ describe('console sign-in', { skip: browserSkip() }, () => {
     await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
     await w.page.waitForURL(/\/dashboard$/);
     await w.page.getByText('Sign-ins today').waitFor();
-    const nav = w.page.getByRole('navigation');
+    const nav = w.page.getByRole('navigation', { name: 'Back office' });
     for (const entry of ['Dashboard', 'System', 'Trade', 'Logs', 'Monitoring', 'Files', 'Notifications']) {
       assert.equal(await nav.getByRole('menuitem', { name: entry, exact: true }).count(), 1, entry);
     }
@@ -80,7 +80,7 @@ describe('console sign-in', { skip: browserSkip() }, () => {
     const w = await newPage(browser);
     await signIn(w.page, server.base, who.username, who.password);
     await w.page.waitForURL(/\/logs\/operation/);
-    const nav = w.page.getByRole('navigation');
+    const nav = w.page.getByRole('navigation', { name: 'Back office' });
     await nav.getByText('Logs').waitFor();
     assert.equal(await nav.getByText('System', { exact: true }).count(), 0);
     assert.equal(await nav.getByText('Orders').count(), 0);

@@ -70,7 +70,7 @@ describe('administrators screen', { skip: browserSkip() }, () => {
     const them = await newPage(browser);
     await signIn(them.page, server.base, username, 'Clerk-pass-123');
     await them.page.waitForURL(/\/logs\/operation/);
-    assert.equal(await them.page.getByRole('navigation').getByRole('menuitem', { name: 'System' }).count(), 0);
+    assert.equal(await them.page.getByRole('navigation', { name: 'Back office' }).getByRole('menuitem', { name: 'System' }).count(), 0);
     assert.deepEqual(them.errors, []);
     await them.context.close();
     await w.context.close();
