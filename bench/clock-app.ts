@@ -10,53 +10,29 @@
 //       opening the camera and reading frames until the code is seen.
 // PGlite by default; BENCH_DATABASE_URL for PostgreSQL (a fresh database next to it, dropped at the end).
 import { randomUUID } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import postgres from 'postgres';
-import { loadConfig } from '../src/platform/config.ts';
-import { buildServer } from '../src/server.ts';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../test/helpers/browser.ts';
 import { qrVideo } from '../test/helpers/camera.ts';
-import { fmt, median } from './lib.ts';
+import { browserBenchServer, fmt, median } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const BUDGET_KB = 150;
 const PASSWORD = 'Bench-pass-123';
-const root = path.resolve(import.meta.dirname, '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-execFileSync(process.execPath, [path.join(root, 'scripts/web.ts'), 'ensure'], { stdio: 'inherit' });
-
-const BASE_URL = process.env.BENCH_DATABASE_URL;
-const dbName = `fieldops_bench_clockapp_${process.pid}`;
-let dbUrl: string | undefined;
-if (BASE_URL) {
-  const s = postgres(BASE_URL, { max: 1, onnotice: () => {} });
-  await s.unsafe(`CREATE DATABASE ${dbName}`);
-  await s.end();
-  const u = new URL(BASE_URL);
-  u.pathname = `/${dbName}`;
-  dbUrl = u.toString();
-}
-const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-bench-clockapp-'));
-const server = await buildServer(loadConfig({
-  DATA_DIR: dataDir,
-  ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
-  JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
+const bench = await browserBenchServer('clockapp', {
   ADMIN_PASSWORD: PASSWORD,
   MANAGER_PASSWORD: PASSWORD,
-  LOG_LEVEL: 'warn',
   TIMECLOCK_RATE_LIMIT_AUTH: '100000',
   TIMECLOCK_RATE_LIMIT_CLOCK: '100000',
-}));
+});
+const { server, base, dataDir } = bench;
 
-let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+let browser: Browser | undefined;
 try {
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const base = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`;
   const api = async (method: string, url: string, token: string | null, body?: unknown) => {
     const res = await fetch(base + url, {
       method,
@@ -80,11 +56,7 @@ try {
 
   const video = path.join(dataDir, 'qr.y4m');
   writeFileSync(video, qrVideo(qr));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
-  });
+  browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
   console.log(`# time-clock worker app benchmark (${server.platform.db.kind}, Node ${process.versions.node}, ${availableParallelism()} cores, Chromium)`);
 
   // (1) JavaScript before the clock screen is interactive, from a fresh phone: the sign-in page,
@@ -172,11 +144,5 @@ try {
   await context.close();
 } finally {
   await browser?.close();
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  if (BASE_URL) {
-    const s = postgres(BASE_URL, { max: 1, onnotice: () => {} });
-    await s.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await s.end();
-  }
+  await bench.close();
 }

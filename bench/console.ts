@@ -8,55 +8,21 @@
 //       a ratio to the time of the same API request (the one the screen made, replayed) made
 //       directly in the same run (target <= 1.5); BENCH_ROUNDS (7) alternated rounds, median.
 // PGlite by default; BENCH_DATABASE_URL for PostgreSQL (a fresh database next to it, dropped at the end).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import postgres from 'postgres';
+import { availableParallelism } from 'node:os';
 import { seedOrders } from '../src/admin/features/orders/orders.seed.ts';
-import { loadConfig } from '../src/platform/config.ts';
-import { buildServer } from '../src/server.ts';
-import { fmt, median } from './lib.ts';
+import { launchBrowser } from '../test/helpers/browser.ts';
+import { browserBenchServer, fmt, median } from './lib.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const BUDGET_KB = 300;
 const PASSWORD = 'Bench-pass-123';
-const root = path.resolve(import.meta.dirname, '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-execFileSync(process.execPath, [path.join(root, 'scripts/web.ts'), 'ensure'], { stdio: 'inherit' });
-
-const BASE_URL = process.env.BENCH_DATABASE_URL;
-const dbName = `fieldops_bench_console_${process.pid}`;
-let dbUrl: string | undefined;
-if (BASE_URL) {
-  const s = postgres(BASE_URL, { max: 1, onnotice: () => {} });
-  await s.unsafe(`CREATE DATABASE ${dbName}`);
-  await s.end();
-  const u = new URL(BASE_URL);
-  u.pathname = `/${dbName}`;
-  dbUrl = u.toString();
-}
-const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-bench-console-'));
-const server = await buildServer(loadConfig({
-  DATA_DIR: dataDir,
-  ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
-  JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
-  ADMIN_PASSWORD: PASSWORD,
-  CAPTCHA_ENABLED: 'false',
-  LOG_LEVEL: 'warn',
-  AUTH_RATE_LIMIT: '100000',
-}));
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const bench = await browserBenchServer('console', { ADMIN_PASSWORD: PASSWORD, CAPTCHA_ENABLED: 'false', AUTH_RATE_LIMIT: '100000' });
+const { server, base } = bench;
+const browser = await launchBrowser();
 
 try {
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const base = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`;
   console.log(`# console benchmark (${server.platform.db.kind}, Node ${process.versions.node}, ${availableParallelism()} cores, Chromium)`);
 
   // (1) JavaScript before the sign-in page is interactive.
@@ -126,11 +92,5 @@ try {
   await context.close();
 } finally {
   await browser.close();
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  if (BASE_URL) {
-    const s = postgres(BASE_URL, { max: 1, onnotice: () => {} });
-    await s.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await s.end();
-  }
+  await bench.close();
 }

@@ -1,8 +1,14 @@
 // Load generation for benchmarks: autocannon runs in a child process so that it does not
 // share the server's event loop, and pairs are run alternately so drift hits both sides.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import postgres from 'postgres';
+import { loadConfig } from '../src/platform/config.ts';
+import { buildServer } from '../src/server.ts';
+import { ensureConsoleBuilt } from '../test/helpers/browser.ts';
 
 const run = promisify(execFile);
 const AUTOCANNON = path.resolve(import.meta.dirname, '../node_modules/autocannon/autocannon.js');
@@ -76,4 +82,46 @@ export async function pair(rounds: number, label: string, a: () => Promise<numbe
   const verdict = target === undefined ? '(diagnostic, no target)' : `(target >= ${target}${targetNote}) ${ratio >= target ? 'PASS' : 'BELOW TARGET'}`;
   console.log(`${label}: ${fmt(median(as), 1)} vs ${fmt(median(bs), 1)} per second; ratio ${fmt(ratio, 3)} ${verdict}`);
   return ratio;
+}
+
+/**
+ * The real server of a browser benchmark, listening on a free port with its web clients built:
+ * on PGlite, or on a fresh database next to BENCH_DATABASE_URL (dropped by close()).
+ */
+export async function browserBenchServer(name: string, overrides: Record<string, string>) {
+  ensureConsoleBuilt();
+  const baseUrl = process.env.BENCH_DATABASE_URL;
+  const dbName = `fieldops_bench_${name}_${process.pid}`;
+  let dbUrl: string | undefined;
+  if (baseUrl) {
+    const s = postgres(baseUrl, { max: 1, onnotice: () => {} });
+    await s.unsafe(`CREATE DATABASE ${dbName}`);
+    await s.end();
+    const u = new URL(baseUrl);
+    u.pathname = `/${dbName}`;
+    dbUrl = u.toString();
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), `fieldops-bench-${name}-`));
+  const server = await buildServer(loadConfig({
+    DATA_DIR: dataDir,
+    ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+    JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
+    LOG_LEVEL: 'warn',
+    ...overrides,
+  }));
+  await server.app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    server,
+    base: `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`,
+    dataDir,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      if (baseUrl) {
+        const s = postgres(baseUrl, { max: 1, onnotice: () => {} });
+        await s.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+        await s.end();
+      }
+    },
+  };
 }
