@@ -1,7 +1,9 @@
 // The worker app of the time clock (/clock/) in Chromium at phone size, against the real server:
-// sign-in binds the phone and a second phone is refused with the explanation; clock-in by
-// scanning the site's QR code shown to a fake camera (a Y4M video made here from the code's
-// modules) at a position set by the test; a refusal outside the fence with the distance; an
+// sign-in binds the phone and a second phone is refused with the explanation; clock-in with the
+// site's QR code shown to a fake camera (a Y4M video made here from the code's modules) at a
+// position set by the test: the clock screen reads the code before the tap, which only sends; the
+// camera waits for a first tap when the browser would ask for it, and stops when the page is
+// hidden and after a minute without a tap; without a camera, a photo of the code; a refusal outside the fence with the distance; an
 // offline clock-out kept on the phone, shown as waiting, surviving a reload while offline, and
 // sent exactly once when the network returns; history and security screens; both languages.
 import assert from 'node:assert/strict';
@@ -9,7 +11,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import QRCode from 'qrcode';
 import { browserSkip, launchBrowser, newPage, PHONE, screenshot, signInClock, startConsole, type ConsoleServer, type Watched } from '../helpers/browser.ts';
 import { qrVideo } from '../helpers/camera.ts';
 import { call } from '../helpers/http.ts';
@@ -41,13 +44,24 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A phone at `position` (geolocation and camera allowed) with a worker signed in. */
-  async function phone(language: string, worker: { username: string; password: string }, position = inside()): Promise<Watched> {
-    const w = await newPage(browser, language, { ...PHONE, geolocation: position, permissions: ['geolocation', 'camera'] });
+  /**
+   * A phone at `position` with a worker signed in; geolocation and, unless `camera` is false, the
+   * camera allowed beforehand. `clock`: the page's time is the test's to move forward.
+   */
+  async function phone(language: string, worker: { username: string; password: string }, position = inside(), { camera = true, clock = false } = {}): Promise<Watched> {
+    const w = await newPage(browser, language, { ...PHONE, geolocation: position, permissions: camera ? ['geolocation', 'camera'] : ['geolocation'] });
+    if (clock) await w.page.clock.install();
     await signInClock(w.page, server.base, worker.username, worker.password);
     await w.page.getByTestId('clock-state').waitFor();
     return w;
   }
+
+  /** The big button once it says the site's code is read (and the position known). */
+  const ready = (page: Page, name: string) => page.getByRole('button', { name }).and(page.locator('[data-ready]'));
+  const cameraOn = (page: Page) => page.evaluate<boolean>(`document.querySelector('.viewfinder video').srcObject !== null`);
+  /** The page hidden (another app in front) or shown again, as the browser reports it. */
+  const show = (page: Page, visible: boolean) => page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: '${visible ? 'visible' : 'hidden'}', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'))`);
 
   const history = async (userId: number) => (await call(server.app, 'GET', `/api/worker/clock-history/${userId}`, { token: manager })).body as {
     event_type: string; clientEventId: string | null; siteName: string | null; capturedAt: string | null;
@@ -79,10 +93,13 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
-  test('clock-in by scanning the site’s QR code with the camera; then a refusal outside the fence with the distance', async () => {
+  test('clock-in with the site’s QR code read before the tap, which only sends; then a refusal outside the fence with the distance', async () => {
     const worker = await createWorker(server.app, manager);
     const w = await phone('en-US', worker);
-    await w.page.getByRole('button', { name: 'Clock in' }).click();
+    await ready(w.page, 'Clock in').getByText('Site code read: tap to send').waitFor();
+    await w.page.getByText('Position: ±8 m').waitFor();
+    await screenshot(w.page, 'clock-worker-ready-en');
+    await ready(w.page, 'Clock in').click();
     await w.page.getByText(/^Clocked in at \d/).waitFor();
     await w.page.getByText('Clocked in', { exact: true }).waitFor();
     await w.page.getByRole('button', { name: 'Clock out' }).waitFor();
@@ -107,6 +124,62 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in']);
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, ['POST /api/clock 403']);
+    await w.context.close();
+  });
+
+  test('when the browser would ask for the camera, it starts on the first tap, which waits for the code and then sends', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await phone('zh-CN', worker, inside(), { camera: false });
+    await w.page.getByRole('button', { name: '点按开启摄像头' }).waitFor();
+    await w.page.getByRole('button', { name: '上班打卡' }).waitFor();
+    assert.equal(await cameraOn(w.page), false);
+    await screenshot(w.page, 'clock-worker-camera-off-zh');
+    await w.page.getByRole('button', { name: '上班打卡' }).click();
+    await w.page.getByText(/^已于 .* 上班打卡/).waitFor();
+    assert.equal(await cameraOn(w.page), true);
+    assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in']);
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
+  test('without a camera, the worker is told so and a photo of the code does', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await newPage(browser, 'en-US', { ...PHONE, geolocation: inside(), permissions: ['geolocation', 'camera'] });
+    await w.page.addInitScript(`navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'))`);
+    await signInClock(w.page, server.base, worker.username, worker.password);
+    await w.page.getByText('The camera is not available or not allowed. Take a photo of the code instead.').waitFor();
+    await screenshot(w.page, 'clock-worker-no-camera-en');
+    await w.page.getByLabel('Take a photo of the code').setInputFiles({ name: 'code.png', mimeType: 'image/png', buffer: await QRCode.toBuffer(site.qr, { scale: 8 }) });
+    await ready(w.page, 'Clock in').click();
+    await w.page.getByText(/^Clocked in at \d/).waitFor();
+    assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in']);
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
+  test('the camera stops while the page is hidden and after a minute without a tap, then starts again on a tap', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await phone('en-US', worker, inside(), { clock: true });
+    await ready(w.page, 'Clock in').waitFor();
+    assert.equal(await cameraOn(w.page), true);
+
+    await show(w.page, false);
+    await w.page.waitForFunction(`document.querySelector('.viewfinder video').srcObject === null`);
+    await show(w.page, true);
+    await ready(w.page, 'Clock in').waitFor();
+
+    await w.page.clock.fastForward(61_000);
+    await w.page.getByRole('button', { name: 'Tap to turn the camera on' }).waitFor();
+    assert.equal(await cameraOn(w.page), false);
+    assert.equal(await w.page.locator('[data-ready]').count(), 0, 'a code read before is not used once the camera is off');
+    await screenshot(w.page, 'clock-worker-camera-idle-en');
+    await w.page.getByRole('button', { name: 'Tap to turn the camera on' }).click();
+    await ready(w.page, 'Clock in').click();
+    await w.page.getByText(/^Clocked in at \d/).waitFor();
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
     await w.context.close();
   });
 

@@ -119,6 +119,50 @@ test('concurrent flushes (online event, timer, a tap) send each punch once', asy
   assert.deepEqual(s.received.map((p) => p.clientEventId), [a.clientEventId, b.clientEventId]);
 });
 
+test('a tap’s punch (submit) is sent while it is stored once the worker has nothing waiting, told at the answer, removed once stored; otherwise it goes after what waits', async () => {
+  // A store whose writes finish when the test says: the send must not wait for them.
+  const store = memoryStore();
+  let release = () => {};
+  const slowPut = store.put.bind(store);
+  store.put = (p) => new Promise<void>((resolve) => (release = () => void slowPut(p).then(resolve)));
+  let online = true;
+  const s = server(() => (online ? 'ok' : new Answer(0, 'NETWORK')));
+  const q = new PunchQueue(store, s.send, asAnswer);
+
+  // Before any flush the tab does not know what waits: stored first, as add() then flush().
+  const first = q.submit(punch());
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(s.received.length, 0, 'not sent before it is stored');
+  release();
+  assert.equal((await first).outcomes[0]?.kind, 'sent');
+
+  const a = punch({ eventType: 'clock_out' });
+  const r = await q.submit(a);
+  assert.deepEqual(s.received.map((p) => p.clientEventId).slice(1), [a.clientEventId], 'sent while being stored');
+  assert.deepEqual(r.outcomes.map((o) => [o.kind, o.punch.clientEventId]), [['sent', a.clientEventId]]);
+  release();
+  // A flush meanwhile (the online event, say) waits until it is removed: it is not sent twice.
+  assert.deepEqual((await q.flush(7)).outcomes, []);
+  assert.equal(s.received.length, 2);
+  assert.equal(store.map.size, 0, 'removed once stored and answered');
+
+  // No answer: it stays, and the next one is stored and sent after it, in order.
+  online = false;
+  const b = punch();
+  const lost = q.submit(b);
+  release();
+  assert.deepEqual((await lost).waiting.map((p) => p.clientEventId), [b.clientEventId]);
+  assert.deepEqual([...store.map.keys()], [b.clientEventId]);
+  online = true;
+  const c = q.submit(punch({ eventType: 'clock_out' }));
+  await new Promise((r) => setTimeout(r, 0));
+  release();
+  const after = await c;
+  assert.deepEqual(after.outcomes.map((o) => o.punch.eventType), ['clock_in', 'clock_out']);
+  assert.equal(s.received.at(-2)?.clientEventId, b.clientEventId);
+  assert.equal(store.map.size, 0);
+});
+
 test('only the signed-in worker’s punches are sent; the queue survives a new queue object over the same store (a reload)', async () => {
   const store = memoryStore();
   const offline = new PunchQueue(store, async () => {

@@ -1,22 +1,30 @@
-// The clock screen: the worker's state (clocked in since …, or clocked out; the site), the punches
-// waiting on the phone, and one big button. A tap notes the time, starts finding the position and
-// opens the scanner; once the site's QR code is read the punch is queued (IndexedDB) and sent at
-// once; without an answer it waits and is sent when the network returns. Every refusal in words.
+// The clock screen: the worker's state (clocked in since …, or clocked out; the site), the camera's
+// viewfinder, the punches waiting on the phone, and one big button. While the screen is in view the
+// camera reads the site's QR code and the position is followed, so that a tap only sends: with a
+// code read in the last FRESH_MS and a position, the punch is queued (IndexedDB) and sent at once;
+// otherwise the tap waits for them (its time is the tap's). Without an answer the punch waits and
+// is sent when the network returns. Every refusal in words.
+// The camera and the position stop when the page is hidden, when the worker leaves the screen and
+// after IDLE_MS without a tap; they start with the screen only when the browser allows both without
+// asking, otherwise on the worker's tap (which may show the browser's questions).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/errors.ts';
 import { uuid } from '../api/device.ts';
 import { useAuth } from '../auth/auth.tsx';
 import { when } from './format.ts';
-import { currentPosition, GeoError, type Position } from './geo.ts';
+import { GeoError, watchPosition, type Position } from './geo.ts';
 import { fetchLatest, queue, remember, rememberedLatest, type ClockReply, type Latest } from './punches.ts';
 import { effectiveState, nextAction, qrValueOf, type EventType, type FlushResult, type Punch } from './queue.ts';
-import { prepareDecoder } from './scan.ts';
 import { Scanner } from './Scanner.tsx';
 import { punchRefusal } from './strings.ts';
 import { Tracking } from './Tracking.tsx';
 
 const RETRY_MS = 20_000;
+/** How long a code read stays usable: long enough to lower the phone and tap, too short to replay an old reading. */
+const FRESH_MS = 30_000;
+/** Without a tap for this long, the camera and the position stop (the phone's battery). */
+const IDLE_MS = 60_000;
 
 interface Notice {
   id: string;
@@ -27,7 +35,17 @@ interface Notice {
 interface Tap {
   eventType: EventType;
   capturedAt: string;
-  position: Promise<Position>;
+}
+
+/** Whether the camera and the position can start without the browser asking the worker. */
+async function allowedWithoutAsking(): Promise<boolean> {
+  try {
+    const states = await Promise.all((['camera', 'geolocation'] as const).map((name) => navigator.permissions.query({ name })));
+    return states.every((s) => s.state === 'granted');
+  } catch {
+    // No permissions API, or one that does not know the camera: ask on the first tap.
+    return false;
+  }
 }
 
 export default function ClockScreen() {
@@ -37,9 +55,18 @@ export default function ClockScreen() {
   const [latest, setLatest] = useState<Latest | null>(() => rememberedLatest(userId));
   const [waiting, setWaiting] = useState<Punch[]>([]);
   const [notices, setNotices] = useState<Notice[]>([]);
+  // A tap waiting for a code read or a position.
   const [tap, setTap] = useState<Tap | null>(null);
-  const [accuracy, setAccuracy] = useState<number | null | undefined>(undefined);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [wanted, setWanted] = useState(false);
+  const [visible, setVisible] = useState(() => document.visibilityState === 'visible');
+  const live = wanted && visible;
+  const [position, setPosition] = useState<Position | null>(null);
+  const [geoFailure, setGeoFailure] = useState<GeoError | null>(null);
+  // The code's text while fresh (the time of its last reading is in `read`).
+  const [code, setCode] = useState<string | null>(null);
+  const read = useRef<{ text: string; at: number } | null>(null);
+  const stale = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const idle = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [busy, setBusy] = useState(false);
   const mine = useRef<string | null>(null);
 
@@ -88,12 +115,53 @@ export default function ClockScreen() {
     };
   }, [refresh, userId]);
 
-  // The QR decoder is fetched once the screen is interactive (not before: it is not needed to
-  // show the state), so that a tap does not wait for it.
   useEffect(() => {
-    if ('requestIdleCallback' in window) window.requestIdleCallback(() => prepareDecoder());
-    else setTimeout(prepareDecoder, 1000);
+    let mounted = true;
+    void allowedWithoutAsking().then((yes) => mounted && yes && setWanted(true));
+    const seen = () => setVisible(document.visibilityState === 'visible');
+    document.addEventListener('visibilitychange', seen);
+    return () => {
+      mounted = false;
+      document.removeEventListener('visibilitychange', seen);
+    };
   }, []);
+
+  /** A tap: the camera stays on IDLE_MS more. */
+  const touch = useCallback(() => {
+    clearTimeout(idle.current);
+    idle.current = setTimeout(() => setWanted(false), IDLE_MS);
+  }, []);
+
+  const forget = useCallback(() => {
+    clearTimeout(stale.current);
+    read.current = null;
+    setCode(null);
+  }, []);
+
+  const onCode = useCallback((text: string) => {
+    read.current = { text, at: Date.now() };
+    setCode(text);
+    clearTimeout(stale.current);
+    stale.current = setTimeout(forget, FRESH_MS);
+  }, [forget]);
+
+  // While live: the position followed, the idle timer running. When it stops, what was seen goes.
+  useEffect(() => {
+    if (!live) return;
+    touch();
+    const stop = watchPosition((p) => {
+      setPosition(p);
+      setGeoFailure(null);
+    }, setGeoFailure);
+    return () => {
+      stop();
+      clearTimeout(idle.current);
+      setPosition(null);
+      setGeoFailure(null);
+      setTap(null);
+      forget();
+    };
+  }, [forget, live, touch]);
 
   // Send what waits: at start, when the network returns, and every RETRY_MS while something waits.
   const hasWaiting = waiting.length > 0;
@@ -111,33 +179,20 @@ export default function ClockScreen() {
   const state = effectiveState(latest ? { eventType: latest.eventType, at: latest.at } : null, waiting);
   const action = nextAction(state.state);
 
-  const start = () => {
-    const position = currentPosition();
-    position.then((p) => setAccuracy(p.accuracy), (err: unknown) => setProblem(explain(err)));
-    position.catch(() => undefined);
-    setAccuracy(undefined);
-    setProblem(null);
-    setTap({ eventType: action, capturedAt: new Date().toISOString(), position });
-  };
-
-  const onCode = async (text: string) => {
-    if (!tap) return;
+  const send = async (tap: Tap, text: string, position: Position) => {
+    // A reading is used once: the next punch needs the code read again (a double tap cannot
+    // clock in and out).
+    forget();
+    setTap(null);
     setBusy(true);
     try {
-      let position: Position;
-      try {
-        position = await tap.position;
-      } catch (err) {
-        setProblem(explain(err));
-        return;
-      }
       const clientEventId = uuid();
       mine.current = clientEventId;
-      const punch = await queue.add({
+      const punch = {
         clientEventId, userId, eventType: tap.eventType, qrCodeValue: qrValueOf(text), latitude: position.latitude, longitude: position.longitude,
         accuracy: position.accuracy, capturedAt: tap.capturedAt, siteName: latest?.siteName ?? null,
-      });
-      const result = await queue.flush(userId);
+      };
+      const result = await queue.submit(punch);
       const outcome = result.outcomes.find((o) => o.punch.clientEventId === clientEventId);
       report(result);
       if (outcome?.kind === 'sent') {
@@ -149,14 +204,31 @@ export default function ClockScreen() {
           : t(`done.queued_${punch.eventType}`, { time: when(punch.capturedAt) });
         setNotices((n) => [{ id: clientEventId, kind: 'waiting' as const, text }, ...n].slice(0, 4));
       }
-      setTap(null);
     } finally {
       setBusy(false);
     }
   };
 
+  const fresh = () => (read.current && Date.now() - read.current.at <= FRESH_MS ? read.current.text : null);
+
+  const press = () => {
+    touch();
+    const now: Tap = { eventType: action, capturedAt: new Date().toISOString() };
+    const text = fresh();
+    if (live && text && position) return void send(now, text, position);
+    setWanted(true);
+    setTap(now);
+  };
+
+  // A tap that waited: sent as soon as the code is read and the position known.
+  useEffect(() => {
+    const text = fresh();
+    if (tap && !busy && code && text && position) void send(tap, text, position);
+  });
+
+  const ready = live && code !== null && position !== null;
   return (
-    <section className="clock">
+    <section className="clock" onPointerDown={live ? touch : undefined}>
       <div className={`state ${state.state === 'clock_in' ? 'in' : 'out'}`} data-testid="clock-state">
         <p className="state-word">{t(state.state === 'clock_in' ? 'state.in' : 'state.out')}</p>
         {state.since ? <p className="since">{t('state.since', { time: when(state.since) })}</p> : <p className="since">{t('state.never')}</p>}
@@ -164,9 +236,22 @@ export default function ClockScreen() {
         {state.queued && <p className="queued">{t('state.queued')}</p>}
       </div>
 
-      <button type="button" className={`primary huge ${action}`} onClick={start} disabled={tap !== null}>
-        {t(`action.${action}`)}
+      <Scanner on={live} read={code !== null} onCode={onCode} onTurnOn={() => setWanted(true)}>
+        {live && (
+          <p className="position" role="status">
+            {position ? t('scan.position', { accuracy: position.accuracy === null ? '?' : Math.round(position.accuracy) }) : t('scan.positionWaiting')}
+          </p>
+        )}
+        {geoFailure && <p className="refusal" role="alert">{explain(geoFailure)}</p>}
+      </Scanner>
+
+      <button type="button" className={`primary huge ${action}`} onClick={press} disabled={busy || tap !== null} data-ready={ready || undefined}>
+        <span>{t(`action.${action}`)}</span>
+        {(busy || tap || ready) && (
+          <span className="sub">{busy ? t('scan.sending') : tap ? t(code ? 'scan.positionWaiting' : 'scan.point') : t('scan.ready')}</span>
+        )}
       </button>
+      {tap && <button type="button" className="secondary" onClick={() => setTap(null)}>{t('action.cancel')}</button>}
 
       <div className="notices" aria-live="polite">
         {notices.map((n) => (
@@ -188,18 +273,7 @@ export default function ClockScreen() {
         </section>
       )}
 
-      <Tracking userId={userId} clockedIn={state.state === 'clock_in'} />
-
-      {tap && (
-        <Scanner
-          eventType={tap.eventType}
-          accuracy={accuracy}
-          problem={problem}
-          busy={busy}
-          onCode={(text) => void onCode(text)}
-          onCancel={() => setTap(null)}
-        />
-      )}
+      <Tracking userId={userId} clockedIn={state.state === 'clock_in'} followed={position} />
     </section>
   );
 }

@@ -1,32 +1,39 @@
-// The scanner sheet: the camera's picture with a frame to hold the site's QR code in, the
-// position's accuracy as soon as it is known, and a photo of the code as the way out when the
-// camera is unavailable or refused. Calls onCode once with the text read.
-import { useEffect, useRef, useState } from 'react';
+// The viewfinder on the clock screen: while `on`, the camera's picture with a frame to hold the
+// site's QR code in, read a few times a second (onCode with every reading); while off, a
+// placeholder to turn it on; when the camera is unavailable or refused, that said, and a photo of
+// the code as the way out (also offered beside a working camera).
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EventType } from './queue.ts';
-import { prepareDecoder, scanFile, scanVideo, startCamera } from './scan.ts';
+import { readVideo, scanFile, startCamera } from './scan.ts';
+
+/** Time between two frames read: a few a second finds a code held up as fast as a worker can look, without heating the phone. */
+const EVERY_MS = 250;
+/** Once the code is read, reading it again keeps it fresh: once a second is enough (and leaves the phone free for the tap). */
+const READ_EVERY_MS = 1000;
 
 interface Props {
-  eventType: EventType;
-  /** Accuracy in metres once the position is known; undefined while it is being found. */
-  accuracy: number | null | undefined;
-  problem: string | null;
-  busy: boolean;
+  on: boolean;
+  /** The site's code is read (and fresh). */
+  read: boolean;
   onCode: (text: string) => void;
-  onCancel: () => void;
+  onTurnOn: () => void;
+  /** Shown under the picture (the position's accuracy). */
+  children?: ReactNode;
 }
 
-export function Scanner({ eventType, accuracy, problem, busy, onCode, onCancel }: Props) {
+export function Scanner({ on, read, onCode, onTurnOn, children }: Props) {
   const { t } = useTranslation('worker');
   const video = useRef<HTMLVideoElement>(null);
   const [camera, setCamera] = useState<'starting' | 'on' | 'off'>('starting');
   const [photoProblem, setPhotoProblem] = useState<string | null>(null);
-  const done = useRef(false);
   const report = useRef(onCode);
   report.current = onCode;
+  const seen = useRef(read);
+  seen.current = read;
 
   useEffect(() => {
-    prepareDecoder();
+    if (!on) return;
+    setCamera('starting');
     const abort = new AbortController();
     let stop: (() => void) | undefined;
     void (async () => {
@@ -34,11 +41,7 @@ export function Scanner({ eventType, accuracy, problem, busy, onCode, onCancel }
         stop = await startCamera(video.current!);
         if (abort.signal.aborted) return stop();
         setCamera('on');
-        const text = await scanVideo(video.current!, abort.signal);
-        if (text && !done.current) {
-          done.current = true;
-          report.current(text);
-        }
+        await readVideo(video.current!, (text) => report.current(text), abort.signal, () => (seen.current ? READ_EVERY_MS : EVERY_MS));
       } catch {
         if (!abort.signal.aborted) setCamera('off');
       }
@@ -47,36 +50,32 @@ export function Scanner({ eventType, accuracy, problem, busy, onCode, onCancel }
       abort.abort();
       stop?.();
     };
-  }, []);
+  }, [on]);
 
   const photo = async (file: File | undefined) => {
     if (!file) return;
     setPhotoProblem(null);
     const text = await scanFile(file).catch(() => null);
-    if (!text) return setPhotoProblem(t('scan.noCode'));
-    if (!done.current) {
-      done.current = true;
-      report.current(text);
-    }
+    if (text) report.current(text);
+    else setPhotoProblem(t('scan.noCode'));
   };
 
+  const failed = on && camera === 'off';
   return (
-    <section className="scanner" role="dialog" aria-modal="true" aria-labelledby="scan-title">
-      <h2 id="scan-title">{t(`scan.title_${eventType}`)}</h2>
-      <div className={`viewfinder ${camera}`}>
+    <section className="scanner" aria-label={t('scan.label')}>
+      <div className={`viewfinder ${failed ? 'off' : on ? camera : 'idle'}${read ? ' read' : ''}`}>
         <video ref={video} muted playsInline aria-hidden="true" />
-        {camera === 'on' && <div className="frame" aria-hidden="true" />}
+        {on && camera === 'on' && <div className="frame" aria-hidden="true" />}
+        {on && read && <p className="badge">{t('scan.read')}</p>}
+        {!on && <button type="button" className="turn-on" onClick={onTurnOn}>{t('scan.turnOn')}</button>}
       </div>
-      {camera === 'off' ? <p className="note">{t('scan.noCamera')}</p> : <p className="hint">{t('scan.hint')}</p>}
-      <p className="position" role="status">
-        {busy ? t('scan.sending') : accuracy === undefined ? t('scan.positionWaiting') : t('scan.position', { accuracy: accuracy === null ? '?' : Math.round(accuracy) })}
-      </p>
-      {(problem || photoProblem) && <p className="refusal" role="alert">{problem ?? photoProblem}</p>}
-      <label className={`photo ${camera === 'off' ? 'primary big' : 'secondary'}`}>
+      {failed ? <p className="note">{t('scan.noCamera')}</p> : on && !read && <p className="hint">{t('scan.hint')}</p>}
+      {children}
+      {photoProblem && <p className="refusal" role="alert">{photoProblem}</p>}
+      <label className={`photo ${failed ? 'primary big' : 'secondary small'}`}>
         {t('action.photo')}
-        <input type="file" accept="image/*" capture="environment" onChange={(e) => void photo(e.target.files?.[0])} disabled={busy} />
+        <input type="file" accept="image/*" capture="environment" onChange={(e) => void photo(e.target.files?.[0])} />
       </label>
-      <button type="button" className="secondary big" onClick={onCancel}>{t('action.cancel')}</button>
     </section>
   );
 }

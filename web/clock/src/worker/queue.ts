@@ -1,5 +1,6 @@
 // Punches kept on the phone until the server has them. Every punch goes through this queue: it is
-// stored first (with the time and position of the tap and a client event id), then sent; when no
+// stored (with the time and position of the tap and a client event id) and sent — while it is
+// being stored when none of the worker's punches waits before it, otherwise after those; when no
 // answer comes (no network, a 5xx, a rate limit, an ended session) it stays stored, shown as
 // waiting, and is sent again later (online event, app start, a periodic retry), oldest first.
 // The server dedupes by clientEventId (a replay answers the original result), so a punch whose
@@ -63,9 +64,12 @@ export class PunchQueue<R> {
   private readonly store: PunchStore;
   private readonly send: (punch: Punch) => Promise<R>;
   private readonly asSendError: (err: unknown) => SendError | null;
-  private running: Promise<FlushResult<R>> | null = null;
+  private running: Promise<unknown> | null = null;
   private readonly listeners = new Set<(waiting: Punch[]) => void>();
   private seq = 0;
+  /** The worker none of whose punches waits, as the last flush left them (none added since). */
+  private drained: number | null = null;
+  private added = 0;
 
   /**
    * `send` posts one punch and resolves with the server's reply or rejects; `asSendError` reads
@@ -88,6 +92,8 @@ export class PunchQueue<R> {
     const known = await this.store.all();
     this.seq = Math.max(this.seq, ...known.map((p) => p.seq)) + 1;
     const stored = { ...punch, seq: this.seq };
+    this.added++;
+    this.drained = null;
     await this.store.put(stored);
     await this.notify();
     return stored;
@@ -106,33 +112,73 @@ export class PunchQueue<R> {
    */
   flush(userId: number): Promise<FlushResult<R>> {
     if (this.running) return this.running.then(() => this.flush(userId));
-    this.running = this.run(userId).finally(() => {
+    const run = this.run(userId).finally(() => {
       this.running = null;
     });
-    return this.running;
+    this.running = run;
+    return run;
+  }
+
+  /**
+   * Keeps a punch and sends it, as add() then flush() do; but when none of the worker's punches
+   * waits (as far as this tab knows: the last flush left none) it is sent while it is being
+   * stored, and the answer is told as soon as it comes (the punch is removed after), so that a tap
+   * waits for the server only. Sending first is safe: a punch whose answer is lost after it is
+   * stored is sent again and recorded once. A punch without an answer is told waiting once stored.
+   */
+  submit(punch: Omit<Punch, 'seq'>): Promise<FlushResult<R>> {
+    if (this.running || this.drained !== punch.userId) return this.add(punch).then(() => this.flush(punch.userId));
+    const stored = { ...punch, seq: ++this.seq };
+    const kept = this.store.put(stored);
+    // Its failure is handled below, once the answer is known.
+    kept.catch(() => undefined);
+    const told = this.deliver(stored).then(async (outcome): Promise<FlushResult<R>> => {
+      if (outcome.kind !== 'waiting') return { outcomes: [outcome], waiting: [], blockedBy: null };
+      this.drained = null;
+      await kept;
+      return { outcomes: [], waiting: [stored], blockedBy: outcome.error };
+    });
+    // The queue stays busy until the punch is removed, or stored to wait.
+    this.running = told
+      .then(async (result) => {
+        await kept;
+        if (result.outcomes.length) await this.store.delete(stored.clientEventId);
+        await this.notify();
+      })
+      // A storage failure here is not the tap's: the server has the punch, and one left stored is
+      // sent again later and answered as the first time. (A punch without an answer is told
+      // waiting only once stored, so a failure to keep it reaches the tap.)
+      .catch(() => undefined)
+      .finally(() => {
+        this.running = null;
+      });
+    return told;
   }
 
   private async run(userId: number): Promise<FlushResult<R>> {
+    const added = this.added;
     const outcomes: Outcome<R>[] = [];
     const pending = await this.waiting(userId);
     for (let i = 0; i < pending.length; i++) {
       const punch = pending[i]!;
-      try {
-        const reply = await this.send(punch);
-        await this.store.delete(punch.clientEventId);
-        outcomes.push({ punch, kind: 'sent', reply });
-      } catch (error) {
-        const answer = this.asSendError(error);
-        if (!answer || isRetryable(answer)) {
-          await this.notify();
-          return { outcomes, waiting: pending.slice(i), blockedBy: error };
-        }
-        await this.store.delete(punch.clientEventId);
-        outcomes.push({ punch, kind: 'refused', error });
-      }
+      const outcome = await this.deliver(punch);
+      if (outcome.kind !== 'waiting') await this.store.delete(punch.clientEventId);
       await this.notify();
+      if (outcome.kind === 'waiting') return { outcomes, waiting: pending.slice(i), blockedBy: outcome.error };
+      outcomes.push(outcome);
     }
+    if (this.added === added) this.drained = userId;
     return { outcomes, waiting: [], blockedBy: null };
+  }
+
+  /** Sends one punch: the server's verdict, or that it waits (no answer). */
+  private async deliver(punch: Punch): Promise<Outcome<R> | { kind: 'waiting'; error: unknown }> {
+    try {
+      return { punch, kind: 'sent', reply: await this.send(punch) };
+    } catch (error) {
+      const answer = this.asSendError(error);
+      return !answer || isRetryable(answer) ? { kind: 'waiting', error } : { punch, kind: 'refused', error };
+    }
   }
 
   private async notify(): Promise<void> {

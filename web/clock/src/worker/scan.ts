@@ -1,73 +1,9 @@
-// Reading the site's QR code: from the camera (a <video> the caller shows) or from a photo. The
-// browser's BarcodeDetector where it reads QR codes; otherwise jsqr on frames drawn to a canvas,
-// loaded only when first needed so that it is not part of the app's first download.
-
-import type jsQR from 'jsqr';
-
-type JsQR = typeof jsQR;
-
-interface Detector {
-  detect(source: CanvasImageSource | ImageBitmap): Promise<{ rawValue: string }[]>;
-}
-interface DetectorClass {
-  new (options: { formats: string[] }): Detector;
-  getSupportedFormats?: () => Promise<string[]>;
-}
-
-let detector: Promise<Detector | null> | null = null;
-
-/** The browser's QR detector, or null when it has none for QR codes. */
-function nativeDetector(): Promise<Detector | null> {
-  return (detector ??= (async () => {
-    const D = (globalThis as unknown as { BarcodeDetector?: DetectorClass }).BarcodeDetector;
-    if (!D) return null;
-    try {
-      const formats = D.getSupportedFormats ? await D.getSupportedFormats() : ['qr_code'];
-      return formats.includes('qr_code') ? new D({ formats: ['qr_code'] }) : null;
-    } catch {
-      return null;
-    }
-  })());
-}
-
-let jsqr: Promise<JsQR> | null = null;
-const loadJsqr = () => (jsqr ??= import('jsqr').then((m) => m.default));
-
-/** Starts loading the decoder the browser will need (call when the scanner opens). */
-export function prepareDecoder(): void {
-  void nativeDetector().then((d) => (d ? undefined : loadJsqr()));
-}
+// Reading the site's QR code: continuously from the camera (a <video> the caller shows), or once
+// from a photo. Camera frames are decoded a few times a second in a worker (decode.worker.ts)
+// where the browser can, otherwise on the page between frames; see qr.ts for the decoders.
+import { decode, FRAME_PX } from './qr.ts';
 
 const canvas = () => document.createElement('canvas');
-
-/** Decodes a QR code from an image, a video frame or a bitmap; null when none is seen. */
-async function decode(source: HTMLVideoElement | ImageBitmap | HTMLImageElement, width: number, height: number, work: HTMLCanvasElement, thorough: boolean): Promise<string | null> {
-  const native = await nativeDetector();
-  if (native) {
-    try {
-      const found = await native.detect(source);
-      if (found[0]?.rawValue) return found[0].rawValue;
-      return null;
-    } catch {
-      // Some implementations refuse some sources: decode the pixels instead.
-    }
-  }
-  const decodeQr = await loadJsqr();
-  // Large pictures are scaled down: jsqr finds a code filling part of the frame just as well on
-  // fewer pixels (camera frames: 640 px; photos: 1000 px).
-  const scale = Math.min(1, (thorough ? 1000 : 640) / Math.max(width, height));
-  const w = Math.max(1, Math.round(width * scale));
-  const h = Math.max(1, Math.round(height * scale));
-  work.width = w;
-  work.height = h;
-  const g = work.getContext('2d', { willReadFrequently: true });
-  if (!g) return null;
-  g.drawImage(source, 0, 0, w, h);
-  const pixels = g.getImageData(0, 0, w, h);
-  // Camera frames come many times a second: the quick pass (dark code on light paper); a photo
-  // is decoded once: also inverted codes.
-  return decodeQr(pixels.data, w, h, { inversionAttempts: thorough ? 'attemptBoth' : 'dontInvert' })?.data || null;
-}
 
 /** Opens the back camera into `video`; resolves with a stop function. */
 export async function startCamera(video: HTMLVideoElement): Promise<() => void> {
@@ -83,20 +19,63 @@ export async function startCamera(video: HTMLVideoElement): Promise<() => void> 
   };
 }
 
-/**
- * Reads frames from the playing `video` until a QR code is seen (resolves with its text) or
- * `signal` aborts (resolves with null).
- */
-export async function scanVideo(video: HTMLVideoElement, signal: AbortSignal): Promise<string | null> {
+interface FrameReader {
+  read(video: HTMLVideoElement): Promise<string | null>;
+  close(): void;
+}
+
+/** Frames decoded on the page (browsers without workers that can draw, or when the worker failed). */
+function pageReader(): FrameReader {
   const work = canvas();
-  while (!signal.aborted) {
-    if (video.readyState >= 2 && video.videoWidth > 0) {
-      const text = await decode(video, video.videoWidth, video.videoHeight, work, false);
-      if (text && !signal.aborted) return text;
-    }
-    await new Promise((r) => setTimeout(r, 40));
+  return { read: (video) => decode(video, video.videoWidth, video.videoHeight, work, false), close: () => undefined };
+}
+
+/** Frames scaled down by the browser and decoded in the worker; null when the browser cannot. */
+function workerReader(): FrameReader | null {
+  if (typeof Worker === 'undefined' || typeof OffscreenCanvas === 'undefined' || typeof createImageBitmap !== 'function') return null;
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' });
+  } catch {
+    return null;
   }
-  return null;
+  return {
+    async read(video) {
+      const scale = Math.min(1, FRAME_PX / Math.max(video.videoWidth, video.videoHeight));
+      const frame = await createImageBitmap(video, { resizeWidth: Math.round(video.videoWidth * scale), resizeHeight: Math.round(video.videoHeight * scale) });
+      return new Promise<string | null>((resolve, reject) => {
+        worker.onmessage = (e: MessageEvent<string | null>) => resolve(e.data);
+        worker.onerror = () => reject(new Error('the QR decoding worker failed'));
+        worker.postMessage(frame, [frame]);
+      });
+    },
+    close: () => worker.terminate(),
+  };
+}
+
+/**
+ * Reads a frame of the playing `video` every `everyMs()` until `signal` aborts, calling `onCode`
+ * with the text of every code seen (the same code again each time it is still in view).
+ */
+export async function readVideo(video: HTMLVideoElement, onCode: (text: string) => void, signal: AbortSignal, everyMs: () => number): Promise<void> {
+  let reader = workerReader() ?? pageReader();
+  try {
+    while (!signal.aborted) {
+      const started = performance.now();
+      if (video.readyState >= 2 && video.videoWidth > 0) {
+        const text = await reader.read(video).catch(() => {
+          // The worker could not run (a browser refusing module workers, say): on the page from now on.
+          reader.close();
+          reader = pageReader();
+          return null;
+        });
+        if (text && !signal.aborted) onCode(text);
+      }
+      await new Promise((r) => setTimeout(r, Math.max(0, everyMs() - (performance.now() - started))));
+    }
+  } finally {
+    reader.close();
+  }
 }
 
 /** Reads a QR code from a photo file; null when there is none. */

@@ -11,8 +11,9 @@ export const strings = {
     },
     action: { clock_in: 'Clock in', clock_out: 'Clock out', cancel: 'Cancel', photo: 'Take a photo of the code', retryNow: 'Send now', dismiss: 'OK', refresh: 'Refresh' },
     scan: {
-      title_clock_in: 'Scan the site’s code to clock in', title_clock_out: 'Scan the site’s code to clock out',
+      label: 'Camera', turnOn: 'Tap to turn the camera on', read: 'Site code read',
       hint: 'Hold the QR code posted at your site inside the frame.',
+      point: 'Point the camera at the site’s code', ready: 'Site code read: tap to send',
       position: 'Position: ±{{accuracy}} m', positionWaiting: 'Finding your position…',
       sending: 'Sending…', noCamera: 'The camera is not available or not allowed. Take a photo of the code instead.',
       noCode: 'No QR code found in this photo. Take it again, closer and sharper.',
@@ -80,8 +81,9 @@ export const strings = {
     },
     action: { clock_in: '上班打卡', clock_out: '下班打卡', cancel: '取消', photo: '拍摄二维码照片', retryNow: '立即发送', dismiss: '好的', refresh: '刷新' },
     scan: {
-      title_clock_in: '扫描场地二维码上班打卡', title_clock_out: '扫描场地二维码下班打卡',
+      label: '摄像头', turnOn: '点按开启摄像头', read: '已识别场地二维码',
       hint: '将场地张贴的二维码放在框内。',
+      point: '请将摄像头对准场地二维码', ready: '已识别场地二维码：点按即发送',
       position: '位置精度：±{{accuracy}} 米', positionWaiting: '正在获取位置…',
       sending: '正在发送…', noCamera: '无法使用摄像头或未获允许。请改为拍摄二维码照片。',
       noCode: '照片中没有找到二维码。请靠近一些、拍清楚后再试。',
