@@ -10,11 +10,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { hashPassword, verifyPassword } from '../src/platform/auth/password.ts';
 import { loadConfig } from '../src/platform/config.ts';
-import { AuthService } from '../src/admin/features/auth/auth.service.ts';
-import { RbacService } from '../src/admin/features/rbac/rbac.service.ts';
-import { SessionService } from '../src/admin/features/sessions/sessions.service.ts';
-import { deriveKey, jwtCodec } from '../src/platform/auth/jwt.ts';
-import type { Principal } from '../src/admin/guard.ts';
+import type { Principal } from '../src/admin/kernel/guard.ts';
 import { ok } from '../src/admin/http.ts';
 import { buildServer } from '../src/server.ts';
 import { closedLoopRate, pair, requestsPerSecond } from './lib.ts';
@@ -38,11 +34,10 @@ const config = loadConfig({
 });
 
 const hash = await hashPassword(PASSWORD);
-const handlers: { profile?: (p: Principal) => Promise<unknown> } = {};
 const server = await buildServer(config, {
-  adminExtras: async (admin) => {
+  adminExtras: async (admin, { ctx }) => {
     // The /info handler's work, without the auth hook: same service, same principal.
-    admin.get('/bench/info-open', { config: { auth: 'public' } }, async (request) => ok(request, await handlers.profile!(superPrincipal)));
+    admin.get('/bench/info-open', { config: { auth: 'public' } }, async (request) => ok(request, await ctx.auth.profile(superPrincipal)));
     admin.get('/bench/trivial-auth', { config: { permission: 'online.list' } }, async (request) => ok(request, { id: request.admin!.adminId }));
     admin.get('/bench/trivial-open', { config: { auth: 'public' } }, async (request) => ok(request, { id: superPrincipal.adminId }));
     // The HTTP part of a login and its verification, nothing else: no database, rate limit or token.
@@ -52,11 +47,6 @@ const server = await buildServer(config, {
   },
 });
 const { platform } = server;
-const orm = platform.db.orm;
-const rbac = new RbacService(orm);
-const sessions = new SessionService(platform.db, platform.pubsub, jwtCodec(deriveKey(config.JWT_SECRET!, 'admin')), config.ADMIN_TOKEN_TTL);
-const auth = new AuthService({ db: platform.db, kv: platform.kv, config, sessions, rbac, logger: platform.logger });
-handlers.profile = (p) => auth.profile(p);
 
 await server.app.listen({ host: '127.0.0.1', port: 0 });
 const { port } = server.app.server.address() as { port: number };

@@ -190,6 +190,7 @@ async function main(): Promise<void> {
   const { buildServer } = await import('../src/server.ts');
   const { LocationService } = await import('../src/timeclock/features/location/location.service.ts');
   const { ClockService } = await import('../src/timeclock/features/clock/clock.service.ts');
+  const { SecurityService } = await import('../src/timeclock/features/security/security.service.ts');
 
   const WORKERS = Number(process.env.BENCH_WORKERS ?? 200);
   const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -221,14 +222,11 @@ async function main(): Promise<void> {
   // The bare twins: the same service calls on the same pool, without token check, rate limit,
   // validation or response schema.
   const locations = new LocationService(platform.db, platform.config, platform.logger);
-  const clocks = new ClockService(platform.db, platform.logger, platform.config);
+  const clocks = new ClockService(platform.db, platform.logger, platform.config, new SecurityService(platform.db, platform.logger));
   const bare = Fastify({ logger: false });
   bare.post('/bare/location/update', async (request) => {
     const b = request.body as { userId: number; latitude: number; longitude: number; accuracy?: number; source: 'background' };
-    const receivedAt = await locations.update({
-      userId: b.userId, latitude: b.latitude, longitude: b.longitude, accuracy: b.accuracy ?? null, source: b.source, recordedAt: new Date(),
-    });
-    return { message: 'Location updated', timestamp: receivedAt.toISOString() };
+    return locations.update(b);
   });
   bare.post('/bare/clock', async (request) => {
     const b = request.body as { userId: number; eventType: 'clock_in' | 'clock_out'; qrCodeValue: string; latitude: number; longitude: number };

@@ -12,7 +12,9 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { seedOrders } from '../src/admin/features/orders/orders.seed.ts';
-import { OrdersService, type OrderCreateInput, type OrderListInput } from '../src/admin/features/orders/orders.service.ts';
+import type { Static } from 'typebox';
+import type { CreateOrderBody } from '../src/admin/features/orders/orders.schema.ts';
+import { OrdersService, type OrderListInput } from '../src/admin/features/orders/orders.service.ts';
 import { renderOrder, renderOrderWithDetails } from '../src/admin/features/orders/orders.view.ts';
 import { ok } from '../src/admin/http.ts';
 import { loadConfig } from '../src/platform/config.ts';
@@ -58,7 +60,7 @@ const PRODUCTS = [
   { product_id: 105, product_name: 'Descaler', price: 11.5, quantity: 1 },
 ];
 // 49.80 + 10.35 + 129.00 + 35.96 + 11.50
-const CREATE: OrderCreateInput = { user_id: 4242, amount: 236.61, products: PRODUCTS };
+const CREATE: Static<typeof CreateOrderBody> = { user_id: 4242, amount: 236.61, products: PRODUCTS };
 const CREATE_BODY = JSON.stringify(CREATE);
 
 // A 3-month window ending at the start of today (display time).
@@ -84,7 +86,7 @@ const server = await buildServer(config, {
   },
 });
 const { platform } = server;
-holder.service = new OrdersService(platform.db, tz);
+holder.service = new OrdersService({ db: platform.db, config });
 
 try {
   const started = performance.now();
