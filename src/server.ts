@@ -1,10 +1,11 @@
 // Builds the whole HTTP server for a configuration without listening: platform, migrations,
 // the enabled services under their prefixes, and the process-level health endpoints.
-import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyRequest, onRouteHookHandler } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ADMIN_PREFIX, adminService } from './admin/app.ts';
+import type { FeatureOptions } from './admin/context.ts';
 import type { Config } from './platform/config.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { buildValidator, describeValidation } from './platform/http/validation.ts';
@@ -22,8 +23,10 @@ export interface Server {
 }
 
 export interface ServerOptions extends PlatformOptions {
-  /** Extra routes inside the admin service context (benchmarks). */
-  adminExtras?: FastifyPluginAsync;
+  /** Extra routes inside the admin service, given its context (benchmarks, tests). */
+  adminExtras?: FastifyPluginAsync<FeatureOptions>;
+  /** Sees each service route as it is declared: its options, which the services' own onRoute hooks then complete (tests read the route table). */
+  onRoute?: onRouteHookHandler;
 }
 
 const TRACE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -151,10 +154,11 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       webRoute(request, reply) ?? reply.status(404).send({ message: 'Not Found', code: 'NOT_FOUND', details: { path: request.url.split('?')[0] } }),
     );
 
+    if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
     if (config.services.has('admin')) {
       await app.register(async (admin) => {
-        await adminService(admin, { platform, jwtSecret });
-        if (opts.adminExtras) await admin.register(opts.adminExtras);
+        const ctx = await adminService(admin, { platform, jwtSecret });
+        if (opts.adminExtras) await admin.register(opts.adminExtras, { ctx });
       }, { prefix: ADMIN_PREFIX });
     }
     if (config.services.has('timeclock')) {

@@ -2,43 +2,62 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { deriveKey, jwtCodec } from '../platform/auth/jwt.ts';
-import { installConventions, registerDocs } from '../platform/http/conventions.ts';
+import { documentAccess, installConventions, registerDocs } from '../platform/http/conventions.ts';
 import { rateLimitStorage } from '../platform/cache/rate-limit-store.ts';
 import { AppError } from '../platform/http/errors.ts';
 import { ExportTasks } from '../platform/jobs/export-tasks.ts';
 import type { Platform } from '../platform/platform.ts';
+import { createStorage } from '../platform/storage/index.ts';
 import type { AdminContext } from './context.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
+import { AdminsService } from './features/admins/admins.service.ts';
+import { attachmentsRoutes } from './features/attachments/attachments.routes.ts';
+import { AttachmentService } from './features/attachments/attachments.service.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { AuthService } from './features/auth/auth.service.ts';
 import { authenticatorRoutes } from './features/authenticator/authenticator.routes.ts';
+import { AuthenticatorService } from './features/authenticator/authenticator.service.ts';
 import { blacklistGate } from './features/blacklists/blacklists.gate.ts';
 import { blacklistsRoutes } from './features/blacklists/blacklists.routes.ts';
+import { BlacklistService } from './features/blacklists/blacklists.service.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
+import { DashboardService } from './features/dashboard/dashboard.service.ts';
 import { departmentsRoutes } from './features/departments/departments.routes.ts';
+import { DepartmentService } from './features/departments/departments.service.ts';
 import { dictionariesRoutes } from './features/dictionaries/dictionaries.routes.ts';
+import { DictionaryService } from './features/dictionaries/dictionaries.service.ts';
 import { exportsRoutes } from './features/exports/exports.routes.ts';
 import { operationRecorder } from './features/logs/logs.recorder.ts';
 import { logsRoutes } from './features/logs/logs.routes.ts';
+import { LogsService } from './features/logs/logs.service.ts';
+import { LogWriter } from './features/logs/logs.writer.ts';
 import { menusRoutes } from './features/menus/menus.routes.ts';
+import { MenuService } from './features/menus/menus.service.ts';
 import { monitorRoutes } from './features/monitor/monitor.routes.ts';
-import { attachmentsRoutes } from './features/attachments/attachments.routes.ts';
+import { SystemMonitor } from './features/monitor/monitor.service.ts';
+import { NotificationPush } from './features/notifications/notifications.push.ts';
 import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
 import { NotificationService } from './features/notifications/notifications.service.ts';
-import { ordersRoutes } from './features/orders/orders.routes.ts';
 import { orderIoRoutes } from './features/orders/orders.io.routes.ts';
+import { ordersRoutes } from './features/orders/orders.routes.ts';
+import { OrdersService } from './features/orders/orders.service.ts';
 import { paymentMethodsRoutes } from './features/payment-methods/payment-methods.routes.ts';
+import { PaymentMethodsService } from './features/payment-methods/payment-methods.service.ts';
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
+import { PaymentsService } from './features/payments/payments.service.ts';
 import { permissionsRoutes } from './features/permissions/permissions.routes.ts';
+import { PermissionService } from './features/permissions/permissions.service.ts';
 import { rolesRoutes } from './features/roles/roles.routes.ts';
+import { RoleService } from './features/roles/roles.service.ts';
+import { sessionsRoutes } from './features/sessions/sessions.routes.ts';
+import { OnlineAdminsService } from './features/sessions/sessions.service.ts';
 import { ensureBootstrapAdmin, syncPermissionCatalogue, type DeclaredPermission } from './bootstrap.ts';
 import { ADMIN_FRAMEWORK_ERRORS, E } from './errors.ts';
 import { ErrorEnvelope } from './http.ts';
-import { AuthService } from './features/auth/auth.service.ts';
-import { authRoutes } from './features/auth/auth.routes.ts';
-import { MenuNodeShared } from './features/rbac/rbac.schema.ts';
-import { isProtectedAdmin, RbacService } from './features/rbac/rbac.service.ts';
-import { sessionsRoutes } from './features/sessions/sessions.routes.ts';
-import { SessionService, type AdminTokenClaims } from './features/sessions/sessions.service.ts';
-import { Guard } from './guard.ts';
+import { Guard } from './kernel/guard.ts';
+import { RbacService } from './kernel/rbac.ts';
+import { MenuNodeShared } from './kernel/rbac.schema.ts';
+import { SessionService, type AdminTokenClaims } from './kernel/sessions.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
 
@@ -51,8 +70,9 @@ const ERROR_TABLE = Object.values(E)
   .map((d) => `| ${d.code} | ${d.status} | ${d.message['en-US']} |`)
   .join('\n');
 
-export async function adminService(app: FastifyInstance, { platform, jwtSecret }: AdminOptions): Promise<void> {
-  const { config, db, kv, pubsub, logger } = platform;
+/** Registers the admin service on `app`; returns its context, which the server hands to `adminExtras`. */
+export async function adminService(app: FastifyInstance, { platform, jwtSecret }: AdminOptions): Promise<AdminContext> {
+  const { config, db, kv, pubsub, logger, redis } = platform;
 
   installConventions(app, {
     errors: ADMIN_FRAMEWORK_ERRORS,
@@ -60,16 +80,48 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     errorSchema: ErrorEnvelope,
   });
 
+  // Every service object, built once; features take theirs from the context.
   const jwt = jwtCodec<AdminTokenClaims>(deriveKey(jwtSecret, 'admin'));
-  const rbac = new RbacService(db.orm);
-  const sessions = new SessionService(db, pubsub, jwt, config.ADMIN_TOKEN_TTL);
-  const auth = new AuthService({ db, kv, config, sessions, rbac, logger });
-  const guard = new Guard({ jwt, sessions, rbac, cacheMs: config.SESSION_CACHE_MS });
+  const rbac = new RbacService({ db, config });
+  const sessions = new SessionService({ db, pubsub, config, jwt });
+  const guard = new Guard({ jwt, sessions, rbac, config });
   sessions.onInvalidate((m) => guard.invalidate(m));
+  const notifications = new NotificationService({ db, pubsub, logger });
+  const auth = new AuthService({ db, kv, config, sessions, rbac, logger });
+  const logs = new LogsService({ db, config });
+  const ctx: AdminContext = {
+    platform,
+    sessions,
+    rbac,
+    guard,
+    exports: new ExportTasks({ db, schema: 'admin', dataDir: config.dataDir, logger, ttlHours: config.EXPORT_TTL_HOURS }),
+    notifications,
+    push: new NotificationPush({ config, kv, pubsub, logger, sessions, guard, notifications }),
+    logWriter: new LogWriter(db.orm, logger),
+    auth,
+    authenticator: new AuthenticatorService({ db, kv, sessions }),
+    admins: new AdminsService({ db, config, sessions, rbac, notifications }),
+    roles: new RoleService({ db, config, sessions, rbac }),
+    permissions: new PermissionService({ db, config, sessions, rbac }),
+    menus: new MenuService({ db, config }),
+    departments: new DepartmentService({ db, config }),
+    dictionaries: new DictionaryService({ db }),
+    blacklists: new BlacklistService({ db, pubsub, logger }),
+    logs,
+    dashboard: new DashboardService({ db, config, logs }),
+    monitor: new SystemMonitor({ db, redis, config }),
+    onlineAdmins: new OnlineAdminsService({ db, config, sessions, rbac, notifications }),
+    orders: new OrdersService({ db, config }),
+    payments: new PaymentsService({ db, config }),
+    paymentMethods: new PaymentMethodsService({ db }),
+    attachments: new AttachmentService({ db, storage: createStorage(config.dataDir), config, logger }),
+  };
   app.decorateRequest('admin', null);
 
-  // Every route says who may call it, and that declaration becomes the route's auth hook;
-  // the permission catalogue is the set of declared slugs.
+  // Every route says who may call it, and that declaration becomes the route's auth hook and
+  // its documented security and refusals; the permission catalogue is the set of declared slugs.
+  // A signed-in route can answer 400, 401 (token) and 403 (permission, or the IP blacklist);
+  // a route with a `rateLimit` 429.
   const declared: DeclaredPermission[] = [];
   const docsRoute = `${ADMIN_PREFIX}/docs`;
   app.addHook('onRoute', (route) => {
@@ -80,7 +132,11 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
       if (!/^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*$/.test(cfg.permission)) throw new Error(`bad permission slug ${cfg.permission}`);
       declared.push({ slug: cfg.permission, method: [route.method].flat().join(','), path: route.url, name: route.schema?.summary ?? cfg.permission });
     }
-    if (cfg.auth !== 'public') route.onRequest = [guard.hookFor(cfg.permission), ...[route.onRequest ?? []].flat()];
+    const signedIn = cfg.auth !== 'public';
+    if (signedIn) route.onRequest = [guard.hookFor(cfg.permission), ...[route.onRequest ?? []].flat()];
+    const refusals = signedIn ? [400, 401, 403] : [];
+    if (cfg.rateLimit) refusals.push(429);
+    documentAccess(route, { bearer: signedIn, errors: refusals }, ErrorEnvelope);
   });
 
   app.addSchema(MenuNodeShared);
@@ -108,25 +164,12 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   });
 
 
-  const ctx: AdminContext = {
-    platform,
-    sessions,
-    rbac,
-    auth,
-    guard,
-    isProtected: (adminId) => isProtectedAdmin(db.orm, adminId, config.protectedAdmins),
-    exports: new ExportTasks({ db, schema: 'admin', dataDir: config.dataDir, logger, ttlHours: config.EXPORT_TTL_HOURS }),
-    notifications: new NotificationService({ db, pubsub, logger }),
-  };
-
   // Hooks for every admin route come first, so that the routes below get them.
   await app.register(blacklistGate, { ctx });
   await app.register(operationRecorder, { ctx });
 
-  await app.register(authRoutes, { auth, rateLimit: { max: config.AUTH_RATE_LIMIT, timeWindow: 60_000 } });
-  await app.register(sessionsRoutes, { sessions, config, isProtected: ctx.isProtected, notifications: ctx.notifications });
   for (const feature of [
-    adminsRoutes, authenticatorRoutes, rolesRoutes, permissionsRoutes, menusRoutes, departmentsRoutes,
+    authRoutes, sessionsRoutes, adminsRoutes, authenticatorRoutes, rolesRoutes, permissionsRoutes, menusRoutes, departmentsRoutes,
     dictionariesRoutes, blacklistsRoutes, logsRoutes, dashboardRoutes, monitorRoutes, exportsRoutes,
     ordersRoutes, orderIoRoutes, paymentMethodsRoutes, paymentsRoutes, attachmentsRoutes, notificationsRoutes,
   ]) {
@@ -145,4 +188,5 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     await ctx.exports.stop();
     await guard.stop();
   });
+  return ctx;
 }

@@ -2,12 +2,12 @@
 // administrator on an empty database, and the permission catalogue (one permission per slug
 // that a route declares), linked to the menu of its module.
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Config } from '../platform/config.ts';
-import type { Database } from '../platform/db/database.ts';
-import { permissions } from './db/schema.ts';
+import type { Database, Executor } from '../platform/db/database.ts';
+import { adminRoles, admins, permissions, roles, SUPER_ADMIN_ROLE } from './db/schema.ts';
 
 export interface DeclaredPermission {
   slug: string;
@@ -16,21 +16,22 @@ export interface DeclaredPermission {
   name: string;
 }
 
+const hasAdmins = async (db: Executor) => ((await db.orm.select({ n: count() }).from(admins))[0]?.n ?? 0) > 0;
+
 export async function ensureBootstrapAdmin(db: Database, config: Config, logger: Logger): Promise<void> {
-  const existing = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM admin.admins');
-  if ((existing[0]?.n ?? 0) > 0) return;
+  if (await hasAdmins(db)) return;
   const generated = !config.ADMIN_PASSWORD;
   const password = config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
   const hash = await hashPassword(password);
-  const created = await db.transactionRaw(async (tx) => {
+  const created = await db.transaction(async (tx) => {
+    // Raw: an advisory lock, so that instances starting together create one administrator.
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['bootstrap:admin']);
-    const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM admin.admins');
-    if ((row?.n ?? 0) > 0) return false;
-    const [admin] = await tx.query<{ id: number }>(
-      `INSERT INTO admin.admins (username, password_hash, nickname, department_id) VALUES ($1, $2, $3, 1) RETURNING id`,
-      [config.ADMIN_USERNAME, hash, 'Super Administrator'],
-    );
-    await tx.query(`INSERT INTO admin.admin_roles (admin_id, role_id) SELECT $1, id FROM admin.roles WHERE slug = 'super_admin'`, [admin!.id]);
+    if (await hasAdmins(tx)) return false;
+    const [admin] = await tx.orm.insert(admins)
+      .values({ username: config.ADMIN_USERNAME, passwordHash: hash, nickname: 'Super Administrator', departmentId: 1 })
+      .returning({ id: admins.id });
+    const [role] = await tx.orm.select({ id: roles.id }).from(roles).where(eq(roles.slug, SUPER_ADMIN_ROLE));
+    if (role) await tx.orm.insert(adminRoles).values({ adminId: admin!.id, roleId: role.id });
     return true;
   });
   if (!created) return;

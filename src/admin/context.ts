@@ -1,24 +1,67 @@
-// What every admin feature plugin receives: the platform and the shared admin services.
+// What every admin feature plugin receives: the platform, the access kernel and every service
+// object of the admin service, each built once by app.ts. A service's constructor takes one
+// object naming its dependencies (platform parts under their Platform names, other services
+// under their names here), so that app.ts is the one place where services are wired.
 import type { ExportTasks } from '../platform/jobs/export-tasks.ts';
 import type { Platform } from '../platform/platform.ts';
+import type { AdminsService } from './features/admins/admins.service.ts';
+import type { AttachmentService } from './features/attachments/attachments.service.ts';
 import type { AuthService } from './features/auth/auth.service.ts';
+import type { AuthenticatorService } from './features/authenticator/authenticator.service.ts';
+import type { BlacklistService } from './features/blacklists/blacklists.service.ts';
+import type { DashboardService } from './features/dashboard/dashboard.service.ts';
+import type { DepartmentService } from './features/departments/departments.service.ts';
+import type { DictionaryService } from './features/dictionaries/dictionaries.service.ts';
+import type { LogsService } from './features/logs/logs.service.ts';
+import type { LogWriter } from './features/logs/logs.writer.ts';
+import type { MenuService } from './features/menus/menus.service.ts';
+import type { SystemMonitor } from './features/monitor/monitor.service.ts';
+import type { NotificationPush } from './features/notifications/notifications.push.ts';
 import type { NotificationService } from './features/notifications/notifications.service.ts';
-import type { RbacService } from './features/rbac/rbac.service.ts';
-import type { SessionService } from './features/sessions/sessions.service.ts';
-import type { Guard } from './guard.ts';
+import type { OrdersService } from './features/orders/orders.service.ts';
+import type { PaymentMethodsService } from './features/payment-methods/payment-methods.service.ts';
+import type { PaymentsService } from './features/payments/payments.service.ts';
+import type { PermissionService } from './features/permissions/permissions.service.ts';
+import type { RoleService } from './features/roles/roles.service.ts';
+import type { OnlineAdminsService } from './features/sessions/sessions.service.ts';
+import type { Guard } from './kernel/guard.ts';
+import type { RbacService } from './kernel/rbac.ts';
+import type { SessionService } from './kernel/sessions.ts';
 
 export interface AdminContext {
   platform: Platform;
+
+  // The access kernel.
   sessions: SessionService;
   rbac: RbacService;
-  auth: AuthService;
   guard: Guard;
+
   /** The export-task queue of this service; features register their kinds on it. */
   exports: ExportTasks;
   /** Notifications of administrators: `send` to an audience, `notify` for system events (never throws). */
   notifications: NotificationService;
-  /** Holders of the super-administrator role, and PROTECTED_ADMINS. */
-  isProtected: (adminId: number) => Promise<boolean>;
+  /** Pushes notifications to the administrators' open WebSockets. */
+  push: NotificationPush;
+  /** Writes the operation and system logs (the recorder's). */
+  logWriter: LogWriter;
+
+  auth: AuthService;
+  authenticator: AuthenticatorService;
+  admins: AdminsService;
+  roles: RoleService;
+  permissions: PermissionService;
+  menus: MenuService;
+  departments: DepartmentService;
+  dictionaries: DictionaryService;
+  blacklists: BlacklistService;
+  logs: LogsService;
+  dashboard: DashboardService;
+  monitor: SystemMonitor;
+  onlineAdmins: OnlineAdminsService;
+  orders: OrdersService;
+  payments: PaymentsService;
+  paymentMethods: PaymentMethodsService;
+  attachments: AttachmentService;
 }
 
 export interface FeatureOptions {

@@ -56,9 +56,6 @@ export const ErrorEnvelope = Type.Object(
   { description: 'error' },
 );
 
-/** Error responses documented on every authenticated route. */
-export const authErrors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 500: ErrorEnvelope };
-
 /** Strict object for request bodies: unknown fields are refused by name. */
 export const Body = <P extends Record<string, TSchema>>(props: P) => Type.Object(props, { additionalProperties: false });
 

@@ -2,13 +2,8 @@
 // a few payment methods to the configured database (DATABASE_URL, or the embedded one under
 // DATA_DIR), after applying pending migrations.
 import { parseArgs } from 'node:util';
-import pino from 'pino';
 import { seedOrders } from '../admin/features/orders/orders.seed.ts';
-import { loadConfig } from '../platform/config.ts';
-import { loggerOptions } from '../platform/logger.ts';
-import { createPlatform } from '../platform/platform.ts';
-import { exitOnStartupError } from '../platform/startup.ts';
-import { migrateAll } from '../server.ts';
+import { runCommand } from './command.ts';
 
 const USAGE = 'usage: npm run seed -- [--orders N] [--users N] [--batch N]   (defaults: 10000 orders over 100000 users, batches of 50000)';
 
@@ -38,22 +33,12 @@ const orders = count(args.orders, 'orders', 10_000);
 const users = count(args.users, 'users', 100_000);
 const batchSize = count(args.batch, 'batch', 50_000);
 
-try {
-  const config = loadConfig();
-  const logger = pino(loggerOptions(config.LOG_LEVEL));
-  const platform = await createPlatform(config, { logger });
-  try {
-    await migrateAll(platform);
-    const result = await seedOrders(platform.db, {
-      orders,
-      users,
-      batchSize,
-      onProgress: (done, total) => logger.info({ done, total }, 'seeding orders'),
-    });
-    logger.info({ orders: result.orders, seconds: Math.round(result.ms / 100) / 10, database: platform.db.kind }, 'seed finished');
-  } finally {
-    await platform.close();
-  }
-} catch (err) {
-  exitOnStartupError(err);
-}
+await runCommand(async (platform, logger) => {
+  const result = await seedOrders(platform.db, {
+    orders,
+    users,
+    batchSize,
+    onProgress: (done, total) => logger.info({ done, total }, 'seeding orders'),
+  });
+  logger.info({ orders: result.orders, seconds: Math.round(result.ms / 100) / 10, database: platform.db.kind }, 'seed finished');
+});

@@ -2,21 +2,31 @@
 // its health endpoint and its OpenAPI page. Features register here.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { installConventions, registerDocs } from '../platform/http/conventions.ts';
-import { deriveKey, jwtCodec } from '../platform/auth/jwt.ts';
+import { documentAccess, installConventions, registerDocs } from '../platform/http/conventions.ts';
+import { deriveKey, jwtCodec, type JwtCodec } from '../platform/auth/jwt.ts';
 import type { Platform } from '../platform/platform.ts';
 import { TimeclockAuth, type TimeclockClaims } from './auth.ts';
 import { ensureBootstrapManager } from './bootstrap.ts';
 import type { TimeclockContext } from './context.ts';
-import { boardRoutes } from './features/board/board.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
+import { AuthService } from './features/auth/auth.service.ts';
+import { boardRoutes } from './features/board/board.routes.ts';
+import { BoardService } from './features/board/board.service.ts';
 import { clockRoutes } from './features/clock/clock.routes.ts';
+import { ClockService } from './features/clock/clock.service.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
+import { DevicesService } from './features/devices/devices.service.ts';
 import { locationRoutes } from './features/location/location.routes.ts';
+import { LocationService } from './features/location/location.service.ts';
 import { securityRoutes } from './features/security/security.routes.ts';
+import { SecurityService } from './features/security/security.service.ts';
 import { sitesRoutes } from './features/sites/sites.routes.ts';
+import { QrCodesService, SitesService } from './features/sites/sites.service.ts';
+import { WebhookDispatcher } from './features/webhooks/webhooks.dispatcher.ts';
 import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
+import { WebhooksService } from './features/webhooks/webhooks.service.ts';
 import { workersRoutes } from './features/workers/workers.routes.ts';
+import { WorkersService } from './features/workers/workers.service.ts';
 import { E, TIMECLOCK_FRAMEWORK_ERRORS } from './errors.ts';
 import { ErrorBody } from './http.ts';
 import { installLimits } from './limits.ts';
@@ -34,6 +44,41 @@ const ERROR_TABLE = Object.values(E)
   .map((d) => `| ${d.code} | ${d.status} | ${d.message['en-US']} |`)
   .join('\n');
 
+/** Every service object of the time-clock, each built once. */
+function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>): TimeclockContext {
+  const { config, db, logger } = platform;
+  const auth = new TimeclockAuth(db, jwt);
+  const security = new SecurityService(db, logger);
+  const devices = new DevicesService(db, security);
+  const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production';
+  return {
+    platform,
+    jwt,
+    auth,
+    signIn: new AuthService(db, jwt, config, logger, devices),
+    devices,
+    workers: new WorkersService(db, auth),
+    sites: new SitesService(db),
+    qrCodes: new QrCodesService(db),
+    clock: new ClockService(db, logger, config, security),
+    location: new LocationService(db, config, logger),
+    security,
+    webhooks: new WebhooksService(db, allowPrivate),
+    dispatcher: new WebhookDispatcher({
+      db,
+      logger,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: config.WEBHOOK_RETRY_MAX_MS,
+      maxAgeHours: config.WEBHOOK_MAX_AGE_HOURS,
+      pollMs: config.WEBHOOK_POLL_MS,
+      retentionDays: config.WEBHOOK_RETENTION_DAYS,
+      allowPrivate,
+    }),
+    board: new BoardService(db, config),
+  };
+}
+
 export async function timeclockService(app: FastifyInstance, { platform, jwtSecret }: TimeclockOptions): Promise<void> {
   installConventions(app, {
     errors: TIMECLOCK_FRAMEWORK_ERRORS,
@@ -41,14 +86,15 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
     errorSchema: ErrorBody,
   });
 
-  const jwt = jwtCodec<TimeclockClaims>(deriveKey(jwtSecret, 'timeclock'));
-  const ctx: TimeclockContext = { platform, jwt, auth: new TimeclockAuth(platform.db, jwt) };
+  const ctx = buildContext(platform, jwtCodec<TimeclockClaims>(deriveKey(jwtSecret, 'timeclock')));
   app.decorateRequest('user', null);
   const limits = await installLimits(app, platform);
 
   // Every route says who may call it, and that declaration becomes its authentication hook,
   // followed by its rate limit: signed-in routes are limited per user (`general` unless the
   // route names another tier); public routes only when they name a tier (`auth`, per IP).
+  // The declaration is also its documented security and refusals: a signed-in route can answer
+  // 400, 401 (token), 429 and, for managers only, 403; a limited public route 429.
   const docsRoute = `${TIMECLOCK_PREFIX}/docs`;
   app.addHook('onRoute', (route) => {
     const cfg = (route.config ??= {});
@@ -57,8 +103,10 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
     const existing = [route.onRequest ?? []].flat();
     if (cfg.access === 'public') {
       if (cfg.limit) route.onRequest = [limits[cfg.limit], ...existing];
+      documentAccess(route, { bearer: false, errors: cfg.limit ? [429] : [] }, ErrorBody);
     } else {
       route.onRequest = [ctx.auth.hookFor(cfg.access), limits[cfg.limit ?? 'general'], ...existing];
+      documentAccess(route, { bearer: true, errors: cfg.access === 'manager' ? [400, 401, 403, 429] : [400, 401, 429] }, ErrorBody);
     }
   });
 

@@ -7,9 +7,9 @@ import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { JwtCodec } from '../platform/auth/jwt.ts';
 import type { Database } from '../platform/db/database.ts';
 import { AppError } from '../platform/http/errors.ts';
+import type { ROLES } from './db/schema.ts';
 import { E } from './errors.ts';
 
-export const ROLES = ['worker', 'manager'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** The token payload besides iat and exp. */
@@ -85,12 +85,13 @@ export class TimeclockAuth {
     const now = Date.now();
     const hit = this.cache.get(userId);
     if (hit && now - hit.checkedAt < USER_CACHE_MS) return hit.account;
-    const [row] = await this.db.query<{ role: Role; tokens_valid_after: number | string }>(
+    // Raw: signed-in requests run it (measured hot; the cache above bounds it to once a second per user).
+    const [row] = await this.db.query<{ role: Role; tokens_valid_after: number }>(
       'SELECT role, tokens_valid_after FROM timeclock.users WHERE id = $1 AND status = 1',
       [userId],
     );
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    const account = row ? { role: row.role, validAfter: Number(row.tokens_valid_after) } : null;
+    const account = row ? { role: row.role, validAfter: row.tokens_valid_after } : null;
     this.cache.set(userId, { checkedAt: now, account });
     return account;
   }

@@ -1,24 +1,24 @@
 // The first manager, created on an empty database (DESIGN §4).
 import { randomBytes } from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Config } from '../platform/config.ts';
-import type { Database } from '../platform/db/database.ts';
+import type { Database, Executor } from '../platform/db/database.ts';
+import { users } from './db/schema.ts';
+
+const managers = async (exec: Executor) => (await exec.orm.select({ n: count() }).from(users).where(eq(users.role, 'manager')))[0]?.n ?? 0;
 
 export async function ensureBootstrapManager(db: Database, config: Config, logger: Logger): Promise<void> {
-  const existing = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM timeclock.users WHERE role = 'manager'`);
-  if ((existing[0]?.n ?? 0) > 0) return;
+  if ((await managers(db)) > 0) return;
   const generated = !config.MANAGER_PASSWORD;
   const password = config.MANAGER_PASSWORD ?? randomBytes(12).toString('base64url');
   const hash = await hashPassword(password);
-  const created = await db.transactionRaw(async (tx) => {
+  const created = await db.transaction(async (tx) => {
+    // Raw: an advisory lock (instances starting together create one manager).
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['bootstrap:manager']);
-    const [row] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM timeclock.users WHERE role = 'manager'`);
-    if ((row?.n ?? 0) > 0) return false;
-    await tx.query(
-      `INSERT INTO timeclock.users (username, password_hash, full_name, role) VALUES ($1, $2, $3, 'manager')`,
-      [config.MANAGER_USERNAME, hash, 'Manager'],
-    );
+    if ((await managers(tx)) > 0) return false;
+    await tx.orm.insert(users).values({ username: config.MANAGER_USERNAME, passwordHash: hash, fullName: 'Manager', role: 'manager' });
     return true;
   });
   if (!created) return;

@@ -1,13 +1,35 @@
-// What every time-clock feature plugin receives.
+// What every time-clock feature plugin receives: the platform, the access kernel and every
+// service of the time-clock, each built once by app.ts (buildContext).
 import type { JwtCodec } from '../platform/auth/jwt.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { TimeclockAuth, TimeclockClaims } from './auth.ts';
+import type { AuthService } from './features/auth/auth.service.ts';
+import type { BoardService } from './features/board/board.service.ts';
+import type { ClockService } from './features/clock/clock.service.ts';
+import type { DevicesService } from './features/devices/devices.service.ts';
+import type { LocationService } from './features/location/location.service.ts';
+import type { SecurityService } from './features/security/security.service.ts';
+import type { QrCodesService, SitesService } from './features/sites/sites.service.ts';
+import type { WebhookDispatcher } from './features/webhooks/webhooks.dispatcher.ts';
+import type { WebhooksService } from './features/webhooks/webhooks.service.ts';
+import type { WorkersService } from './features/workers/workers.service.ts';
 
 export interface TimeclockContext {
   platform: Platform;
   /** Signs and verifies the service's tokens (payload exactly userId, role, iat, exp). */
   jwt: JwtCodec<TimeclockClaims>;
   auth: TimeclockAuth;
+  signIn: AuthService;
+  devices: DevicesService;
+  workers: WorkersService;
+  sites: SitesService;
+  qrCodes: QrCodesService;
+  clock: ClockService;
+  location: LocationService;
+  security: SecurityService;
+  webhooks: WebhooksService;
+  dispatcher: WebhookDispatcher;
+  board: BoardService;
 }
 
 export interface FeatureOptions {

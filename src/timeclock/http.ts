@@ -1,5 +1,5 @@
 // Schema pieces shared by the time-clock routes: the error body, strict request bodies, ids,
-// device UUIDs, coordinates and the error responses each kind of route documents.
+// device UUIDs, coordinates and a route's own error responses.
 import { Type, type TSchema } from 'typebox';
 
 export const ErrorBody = Type.Object(
@@ -28,19 +28,8 @@ export const Latitude = Type.Number({ minimum: -90, maximum: 90, description: 'W
 export const Longitude = Type.Number({ minimum: -180, maximum: 180, description: 'WGS 84 degrees' });
 export const Location = Type.Object({ latitude: Type.Number(), longitude: Type.Number() });
 
-export const security = [{ bearer: [] }];
-
-/** The error responses of a route, by status. */
+/** The error responses particular to a route, by status (those its access implies are added by app.ts). */
 export const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody])) as Record<number, typeof ErrorBody>;
-
-/** Errors every signed-in route may answer: bad input, token, rate limit, internal. */
-export const userErrors = errors(400, 401, 429, 500);
-/** Errors every manager route may answer. */
-export const managerErrors = errors(400, 401, 403, 429, 500);
 
 /** Device UUIDs are stored and compared in lower case. */
 export const normaliseDevice = (uuid: string) => uuid.toLowerCase();
-
-/** bigint ids come back as numbers from PGlite and as strings from postgres.js. */
-export const num = (v: unknown) => Number(v);
-export const iso = (v: Date | string) => new Date(v).toISOString();

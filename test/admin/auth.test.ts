@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newTotpSecret, totpCode, TOTP_PERIOD } from '../../src/platform/auth/totp.ts';
 import { ADMIN_PASSWORD, closeAll, startApp, startApps, type TestApp } from '../helpers/app.ts';
-import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
+import { call, login, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 
 const UA = 'auth-tests/1.0 (node:test)';
@@ -357,8 +357,7 @@ describe('authenticator code at login', () => {
 
 describe('POST /logout', () => {
   test('ends the session: the token is then revoked', async () => {
-    const admin = await seedAdmin(app);
-    const token = await login(app, admin.username, admin.password);
+    const { token, ...admin } = await signedInAdmin(app);
     const other = await login(app, admin.username, admin.password);
     const res = await call(app, 'POST', '/api/admin/logout', { token });
     assertOk(res);
@@ -451,8 +450,7 @@ describe('GET /info', () => {
   });
 
   test('an administrator sees only what their role grants, with the ancestor directories', async () => {
-    const admin = await seedAdmin(app, { permissions: ['online.list'], menus: ['online'] });
-    const token = await login(app, admin.username, admin.password);
+    const { token, ...admin } = await signedInAdmin(app, { permissions: ['online.list'], menus: ['online'] });
     const res = await call(app, 'GET', '/api/admin/info', { token });
     assertOk(res);
     const data = res.body.data;
@@ -467,8 +465,7 @@ describe('GET /info', () => {
   });
 
   test('a disabled role grants no permissions and no menus', async () => {
-    const admin = await seedAdmin(app, { permissions: ['online.list', 'online.kick'], menus: ['online', 'dashboard'], roleStatus: 0 });
-    const token = await login(app, admin.username, admin.password);
+    const { token } = await signedInAdmin(app, { permissions: ['online.list', 'online.kick'], menus: ['online', 'dashboard'], roleStatus: 0 });
     const res = await call(app, 'GET', '/api/admin/info', { token });
     assertOk(res);
     assert.deepEqual(res.body.data.permissions, []);
@@ -477,8 +474,7 @@ describe('GET /info', () => {
   });
 
   test('a disabled menu is left out', async () => {
-    const admin = await seedAdmin(app, { permissions: ['online.list'], menus: ['online', 'monitor-system'] });
-    const token = await login(app, admin.username, admin.password);
+    const { token } = await signedInAdmin(app, { permissions: ['online.list'], menus: ['online', 'monitor-system'] });
     const superToken = await login(app);
     await app.platform.db.query(`UPDATE admin.menus SET status = 0 WHERE slug = 'online'`);
     try {
@@ -500,8 +496,7 @@ describe('GET /info', () => {
 
 describe('PUT /password', () => {
   test('refuses a wrong confirmation, a wrong old password and a short new one', async () => {
-    const admin = await seedAdmin(app);
-    const token = await login(app, admin.username, admin.password);
+    const { token, ...admin } = await signedInAdmin(app);
     const put = (body: Record<string, unknown>) => call(app, 'PUT', '/api/admin/password', { token, body });
 
     assertError(await put({ old_password: admin.password, password: 'New-pass-456', password_confirmation: 'New-pass-457' }), 400, 30001);
@@ -516,11 +511,9 @@ describe('PUT /password', () => {
   });
 
   test('changes the password and ends the other sessions', async () => {
-    const admin = await seedAdmin(app);
-    const token = await login(app, admin.username, admin.password);
+    const { token, ...admin } = await signedInAdmin(app);
     const otherSession = await login(app, admin.username, admin.password);
-    const bystander = await seedAdmin(app);
-    const bystanderToken = await login(app, bystander.username, bystander.password);
+    const { token: bystanderToken } = await signedInAdmin(app);
     const newPassword = 'Brand-new-pass-789';
     // Both sessions have been used (and so are known to the server) before the change.
     assertOk(await call(app, 'GET', '/api/admin/info', { token }));

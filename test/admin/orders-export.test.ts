@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { CsvRecordCounter, csvCell, csvUnguard } from '../../src/platform/jobs/csv.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
-import { call, login, seedAdmin } from '../helpers/http.ts';
+import { call, login, seedAdmin, signedInAdmin } from '../helpers/http.ts';
 
 const EXPORT = '/api/admin/orders/export';
 const HEADER = ['order_no', 'request_id', 'user_id', 'amount', 'status', 'paid_at', 'created_at', 'products'];
@@ -251,13 +251,12 @@ describe('POST /orders/export', () => {
     assertOk(await call(app, 'POST', EXPORT, { token, body: {} }));
     const a = await seedAdmin(app, { permissions: ['order.list'] });
     assertError(await call(app, 'POST', EXPORT, { token: await login(app, a.username, a.password) }), 403, 20001);
-    assertError(await call(app, 'POST', EXPORT), 401, 10007);
   });
 
   test('many orders with equal sort keys come out complete and in order (keyset pages on PGlite)', async () => {
     const userId = (userSeq += 1);
     const n = 12_003;
-    await app.platform.db.transactionRaw(async (tx) => {
+    await app.platform.db.transaction(async (tx) => {
       await tx.script(`
         WITH o AS (
           INSERT INTO admin.orders (order_no, request_id, user_id, amount, created_at)
@@ -276,16 +275,14 @@ describe('POST /orders/export', () => {
 
 describe('GET /orders/export/status/{id}', () => {
   test('the creator and export.manage holders see it; others 403; other kinds and unknown ids 404', async () => {
-    const owner = await seedAdmin(app, { permissions: ['order.export'] });
-    const ownerToken = await login(app, owner.username, owner.password);
+    const { token: ownerToken } = await signedInAdmin(app, { permissions: ['order.export'] });
     const created = await exportOf(`user_id=${(userSeq += 1)}`, ownerToken);
     const done = await waitFor(created.id, ownerToken);
     assert.equal(done.status, 'completed');
     assert.equal(done.rows_written, 0);
     assert.equal(await download(done.download_url, ownerToken), `\uFEFF${HEADER.join(',')}\r\n`);
 
-    const stranger = await seedAdmin(app, { permissions: ['order.export'] });
-    const strangerToken = await login(app, stranger.username, stranger.password);
+    const { token: strangerToken } = await signedInAdmin(app, { permissions: ['order.export'] });
     assertError(await call(app, 'GET', `${EXPORT}/status/${created.id}`, { token: strangerToken }), 403, 20001);
     assertError(await call(app, 'GET', done.download_url, { token: strangerToken }), 403, 20001);
     const manager = await seedAdmin(app, { permissions: ['export.manage'] });
@@ -295,7 +292,6 @@ describe('GET /orders/export/status/{id}', () => {
     assertError(await call(app, 'GET', `${EXPORT}/status/${admins.id}`, { token }), 404, 30003);
     assertError(await call(app, 'GET', `${EXPORT}/status/987654321`, { token }), 404, 30003);
     assertError(await call(app, 'GET', `${EXPORT}/status/abc`, { token }), 400, 30001);
-    assertError(await call(app, 'GET', `${EXPORT}/status/${created.id}`), 401, 10007);
   });
 
   test('a task left processing by a crashed instance is run again', async () => {

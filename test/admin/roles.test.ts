@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { closeAll, onPostgres, startApp, startWithSibling, type TestApp } from '../helpers/app.ts';
-import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
+import { call, login, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -359,8 +359,7 @@ describe('administration cannot be lost through a role change', () => {
   const permsOf = async (roleId: number) => assertOk(await req('GET', `/roles/${roleId}`)).permission_ids as number[];
 
   test('a change to the caller’s own role that would take their admin.update away is refused (400 40003) and rolled back', async () => {
-    const editor = await seedAdmin(app, { permissions: ['role.update', 'role.list', 'admin.update'] });
-    const token = await login(app, editor.username, editor.password);
+    const { token, ...editor } = await signedInAdmin(app, { permissions: ['role.update', 'role.list', 'admin.update'] });
     const before = await permsOf(editor.roleId);
     for (const body of [{ permission_ids: await permissionIds('role.update', 'role.list') }, { status: 0 }, { permission_ids: [], name: 'Emptied' }]) {
       const res = await req('PUT', `/roles/${editor.roleId}`, body, token);
@@ -385,8 +384,7 @@ describe('administration cannot be lost through a role change', () => {
   });
 
   test('a caller without admin.update has nothing to lose: their own role can change', async () => {
-    const editor = await seedAdmin(app, { permissions: ['role.update', 'role.list'] });
-    const token = await login(app, editor.username, editor.password);
+    const { token, ...editor } = await signedInAdmin(app, { permissions: ['role.update', 'role.list'] });
     assertOk(await req('PUT', `/roles/${editor.roleId}`, { permission_ids: await permissionIds('role.update') }, token));
     assertOk(await req('PUT', `/roles/${editor.roleId}`, { status: 0 }, token));
   });
@@ -403,8 +401,7 @@ describe('administration cannot be lost through a role change', () => {
 
 describe('grants follow role changes on the next request', () => {
   test('a permission removed from a role is refused on the very next request', async () => {
-    const admin = await seedAdmin(app, { permissions: ['role.list', 'permission.list'] });
-    const token = await login(app, admin.username, admin.password);
+    const { token, ...admin } = await signedInAdmin(app, { permissions: ['role.list', 'permission.list'] });
     assertOk(await req('GET', '/roles', undefined, token));
     assertOk(await req('GET', '/permissions', undefined, token));
 
@@ -418,8 +415,7 @@ describe('grants follow role changes on the next request', () => {
   });
 
   test('a disabled role grants nothing on the next request; enabling restores it', async () => {
-    const admin = await seedAdmin(app, { permissions: ['role.list'], menus: ['role'] });
-    const token = await login(app, admin.username, admin.password);
+    const { token, ...admin } = await signedInAdmin(app, { permissions: ['role.list'], menus: ['role'] });
     assertOk(await req('GET', '/roles', undefined, token));
     const info = assertOk(await req('GET', '/info', undefined, token));
     assert.deepEqual(info.permissions, ['role.list']);
@@ -435,8 +431,7 @@ describe('grants follow role changes on the next request', () => {
   });
 
   test('a menu change shows in /info on the next request', async () => {
-    const admin = await seedAdmin(app, { menus: ['role'] });
-    const token = await login(app, admin.username, admin.password);
+    const { token, ...admin } = await signedInAdmin(app, { menus: ['role'] });
     const slugsOf = (nodes: any[]): string[] => nodes.flatMap((n) => [n.slug, ...slugsOf(n.children)]);
     assert.deepEqual(slugsOf(assertOk(await req('GET', '/info', undefined, token)).menus), ['system', 'role']);
     assertOk(await req('PUT', `/roles/${admin.roleId}`, { menu_ids: await menuIds('dashboard') }));
@@ -444,8 +439,7 @@ describe('grants follow role changes on the next request', () => {
   });
 
   test('granting a permission applies on the next request', async () => {
-    const admin = await seedAdmin(app, { permissions: [] });
-    const token = await login(app, admin.username, admin.password);
+    const { token, ...admin } = await signedInAdmin(app, { permissions: [] });
     assertError(await req('GET', '/roles', undefined, token), 403, 20001);
     assertOk(await req('PUT', `/roles/${admin.roleId}`, { permission_ids: await permissionIds('role.list') }));
     assertOk(await req('GET', '/roles', undefined, token));
@@ -454,8 +448,7 @@ describe('grants follow role changes on the next request', () => {
 
 describe('permissions of the roles module', () => {
   test('an administrator without role.* permissions is refused every endpoint (403 20001) and nothing changes', async () => {
-    const worker = await seedAdmin(app, { permissions: ['online.list', 'permission.list'] });
-    const token = await login(app, worker.username, worker.password);
+    const { token, ...worker } = await signedInAdmin(app, { permissions: ['online.list', 'permission.list'] });
     const target = await createRole();
     const n = await roleCount();
     assertError(await req('GET', '/roles', undefined, token), 403, 20001);
@@ -469,16 +462,14 @@ describe('permissions of the roles module', () => {
   });
 
   test('each action needs its own slug', async () => {
-    const lister = await seedAdmin(app, { permissions: ['role.list'] });
-    const token = await login(app, lister.username, lister.password);
+    const { token } = await signedInAdmin(app, { permissions: ['role.list'] });
     const target = await createRole();
     assertOk(await req('GET', `/roles/${target.id}`, undefined, token));
     assertError(await req('POST', '/roles', { name: 'x', slug: unique('w') }, token), 403, 20001);
     assertError(await req('PUT', `/roles/${target.id}`, { name: 'x' }, token), 403, 20001);
     assertError(await req('DELETE', `/roles/${target.id}`, undefined, token), 403, 20001);
 
-    const all = await seedAdmin(app, { permissions: ['role.create', 'role.update', 'role.delete'] });
-    const t2 = await login(app, all.username, all.password);
+    const { token: t2 } = await signedInAdmin(app, { permissions: ['role.create', 'role.update', 'role.delete'] });
     const made = assertOk(await req('POST', '/roles', { name: 'made', slug: unique('m') }, t2));
     assertOk(await req('PUT', `/roles/${made.id}`, { name: 'changed' }, t2));
     assertOk(await req('DELETE', `/roles/${made.id}`, undefined, t2));
@@ -492,11 +483,6 @@ describe('permissions of the roles module', () => {
     assert.deepEqual(rows.map((r) => [r.slug, r.is_system, r.menu]), [
       ['role.create', true, 'role'], ['role.delete', true, 'role'], ['role.list', true, 'role'], ['role.update', true, 'role'],
     ]);
-  });
-
-  test('without a token is 401 10007', async () => {
-    assertError(await call(app, 'GET', '/api/admin/roles'), 401, 10007);
-    assertError(await call(app, 'POST', '/api/admin/roles', { body: { name: 'x', slug: 'y' } }), 401, 10007);
   });
 });
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { createSigner } from 'fast-jwt';
 import { deriveKey } from '../../src/platform/auth/jwt.ts';
 import { ADMIN_PASSWORD, JWT_SECRET, startApp, type TestApp } from '../helpers/app.ts';
-import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
+import { call, login, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -163,8 +163,7 @@ describe('GET /online-admins', () => {
   });
 
   test('ended sessions are not listed', async () => {
-    const admin = await seedAdmin(app);
-    const token = await login(app, admin.username, admin.password);
+    const { token, ...admin } = await signedInAdmin(app);
     assertOk(await call(app, 'POST', '/api/admin/logout', { token }));
     const res = await list(app, superToken, `?username=${admin.username}`);
     assertOk(res);
@@ -183,16 +182,11 @@ describe('GET /online-admins', () => {
     assert.ok(ids.includes(sidOf(t2)));
     assert.ok(ids.includes(sidOf(superToken)), 'other administrators are listed too');
   });
-
-  test('without a token is 401 10007', async () => {
-    assertError(await call(app, 'GET', '/api/admin/online-admins'), 401, 10007);
-  });
 });
 
 describe('DELETE /online-admins/{token_id}', () => {
   test("ends another administrator's session at once", async () => {
-    const victim = await seedAdmin(app);
-    const kicked = await login(app, victim.username, victim.password);
+    const { token: kicked, ...victim } = await signedInAdmin(app);
     const kept = await login(app, victim.username, victim.password);
     assertOk(await info(app, kicked));
     const id = sidOf(kicked);
@@ -211,8 +205,7 @@ describe('DELETE /online-admins/{token_id}', () => {
   });
 
   test('an unknown or already ended session is 404 30003', async () => {
-    const victim = await seedAdmin(app);
-    const token = await login(app, victim.username, victim.password);
+    const { token, ...victim } = await signedInAdmin(app);
     assertOk(await kick(app, superToken, sidOf(token)));
     assertError(await kick(app, superToken, sidOf(token)), 404, 30003);
     assertError(await kick(app, superToken, UNKNOWN_ID), 404, 30003);
@@ -231,17 +224,14 @@ describe('DELETE /online-admins/{token_id}', () => {
   });
 
   test("needs 'online.kick': 403 20001 without it", async () => {
-    const lister = await seedAdmin(app, { permissions: ['online.list'] });
-    const token = await login(app, lister.username, lister.password);
-    const victim = await seedAdmin(app);
-    const victimToken = await login(app, victim.username, victim.password);
+    const { token } = await signedInAdmin(app, { permissions: ['online.list'] });
+    const { token: victimToken } = await signedInAdmin(app);
     assertError(await kick(app, token, sidOf(victimToken)), 403, 20001);
     assertOk(await info(app, victimToken));
   });
 
   test("the super administrator's session is protected from others (403 20003)", async () => {
-    const kicker = await seedAdmin(app, { permissions: ['online.list', 'online.kick'] });
-    const token = await login(app, kicker.username, kicker.password);
+    const { token } = await signedInAdmin(app, { permissions: ['online.list', 'online.kick'] });
     const superSession = await login(app);
     assertOk(await info(app, superSession));
 
@@ -250,15 +240,13 @@ describe('DELETE /online-admins/{token_id}', () => {
     assert.equal((await sessionRow(app, sidOf(superSession))).ended_at, null);
 
     // An ordinary administrator's session can be kicked by the same caller.
-    const victim = await seedAdmin(app);
-    const victimToken = await login(app, victim.username, victim.password);
+    const { token: victimToken } = await signedInAdmin(app);
     assertOk(await kick(app, token, sidOf(victimToken)));
     assertError(await info(app, victimToken), 401, 10004);
   });
 
   test('administrators can end their own other sessions, the super administrator included', async () => {
-    const admin = await seedAdmin(app, { permissions: ['online.kick'] });
-    const first = await login(app, admin.username, admin.password);
+    const { token: first, ...admin } = await signedInAdmin(app, { permissions: ['online.kick'] });
     const second = await login(app, admin.username, admin.password);
     assertOk(await info(app, second));
     const res = await kick(app, first, sidOf(second));
@@ -274,10 +262,8 @@ describe('DELETE /online-admins/{token_id}', () => {
   });
 
   test('without PROTECTED_ADMINS, an ordinary account named boss is not protected', async () => {
-    const boss = await seedAdmin(app, { username: 'boss' });
-    const bossToken = await login(app, boss.username, boss.password);
-    const kicker = await seedAdmin(app, { permissions: ['online.kick'] });
-    const token = await login(app, kicker.username, kicker.password);
+    const { token: bossToken } = await signedInAdmin(app, { username: 'boss' });
+    const { token } = await signedInAdmin(app, { permissions: ['online.kick'] });
     assertOk(await kick(app, token, sidOf(bossToken)));
   });
 });
@@ -341,10 +327,8 @@ describe('POST /online-admins/batch-kick-out', () => {
   });
 
   test("refuses the whole batch when one session is a protected administrator's", async () => {
-    const kicker = await seedAdmin(app, { permissions: ['online.kick'] });
-    const token = await login(app, kicker.username, kicker.password);
-    const victim = await seedAdmin(app);
-    const victimToken = await login(app, victim.username, victim.password);
+    const { token } = await signedInAdmin(app, { permissions: ['online.kick'] });
+    const { token: victimToken } = await signedInAdmin(app);
     const superSession = await login(app);
 
     const res = await batchKick(app, token, { token_ids: [sidOf(victimToken), sidOf(superSession)] });
@@ -356,8 +340,7 @@ describe('POST /online-admins/batch-kick-out', () => {
   });
 
   test('validates the body: 400 30001 and nothing ended', async () => {
-    const victim = await seedAdmin(app);
-    const token = await login(app, victim.username, victim.password);
+    const { token } = await signedInAdmin(app);
     const id = sidOf(token);
     assertError(await batchKick(app, superToken, { token_ids: [] }), 400, 30001);
     assertError(await batchKick(app, superToken, { token_ids: [id, id] }), 400, 30001);
@@ -371,8 +354,7 @@ describe('POST /online-admins/batch-kick-out', () => {
   });
 
   test("needs 'online.kick': 403 20001 without it", async () => {
-    const lister = await seedAdmin(app, { permissions: ['online.list'] });
-    const token = await login(app, lister.username, lister.password);
+    const { token } = await signedInAdmin(app, { permissions: ['online.list'] });
     assertError(await batchKick(app, token, { token_ids: [UNKNOWN_ID] }), 403, 20001);
   });
 });
@@ -382,8 +364,7 @@ describe('token checks', () => {
   const sign = createSigner({ key, algorithm: 'HS256' });
 
   test('an expired token of a live session is 401 10003', async () => {
-    const admin = await seedAdmin(app);
-    const token = await login(app, admin.username, admin.password);
+    const { token } = await signedInAdmin(app);
     const { sid, uid, jti } = claimsOf(token);
     const now = Math.floor(Date.now() / 1000);
 
@@ -397,8 +378,7 @@ describe('token checks', () => {
   });
 
   test('a token for the right session with another jti is revoked (10004); another key is invalid (10007)', async () => {
-    const admin = await seedAdmin(app);
-    const token = await login(app, admin.username, admin.password);
+    const { token } = await signedInAdmin(app);
     const { sid, uid } = claimsOf(token);
     const now = Math.floor(Date.now() / 1000);
     assertError(await info(app, sign({ sid, uid, jti: 'not-the-jti', iat: now, exp: now + 600 })), 401, 10004);

@@ -14,7 +14,7 @@ import { NotificationService } from '../../src/admin/features/notifications/noti
 import { RealtimeHub } from '../../src/platform/realtime/hub.ts';
 import { closeAll, CLUSTER_MODES, clusterSkip, startApp, startWithSibling, type TestApp } from '../helpers/app.ts';
 import { assertOk } from '../helpers/assert.ts';
-import { call, login, seedAdmin } from '../helpers/http.ts';
+import { call, login, seedAdmin, signedInAdmin } from '../helpers/http.ts';
 
 const WAIT_MS = 10_000;
 
@@ -120,10 +120,6 @@ describe('one instance', () => {
     await app?.close();
   });
 
-  async function actor(permissions: string[] = []) {
-    const a = await seedAdmin(app, { permissions });
-    return { ...a, token: await login(app, a.username, a.password) };
-  }
   async function open(opts: Parameters<typeof connect>[1]) {
     const c = await connect(url, opts);
     clients.push(c);
@@ -131,7 +127,7 @@ describe('one instance', () => {
   }
 
   test('the global WebSocket with the Authorization header receives exactly its own notifications, in the contract’s shape', async () => {
-    const [me, other] = [await actor(), await actor()];
+    const [me, other] = [await signedInAdmin(app), await signedInAdmin(app)];
     // Node's own WebSocket accepts `headers`, as a server-side client would send them.
     const native = new globalThis.WebSocket(url, { headers: { authorization: `Bearer ${me.token}` } });
     const frames: string[] = [];
@@ -155,7 +151,7 @@ describe('one instance', () => {
   });
 
   test('every open socket of a recipient gets it; `all` reaches everyone connected', async () => {
-    const [a, b] = [await actor(), await actor()];
+    const [a, b] = [await signedInAdmin(app), await signedInAdmin(app)];
     const aSecond = await login(app, a.username, a.password);
     const sockets = [await open({ token: a.token }), await open({ token: aSecond }), await open({ token: b.token })];
     const sent = assertOk(await sendTo(app, superToken, [a.id], 'to a'));
@@ -166,7 +162,7 @@ describe('one instance', () => {
   });
 
   test('the upgrade is refused (401) without credentials, with a bad or revoked token, or a bad ticket', async () => {
-    const a = await actor();
+    const a = await signedInAdmin(app);
     let r = await refused(url, {});
     assert.equal(r.status, 401);
     assert.equal(r.body.code, 10007);
@@ -199,7 +195,7 @@ describe('one instance', () => {
   });
 
   test('a ticket from POST /ws/ticket opens one socket, once, for the caller’s session', async () => {
-    const a = await actor();
+    const a = await signedInAdmin(app);
     const issued = assertOk(await call(app, 'POST', '/api/admin/ws/ticket', { token: a.token }));
     assert.match(issued.ticket, /^[A-Za-z0-9_-]{43}$/);
     assert.ok(Date.parse(issued.expires_at) > Date.now());
@@ -221,7 +217,7 @@ describe('one instance', () => {
   });
 
   test('logout, kick-out, disabling and a password reset close the session’s sockets with 1008; other sessions stay', async () => {
-    const a = await actor();
+    const a = await signedInAdmin(app);
     const kept = await login(app, a.username, a.password);
     const keptSocket = await open({ token: kept });
 
@@ -241,7 +237,7 @@ describe('one instance', () => {
     assertOk(await call(app, 'PUT', `/api/admin/admins/${a.id}/reset-password`, { token: superToken, body: { password: 'Reset-pass-123' } }));
     assert.equal((await keptSocket.closedWithin()).code, 1008);
 
-    const b = await actor();
+    const b = await signedInAdmin(app);
     const bSocket = await open({ token: b.token });
     assertOk(await call(app, 'PUT', `/api/admin/admins/${b.id}`, { token: superToken, body: { status: 0 } }));
     const closed = await bSocket.closedWithin();
@@ -250,7 +246,7 @@ describe('one instance', () => {
   });
 
   test('a refreshed token or a role change keeps the socket open', async () => {
-    const a = await actor();
+    const a = await signedInAdmin(app);
     const socket = await open({ token: a.token });
     const refreshed = assertOk(await call(app, 'POST', '/api/admin/refresh-token', { token: a.token }));
     const other = await seedAdmin(app);
@@ -263,7 +259,7 @@ describe('one instance', () => {
   });
 
   test('a client frame over 64 KiB closes the socket with 1009; smaller frames are ignored', async () => {
-    const a = await actor();
+    const a = await signedInAdmin(app);
     const socket = await open({ token: a.token });
     socket.ws.send('x'.repeat(64 * 1024));
     socket.ws.send(JSON.stringify({ type: 'ping' }));

@@ -47,10 +47,23 @@ let seq = 0;
  * Creates an administrator holding one new role with the given permission slugs and menu
  * slugs. Returns its id and password.
  */
-export async function seedAdmin(
-  app: Server,
-  opts: { username?: string; password?: string; permissions?: string[]; menus?: string[]; roleStatus?: 0 | 1; status?: 0 | 1 } = {},
-): Promise<{ id: number; username: string; password: string; roleId: number }> {
+export interface AdminSeed {
+  username?: string;
+  password?: string;
+  permissions?: string[];
+  menus?: string[];
+  roleStatus?: 0 | 1;
+  status?: 0 | 1;
+}
+
+export interface SeededAdmin {
+  id: number;
+  username: string;
+  password: string;
+  roleId: number;
+}
+
+export async function seedAdmin(app: Server, opts: AdminSeed = {}): Promise<SeededAdmin> {
   const db = app.platform.db;
   seq += 1;
   const username = opts.username ?? `user${seq}_${Date.now().toString(36)}`;
@@ -77,4 +90,10 @@ export async function seedAdmin(
     );
   }
   return { id: Number(admin!.id), username, password, roleId: Number(role!.id) };
+}
+
+/** An administrator seeded as `seedAdmin` does, and signed in: the seeded record and its token. */
+export async function signedInAdmin(app: Server, opts: AdminSeed = {}): Promise<SeededAdmin & { token: string }> {
+  const admin = await seedAdmin(app, opts);
+  return { ...admin, token: await login(app, admin.username, admin.password) };
 }

@@ -44,7 +44,7 @@ describe('ExportTasks', () => {
 
   before(async () => {
     app = await startApp();
-    await app.platform.db.transactionRaw(async (tx) => {
+    await app.platform.db.transaction(async (tx) => {
       await tx.script(`CREATE SCHEMA ${SCHEMA}; CREATE TABLE ${SCHEMA}.export_tasks (LIKE admin.export_tasks INCLUDING ALL);`);
     });
     tasks = new ExportTasks({

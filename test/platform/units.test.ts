@@ -457,7 +457,7 @@ describe('raw parameterised statements', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const tx = db.transactionRaw(async (t) => {
+    const tx = db.transaction(async (t) => {
       await t.query(`INSERT INTO public.raw_prepared_test (id) VALUES ($1)`, [100]);
       await held;
     });

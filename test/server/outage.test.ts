@@ -27,7 +27,7 @@ function extras(hold: { release?: () => void }, platform: () => Platform): Fasti
   return async (admin) => {
     admin.post('/test/write-then-wait', { config: { permission: 'testing.write' } }, async (request) => {
       const { marker, waitMs } = request.body as { marker: string; waitMs: number };
-      await platform().db.transactionRaw(async (tx) => {
+      await platform().db.transaction(async (tx) => {
         await tx.query(`INSERT INTO admin.dictionaries (name, code) VALUES ($1, $1)`, [marker]);
         await sleep(waitMs);
         await tx.query(`UPDATE admin.dictionaries SET value = 'second statement' WHERE code = $1`, [marker]);
@@ -39,7 +39,7 @@ function extras(hold: { release?: () => void }, platform: () => Platform): Fasti
       return { ok: true };
     });
     admin.get('/test/long-sleep', { config: { permission: 'testing.sleep' } }, async (request) => {
-      await platform().db.transactionRaw(async (tx) => {
+      await platform().db.transaction(async (tx) => {
         await tx.allowLongStatements();
         await tx.query('SELECT pg_sleep($1)', [Number((request.query as { s: string }).s)]);
       });
@@ -49,7 +49,7 @@ function extras(hold: { release?: () => void }, platform: () => Platform): Fasti
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       hold.release = release;
-      await platform().db.transactionRaw(async (tx) => {
+      await platform().db.transaction(async (tx) => {
         await tx.query('SELECT 1');
         await released; // the embedded database's one connection stays taken meanwhile
       });

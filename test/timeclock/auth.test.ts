@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { deriveKey, jwtCodec } from '../../src/platform/auth/jwt.ts';
 import { JWT_SECRET, MANAGER_PASSWORD, startApp, type TestApp } from '../helpers/app.ts';
 import { call } from '../helpers/http.ts';
-import { assertTcError, createWorker, managerToken, newDeviceUuid, workerLogin } from '../helpers/timeclock.ts';
+import { assertTcError, createWorker, managerToken, newDeviceUuid, workerLogin, signedInWorker } from '../helpers/timeclock.ts';
 
 const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 const signer = jwtCodec<{ userId: number; role: string }>(deriveKey(JWT_SECRET, 'timeclock'));
@@ -118,8 +118,7 @@ describe('time-clock authentication', () => {
   });
 
   test('a disabled worker is told so only after the right password; a deleted one is unknown', async () => {
-    const w = await createWorker(app, manager);
-    const token = await workerLogin(app, w.username, w.password);
+    const { token, ...w } = await signedInWorker(app, manager);
     assert.equal((await call(app, 'PATCH', `/api/managers/workers/${w.id}`, { token: manager, body: { status: 'disabled' } })).status, 200);
     assertTcError(await call(app, 'POST', '/api/auth/login', { body: { username: w.username, password: 'Wrong-pass-1', deviceUuid: newDeviceUuid() } }), 401, 'INVALID_CREDENTIALS');
     assertTcError(await call(app, 'POST', '/api/auth/login', { body: { username: w.username, password: w.password, deviceUuid: newDeviceUuid() } }), 403, 'ACCOUNT_DISABLED');
@@ -132,8 +131,7 @@ describe('time-clock authentication', () => {
   });
 
   test('refresh returns a new working token for a valid one; expired, forged or missing tokens are 401', async () => {
-    const w = await createWorker(app, manager);
-    const token = await workerLogin(app, w.username, w.password);
+    const { token, ...w } = await signedInWorker(app, manager);
     const res = await call(app, 'POST', '/api/auth/refresh', { token });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(Object.keys(res.body), ['token']);
@@ -151,15 +149,6 @@ describe('time-clock authentication', () => {
     assertTcError(await call(app, 'POST', '/api/auth/refresh', { token: 'abc.def.ghi' }), 401, 'TOKEN_INVALID');
   });
 
-  test('every route except login needs a token', async () => {
-    for (const [method, url] of [
-      ['GET', '/api/managers/workers'], ['GET', '/api/managers/qr-codes'], ['POST', '/api/clock'], ['GET', '/api/workers/1'],
-      ['GET', '/api/worker/clock-history/1'], ['POST', '/api/device/register'], ['POST', '/api/device/validate'], ['POST', '/api/auth/refresh'],
-    ] as const) {
-      assertTcError(await call(app, method, url, method === 'POST' ? { body: {} } : {}), 401, 'TOKEN_INVALID');
-    }
-  });
-
   test('the OpenAPI document describes the routes, their errors and the added codes', async () => {
     const res = await call(app, 'GET', '/api/docs/openapi.json');
     assert.equal(res.status, 200);
@@ -171,12 +160,5 @@ describe('time-clock authentication', () => {
     assert.ok(paths['/api/clock']!.post!.responses['409']);
     assert.ok(paths['/api/auth/login']!.post!.responses['429']);
     assert.match(res.body.info.description, /GEOFENCE_NOT_CONFIGURED/);
-  });
-
-  test('a worker token is refused on manager routes (403)', async () => {
-    const w = await createWorker(app, manager);
-    const token = await workerLogin(app, w.username, w.password);
-    assertTcError(await call(app, 'GET', '/api/managers/workers', { token }), 403, 'FORBIDDEN');
-    assertTcError(await call(app, 'POST', '/api/managers/qr-codes', { token, body: { name: 'x' } }), 403, 'FORBIDDEN');
   });
 });

@@ -313,7 +313,7 @@ describe('offline punches', () => {
     assert.equal(prompt.status, 200);
     assert.equal(prompt.body.late, false);
 
-    const list = (q: string, token = manager) => call(app, 'GET', `/api/managers/late-punches?userId=${w.id}${q}`, { token });
+    const list = (q: string) => call(app, 'GET', `/api/managers/late-punches?userId=${w.id}${q}`, { token: manager });
     const pending = await list('&reviewed=false');
     assert.equal(pending.status, 200, JSON.stringify(pending.body));
     assert.deepEqual([pending.body.totalCount, pending.body.currentPage, pending.body.totalPages], [1, 1, 1]);
@@ -337,7 +337,6 @@ describe('offline punches', () => {
       reviewedAt: null,
       reviewedBy: null,
     });
-    assertTcError(await list('', w.token), 403, 'FORBIDDEN');
 
     const reviewed = await call(app, 'POST', `/api/managers/late-punches/${item.id}/review`, { token: manager });
     assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
@@ -352,7 +351,6 @@ describe('offline punches', () => {
     const [promptEvent] = (await history(app, w)).filter((e) => !e.late);
     assertTcError(await call(app, 'POST', `/api/managers/late-punches/${promptEvent!.id}/review`, { token: manager }), 404, 'NOT_FOUND');
     assertTcError(await call(app, 'POST', '/api/managers/late-punches/999999999/review', { token: manager }), 404, 'NOT_FOUND');
-    assertTcError(await call(app, 'POST', `/api/managers/late-punches/${item.id}/review`, { token: w.token }), 403, 'FORBIDDEN');
     assertTcError(await call(app, 'GET', '/api/managers/late-punches?limit=101', { token: manager }), 400, 'VALIDATION_ERROR');
     assertTcError(await call(app, 'GET', '/api/managers/late-punches?reviewed=maybe', { token: manager }), 400, 'VALIDATION_ERROR');
   });

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Server } from '../../src/server.ts';
 import { closeAll, MANAGER_PASSWORD, onPostgres, startApp, startWithSibling, withRedis, type TestApp } from '../helpers/app.ts';
 import { call, type Reply } from '../helpers/http.ts';
-import { assertTcError, clock, createWorker, tokenUserId, newDeviceUuid, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
+import { assertTcError, clock, createWorker, tokenUserId, newDeviceUuid, siteWithQr, workerLogin, signedInWorker } from '../helpers/timeclock.ts';
 
 // The contract's values.
 const LIMITS = { TIMECLOCK_RATE_LIMIT_AUTH: '5', TIMECLOCK_RATE_LIMIT_CLOCK: '10', TIMECLOCK_RATE_LIMIT_LOCATION: '60', TIMECLOCK_RATE_LIMIT_GENERAL: '100' };
@@ -99,8 +99,7 @@ describe('time-clock rate limits (contract values)', () => {
   });
 
   test('general routes: 100 per minute per user, errors included', async () => {
-    const w = await createWorker(app, manager);
-    const token = await workerLogin(app, w.username, w.password);
+    const { token, ...w } = await signedInWorker(app, manager);
     for (let i = 1; i <= 100; i++) {
       const res = await call(app, 'GET', i % 10 ? `/api/workers/${w.id}` : `/api/workers/${tokenUserId(manager)}`, { token });
       assert.equal(res.status, i % 10 ? 200 : 403);

@@ -61,7 +61,7 @@ describe('webhooks', () => {
   let manager: string;
   const receivers: Awaited<ReturnType<typeof receiver>>[] = [];
 
-  const create = (body: Record<string, unknown>, token = manager) => call(app, 'POST', '/api/managers/webhooks', { token, body });
+  const create = (body: Record<string, unknown>) => call(app, 'POST', '/api/managers/webhooks', { token: manager, body });
   const deliveries = (id: number, query = '') => call(app, 'GET', `/api/managers/webhooks/${id}/deliveries${query}`, { token: manager });
   const listen = async (answer?: Parameters<typeof receiver>[0]) => {
     const r = await receiver(answer);
@@ -158,14 +158,6 @@ describe('webhooks', () => {
       assertTcError(await deliveries(ok.body.id, '?status=lost'), 400, 'VALIDATION_ERROR');
       assertTcError(await deliveries(ok.body.id, '?limit=500'), 400, 'VALIDATION_ERROR');
       await call(app, 'DELETE', `/api/managers/webhooks/${ok.body.id}`, { token: manager });
-    });
-
-    test('managers only: 403 for workers, 401 without a token', async () => {
-      const w = await signedInWorker(app, manager);
-      assertTcError(await create({ url: 'https://hooks.example.com/a', events: ['worker.clock_in'] }, w.token), 403, 'FORBIDDEN');
-      assertTcError(await call(app, 'GET', '/api/managers/webhooks', { token: w.token }), 403, 'FORBIDDEN');
-      assertTcError(await call(app, 'POST', '/api/managers/webhooks/deliveries/1/resend', { token: w.token }), 403, 'FORBIDDEN');
-      assertTcError(await call(app, 'GET', '/api/managers/webhooks'), 401, 'TOKEN_INVALID');
     });
   });
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { hashPassword, verifyPassword } from '../../src/platform/auth/password.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { call } from '../helpers/http.ts';
-import { assertTcError, tokenUserId, clock, createWorker, managerToken, newDeviceUuid, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
+import { assertTcError, tokenUserId, clock, createWorker, managerToken, newDeviceUuid, siteWithQr, workerLogin, signedInWorker } from '../helpers/timeclock.ts';
 
 describe('workers and tags', () => {
   let app: TestApp;
@@ -180,8 +180,7 @@ describe('workers and tags', () => {
   });
 
   test('disable and enable: the worker’s token stops and starts working', async () => {
-    const w = await createWorker(app, manager);
-    const token = await workerLogin(app, w.username, w.password);
+    const { token, ...w } = await signedInWorker(app, manager);
     assert.equal((await call(app, 'PATCH', `/api/managers/workers/${w.id}`, { token: manager, body: { status: 'disabled' } })).body.status, 'disabled');
     assertTcError(await call(app, 'GET', `/api/workers/${w.id}`, { token }), 401, 'TOKEN_INVALID');
     const listed = await call(app, 'GET', `/api/managers/workers?search=${w.username}&status=disabled`, { token: manager });

@@ -1,5 +1,7 @@
-// Drizzle descriptions of the admin schema's tables (migrations/admin/*.sql creates them).
-import { bigint, boolean, integer, pgSchema, primaryKey, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+// Drizzle descriptions of every table of the admin schema (migrations/admin/*.sql creates
+// them); row types are `typeof table.$inferSelect`. The value lists of CHECK constraints are
+// declared here too, so that the columns' types are their literal unions.
+import { bigint, boolean, char, integer, jsonb, numeric, pgSchema, primaryKey, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 
 export const adminSchema = pgSchema('admin');
 
@@ -117,3 +119,200 @@ export const loginLogs = adminSchema.table('login_logs', {
 });
 
 export const SUPER_ADMIN_ROLE = 'super_admin';
+
+/** parent_id 0: a dictionary type; otherwise an item of the type with that id. */
+export const dictionaries = adminSchema.table('dictionaries', {
+  id: id(),
+  parentId: ref('parent_id').notNull().default(0),
+  name: varchar('name', { length: 64 }).notNull(),
+  code: varchar('code', { length: 64 }).notNull(),
+  value: varchar('value', { length: 255 }).notNull().default(''),
+  description: varchar('description', { length: 255 }).notNull().default(''),
+  status: smallint('status').notNull().default(1),
+  sort: integer('sort').notNull().default(0),
+  ...stamps,
+});
+
+export const blacklists = adminSchema.table('blacklists', {
+  id: id(),
+  ip: varchar('ip', { length: 100 }).notNull(),
+  remark: varchar('remark', { length: 255 }).notNull().default(''),
+  status: smallint('status').notNull().default(1),
+  ...stamps,
+});
+
+export const operationLogs = adminSchema.table('operation_logs', {
+  id: id(),
+  adminId: ref('admin_id'),
+  username: varchar('username', { length: 64 }).notNull().default(''),
+  module: varchar('module', { length: 64 }).notNull(),
+  action: varchar('action', { length: 64 }).notNull(),
+  method: varchar('method', { length: 8 }).notNull(),
+  route: varchar('route', { length: 255 }).notNull().default(''),
+  path: varchar('path', { length: 2048 }).notNull(),
+  ip: varchar('ip', { length: 64 }).notNull().default(''),
+  userAgent: varchar('user_agent', { length: 512 }).notNull().default(''),
+  params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+  statusCode: smallint('status_code').notNull(),
+  durationMs: integer('duration_ms').notNull(),
+  traceId: varchar('trace_id', { length: 128 }).notNull().default(''),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const SYSTEM_LOG_LEVELS = ['error', 'warning', 'info', 'debug'] as const;
+export type SystemLogLevel = (typeof SYSTEM_LOG_LEVELS)[number];
+
+export const systemLogs = adminSchema.table('system_logs', {
+  id: id(),
+  level: varchar('level', { length: 8, enum: SYSTEM_LOG_LEVELS }).notNull(),
+  message: varchar('message', { length: 2048 }).notNull(),
+  traceId: varchar('trace_id', { length: 128 }).notNull().default(''),
+  context: jsonb('context').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const EXPORT_TASK_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired'] as const;
+
+export const exportTasks = adminSchema.table('export_tasks', {
+  id: id(),
+  kind: varchar('kind', { length: 64 }).notNull(),
+  params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+  ownerId: ref('owner_id'),
+  status: varchar('status', { length: 16, enum: EXPORT_TASK_STATUSES }).notNull().default('pending'),
+  rowsWritten: ref('rows_written').notNull().default(0),
+  fileName: varchar('file_name', { length: 255 }),
+  error: text('error'),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  startedAt: ts('started_at'),
+  finishedAt: ts('finished_at'),
+  expiresAt: ts('expires_at'),
+  lockedBy: varchar('locked_by', { length: 64 }),
+  heartbeatAt: ts('heartbeat_at'),
+});
+
+/** Money: numeric(12,2), read as its decimal text (never through a binary float). */
+const money = (name: string) => numeric(name, { precision: 12, scale: 2 });
+
+export const ORDER_STATUSES = ['pending', 'paid', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const orders = adminSchema.table('orders', {
+  id: id(),
+  orderNo: varchar('order_no', { length: 32 }).notNull(),
+  requestId: varchar('request_id', { length: 64 }).notNull(),
+  userId: ref('user_id').notNull(),
+  amount: money('amount').notNull(),
+  status: varchar('status', { length: 16, enum: ORDER_STATUSES }).notNull().default('pending'),
+  createdBy: ref('created_by'),
+  paidAt: ts('paid_at'),
+  ...stamps,
+});
+
+export const orderDetails = adminSchema.table('order_details', {
+  id: id(),
+  orderId: ref('order_id').notNull(),
+  productId: ref('product_id').notNull(),
+  productName: varchar('product_name', { length: 200 }).notNull(),
+  price: money('price').notNull(),
+  quantity: integer('quantity').notNull(),
+});
+
+export const paymentMethods = adminSchema.table('payment_methods', {
+  id: id(),
+  name: varchar('name', { length: 64 }).notNull(),
+  code: varchar('code', { length: 64 }).notNull(),
+  type: varchar('type', { length: 32 }).notNull(),
+  /** Unmasked: mask with maskConfig before it leaves the service's callers. */
+  config: jsonb('config').$type<Record<string, unknown>>().notNull().default({}),
+  isActive: boolean('is_active').notNull().default(true),
+  sort: integer('sort').notNull().default(0),
+  description: varchar('description', { length: 500 }).notNull().default(''),
+  ...stamps,
+});
+
+export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'cancelled'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const payments = adminSchema.table('payments', {
+  id: id(),
+  paymentNo: varchar('payment_no', { length: 32 }).notNull(),
+  orderId: ref('order_id'),
+  orderNo: varchar('order_no', { length: 32 }).notNull(),
+  userId: ref('user_id').notNull(),
+  paymentMethodId: ref('payment_method_id').notNull(),
+  amount: money('amount').notNull(),
+  status: varchar('status', { length: 16, enum: PAYMENT_STATUSES }).notNull(),
+  paidAt: ts('paid_at'),
+  ...stamps,
+});
+
+export const ATTACHMENT_TYPES = ['image', 'document', 'video'] as const;
+export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
+
+export const attachments = adminSchema.table('attachments', {
+  id: id(),
+  type: varchar('type', { length: 16, enum: ATTACHMENT_TYPES }).notNull(),
+  originalName: varchar('original_name', { length: 255 }).notNull(),
+  storedName: varchar('stored_name', { length: 64 }).notNull(),
+  storageKey: varchar('storage_key', { length: 255 }).notNull(),
+  extension: varchar('extension', { length: 8 }).notNull(),
+  contentType: varchar('content_type', { length: 128 }).notNull(),
+  size: ref('size').notNull(),
+  sha256: char('sha256', { length: 64 }).notNull(),
+  uploadedBy: ref('uploaded_by').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const UPLOAD_STATUSES = ['open', 'merging', 'merged'] as const;
+
+export const uploadSessions = adminSchema.table('upload_sessions', {
+  id: id(),
+  chunkId: varchar('chunk_id', { length: 64 }).notNull(),
+  ownerId: ref('owner_id').notNull(),
+  filename: varchar('filename', { length: 255 }).notNull(),
+  totalChunks: integer('total_chunks').notNull(),
+  storageDir: varchar('storage_dir', { length: 32 }).notNull(),
+  status: varchar('status', { length: 16, enum: UPLOAD_STATUSES }).notNull().default('open'),
+  mergeToken: varchar('merge_token', { length: 32 }),
+  attachmentId: ref('attachment_id'),
+  ...stamps,
+});
+
+export const uploadChunks = adminSchema.table('upload_chunks', {
+  sessionId: ref('session_id').notNull(),
+  chunkIndex: integer('chunk_index').notNull(),
+  size: ref('size').notNull(),
+  sha256: char('sha256', { length: 64 }).notNull(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.sessionId, t.chunkIndex] })]);
+
+export const notifications = adminSchema.table('notifications', {
+  id: id(),
+  title: varchar('title', { length: 200 }).notNull(),
+  content: text('content').notNull(),
+  kind: varchar('kind', { length: 32 }).notNull().default('message'),
+  senderId: ref('sender_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const notificationRecipients = adminSchema.table('notification_recipients', {
+  adminId: ref('admin_id').notNull(),
+  notificationId: ref('notification_id').notNull(),
+  readAt: ts('read_at'),
+}, (t) => [primaryKey({ columns: [t.adminId, t.notificationId] })]);
+
+export const loginFailures = adminSchema.table('login_failures', {
+  accountKey: text('account_key').primaryKey(),
+  failures: integer('failures').notNull(),
+  endsAt: ts('ends_at').notNull(),
+});
+
+export type DictionaryRow = typeof dictionaries.$inferSelect;
+export type OperationLogRow = typeof operationLogs.$inferInsert;
+export type SystemLogRow = typeof systemLogs.$inferInsert;
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderDetailRow = typeof orderDetails.$inferSelect;
+export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;
+export type AttachmentRow = typeof attachments.$inferSelect;

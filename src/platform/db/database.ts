@@ -1,6 +1,15 @@
 // One database interface over two drivers: embedded PGlite (no DATABASE_URL) and PostgreSQL
-// through postgres.js. Services use `orm` (Drizzle) for queries; the raw methods exist for
-// migrations, advisory locks, LISTEN/NOTIFY, bulk reads (COPY) and fixed statements on hot paths.
+// through postgres.js.
+//
+// The rule for data access: every table is declared once in Drizzle, in its service's schema
+// module (src/admin/db/schema.ts, src/timeclock/db/schema.ts), and row types come from those
+// declarations. Ordinary reads and writes use the query builder (`orm`). Raw SQL (`query`) is
+// for migrations, COPY, multi-statement CTE writes, advisory locks, LISTEN/NOTIFY and statements
+// measured to be hot (sign-in, POST /orders, the orders list, POST /api/clock, location
+// updates), each with a one-line comment saying why it is raw.
+// There is one transaction API, `transaction()`: its transaction object offers the same two
+// faces (`orm` and `query`) on the transaction's connection, so a helper written against
+// `Executor` runs inside any transaction or outside one.
 //
 // Every statement and transaction, Drizzle's and raw ones, runs as an operation of the
 // database's Availability (../availability.ts): while the database cannot be reached (stopped,
@@ -26,7 +35,13 @@ export type Orm = PgDatabase<PgQueryResultHKT>;
 /** A raw, parameterised statement runner bound to one connection or transaction. */
 export type RawExec = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
 
-export interface Database {
+/** What a statement runs on: the database itself, or a transaction (both faces on its connection). */
+export interface Executor {
+  readonly orm: Orm;
+  query: RawExec;
+}
+
+export interface Database extends Executor {
   readonly kind: 'pglite' | 'postgres';
   readonly orm: Orm;
   /** Whether the database can be used now; requests are refused at once while it cannot. */
@@ -34,11 +49,12 @@ export interface Database {
   /** Parameterised query outside any transaction. */
   query: RawExec;
   /**
-   * Runs `fn` in one transaction; `script` executes multi-statement SQL (migrations); `copyIn`
-   * bulk-loads rows given in COPY's text format (tab-separated, `\N` for NULL, see copyText)
-   * into `target` (`schema.table (col, …)`).
+   * Runs `fn` in one transaction: `tx.orm` and `tx.query` run on its connection; `script`
+   * executes multi-statement SQL (migrations); `copyIn` bulk-loads rows given in COPY's text
+   * format (tab-separated, `\N` for NULL, see copyText) into `target` (`schema.table (col, …)`).
+   * `tx.orm.transaction()` inside it is a savepoint.
    */
-  transactionRaw<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   /** Resolves when the database answers (a probe on a connection of its own); rejects during an outage. */
@@ -71,8 +87,7 @@ export interface PoolStats {
   waiting: number;
 }
 
-export interface Transaction {
-  query: RawExec;
+export interface Transaction extends Executor {
   script: (sql: string) => Promise<void>;
   copyIn: (target: string, rows: string | Uint8Array) => Promise<void>;
   /** Lifts this transaction's statements to the long statement timeout (export and import batches). */
@@ -97,6 +112,7 @@ export interface DatabaseOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 3000;
+const TIMESTAMPTZ_OID = 1184;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 const DEFAULT_LONG_STATEMENT_TIMEOUT_MS = 3_600_000;
 
@@ -113,6 +129,40 @@ async function committing<T>(op: Operation, body: () => Promise<T>): Promise<T> 
   const result = await body();
   if (op.abandoned) throw abandonedError('database');
   return result;
+}
+
+/**
+ * A transaction's Drizzle face, built on first use (most transactions of the hot paths are raw)
+ * and kept on the transaction object.
+ */
+function lazyOrm(tx: Transaction, build: () => Orm): Orm {
+  const orm = build();
+  Object.defineProperty(tx, 'orm', { value: orm });
+  return orm;
+}
+
+/** What Drizzle uses of a PGlite client, for a transaction: its nested transactions are savepoints. */
+function pgliteTxClient(tx: PgliteTransaction): object {
+  let depth = 0;
+  const client = {
+    query: (text: string, params?: unknown[], options?: Parameters<PgliteTransaction['query']>[2]) => tx.query(text, params, options),
+    transaction: async <T>(body: (client: object) => Promise<T>): Promise<T> => {
+      depth += 1;
+      const name = `sp${depth}`;
+      await tx.query(`SAVEPOINT ${name}`);
+      try {
+        const result = await body(client);
+        await tx.query(`RELEASE SAVEPOINT ${name}`);
+        return result;
+      } catch (err) {
+        await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        throw err;
+      } finally {
+        depth -= 1;
+      }
+    },
+  };
+  return client;
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
@@ -176,9 +226,12 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     orm,
     availability,
     query,
-    async transactionRaw(fn) {
+    async transaction(fn) {
       return guarded.transaction((tx) =>
         fn({
+          get orm() {
+            return lazyOrm(this, () => drizzlePglite({ client: pgliteTxClient(tx) as unknown as PGlite }));
+          },
           query: async <T>(text: string, params: unknown[] = []) => (await tx.query<T>(text, params)).rows,
           script: async (sql) => {
             await tx.exec(sql);
@@ -406,6 +459,11 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
         begun();
       }
     });
+  /** What Drizzle uses of a postgres.js client, for a transaction: its nested transactions are savepoints. */
+  const postgresTxClient = (tx: GuardedTransaction): object => {
+    const savepoint = <T>(body: (client: object) => Promise<T>) => tx.savepoint((sp) => body(postgresTxClient(sp)));
+    return { options: sql.options, unsafe: tx.unsafe, begin: savepoint, savepoint };
+  };
   // What Drizzle uses of a postgres.js client, each call an operation.
   const guarded = {
     options: sql.options,
@@ -425,17 +483,28 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     await previous;
     return release;
   };
-  // Raw statements send untyped parameters: dates go as ISO 8601 text.
-  const run = async <T>(s: { unsafe: Unsafe }, text: string, params: unknown[] = []) =>
-    Array.from(await s.unsafe(text, params.map((p) => (p instanceof Date ? p.toISOString() : p)), { prepare: params.length > 0 })) as T[];
+  // Raw statements send untyped parameters: dates go as ISO 8601 text. They read timestamptz as
+  // Date, as on PGlite: Drizzle's driver replaces the client's date parsers (it maps its own
+  // columns), so postgres.js hands such values over as text.
+  const run = async <T>(s: { unsafe: Unsafe }, text: string, params: unknown[] = []) => {
+    const rows = await s.unsafe(text, params.map((p) => (p instanceof Date ? p.toISOString() : p)), { prepare: params.length > 0 });
+    const stamps = rows.columns?.filter((c) => c.type === TIMESTAMPTZ_OID).map((c) => c.name) ?? [];
+    if (stamps.length > 0) {
+      for (const row of rows) for (const name of stamps) if (typeof row[name] === 'string') row[name] = new Date(row[name]);
+    }
+    return Array.from(rows) as T[];
+  };
   const db: Database = {
     kind: 'postgres',
     orm,
     availability,
     query: (text, params) => run(guarded, text, params),
-    async transactionRaw(fn) {
+    async transaction(fn) {
       return begin((tx) =>
         fn({
+          get orm() {
+            return lazyOrm(this, () => drizzlePostgres({ client: postgresTxClient(tx) as unknown as postgres.Sql }));
+          },
           query: (text, params) => run(tx, text, params),
           script: async (script) => {
             await tx.unsafe(script);

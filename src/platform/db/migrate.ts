@@ -16,7 +16,7 @@ export async function migrate(db: Database, schema: 'admin' | 'timeclock', logge
   for (const file of files) {
     const sql = readFileSync(path.join(dir, file), 'utf8');
     const checksum = createHash('sha256').update(sql).digest('hex');
-    await db.transactionRaw(async (tx) => {
+    await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`migrate:${schema}`]);
       await tx.script(
         `CREATE SCHEMA IF NOT EXISTS ${schema};

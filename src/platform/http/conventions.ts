@@ -2,7 +2,7 @@
 // framework's: malformed JSON, 404, 405, 413, 415, validation, 429), and its OpenAPI page.
 import fastifySwagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { HTTPMethod } from 'find-my-way';
 import Router from 'find-my-way';
 import type { TSchema } from 'typebox';
@@ -21,9 +21,19 @@ export interface RenderedError {
 export interface ServiceConventions {
   errors: FrameworkErrors;
   render(error: RenderedError, request: FastifyRequest): unknown;
-  /** The schema of `render`'s output: documented as every route's 503 (a dependency unreachable). */
+  /** The schema of `render`'s output: documented as every route's 500 and 503, and as the refusals its access implies. */
   errorSchema: TSchema;
 }
+
+/** What a route's access declaration implies for its OpenAPI entry; each service derives it from its own declaration. */
+export interface ImpliedByAccess {
+  /** The route takes a bearer token. */
+  bearer: boolean;
+  /** The refusals that the declaration can answer (401 token, 403 permission or role, 429 rate limit…). */
+  errors: readonly number[];
+}
+
+const BEARER = [{ bearer: [] }];
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Seconds a client refused for an outage is asked to wait (the service is ready again within a second of the dependency). */
@@ -92,9 +102,8 @@ export function installConventions(app: FastifyInstance, conv: ServiceConvention
     for (const m of [route.method].flat()) {
       if (m !== 'HEAD' && m !== 'OPTIONS' && !route.url.includes('*')) router.on(m.toUpperCase() as HTTPMethod, route.url, () => {});
     }
-    // Any route can meet an outage of the database or Redis.
-    const response = route.schema?.response as Record<string, unknown> | undefined;
-    if (response && !response[503]) response[503] = conv.errorSchema;
+    // Any route can fail unexpectedly, or meet an outage of the database or Redis.
+    documentErrors(route, [500, 503], conv.errorSchema);
   });
 
   const send = (reply: FastifyReply, request: FastifyRequest, err: AppError) => {
@@ -118,6 +127,23 @@ export function installConventions(app: FastifyInstance, conv: ServiceConvention
     }
     return send(reply, request, new AppError(conv.errors.notFound, { detail: `${request.method} ${path}` }));
   });
+}
+
+/**
+ * Documents on a route what its access declaration implies, so that a route states only the
+ * responses particular to it: the bearer scheme, and each implied refusal it does not document itself.
+ */
+export function documentAccess(route: RouteOptions, implied: ImpliedByAccess, errorSchema: TSchema): void {
+  if (!route.schema?.response) return;
+  if (implied.bearer) route.schema.security ??= BEARER;
+  documentErrors(route, implied.errors, errorSchema);
+}
+
+/** Adds the error statuses a route does not document itself (routes without a response map are not documented). */
+function documentErrors(route: RouteOptions, statuses: readonly number[], errorSchema: TSchema): void {
+  const response = route.schema?.response as Record<number, unknown> | undefined;
+  if (!response) return;
+  for (const status of statuses) response[status] ??= errorSchema;
 }
 
 export interface DocsOptions {

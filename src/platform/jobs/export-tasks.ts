@@ -7,13 +7,13 @@
 // exports, CSV text itself (for example PostgreSQL's COPY output), which is passed through
 // with its records counted and its line ends made CRLF.
 //
-// Life of a task: pending → processing (claimed with FOR UPDATE SKIP LOCKED, so that one
-// instance runs it) → completed (file renamed from its temporary name into place, expires_at =
-// now + ttl) or failed (error kept). A task left processing by a crashed instance (heartbeat
-// older than staleMs) goes back to pending, or to failed after maxAttempts claims. The
-// periodic cleanup deletes the files of completed tasks past expires_at and marks them
-// `expired` (the row stays, so the status endpoint can still say what happened).
-// All times come from the database clock, so instances agree.
+// Life of a task (a durable job of ./leases.ts: the lease is the heartbeat_at column, renewed
+// while the task runs): pending → processing (claimed by one instance, locked_by) → completed
+// (file renamed from its temporary name into place, expires_at = now + ttl) or failed (error
+// kept). A task left processing by a crashed instance (heartbeat older than staleMs) goes back
+// to pending, or to failed after maxAttempts claims. The periodic cleanup deletes the files of
+// completed tasks past expires_at and marks them `expired` (the row stays, so the status
+// endpoint can still say what happened). All times come from the database clock, so instances agree.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, renameSync } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +22,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import { CSV_BOM, csvLine, CsvRecordCounter } from './csv.ts';
-import { unavailableIn } from '../availability.ts';
+import { LeaseTable, Poller, workerId } from './leases.ts';
 
 export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
@@ -102,17 +102,15 @@ const KIND = /^[a-z][a-z0-9_-]*$/;
 
 export class ExportTasks {
   readonly dir: string;
-  readonly instanceId = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  readonly instanceId = workerId();
   private readonly db: Database;
   private readonly table: string;
+  private readonly jobs: LeaseTable;
+  private readonly poller: Poller;
   private readonly logger: Logger;
   private readonly opts: Required<Omit<ExportTasksOptions, 'db' | 'schema' | 'dataDir' | 'logger' | 'kinds'>>;
   private readonly kinds: Record<string, AnyExportKind>;
-  private running = false;
-  private loopDone: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
   private current: { abort: AbortController; done: Promise<unknown> } | undefined;
-  private lastCleanup = 0;
   private readonly settledListeners: Array<(task: ExportTask) => void | Promise<void>> = [];
 
   constructor(o: ExportTasksOptions) {
@@ -133,6 +131,24 @@ export class ExportTasks {
       progressEvery: o.progressEvery ?? 500,
       progressMs: o.progressMs ?? 1000,
     };
+    this.jobs = new LeaseTable({
+      table: this.table,
+      waiting: 'pending',
+      running: 'processing',
+      holder: 'locked_by',
+      lease: { renewed: 'heartbeat_at' },
+      leaseMs: this.opts.staleMs,
+      attempts: 'attempts',
+    });
+    this.poller = new Poller({
+      name: 'export worker',
+      logger: this.logger,
+      pollMs: this.opts.pollMs,
+      cleanupEveryMs: this.opts.cleanupEveryMs,
+      recover: () => this.recoverStale(),
+      cleanup: () => this.cleanup(),
+      runOnce: () => this.runOnce(),
+    });
   }
 
   /** Adds an export kind; call before `start`. */
@@ -167,7 +183,7 @@ export class ExportTasks {
       `INSERT INTO ${this.table} (kind, params, owner_id) VALUES ($1, $2::jsonb, $3) RETURNING *`,
       [kind, JSON.stringify(params), ownerId],
     );
-    this.wakeUp?.();
+    this.poller.wake();
     return normalise(task!);
   }
 
@@ -189,60 +205,29 @@ export class ExportTasks {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.poller.running) return;
     mkdirSync(this.dir, { recursive: true });
-    this.loopDone = this.loop();
+    this.poller.start();
   }
 
   /** Stops polling; the current task may finish within stopGraceMs, then it is aborted and released. */
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.wakeUp?.();
+    if (!this.poller.running) return;
+    const stopped = this.poller.stop();
     const current = this.current;
     if (current) {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, this.opts.stopGraceMs).unref());
       await Promise.race([current.done, grace]);
       current.abort.abort(new Error('stopping'));
     }
-    await this.loopDone;
-  }
-
-  private async loop(): Promise<void> {
-    while (this.running) {
-      try {
-        await this.recoverStale();
-        if (Date.now() - this.lastCleanup >= this.opts.cleanupEveryMs) {
-          this.lastCleanup = Date.now();
-          await this.cleanup();
-        }
-        while (this.running && (await this.runOnce())) { /* drain the queue */ }
-      } catch (err) {
-        // An outage is logged once by the database's availability, not at every poll.
-        if (this.running && !unavailableIn(err)) this.logger.error({ err }, 'export worker poll failed');
-      }
-      if (!this.running) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.opts.pollMs);
-        this.wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wakeUp = undefined;
-    }
+    await stopped;
   }
 
   /** Claims one pending task and runs it; false when there was none. */
   async runOnce(): Promise<boolean> {
-    const [claimed] = await this.db.query<ExportTask>(
-      `UPDATE ${this.table} SET status = 'processing', attempts = attempts + 1, locked_by = $1,
-         started_at = now(), heartbeat_at = now(), rows_written = 0, error = NULL
-       WHERE id = (SELECT id FROM ${this.table} WHERE status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
-       RETURNING *`,
-      [this.instanceId],
-    );
+    const [claimed] = await this.jobs.claim<ExportTask>(this.db.query, this.instanceId, {
+      set: () => ({ started_at: 'now()', rows_written: '0', error: 'NULL' }),
+    });
     if (!claimed) return false;
     const task = normalise(claimed);
     const abort = new AbortController();
@@ -263,12 +248,12 @@ export class ExportTasks {
     const final = path.join(this.dir, fileName);
     const temp = path.join(this.dir, `.${fileName}.tmp`);
     let written = 0;
-    const heartbeat = setInterval(() => {
-      this.beat(task.id, written).then((mine) => {
-        if (!mine) abort.abort(new Error('the task was taken over by another worker'));
-      }, (err: unknown) => this.logger.warn({ err, task: task.id }, 'export heartbeat failed'));
-    }, Math.max(100, Math.floor(this.opts.staleMs / 4)));
-    heartbeat.unref();
+    const stopHeartbeat = this.jobs.keepAlive(this.db.query, task.id, this.instanceId, {
+      everyMs: Math.max(100, Math.floor(this.opts.staleMs / 4)),
+      set: (p) => ({ rows_written: p(written) }),
+      onLost: () => abort.abort(new Error('the task was taken over by another worker')),
+      onError: (err) => this.logger.warn({ err, task: task.id }, 'export heartbeat failed'),
+    });
     try {
       if (!kind) throw new Error(`unknown export kind ${task.kind}`);
       mkdirSync(this.dir, { recursive: true });
@@ -315,71 +300,64 @@ export class ExportTasks {
         await pipeline(Readable.from(lines()), file, { signal });
       }
       renameSync(temp, final);
-      const [done] = await this.db.query<{ id: number }>(
-        `UPDATE ${this.table} SET status = 'completed', rows_written = $2, file_name = $3, finished_at = now(),
-           expires_at = now() + make_interval(hours => $4::int), locked_by = NULL, heartbeat_at = now()
-         WHERE id = $1 AND locked_by = $5 AND status = 'processing' RETURNING id`,
-        [task.id, written, fileName, this.opts.ttlHours, this.instanceId],
-      );
+      const done = await this.jobs.settle(this.db.query, task.id, this.instanceId, 'completed', (p) => ({
+        rows_written: p(written),
+        file_name: p(fileName),
+        finished_at: 'now()',
+        expires_at: `now() + make_interval(hours => ${p(this.opts.ttlHours)}::int)`,
+        heartbeat_at: 'now()',
+      }));
       if (!done) rmSync(final, { force: true }); // taken away from us meanwhile; someone else owns it
       else await this.settled(task.id);
     } catch (err) {
       rmSync(temp, { force: true });
       if (signal.aborted) {
         // Stopping: release it for another instance (this claim does not count as an attempt).
-        await this.db.query(
-          `UPDATE ${this.table} SET status = 'pending', attempts = greatest(attempts - 1, 0), locked_by = NULL, heartbeat_at = NULL
-           WHERE id = $1 AND locked_by = $2 AND status = 'processing'`,
-          [task.id, this.instanceId],
-        ).catch((e: unknown) => this.logger.warn({ err: e, task: task.id }, 'releasing an export task failed'));
+        await this.jobs.release(this.db.query, task.id, this.instanceId, () => ({ heartbeat_at: 'NULL' }))
+          .catch((e: unknown) => this.logger.warn({ err: e, task: task.id }, 'releasing an export task failed'));
         return;
       }
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000) || 'export failed';
       this.logger.error({ err, task: task.id, kind: task.kind }, 'export task failed');
-      const failed = await this.db.query(
-        `UPDATE ${this.table} SET status = 'failed', error = $2, rows_written = $3, finished_at = now(), locked_by = NULL
-         WHERE id = $1 AND locked_by = $4 AND status = 'processing' RETURNING id`,
-        [task.id, message, written, this.instanceId],
-      );
-      if (failed.length > 0) await this.settled(task.id);
+      const failed = await this.jobs.settle(this.db.query, task.id, this.instanceId, 'failed', (p) => ({
+        error: p(message),
+        rows_written: p(written),
+        finished_at: 'now()',
+      }));
+      if (failed) await this.settled(task.id);
     } finally {
-      clearInterval(heartbeat);
+      stopHeartbeat();
     }
   }
 
   /** Refreshes the heartbeat and progress; false when the task is no longer ours. */
-  private async beat(id: number, written: number): Promise<boolean> {
-    const rows = await this.db.query(
-      `UPDATE ${this.table} SET heartbeat_at = now(), rows_written = $2 WHERE id = $1 AND locked_by = $3 AND status = 'processing' RETURNING id`,
-      [id, written, this.instanceId],
-    );
-    return rows.length > 0;
+  private beat(id: number, written: number): Promise<boolean> {
+    return this.jobs.renew(this.db.query, id, this.instanceId, (p) => ({ rows_written: p(written) }));
   }
 
   /** Puts tasks abandoned by crashed instances back to pending (failed after maxAttempts). */
   async recoverStale(): Promise<number> {
-    const rows = await this.db.query<{ id: number; status: string }>(
-      `UPDATE ${this.table}
-         SET status = CASE WHEN attempts >= $2 THEN 'failed' ELSE 'pending' END,
-             error = CASE WHEN attempts >= $2 THEN 'abandoned by a stopped worker ' || attempts || ' times' ELSE error END,
-             finished_at = CASE WHEN attempts >= $2 THEN now() ELSE NULL END,
-             locked_by = NULL
-       WHERE status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => $1::double precision))
-       RETURNING id, status`,
-      [this.opts.staleMs / 1000, this.opts.maxAttempts],
-    );
+    const rows = await this.jobs.recover(this.db.query, {
+      giveUp: {
+        maxAttempts: this.opts.maxAttempts,
+        status: 'failed',
+        set: () => ({ error: `'abandoned by a stopped worker ' || attempts || ' times'`, finished_at: 'now()' }),
+      },
+    });
     for (const r of rows) {
-      this.logger.warn({ task: r.id, status: r.status }, 'recovered an abandoned export task');
-      if (r.status === 'failed') await this.settled(r.id);
+      this.logger.warn({ task: r.key, status: r.status }, 'recovered an abandoned export task');
+      if (r.status === 'failed') await this.settled(r.key);
     }
     return rows.length;
   }
 
   /** Deletes the files of expired tasks (marked `expired`) and stray temporary files. */
   async cleanup(): Promise<number> {
-    const rows = await this.db.query<{ id: number; file_name: string | null }>(
-      `UPDATE ${this.table} SET status = 'expired' WHERE status = 'completed' AND expires_at <= now() RETURNING id, file_name`,
-    );
+    const rows = await this.jobs.retire<{ id: number; file_name: string | null }>(this.db.query, {
+      where: () => `job.status = 'completed' AND job.expires_at <= now()`,
+      mark: 'expired',
+      returning: 'id, file_name',
+    });
     for (const r of rows) if (r.file_name) rmSync(path.join(this.dir, path.basename(r.file_name)), { force: true });
     // Temporary files left by a crash of this or another instance sharing the directory.
     if (existsSync(this.dir)) {

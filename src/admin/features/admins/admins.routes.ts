@@ -1,17 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
   AdminList, AdminListQuery, AdminReply, CreateAdminBody, NullReply, ResetPasswordBody, UnbindOtherBody, UpdateAdminBody,
 } from './admins.schema.ts';
-import { AdminsService } from './admins.service.ts';
 
 const tags = ['Administrators'];
-const security = [{ bearer: [] }];
-const withNotFound = { ...authErrors, 404: ErrorEnvelope };
+const withNotFound = { 404: ErrorEnvelope };
 
 export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const admins = new AdminsService(ctx);
+  const { admins } = ctx;
 
   app.get('/admins', {
     config: { permission: 'admin.list' },
@@ -19,9 +17,8 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       tags,
       summary: 'List administrators',
       description: 'Fuzzy `username` and `nickname`; `start_time`/`end_time` bound `created_at`. Each record carries its department and roles.',
-      security,
       querystring: AdminListQuery,
-      response: { 200: AdminList, ...authErrors },
+      response: { 200: AdminList },
     },
   }, async (request) => {
     const { list, total } = await admins.list(request.query);
@@ -34,15 +31,14 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       tags,
       summary: 'Create an administrator',
       description: 'The username is unique regardless of case (30002). Granting a role needs every permission it carries; the super-administrator role only a super administrator can grant (403, 20003).',
-      security,
       body: CreateAdminBody,
-      response: { 200: AdminReply, ...authErrors },
+      response: { 200: AdminReply },
     },
   }, async (request) => ok(request, await admins.create(request.admin!, request.body)));
 
   app.get('/admins/:id', {
     config: { permission: 'admin.list' },
-    schema: { tags, summary: 'One administrator with department and roles', security, params: IdParam, response: { 200: AdminReply, ...withNotFound } },
+    schema: { tags, summary: 'One administrator with department and roles', params: IdParam, response: { 200: AdminReply, ...withNotFound } },
   }, async (request) => ok(request, await admins.get(request.params.id)));
 
   app.put('/admins/:id', {
@@ -56,7 +52,6 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
         'A change that would leave no enabled super administrator, or take from the caller their own right to administer administrators (the super role or `admin.update`), is refused (400, 40003).',
         'Disabling ends every session of the account at once, and so does a new password; role changes apply on the next request.',
       ].join(' '),
-      security,
       params: IdParam,
       body: UpdateAdminBody,
       response: { 200: AdminReply, ...withNotFound },
@@ -69,7 +64,6 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       tags,
       summary: 'Delete an administrator',
       description: 'Protected administrators and the caller themself cannot be deleted (403, 20003). The account’s sessions end at once.',
-      security,
       params: IdParam,
       response: { 200: NullReply, ...withNotFound },
     },
@@ -84,7 +78,6 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       tags,
       summary: 'Set a new password for an administrator',
       description: 'Every session of the account ends. A protected administrator’s password only a super administrator can reset. Not for one’s own password (403, 20003): that is PUT /password, which asks for the old one.',
-      security,
       params: IdParam,
       body: ResetPasswordBody,
       response: { 200: NullReply, ...withNotFound },
@@ -100,7 +93,6 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       tags,
       summary: 'Remove an administrator’s authenticator',
       description: 'The caller must have an authenticator bound (403, 20003) and send its current code, accepted once (400, 30001 when wrong). The target’s sessions end.',
-      security,
       params: IdParam,
       body: UnbindOtherBody,
       response: { 200: NullReply, ...withNotFound },

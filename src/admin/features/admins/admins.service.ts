@@ -9,21 +9,23 @@
 // Disabling, deleting, resetting a password and unbinding an authenticator end the
 // account's sessions on every instance; role changes apply on the next request.
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { Static } from 'typebox';
 import { hashPassword } from '../../../platform/auth/password.ts';
-import type { Orm } from '../../../platform/db/database.ts';
+import type { Config } from '../../../platform/config.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/schemas.ts';
 import { formatDisplay } from '../../../platform/time.ts';
-import type { AdminContext } from '../../context.ts';
 import { adminRoles, admins, departments, permissions, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import type { Principal } from '../../guard.ts';
-import type { EndReason } from '../sessions/sessions.service.ts';
-import type { AdminOrderField } from './admins.schema.ts';
+import type { Principal } from '../../kernel/guard.ts';
+import type { RbacService } from '../../kernel/rbac.ts';
+import { consumeTotp } from '../../kernel/second-factor.ts';
+import type { EndReason, SessionService } from '../../kernel/sessions.ts';
+import type { NotificationService } from '../notifications/notifications.service.ts';
+import type { AdminListQuery, AdminOrderField, AdminRecord as AdminRecordSchema, CreateAdminBody, UpdateAdminBody } from './admins.schema.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
-
-type Status = 0 | 1 | '0' | '1';
 
 /** One's own password changes only through PUT /password, which asks for the old one. */
 const OWN_PASSWORD = 'change your own password with PUT /password (it asks for old_password), not through the administration routes';
@@ -40,60 +42,10 @@ export interface AdminFilter {
   end_time?: string | undefined;
 }
 
-export interface AdminListInput {
-  page: number;
-  page_size: number;
-  username?: string | undefined;
-  nickname?: string | undefined;
-  status?: number | undefined;
-  role_id?: number | undefined;
-  department_id?: number | undefined;
-  start_time?: string | undefined;
-  end_time?: string | undefined;
-  order_by: string;
-}
+/** An administrator as the API shows it. */
+export type AdminRecord = Static<typeof AdminRecordSchema>;
 
-export interface AdminCreateInput {
-  username: string;
-  password: string;
-  nickname?: string | undefined;
-  email?: string | undefined;
-  phone?: string | undefined;
-  avatar?: string | undefined;
-  department_id?: number | null | undefined;
-  status?: Status | undefined;
-  role_ids?: number[] | undefined;
-}
-
-export interface AdminUpdateInput {
-  nickname?: string | undefined;
-  email?: string | undefined;
-  phone?: string | undefined;
-  avatar?: string | undefined;
-  department_id?: number | null | undefined;
-  status?: Status | undefined;
-  password?: string | undefined;
-  role_ids?: number[] | undefined;
-}
-
-export interface AdminRecord {
-  id: number;
-  username: string;
-  nickname: string;
-  email: string;
-  phone: string;
-  avatar: string;
-  department_id: number | null;
-  department: { id: number; name: string } | null;
-  roles: { id: number; name: string; slug: string }[];
-  status: number;
-  is_2fa_bound: boolean;
-  created_at: string;
-  updated_at: string;
-  last_login_at: string | null;
-}
-
-const toStatus = (s: Status) => (Number(s) === 1 ? 1 : 0);
+const toStatus = (s: NonNullable<Static<typeof UpdateAdminBody>['status']>) => (Number(s) === 1 ? 1 : 0);
 
 const ORDER_COLUMNS = {
   id: admins.id,
@@ -120,13 +72,25 @@ const rowColumns = {
 };
 
 export class AdminsService {
-  private readonly ctx: AdminContext;
+  private readonly db: Database;
   private readonly orm: Orm;
   private readonly tz: string;
-  constructor(ctx: AdminContext) {
-    this.ctx = ctx;
-    this.orm = ctx.platform.db.orm;
-    this.tz = ctx.platform.config.DISPLAY_TIMEZONE;
+  private readonly sessions: SessionService;
+  private readonly rbac: RbacService;
+  private readonly notifications: NotificationService;
+  constructor(deps: {
+    db: Database;
+    config: Config;
+    sessions: SessionService;
+    rbac: RbacService;
+    notifications: NotificationService;
+  }) {
+    this.db = deps.db;
+    this.orm = deps.db.orm;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.sessions = deps.sessions;
+    this.rbac = deps.rbac;
+    this.notifications = deps.notifications;
   }
 
   /** The WHERE clause of the list and of the export (invalid time ranges throw). */
@@ -174,7 +138,7 @@ export class AdminsService {
     }
   }
 
-  async list(q: AdminListInput) {
+  async list(q: Static<typeof AdminListQuery>) {
     const filter = this.filterOf(q);
     const { field, direction } = parseOrderBy<AdminOrderField>(q.order_by);
     const column = ORDER_COLUMNS[field];
@@ -289,14 +253,14 @@ export class AdminsService {
     return row;
   }
 
-  async create(caller: Principal, input: AdminCreateInput): Promise<AdminRecord> {
+  async create(caller: Principal, input: Static<typeof CreateAdminBody>): Promise<AdminRecord> {
     await this.checkDepartment(input.department_id);
     const roleIds = input.role_ids ?? [];
     await this.checkRoleGrants(caller, roleIds, []);
     const passwordHash = await hashPassword(input.password);
     try {
-      return await this.orm.transaction(async (tx) => {
-        const [row] = await tx
+      return await this.db.transaction(async (tx) => {
+        const [row] = await tx.orm
           .insert(admins)
           .values({
             username: input.username,
@@ -309,8 +273,8 @@ export class AdminsService {
             status: input.status === undefined ? 1 : toStatus(input.status),
           })
           .returning({ id: admins.id });
-        if (roleIds.length > 0) await tx.insert(adminRoles).values(roleIds.map((roleId) => ({ adminId: row!.id, roleId })));
-        return this.get(row!.id, tx);
+        if (roleIds.length > 0) await tx.orm.insert(adminRoles).values(roleIds.map((roleId) => ({ adminId: row!.id, roleId })));
+        return this.get(row!.id, tx.orm);
       });
     } catch (err) {
       throw this.mapWriteError(err, input.username);
@@ -325,7 +289,7 @@ export class AdminsService {
     return err;
   }
 
-  async update(caller: Principal, id: number, input: AdminUpdateInput): Promise<AdminRecord> {
+  async update(caller: Principal, id: number, input: Static<typeof UpdateAdminBody>): Promise<AdminRecord> {
     await this.exists(id);
     const self = caller.adminId === id;
     const status = input.status === undefined ? undefined : toStatus(input.status);
@@ -334,7 +298,7 @@ export class AdminsService {
 
     if (self && input.password !== undefined) throw new AppError(E.ACCESS_DENIED, { detail: OWN_PASSWORD });
     if (status === 0 && self) throw new AppError(E.ACCESS_DENIED, { detail: 'you cannot disable yourself' });
-    if ((status === 0 || rolesChange || input.password !== undefined) && !self && (await this.ctx.isProtected(id))) {
+    if ((status === 0 || rolesChange || input.password !== undefined) && !self && (await this.rbac.isProtected(id))) {
       if (status === 0) throw new AppError(E.ACCESS_DENIED, { detail: 'a protected administrator cannot be disabled' });
       if (rolesChange) throw new AppError(E.ACCESS_DENIED, { detail: 'the roles of a protected administrator cannot be changed by others' });
       if (!caller.isSuper) throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can set the password of a protected administrator' });
@@ -348,11 +312,11 @@ export class AdminsService {
     // Disabling and role changes can take away administration: checked before the commit.
     const guarded = status === 0 || rolesChange;
     try {
-      record = await this.orm.transaction(async (tx) => {
+      record = await this.db.transaction(async (tx) => {
         const write = async () => {
-          const [before] = await tx.select({ status: admins.status }).from(admins).where(eq(admins.id, id)).for('update');
+          const [before] = await tx.orm.select({ status: admins.status }).from(admins).where(eq(admins.id, id)).for('update');
           if (!before) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
-          await tx
+          await tx.orm
             .update(admins)
             .set({
               ...(input.nickname !== undefined ? { nickname: input.nickname } : {}),
@@ -366,21 +330,21 @@ export class AdminsService {
             })
             .where(eq(admins.id, id));
           if (rolesChange) {
-            await tx.delete(adminRoles).where(eq(adminRoles.adminId, id));
-            if (input.role_ids!.length > 0) await tx.insert(adminRoles).values(input.role_ids!.map((roleId) => ({ adminId: id, roleId })));
+            await tx.orm.delete(adminRoles).where(eq(adminRoles.adminId, id));
+            if (input.role_ids!.length > 0) await tx.orm.insert(adminRoles).values(input.role_ids!.map((roleId) => ({ adminId: id, roleId })));
           }
           const reason: EndReason | undefined = status === 0 && before.status !== 0 ? 'disabled' : passwordHash !== undefined ? 'password_reset' : undefined;
           // Never the caller's own account here (no self-disabling, no own password): every session ends.
-          if (reason) ended = await this.ctx.sessions.endAllOf(id, reason, undefined, tx);
+          if (reason) ended = await this.sessions.endAllOf(id, reason, undefined, tx);
         };
-        if (guarded) await this.ctx.rbac.guardAdministration(tx, caller.adminId, E.UPDATE_FAILED, write);
+        if (guarded) await this.rbac.guardAdministration(tx, caller.adminId, E.UPDATE_FAILED, write);
         else await write();
-        return this.get(id, tx);
+        return this.get(id, tx.orm);
       });
     } catch (err) {
       throw this.mapWriteError(err);
     }
-    if (ended.length > 0 || rolesChange || status !== undefined) await this.ctx.sessions.publish({ admins: [id], sessions: ended });
+    if (ended.length > 0 || rolesChange || status !== undefined) await this.sessions.publish({ admins: [id], sessions: ended });
     if (passwordHash !== undefined) await this.notifyPasswordReset(caller, id);
     return record;
   }
@@ -388,13 +352,13 @@ export class AdminsService {
   async remove(caller: Principal, id: number) {
     await this.exists(id);
     if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: 'you cannot delete yourself' });
-    if (await this.ctx.isProtected(id)) throw new AppError(E.ACCESS_DENIED, { detail: 'a protected administrator cannot be deleted' });
+    if (await this.rbac.isProtected(id)) throw new AppError(E.ACCESS_DENIED, { detail: 'a protected administrator cannot be deleted' });
     let ended: number[];
     try {
       // Protected administrators (super role holders) are refused above; the guard still checks.
-      ended = await this.orm.transaction((tx) => this.ctx.rbac.guardAdministration(tx, caller.adminId, E.DELETE_FAILED, async () => {
-        const ids = await this.ctx.sessions.endAllOf(id, 'deleted', undefined, tx);
-        const deleted = await tx.delete(admins).where(eq(admins.id, id)).returning({ id: admins.id });
+      ended = await this.db.transaction((tx) => this.rbac.guardAdministration(tx, caller.adminId, E.DELETE_FAILED, async () => {
+        const ids = await this.sessions.endAllOf(id, 'deleted', undefined, tx);
+        const deleted = await tx.orm.delete(admins).where(eq(admins.id, id)).returning({ id: admins.id });
         if (deleted.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
         return ids;
       }));
@@ -402,27 +366,27 @@ export class AdminsService {
       if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.DELETE_FAILED, { detail: 'other records still refer to this administrator' });
       throw err;
     }
-    await this.ctx.sessions.publish({ admins: [id], sessions: ended });
+    await this.sessions.publish({ admins: [id], sessions: ended });
   }
 
   async resetPassword(caller: Principal, id: number, password: string) {
     await this.exists(id);
     if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: OWN_PASSWORD });
-    if (!caller.isSuper && (await this.ctx.isProtected(id))) {
+    if (!caller.isSuper && (await this.rbac.isProtected(id))) {
       throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can reset the password of a protected administrator' });
     }
     const passwordHash = await hashPassword(password);
-    const ended = await this.orm.transaction(async (tx) => {
-      await tx.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, id));
-      return this.ctx.sessions.endAllOf(id, 'password_reset', undefined, tx);
+    const ended = await this.db.transaction(async (tx) => {
+      await tx.orm.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, id));
+      return this.sessions.endAllOf(id, 'password_reset', undefined, tx);
     });
-    await this.ctx.sessions.publish({ admins: [id], sessions: ended });
+    await this.sessions.publish({ admins: [id], sessions: ended });
     await this.notifyPasswordReset(caller, id);
   }
 
   /** The administrator whose password someone else set is told who did it. */
   private async notifyPasswordReset(caller: Principal, id: number) {
-    await this.ctx.notifications.notify(id, {
+    await this.notifications.notify(id, {
       kind: 'security',
       title: 'Your password was reset',
       content: `Administrator ${caller.username} set a new password for your account; your sessions were ended. If you did not ask for this, contact them.`,
@@ -437,20 +401,20 @@ export class AdminsService {
   async unbindOther(caller: Principal, id: number, code: string) {
     const target = await this.exists(id);
     const self = caller.adminId === id;
-    if (!self && !caller.isSuper && (await this.ctx.isProtected(id))) {
+    if (!self && !caller.isSuper && (await this.rbac.isProtected(id))) {
       throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can unbind the authenticator of a protected administrator' });
     }
     const [me] = await this.orm.select({ secret: admins.totpSecret }).from(admins).where(eq(admins.id, caller.adminId));
     if (!me?.secret) throw new AppError(E.ACCESS_DENIED, { detail: 'bind an authenticator to your own account first' });
-    if (!(await this.ctx.auth.consumeTotp(caller.adminId, me.secret, code))) {
+    if (!(await consumeTotp(this.db, caller.adminId, me.secret, code))) {
       throw new AppError(E.VALIDATION, { detail: 'the authenticator code is wrong or already used', details: { field: 'code' } });
     }
     if (!target.bound) return;
-    const ended = await this.orm.transaction(async (tx) => {
-      await tx.update(admins).set({ totpSecret: null, updatedAt: new Date() }).where(eq(admins.id, id));
-      return this.ctx.sessions.endAllOf(id, 'security', self ? caller.sessionId : undefined, tx);
+    const ended = await this.db.transaction(async (tx) => {
+      await tx.orm.update(admins).set({ totpSecret: null, updatedAt: new Date() }).where(eq(admins.id, id));
+      return this.sessions.endAllOf(id, 'security', self ? caller.sessionId : undefined, tx);
     });
-    await this.ctx.sessions.publish({ admins: [id], sessions: ended });
+    await this.sessions.publish({ admins: [id], sessions: ended });
   }
 }
 

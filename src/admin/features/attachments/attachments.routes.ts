@@ -8,12 +8,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { AppError } from '../../../platform/http/errors.ts';
-import { createStorage } from '../../../platform/storage/index.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import type { FeatureOptions } from '../../context.ts';
+import type { AttachmentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import type { Principal } from '../../guard.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import type { Principal } from '../../kernel/guard.ts';
+import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import { multipartBody } from './attachments.multipart.ts';
 import {
   AttachmentList,
@@ -28,21 +28,20 @@ import {
   UploadStatus,
 } from './attachments.schema.ts';
 import { sendAttachment } from './attachments.serve.ts';
-import { AttachmentService, type AttachmentRow } from './attachments.service.ts';
+import { renderAttachment } from './attachments.view.ts';
 
 const tags = ['Attachments'];
-const security = [{ bearer: [] }];
 const ATTACHMENT_VIEW = 'attachment.view';
 const FileBody = Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the file, with its content type' });
-const uploadErrors = { ...authErrors, 404: ErrorEnvelope, 413: ErrorEnvelope, 415: ErrorEnvelope };
-const fileErrors = { ...authErrors, 404: ErrorEnvelope };
+const uploadErrors = { 404: ErrorEnvelope, 413: ErrorEnvelope, 415: ErrorEnvelope };
+const fileErrors = { 404: ErrorEnvelope };
 
 export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const { config, db, logger } = ctx.platform;
+  const { config } = ctx.platform;
   const tz = config.DISPLAY_TIMEZONE;
   const prefix = app.prefix;
-  const storage = createStorage(config.dataDir);
-  const service = new AttachmentService({ db, storage, config, logger });
+  const service = ctx.attachments;
+  const { storage } = service;
 
   await app.register(multipart, { throwFileSizeLimit: false });
   app.decorateRequest('receivedFile', null);
@@ -53,24 +52,11 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   app.addHook('onReady', async () => service.start());
   app.addHook('onClose', async () => service.stop());
 
-  const record = (r: AttachmentRow) => ({
-    id: r.id,
-    type: r.type,
-    original_name: r.original_name,
-    stored_name: r.stored_name,
-    extension: r.extension,
-    size: r.size,
-    content_type: r.content_type,
-    sha256: r.sha256,
-    uploaded_by: r.uploaded_by,
-    created_at: formatDisplay(r.created_at, tz)!,
-    url: `${prefix}/attachments/${r.id}/download`,
-    public_url: config.UPLOAD_PUBLIC_IMAGES && r.type === 'image' ? `${prefix}/attachments/public/${r.stored_name}` : null,
-  });
+  const record = (r: AttachmentRow) => renderAttachment(r, { tz, prefix, publicImages: config.UPLOAD_PUBLIC_IMAGES });
 
   const visible = async (caller: Principal, id: number) => {
     const row = await service.get(id);
-    if (row.uploaded_by !== caller.adminId && !caller.isSuper && !caller.permissions.has(ATTACHMENT_VIEW)) {
+    if (row.uploadedBy !== caller.adminId && !caller.isSuper && !caller.permissions.has(ATTACHMENT_VIEW)) {
       throw new AppError(E.NO_PERMISSION, { detail: `attachment ${id} was uploaded by another administrator` });
     }
     return row;
@@ -87,7 +73,6 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
         'Refused types or content: 400 40005. Larger than the type’s limit (UPLOAD_MAX_IMAGE_BYTES, UPLOAD_MAX_DOCUMENT_BYTES, UPLOAD_MAX_VIDEO_BYTES): 413 30005, nothing is kept.',
         'Not multipart: 415 30006. The file is stored under a generated name; the client’s name is kept as `original_name` only.',
       ].join(' '),
-      security,
       consumes: ['multipart/form-data'],
       body: UploadBody,
       response: { 200: AttachmentReply, ...uploadErrors },
@@ -110,7 +95,6 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
         'Every chunk must repeat the same `filename` and `total_chunks`. When the chunks held would exceed the type’s size limit: 413.',
         'An upload left without a new chunk for UPLOAD_CHUNK_TTL_HOURS is removed.',
       ].join(' '),
-      security,
       consumes: ['multipart/form-data'],
       body: ChunkBody,
       response: { 200: ChunkReceipt, ...uploadErrors },
@@ -124,9 +108,8 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       tags,
       summary: 'Which chunks of an upload the server holds',
       description: 'For resuming an interrupted upload: send the `missing` indexes, then merge. Only the upload’s owner may ask (403); an unknown or expired `chunk_id` is 404 30003.',
-      security,
       params: ChunkIdParam,
-      response: { 200: UploadStatus, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: UploadStatus, 404: ErrorEnvelope },
     },
   }, async (request) => {
     const s = await service.state(request.admin!.adminId, request.params.chunk_id);
@@ -143,7 +126,6 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
         'The chunks are assembled in order by streaming, each checked against the size and SHA-256 recorded when it arrived (a damaged one is dropped and named: send it again); the content is checked as for a single upload (refused content removes the upload), the attachment recorded, and the chunks removed.',
         'Merging again, or concurrently (from any instance), answers the same attachment: one file is produced.',
       ].join(' '),
-      security,
       body: MergeBody,
       response: { 200: AttachmentReply, ...uploadErrors },
     },
@@ -155,9 +137,8 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       tags,
       summary: 'List attachments',
       description: 'Every attachment, paged; `original_name` is fuzzy. Holders of `attachment.view` may also read and download any attachment.',
-      security,
       querystring: AttachmentQuery,
-      response: { 200: AttachmentList, ...authErrors },
+      response: { 200: AttachmentList },
     },
   }, async (request) => {
     const { rows, total } = await service.list(request.query);
@@ -170,7 +151,6 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       tags,
       summary: 'One attachment’s record',
       description: `Its uploader and holders of \`${ATTACHMENT_VIEW}\` may read it (otherwise 403 20001).`,
-      security,
       params: IdParam,
       response: { 200: AttachmentReply, ...fileErrors },
     },
@@ -186,7 +166,6 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
         'Sent with the content type of its extension, `X-Content-Type-Options: nosniff`, a sandboxing Content-Security-Policy and `Content-Disposition` (`inline` for images, `attachment` otherwise) carrying the original name (RFC 6266 / RFC 5987).',
         'Supports `Range: bytes=a-b` (206), `ETag` (the SHA-256) with `If-None-Match` (304).',
       ].join(' '),
-      security,
       params: IdParam,
       response: { 200: FileBody, 206: FileBody, ...fileErrors },
     },

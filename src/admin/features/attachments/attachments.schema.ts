@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { OrderByQuery, PagingQuery } from '../../../platform/http/schemas.ts';
 import { Body, Envelope, ListEnvelope } from '../../http.ts';
-import { ATTACHMENT_TYPES, EXTENSIONS } from './attachments.types.ts';
+import { ATTACHMENT_TYPES } from '../../db/schema.ts';
+import { EXTENSIONS } from './attachments.types.ts';
 
 export const CHUNK_ID_PATTERN = '^[A-Za-z0-9_-]{8,64}$';
 /** Generated: 32 hex digits and the extension. */

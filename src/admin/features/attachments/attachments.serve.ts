@@ -5,7 +5,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ByteRange } from '../../../platform/storage/index.ts';
-import type { AttachmentRow, AttachmentService } from './attachments.service.ts';
+import type { AttachmentRow } from '../../db/schema.ts';
+import type { AttachmentService } from './attachments.service.ts';
 
 /** `attachment` or `inline` with `filename` (ASCII, unsafe characters replaced) and `filename*` (UTF-8, percent-encoded). */
 export function contentDisposition(kind: 'attachment' | 'inline', name: string): string {
@@ -60,8 +61,8 @@ export async function sendAttachment(
   const range = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, size) : undefined;
   const body = await service.open(row, range);
   reply
-    .header('Content-Type', row.content_type)
-    .header('Content-Disposition', contentDisposition(row.type === 'image' ? 'inline' : 'attachment', row.original_name));
+    .header('Content-Type', row.contentType)
+    .header('Content-Disposition', contentDisposition(row.type === 'image' ? 'inline' : 'attachment', row.originalName));
   if (range) {
     reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${size}`).header('Content-Length', String(range.end - range.start + 1));
   } else {

@@ -6,61 +6,41 @@
 // upload is in the database (admin.upload_sessions, admin.upload_chunks) so that every instance
 // sees the same one; the chunk files are in the shared storage. A chunk is recorded under a row
 // lock of its session, so a re-sent chunk is recognised whatever the concurrency. A merge
-// claims its session (status 'merging', a token, and a lease: updated_at, renewed while it
-// assembles) in a short transaction, assembles outside it into a pending file owned by its
-// token, and records the attachment only if it still holds the claim: concurrent merges of one
-// upload produce one file, and the others wait for it and answer the same attachment. A claim
-// whose lease expired (crashed instance) is taken over by the next merge, which removes the
-// dead merge's partial file; the sweep removes a partial file as soon as its claim is gone or
-// expired (revoking an expired claim first, so that no live merge records a removed file).
+// claims its session as a durable job of platform/jobs/leases.ts (status 'merging', a token as
+// holder, and a lease: updated_at, renewed while it assembles) in a short transaction,
+// assembles outside it into a pending file owned by its token, and records the attachment
+// only if it still holds the claim: concurrent merges of one upload produce one file, and the
+// others wait for it and answer the same attachment. A claim whose lease expired (crashed
+// instance) is taken over by the next merge, which removes the dead merge's partial file; the
+// sweep removes a partial file as soon as its claim is gone or expired (revoking an expired
+// claim first, so that no live merge records a removed file).
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
-import type { Database, RawExec } from '../../../platform/db/database.ts';
-import { escapeLike } from '../../../platform/db/like.ts';
+import type { Database, Executor } from '../../../platform/db/database.ts';
+import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
+import { LeaseTable } from '../../../platform/jobs/leases.ts';
 import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
 import { StorageLimitError, StorageNotFoundError, type ByteRange, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
+import { attachments, uploadChunks, uploadSessions, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import type { AttachmentOrderField, ChunkFields } from './attachments.schema.ts';
+import type { AttachmentOrderField, AttachmentQuery, ChunkFields, MergeBody } from './attachments.schema.ts';
 import type { FilePlan, ReceivedFile } from './attachments.multipart.ts';
-import { ContentProbe, EXTENSIONS, fileNameProblem, formatOf, type AttachmentType, type FileFormat } from './attachments.types.ts';
+import { ContentProbe, EXTENSIONS, fileNameProblem, formatOf, type FileFormat } from './attachments.types.ts';
 
-export interface AttachmentRow {
-  id: number;
-  type: AttachmentType;
-  original_name: string;
-  stored_name: string;
-  storage_key: string;
-  extension: string;
-  content_type: string;
-  size: number;
-  sha256: string;
-  uploaded_by: number;
-  created_at: Date;
-}
-
-interface SessionRow {
-  id: number;
-  chunk_id: string;
-  owner_id: number;
-  filename: string;
-  total_chunks: number;
-  storage_dir: string;
-  status: 'open' | 'merging' | 'merged';
-  merge_token: string | null;
-  attachment_id: number | null;
-  updated_at: Date;
+type SessionRow = typeof uploadSessions.$inferSelect & {
   /** Computed in queries: the merge's lease (updated_at + lease) has expired. */
-  stale?: boolean;
-}
+  stale: boolean;
+};
 
-interface ChunkRow {
-  chunk_index: number;
-  size: number;
-  sha256: string;
-}
+const ORDER_COLUMNS = { created_at: attachments.createdAt, size: attachments.size } as const;
+
+type ChunkRow = Pick<typeof uploadChunks.$inferSelect, 'chunkIndex' | 'size' | 'sha256'>;
+const CHUNK_COLUMNS = { chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size, sha256: uploadChunks.sha256 };
 
 export interface ChunkResult {
   chunk_id: string;
@@ -85,15 +65,6 @@ export interface UploadState {
   updated_at: Date;
 }
 
-export interface AttachmentListQuery {
-  page: number;
-  page_size: number;
-  type?: AttachmentType | undefined;
-  uploaded_by?: number | undefined;
-  original_name?: string | undefined;
-  order_by: string;
-}
-
 /**
  * A merge claim lasts this long after its last renewal (updated_at, by the database's clock);
  * past it, the claiming instance is taken for dead: another merge takes the claim over and the
@@ -116,11 +87,11 @@ export interface MergeTiming {
   pollMs: number;
 }
 
-/** True in SQL when a merge claim's lease has expired (`leaseMs` is a number, never client input). */
-const leaseExpired = (leaseMs: number) => `updated_at < now() - make_interval(secs => ${Number(leaseMs) / 1000})`;
-const sessionColumns = (leaseMs: number) =>
-  `id, chunk_id, owner_id, filename, total_chunks, storage_dir, status, merge_token, attachment_id, updated_at,
-  (status = 'merging' AND ${leaseExpired(leaseMs)}) AS stale`;
+/** True in SQL when a merge claim's lease has expired. */
+const sessionColumns = (merges: LeaseTable) => ({
+  ...getTableColumns(uploadSessions),
+  stale: sql<boolean>`(${uploadSessions.status} = 'merging' AND ${sql.raw(merges.expired())})`,
+});
 
 /** The owner of a merge's pending (assembly) file in the storage: the merge's claim token. */
 export const assemblyOwner = (token: string) => `merge-${token}`;
@@ -148,23 +119,6 @@ function describeMissing(missing: number[]): string {
   return missing.length > MISSING_SHOWN ? `${shown} and ${missing.length - MISSING_SHOWN} more` : shown;
 }
 
-// Rows come from raw queries: bigint and timestamptz arrive as numbers or strings depending on the driver.
-const toDate = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
-
-function attachmentOf(r: AttachmentRow): AttachmentRow {
-  return { ...r, id: Number(r.id), size: Number(r.size), uploaded_by: Number(r.uploaded_by), created_at: toDate(r.created_at) };
-}
-
-function sessionOf(r: SessionRow | undefined): SessionRow | undefined {
-  return r && {
-    ...r,
-    id: Number(r.id),
-    owner_id: Number(r.owner_id),
-    attachment_id: r.attachment_id === null ? null : Number(r.attachment_id),
-    updated_at: toDate(r.updated_at),
-  };
-}
-
 class ChunkDamaged extends Error {
   readonly index: number;
   constructor(index: number) {
@@ -175,13 +129,16 @@ class ChunkDamaged extends Error {
 
 export class AttachmentService {
   private readonly db: Database;
-  private readonly storage: Storage;
+  /** Where uploads are written (the multipart parser of the routes writes there too). */
+  readonly storage: Storage;
   private readonly config: Config;
   private readonly logger: Logger;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<unknown> | undefined;
   private readonly timing: MergeTiming;
-  private readonly sessionColumns: string;
+  /** Upload sessions as merge jobs: an open upload waits for its merge, whose claim is leased. */
+  private readonly merges: LeaseTable;
+  private readonly sessionColumns: ReturnType<typeof sessionColumns>;
 
   constructor(deps: { db: Database; storage: Storage; config: Config; logger: Logger; timing?: Partial<MergeTiming> }) {
     this.db = deps.db;
@@ -189,7 +146,10 @@ export class AttachmentService {
     this.config = deps.config;
     this.logger = deps.logger;
     this.timing = { leaseMs: MERGE_LEASE_MS, renewMs: MERGE_RENEW_MS, pollMs: MERGE_POLL_MS, ...deps.timing };
-    this.sessionColumns = sessionColumns(this.timing.leaseMs);
+    this.merges = new LeaseTable({
+      table: 'admin.upload_sessions', waiting: 'open', running: 'merging', holder: 'merge_token', lease: { renewed: 'updated_at' }, leaseMs: this.timing.leaseMs,
+    });
+    this.sessionColumns = sessionColumns(this.merges);
   }
 
   limitOf(type: AttachmentType): number {
@@ -246,7 +206,7 @@ export class AttachmentService {
       if (problem) throw failed(problem);
       const { pending } = file;
       return await this.commitAndRecord(pending, format.extension, (stored) =>
-        this.insertAttachment(this.db.query, uploaderId, format, file.fileName, pending, stored));
+        this.insertAttachment(this.db, uploaderId, format, file.fileName, pending, stored));
     } finally {
       await file.pending.discard();
     }
@@ -274,19 +234,25 @@ export class AttachmentService {
   }
 
   private async insertAttachment(
-    exec: RawExec,
+    exec: Executor,
     uploaderId: number,
     format: FileFormat,
     originalName: string,
     pending: { size: number; sha256: string },
     stored: StoredName,
   ): Promise<AttachmentRow> {
-    const [row] = await exec<AttachmentRow>(
-      `INSERT INTO admin.attachments (type, original_name, stored_name, storage_key, extension, content_type, size, sha256, uploaded_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-      [format.type, originalName, stored.storedName, stored.key, format.extension, format.contentType, pending.size, pending.sha256, uploaderId],
-    );
-    return attachmentOf(row!);
+    const [row] = await exec.orm.insert(attachments).values({
+      type: format.type,
+      originalName,
+      storedName: stored.storedName,
+      storageKey: stored.key,
+      extension: format.extension,
+      contentType: format.contentType,
+      size: pending.size,
+      sha256: pending.sha256,
+      uploadedBy: uploaderId,
+    }).returning();
+    return row!;
   }
 
   // ---- chunked upload ----
@@ -309,112 +275,113 @@ export class AttachmentService {
     if (pending.size === 0) throw invalid('the chunk is empty', 'file');
     const limit = this.limitOf(format.type);
 
-    return this.db.transactionRaw(async (tx) => {
-      await tx.query(
-        `INSERT INTO admin.upload_sessions (chunk_id, owner_id, filename, total_chunks, storage_dir)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (chunk_id) DO NOTHING`,
-        [fields.chunk_id, ownerId, fields.filename, total, randomBytes(16).toString('hex')],
-      );
-      const session = await this.lockSession(tx.query, fields.chunk_id, ownerId);
-      if (session.status === 'merged') throw failed(`upload ${session.chunk_id} is already merged (attachment ${session.attachment_id ?? 'deleted'})`);
-      if (session.status === 'merging') throw failed(`upload ${session.chunk_id} is being merged`);
+    return this.db.transaction(async (tx) => {
+      await tx.orm.insert(uploadSessions).values({
+        chunkId: fields.chunk_id,
+        ownerId,
+        filename: fields.filename,
+        totalChunks: total,
+        storageDir: randomBytes(16).toString('hex'),
+      }).onConflictDoNothing({ target: uploadSessions.chunkId });
+      const session = await this.lockSession(tx, fields.chunk_id, ownerId);
+      if (session.status === 'merged') throw failed(`upload ${session.chunkId} is already merged (attachment ${session.attachmentId ?? 'deleted'})`);
+      if (session.status === 'merging') throw failed(`upload ${session.chunkId} is being merged`);
       this.checkSameUpload(session, fields.filename, total);
 
-      const [existing] = await tx.query<ChunkRow>(
-        'SELECT chunk_index, size, sha256 FROM admin.upload_chunks WHERE session_id = $1 AND chunk_index = $2',
-        [session.id, index],
-      );
+      const [existing] = await tx.orm.select(CHUNK_COLUMNS).from(uploadChunks)
+        .where(and(eq(uploadChunks.sessionId, session.id), eq(uploadChunks.chunkIndex, index)));
       if (existing && existing.sha256 !== pending.sha256) {
         throw failed(`chunk ${index} was already received with different content; start a new upload (another chunk_id) to change it`);
       }
       if (!existing) {
-        const [sum] = await tx.query<{ bytes: number }>('SELECT coalesce(sum(size), 0)::bigint AS bytes FROM admin.upload_chunks WHERE session_id = $1', [session.id]);
-        if (Number(sum!.bytes) + pending.size > limit) {
+        const [sum] = await tx.orm.select({ bytes: sql<number>`coalesce(sum(${uploadChunks.size}), 0)`.mapWith(Number) }).from(uploadChunks)
+          .where(eq(uploadChunks.sessionId, session.id));
+        if (sum!.bytes + pending.size > limit) {
           throw new AppError(E.BODY_TOO_LARGE, { detail: `${format.type} files are limited to ${limit} bytes` });
         }
-        await pending.commit(chunkKey(session.storage_dir, index));
-        await tx.query('INSERT INTO admin.upload_chunks (session_id, chunk_index, size, sha256) VALUES ($1, $2, $3, $4)', [
-          session.id, index, pending.size, pending.sha256,
-        ]);
+        await pending.commit(chunkKey(session.storageDir, index));
+        await tx.orm.insert(uploadChunks).values({ sessionId: session.id, chunkIndex: index, size: pending.size, sha256: pending.sha256 });
       }
-      await tx.query('UPDATE admin.upload_sessions SET updated_at = now() WHERE id = $1', [session.id]);
-      const [count] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM admin.upload_chunks WHERE session_id = $1', [session.id]);
+      await tx.orm.update(uploadSessions).set({ updatedAt: sql`now()` }).where(eq(uploadSessions.id, session.id));
+      const [counted] = await tx.orm.select({ n: count() }).from(uploadChunks).where(eq(uploadChunks.sessionId, session.id));
       return {
-        chunk_id: session.chunk_id,
+        chunk_id: session.chunkId,
         chunk_index: index,
         total_chunks: total,
         size: pending.size,
         sha256: pending.sha256,
         duplicate: !!existing,
-        received_count: count!.n,
-        complete: count!.n === total,
+        received_count: counted!.n,
+        complete: counted!.n === total,
       };
     });
   }
 
   /** The session of `chunkId`, locked; 404 when there is none, 403 when it is someone else's. */
-  private async lockSession(exec: RawExec, chunkId: string, ownerId: number): Promise<SessionRow> {
-    const [session] = await exec<SessionRow>(`SELECT ${this.sessionColumns} FROM admin.upload_sessions WHERE chunk_id = $1 FOR UPDATE`, [chunkId]);
-    return this.owned(sessionOf(session), chunkId, ownerId);
+  private async lockSession(tx: Executor, chunkId: string, ownerId: number): Promise<SessionRow> {
+    const [session] = await tx.orm.select(this.sessionColumns).from(uploadSessions).where(eq(uploadSessions.chunkId, chunkId)).for('update');
+    return this.owned(session, chunkId, ownerId);
   }
 
   private owned(session: SessionRow | undefined, chunkId: string, ownerId: number): SessionRow {
     if (!session) throw new AppError(E.DATA_NOT_FOUND, { detail: `no upload with chunk_id ${chunkId}` });
-    if (session.owner_id !== ownerId) throw new AppError(E.NO_PERMISSION, { detail: `upload ${chunkId} belongs to another administrator` });
+    if (session.ownerId !== ownerId) throw new AppError(E.NO_PERMISSION, { detail: `upload ${chunkId} belongs to another administrator` });
     return session;
   }
 
   private checkSameUpload(session: SessionRow, filename: string, total: number) {
-    if (total !== session.total_chunks) throw invalid(`total_chunks differs from this upload's (${session.total_chunks})`, 'total_chunks');
+    if (total !== session.totalChunks) throw invalid(`total_chunks differs from this upload's (${session.totalChunks})`, 'total_chunks');
     if (filename !== session.filename) throw invalid('filename differs from this upload\'s', 'filename');
   }
 
   async state(ownerId: number, chunkId: string): Promise<UploadState> {
-    const [session] = await this.db.query<SessionRow>(`SELECT ${this.sessionColumns} FROM admin.upload_sessions WHERE chunk_id = $1`, [chunkId]);
-    const s = this.owned(sessionOf(session), chunkId, ownerId);
-    const chunks = await this.db.query<ChunkRow>('SELECT chunk_index, size FROM admin.upload_chunks WHERE session_id = $1 ORDER BY chunk_index', [s.id]);
-    const received = chunks.map((c) => c.chunk_index);
+    const [session] = await this.db.orm.select(this.sessionColumns).from(uploadSessions).where(eq(uploadSessions.chunkId, chunkId));
+    const s = this.owned(session, chunkId, ownerId);
+    const chunks = await this.chunksOf(this.db, s.id);
+    const received = chunks.map((c) => c.chunkIndex);
     const held = new Set(received);
     const missing: number[] = [];
-    if (s.status !== 'merged') for (let i = 0; i < s.total_chunks; i++) if (!held.has(i)) missing.push(i);
+    if (s.status !== 'merged') for (let i = 0; i < s.totalChunks; i++) if (!held.has(i)) missing.push(i);
     return {
-      chunk_id: s.chunk_id,
+      chunk_id: s.chunkId,
       filename: s.filename,
-      total_chunks: s.total_chunks,
+      total_chunks: s.totalChunks,
       status: s.status,
       received,
       missing,
-      received_bytes: chunks.reduce((n, c) => n + Number(c.size), 0),
-      attachment_id: s.attachment_id,
-      updated_at: s.updated_at,
+      received_bytes: chunks.reduce((n, c) => n + c.size, 0),
+      attachment_id: s.attachmentId,
+      updated_at: s.updatedAt,
     };
   }
 
-  async merge(ownerId: number, body: { chunk_id: string; filename: string; total_chunks: number }): Promise<AttachmentRow> {
+  private chunksOf(tx: Executor, sessionId: number): Promise<ChunkRow[]> {
+    return tx.orm.select(CHUNK_COLUMNS).from(uploadChunks).where(eq(uploadChunks.sessionId, sessionId)).orderBy(asc(uploadChunks.chunkIndex));
+  }
+
+  async merge(ownerId: number, body: Static<typeof MergeBody>): Promise<AttachmentRow> {
     const deadline = Date.now() + MERGE_WAIT_MS;
     const format = this.formatFor(body.filename, 'filename');
     for (;;) {
-      const step = await this.db.transactionRaw(async (tx) => {
-        const session = await this.lockSession(tx.query, body.chunk_id, ownerId);
+      const step = await this.db.transaction(async (tx) => {
+        const session = await this.lockSession(tx, body.chunk_id, ownerId);
         this.checkSameUpload(session, body.filename, body.total_chunks);
-        if (session.status === 'merged') return { kind: 'merged' as const, attachmentId: session.attachment_id };
+        if (session.status === 'merged') return { kind: 'merged' as const, attachmentId: session.attachmentId };
         if (session.status === 'merging' && !session.stale) return { kind: 'busy' as const };
         // An expired claim: its merge is taken for dead, and its partial file is removed below.
-        const previous = session.status === 'merging' ? session.merge_token : null;
-        const chunks = await tx.query<ChunkRow>(
-          'SELECT chunk_index, size, sha256 FROM admin.upload_chunks WHERE session_id = $1 ORDER BY chunk_index',
-          [session.id],
-        );
-        const held = new Set(chunks.map((c) => c.chunk_index));
+        const previous = session.status === 'merging' ? session.mergeToken : null;
+        const chunks = await this.chunksOf(tx, session.id);
+        const held = new Set(chunks.map((c) => c.chunkIndex));
         const missing: number[] = [];
-        for (let i = 0; i < session.total_chunks; i++) if (!held.has(i)) missing.push(i);
+        for (let i = 0; i < session.totalChunks; i++) if (!held.has(i)) missing.push(i);
         if (missing.length > 0) throw failed(`missing chunks: ${describeMissing(missing)}`);
         const limit = this.limitOf(format.type);
-        if (chunks.reduce((n, c) => n + Number(c.size), 0) > limit) {
+        if (chunks.reduce((n, c) => n + c.size, 0) > limit) {
           throw new AppError(E.BODY_TOO_LARGE, { detail: `${format.type} files are limited to ${limit} bytes` });
         }
         const token = randomBytes(16).toString('hex');
-        await tx.query(`UPDATE admin.upload_sessions SET status = 'merging', merge_token = $2, updated_at = now() WHERE id = $1`, [session.id, token]);
+        // Always taken: the session is locked, and open or under an expired claim.
+        await this.merges.take(tx.query, session.id, token);
         return { kind: 'claimed' as const, session, chunks, token, previous };
       });
       if (step.kind === 'claimed') {
@@ -446,18 +413,14 @@ export class AttachmentService {
     // The lease is renewed while the claim is ours; when it is not any more (taken over after a
     // stall, or revoked by the sweep), the assembly stops: its file is removed or is being removed.
     const lost = new AbortController();
-    let done = false;
-    const renew = setInterval(() => {
-      this.db.query('UPDATE admin.upload_sessions SET updated_at = now() WHERE id = $1 AND merge_token = $2 RETURNING id', [session.id, token])
-        .then((rows) => {
-          if (rows.length === 0 && !done) lost.abort(failed('this merge lost its claim after it stalled; ask again'));
-        })
-        .catch((err: unknown) => this.logger.warn({ err }, 'renewing a merge lease failed'));
-    }, this.timing.renewMs);
-    renew.unref();
+    const stopRenewing = this.merges.keepAlive(this.db.query, session.id, token, {
+      everyMs: this.timing.renewMs,
+      onLost: () => lost.abort(failed('this merge lost its claim after it stalled; ask again')),
+      onError: (err) => this.logger.warn({ err }, 'renewing a merge lease failed'),
+    });
     let pending: PendingObject | undefined;
     try {
-      pending = await this.storage.write(Readable.from(this.chunkBytes(session.storage_dir, chunks)), {
+      pending = await this.storage.write(Readable.from(this.chunkBytes(session.storageDir, chunks)), {
         maxBytes: this.limitOf(format.type),
         onChunk: (chunk) => probe.update(chunk),
         owner: assemblyOwner(token),
@@ -470,43 +433,37 @@ export class AttachmentService {
       }
       const merged = pending;
       const row = await this.commitAndRecord(merged, format.extension, (stored) =>
-        this.db.transactionRaw(async (tx) => {
+        this.db.transaction(async (tx) => {
           // Recorded only while this merge still holds its claim.
-          const [current] = await tx.query<{ merge_token: string | null }>(
-            'SELECT merge_token FROM admin.upload_sessions WHERE id = $1 FOR UPDATE',
-            [session.id],
-          );
-          if (current?.merge_token !== token) return null;
-          const attachment = await this.insertAttachment(tx.query, ownerId, format, session.filename, merged, stored);
-          await tx.query(
-            `UPDATE admin.upload_sessions SET status = 'merged', merge_token = NULL, attachment_id = $2, updated_at = now() WHERE id = $1`,
-            [session.id, attachment.id],
-          );
-          await tx.query('DELETE FROM admin.upload_chunks WHERE session_id = $1', [session.id]);
+          if (!(await this.merges.holds(tx.query, session.id, token))) return null;
+          const attachment = await this.insertAttachment(tx, ownerId, format, session.filename, merged, stored);
+          await this.merges.settle(tx.query, session.id, token, 'merged', (p) => ({ attachment_id: p(attachment.id), updated_at: 'now()' }));
+          await tx.orm.delete(uploadChunks).where(eq(uploadChunks.sessionId, session.id));
           return attachment;
         }));
-      done = true;
-      await this.storage.deletePrefix(chunkDir(session.storage_dir)).catch((err: unknown) => this.logger.warn({ err }, 'removing merged chunks failed'));
+      stopRenewing();
+      await this.storage.deletePrefix(chunkDir(session.storageDir)).catch((err: unknown) => this.logger.warn({ err }, 'removing merged chunks failed'));
       return row;
     } catch (err) {
-      done = true;
+      stopRenewing();
       await pending?.discard();
-      const reset = await this.db.query(
-        `UPDATE admin.upload_sessions SET status = 'open', merge_token = NULL WHERE id = $1 AND merge_token = $2 RETURNING id`,
-        [session.id, token],
-      );
+      const reset = await this.merges.release(this.db.query, session.id, token);
       // Whatever failed (an aborted write, a partial file removed under it), the claim was lost first.
-      if (reset.length === 0 && !(err instanceof AppError)) throw failed('this merge lost its claim after it stalled; ask again');
+      if (!reset && !(err instanceof AppError)) throw failed('this merge lost its claim after it stalled; ask again');
       if (err instanceof ChunkDamaged) {
-        await this.db.query('DELETE FROM admin.upload_chunks WHERE session_id = $1 AND chunk_index = $2', [session.id, err.index]);
+        await this.db.orm.delete(uploadChunks).where(and(eq(uploadChunks.sessionId, session.id), eq(uploadChunks.chunkIndex, err.index)));
         throw failed(`chunk ${err.index} was lost; send it again`);
       }
       if (err instanceof StorageLimitError) throw new AppError(E.BODY_TOO_LARGE);
       throw err;
     } finally {
-      done = true;
-      clearInterval(renew);
+      stopRenewing();
     }
+  }
+
+  /** The session row while the merge holding `token` still holds its claim. */
+  private claimOf(session: SessionRow, token: string): SQL | undefined {
+    return and(eq(uploadSessions.id, session.id), eq(uploadSessions.mergeToken, token));
   }
 
   /** The bytes of the chunks in order, each checked against its recorded size and hash. */
@@ -514,9 +471,9 @@ export class AttachmentService {
     for (const c of chunks) {
       let stream: Readable;
       try {
-        stream = await this.storage.read(chunkKey(storageDir, c.chunk_index));
+        stream = await this.storage.read(chunkKey(storageDir, c.chunkIndex));
       } catch (err) {
-        if (err instanceof StorageNotFoundError) throw new ChunkDamaged(c.chunk_index);
+        if (err instanceof StorageNotFoundError) throw new ChunkDamaged(c.chunkIndex);
         throw err;
       }
       const hash = createHash('sha256');
@@ -526,21 +483,21 @@ export class AttachmentService {
         size += b.length;
         yield b;
       }
-      if (size !== Number(c.size) || hash.digest('hex') !== c.sha256) throw new ChunkDamaged(c.chunk_index);
+      if (size !== c.size || hash.digest('hex') !== c.sha256) throw new ChunkDamaged(c.chunkIndex);
     }
   }
 
   /** Drops an upload whose content was refused (its chunks cannot change). */
   private async removeUpload(session: SessionRow, token: string) {
-    const gone = await this.db.query('DELETE FROM admin.upload_sessions WHERE id = $1 AND merge_token = $2 RETURNING id', [session.id, token]);
-    if (gone.length > 0) await this.storage.deletePrefix(chunkDir(session.storage_dir));
+    const gone = await this.db.orm.delete(uploadSessions).where(this.claimOf(session, token)).returning({ id: uploadSessions.id });
+    if (gone.length > 0) await this.storage.deletePrefix(chunkDir(session.storageDir));
   }
 
   // ---- reading ----
 
   async find(id: number): Promise<AttachmentRow | undefined> {
-    const [row] = await this.db.query<AttachmentRow>('SELECT * FROM admin.attachments WHERE id = $1', [id]);
-    return row && attachmentOf(row);
+    const [row] = await this.db.orm.select().from(attachments).where(eq(attachments.id, id));
+    return row;
   }
 
   async get(id: number): Promise<AttachmentRow> {
@@ -550,37 +507,32 @@ export class AttachmentService {
   }
 
   async findByStoredName(storedName: string): Promise<AttachmentRow | undefined> {
-    const [row] = await this.db.query<AttachmentRow>('SELECT * FROM admin.attachments WHERE stored_name = $1', [storedName]);
-    return row && attachmentOf(row);
+    const [row] = await this.db.orm.select().from(attachments).where(eq(attachments.storedName, storedName));
+    return row;
   }
 
-  async list(q: AttachmentListQuery): Promise<{ rows: AttachmentRow[]; total: number }> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (clause: (p: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(clause(`$${params.length}`));
-    };
-    if (q.type !== undefined) add((p) => `type = ${p}`, q.type);
-    if (q.uploaded_by !== undefined) add((p) => `uploaded_by = ${p}`, q.uploaded_by);
-    if (q.original_name !== undefined) add((p) => `original_name ILIKE ${p}`, `%${escapeLike(q.original_name)}%`);
-    const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  async list(q: Static<typeof AttachmentQuery>): Promise<{ rows: AttachmentRow[]; total: number }> {
+    const filter = and(
+      q.type !== undefined ? eq(attachments.type, q.type) : undefined,
+      q.uploaded_by !== undefined ? eq(attachments.uploadedBy, q.uploaded_by) : undefined,
+      q.original_name !== undefined ? ilike(attachments.originalName, contains(q.original_name)) : undefined,
+    );
     const { field, direction } = parseOrderBy<AttachmentOrderField>(q.order_by);
-    const order = field === 'id' ? `id ${direction}` : `${field} ${direction}, id ${direction}`;
-    const [rows, [count]] = await Promise.all([
-      this.db.query<AttachmentRow>(
-        `SELECT * FROM admin.attachments ${filter} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, q.page_size, offsetOf(q)],
-      ),
-      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin.attachments ${filter}`, params),
+    const dir = direction === 'asc' ? asc : desc;
+    const [rows, [counted]] = await Promise.all([
+      this.db.orm.select().from(attachments).where(filter)
+        .orderBy(...(field === 'id' ? [dir(attachments.id)] : [dir(ORDER_COLUMNS[field]), dir(attachments.id)]))
+        .limit(q.page_size)
+        .offset(offsetOf(q)),
+      this.db.orm.select({ n: count() }).from(attachments).where(filter),
     ]);
-    return { rows: rows.map(attachmentOf), total: count!.n };
+    return { rows, total: counted!.n };
   }
 
   /** The stored bytes of an attachment (or a range of them). */
   async open(row: AttachmentRow, range?: ByteRange): Promise<Readable> {
     try {
-      return await this.storage.read(row.storage_key, range);
+      return await this.storage.read(row.storageKey, range);
     } catch (err) {
       if (err instanceof StorageNotFoundError) {
         this.logger.error({ attachment: row.id }, 'the file of an attachment is missing from storage');
@@ -602,13 +554,12 @@ export class AttachmentService {
     const hours = this.config.UPLOAD_CHUNK_TTL_HOURS;
     let sessions = 0;
     for (;;) {
-      const rows = await this.db.query<{ storage_dir: string }>(
-        `DELETE FROM admin.upload_sessions WHERE id IN (
-           SELECT id FROM admin.upload_sessions WHERE updated_at < now() - make_interval(hours => $1)
-           ORDER BY updated_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
-         RETURNING storage_dir`,
-        [hours],
-      );
+      const rows = await this.merges.retire<{ storage_dir: string }>(this.db.query, {
+        where: (p) => `job.updated_at < now() - make_interval(hours => ${p(hours)})`,
+        order: 'job.updated_at',
+        limit: SWEEP_BATCH,
+        returning: 'storage_dir',
+      });
       for (const r of rows) await this.storage.deletePrefix(chunkDir(r.storage_dir));
       sessions += rows.length;
       if (rows.length < SWEEP_BATCH) break;
@@ -618,8 +569,8 @@ export class AttachmentService {
     let orphans = 0;
     if (old.length > 0) {
       const owned = new Set(
-        (await this.db.query<{ storage_dir: string }>('SELECT storage_dir FROM admin.upload_sessions WHERE storage_dir = ANY($1::text[])', [old]))
-          .map((r) => r.storage_dir),
+        (await this.db.orm.select({ storageDir: uploadSessions.storageDir }).from(uploadSessions).where(inArray(uploadSessions.storageDir, old)))
+          .map((r) => r.storageDir),
       );
       for (const dir of old.filter((d) => !owned.has(d))) {
         await this.storage.deletePrefix(chunkDir(dir));
@@ -644,15 +595,11 @@ export class AttachmentService {
       if (token !== undefined) tokens.push(token);
     }
     if (tokens.length === 0) return 0;
-    const revoked = await this.db.query(
-      `UPDATE admin.upload_sessions SET status = 'open', merge_token = NULL
-       WHERE merge_token = ANY($1::text[]) AND status = 'merging' AND ${leaseExpired(this.timing.leaseMs)} RETURNING id`,
-      [tokens],
-    );
+    const revoked = await this.merges.recover(this.db.query, { where: (p) => `job.merge_token = ANY(${p(tokens)}::text[])` });
     if (revoked.length > 0) this.logger.warn({ merges: revoked.length }, 'revoked merge claims whose lease expired');
     const live = new Set(
-      (await this.db.query<{ merge_token: string }>('SELECT merge_token FROM admin.upload_sessions WHERE merge_token = ANY($1::text[])', [tokens]))
-        .map((r) => r.merge_token),
+      (await this.db.orm.select({ mergeToken: uploadSessions.mergeToken }).from(uploadSessions).where(inArray(uploadSessions.mergeToken, tokens)))
+        .map((r) => r.mergeToken),
     );
     let removed = 0;
     for (const token of tokens.filter((t) => !live.has(t))) removed += await this.storage.discardPending(assemblyOwner(token));

@@ -3,9 +3,7 @@
 // name rules. The content type recorded and served is the one of the extension, never the
 // client's claim. SVG and HTML are not accepted at all (they can carry scripts).
 import { TextDecoder } from 'node:util';
-
-export const ATTACHMENT_TYPES = ['image', 'document', 'video'] as const;
-export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
+import type { AttachmentType } from '../../db/schema.ts';
 
 interface Format {
   type: AttachmentType;

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authErrors, ErrorEnvelope, ok } from '../../http.ts';
-import type { AuthService } from './auth.service.ts';
+import type { FeatureOptions } from '../../context.ts';
+import { ErrorEnvelope, ok } from '../../http.ts';
 import { CaptchaReply, LoginBody, NullReply, PasswordBody, ProfileReply, TokenReply } from './auth.schema.ts';
 
 const tags = ['Authentication and profile'];
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimit: { max: number; timeWindow: number } }> = async (app, { auth, rateLimit }) => {
+export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const { auth } = ctx;
+  const rateLimit = { max: ctx.platform.config.AUTH_RATE_LIMIT, timeWindow: 60_000 };
   app.get('/captcha', {
     config: { auth: 'public', rateLimit },
     schema: { tags, summary: 'New captcha (PNG data URI); its answer is single use and valid for 2 minutes', response: { 200: CaptchaReply, 429: ErrorEnvelope } },
@@ -27,7 +29,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
 
   app.post('/logout', {
     config: { auth: 'self' },
-    schema: { tags, summary: 'End the current session', security: [{ bearer: [] }], response: { 200: NullReply, ...authErrors } },
+    schema: { tags, summary: 'End the current session', response: { 200: NullReply } },
   }, async (request) => {
     await auth.logout(request.admin!);
     return ok(request, null);
@@ -35,12 +37,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
 
   app.post('/refresh-token', {
     config: { auth: 'self' },
-    schema: { tags, summary: 'New token for the current session; the old token stops working', security: [{ bearer: [] }], response: { 200: TokenReply, ...authErrors } },
+    schema: { tags, summary: 'New token for the current session; the old token stops working', response: { 200: TokenReply } },
   }, async (request) => ok(request, await auth.refresh(request.admin!)));
 
   app.get('/info', {
     config: { auth: 'self' },
-    schema: { tags, summary: 'Profile, permission slugs and the menu tree the roles grant', security: [{ bearer: [] }], response: { 200: ProfileReply, ...authErrors } },
+    schema: { tags, summary: 'Profile, permission slugs and the menu tree the roles grant', response: { 200: ProfileReply } },
   }, async (request) => ok(request, await auth.profile(request.admin!)));
 
   app.put('/password', {
@@ -48,9 +50,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
     schema: {
       tags,
       summary: 'Change the own password; other sessions end',
-      security: [{ bearer: [] }],
       body: PasswordBody,
-      response: { 200: NullReply, ...authErrors },
+      response: { 200: NullReply },
     },
   }, async (request) => {
     await auth.changePassword(request.admin!, request.body);

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Body, Envelope } from '../../http.ts';
-import { MenuNodeSchema } from '../rbac/rbac.schema.ts';
+import { MenuNodeSchema } from '../../kernel/rbac.schema.ts';
 
 export const PASSWORD_RULE = { minLength: 8, maxLength: 128, description: '8 to 128 characters' };
 

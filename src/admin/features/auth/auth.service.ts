@@ -2,11 +2,10 @@
 // after repeated failures, and the login log. Unknown usernames go through the same steps
 // (a dummy hash is verified, failures are counted) so that accounts cannot be enumerated.
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { renderCaptcha } from '../../../platform/auth/captcha.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../../platform/auth/password.ts';
-import { matchTotpStep } from '../../../platform/auth/totp.ts';
 import type { KvStore } from '../../../platform/cache/kv.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
@@ -14,9 +13,10 @@ import { AppError } from '../../../platform/http/errors.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import type { Principal } from '../../guard.ts';
-import type { RbacService } from '../rbac/rbac.service.ts';
-import type { SessionService } from '../sessions/sessions.service.ts';
+import type { Principal } from '../../kernel/guard.ts';
+import { consumeTotp } from '../../kernel/second-factor.ts';
+import type { RbacService } from '../../kernel/rbac.ts';
+import type { SessionService } from '../../kernel/sessions.ts';
 
 export const CAPTCHA_TTL_MS = 120_000;
 
@@ -125,7 +125,7 @@ export class AuthService {
         await this.log(username, admin.id, client, 'authenticator_required');
         throw new AppError(E.AUTHENTICATOR_CODE_INVALID, { detail: 'google_code is required for this account' });
       }
-      if (!(await this.consumeTotp(admin.id, admin.totpSecret, input.google_code))) {
+      if (!(await consumeTotp(this.db, admin.id, admin.totpSecret, input.google_code))) {
         await this.fail(key, username, admin.id, client, 'authenticator_wrong');
         throw new AppError(E.AUTHENTICATOR_CODE_INVALID);
       }
@@ -180,18 +180,6 @@ export class AuthService {
     return new AppError(E.LOGIN_LOCKED, { params: { minutes: Math.ceil(seconds / 60) }, headers: { 'Retry-After': String(seconds) } });
   }
 
-  /** Accepts a code once: its time step must be newer than the last one used. */
-  async consumeTotp(adminId: number, secret: string, code: string): Promise<boolean> {
-    const step = matchTotpStep(secret, code);
-    if (step === null) return false;
-    const updated = await this.orm
-      .update(admins)
-      .set({ totpLastStep: step })
-      .where(and(eq(admins.id, adminId), or(isNull(admins.totpLastStep), lt(admins.totpLastStep, step))))
-      .returning({ id: admins.id });
-    return updated.length === 1;
-  }
-
   async logout(principal: Principal) {
     await this.sessions.end([principal.sessionId], 'logout');
   }
@@ -242,8 +230,8 @@ export class AuthService {
       throw new AppError(E.VALIDATION, { detail: 'the new password must differ from the old one', details: { field: 'password' } });
     }
     const hash = await hashPassword(input.password);
-    const ended = await this.orm.transaction(async (tx) => {
-      await tx.update(admins).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(admins.id, principal.adminId));
+    const ended = await this.db.transaction(async (tx) => {
+      await tx.orm.update(admins).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(admins.id, principal.adminId));
       return this.sessions.endAllOf(principal.adminId, 'password_changed', principal.sessionId, tx);
     });
     await this.sessions.publish({ admins: [principal.adminId], sessions: ended });

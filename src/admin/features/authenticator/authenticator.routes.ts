@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, Body, Envelope, ok } from '../../http.ts';
-import { AuthenticatorService } from './authenticator.service.ts';
+import { Body, Envelope, ok } from '../../http.ts';
 
 const tags = ['Authenticator (2FA)'];
-const security = [{ bearer: [] }];
 
 const Code = Type.String({ pattern: '^\\d{6}$', description: 'current six-digit authenticator code' });
 
@@ -26,11 +24,11 @@ const UnbindBody = Body({ code: Code });
 const NullReply = Envelope(Type.Null());
 
 export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const authenticator = new AuthenticatorService(ctx);
+  const { authenticator } = ctx;
 
   app.get('/google-authenticator/status', {
     config: { auth: 'self' },
-    schema: { tags, summary: 'Whether the caller has an authenticator bound', security, response: { 200: StatusReply, ...authErrors } },
+    schema: { tags, summary: 'Whether the caller has an authenticator bound', response: { 200: StatusReply } },
   }, async (request) => ok(request, await authenticator.status(request.admin!)));
 
   app.get('/google-authenticator/qrcode', {
@@ -39,8 +37,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       tags,
       summary: 'New authenticator secret, pending for 10 minutes until bound',
       description: 'Refused (400, 30002) while an authenticator is bound. Each call replaces the pending secret.',
-      security,
-      response: { 200: QrReply, ...authErrors },
+      response: { 200: QrReply },
     },
   }, async (request) => ok(request, await authenticator.newSecret(request.admin!)));
 
@@ -50,9 +47,8 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       tags,
       summary: 'Bind the pending secret with a current code',
       description: 'The secret must be the pending one and the code valid and not used before (400, 30001 otherwise). The caller’s other sessions end.',
-      security,
       body: BindBody,
-      response: { 200: NullReply, ...authErrors },
+      response: { 200: NullReply },
     },
   }, async (request) => {
     await authenticator.bind(request.admin!, request.body);
@@ -65,9 +61,8 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       tags,
       summary: 'Remove the own authenticator with a current code',
       description: 'Wrong, reused or missing code, or no authenticator bound: 400, 30001. The caller’s other sessions end.',
-      security,
       body: UnbindBody,
-      response: { 200: NullReply, ...authErrors },
+      response: { 200: NullReply },
     },
   }, async (request) => {
     await authenticator.unbind(request.admin!, request.body.code);

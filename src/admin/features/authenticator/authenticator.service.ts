@@ -1,16 +1,19 @@
 // Self-service authenticator (TOTP) binding. A new secret is pending (kept server-side for
 // 10 minutes, keyed by administrator) until the administrator proves it with a code; once
-// bound, the secret is never returned again. A code is accepted once (AuthService.consumeTotp)
+// bound, the secret is never returned again. A code is accepted once (kernel/second-factor.ts)
 // and within ±1 step. Binding and unbinding end the administrator's other sessions.
 import { timingSafeEqual } from 'node:crypto';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { newTotpSecret, totpUri } from '../../../platform/auth/totp.ts';
+import type { KvStore } from '../../../platform/cache/kv.ts';
+import type { Database } from '../../../platform/db/database.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import type { AdminContext } from '../../context.ts';
 import { admins } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import type { Principal } from '../../guard.ts';
+import type { Principal } from '../../kernel/guard.ts';
+import { consumeTotp } from '../../kernel/second-factor.ts';
+import type { SessionService } from '../../kernel/sessions.ts';
 
 export const TOTP_ISSUER = 'FieldOps Admin';
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -24,13 +27,17 @@ function sameSecret(a: string, b: string) {
 }
 
 export class AuthenticatorService {
-  private readonly ctx: AdminContext;
-  constructor(ctx: AdminContext) {
-    this.ctx = ctx;
+  private readonly db: Database;
+  private readonly kv: KvStore;
+  private readonly sessions: SessionService;
+  constructor(deps: { db: Database; kv: KvStore; sessions: SessionService }) {
+    this.db = deps.db;
+    this.kv = deps.kv;
+    this.sessions = deps.sessions;
   }
 
   private async account(adminId: number) {
-    const [row] = await this.ctx.platform.db.orm
+    const [row] = await this.db.orm
       .select({ username: admins.username, secret: admins.totpSecret })
       .from(admins)
       .where(eq(admins.id, adminId));
@@ -50,7 +57,7 @@ export class AuthenticatorService {
     const secret = newTotpSecret();
     const uri = totpUri(secret, TOTP_ISSUER, username);
     const qrcode = await QRCode.toDataURL(uri, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 240 });
-    await this.ctx.platform.kv.set(pendingKey(principal.adminId), secret, PENDING_TTL_MS);
+    await this.kv.set(pendingKey(principal.adminId), secret, PENDING_TTL_MS);
     return { secret, otpauth_url: uri, qrcode, expires_in: PENDING_TTL_MS / 1000 };
   }
 
@@ -58,41 +65,39 @@ export class AuthenticatorService {
     const { secret: bound } = await this.account(principal.adminId);
     if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: 'an authenticator is already bound; unbind it first' });
     const key = pendingKey(principal.adminId);
-    const pending = await this.ctx.platform.kv.get(key);
+    const pending = await this.kv.get(key);
     if (!pending || !sameSecret(pending, input.secret)) {
       throw new AppError(E.VALIDATION, { detail: 'the secret is not the pending one (or it expired): request a new QR code', details: { field: 'secret' } });
     }
-    if (!(await this.ctx.auth.consumeTotp(principal.adminId, pending, input.code))) {
+    if (!(await consumeTotp(this.db, principal.adminId, pending, input.code))) {
       throw new AppError(E.VALIDATION, { detail: 'the authenticator code is wrong or already used', details: { field: 'code' } });
     }
-    const orm = this.ctx.platform.db.orm;
-    const ended = await orm.transaction(async (tx) => {
-      const updated = await tx
+    const ended = await this.db.transaction(async (tx) => {
+      const updated = await tx.orm
         .update(admins)
         .set({ totpSecret: pending, updatedAt: new Date() })
         .where(and(eq(admins.id, principal.adminId), isNull(admins.totpSecret)))
         .returning({ id: admins.id });
       if (updated.length === 0) throw new AppError(E.ALREADY_EXISTS, { detail: 'an authenticator is already bound' });
-      return this.ctx.sessions.endAllOf(principal.adminId, 'security', principal.sessionId, tx);
+      return this.sessions.endAllOf(principal.adminId, 'security', principal.sessionId, tx);
     });
-    await this.ctx.platform.kv.del(key);
-    await this.ctx.sessions.publish({ admins: [principal.adminId], sessions: ended });
+    await this.kv.del(key);
+    await this.sessions.publish({ admins: [principal.adminId], sessions: ended });
   }
 
   async unbind(principal: Principal, code: string) {
     const { secret } = await this.account(principal.adminId);
     if (!secret) throw new AppError(E.VALIDATION, { detail: 'no authenticator is bound' });
-    if (!(await this.ctx.auth.consumeTotp(principal.adminId, secret, code))) {
+    if (!(await consumeTotp(this.db, principal.adminId, secret, code))) {
       throw new AppError(E.VALIDATION, { detail: 'the authenticator code is wrong or already used', details: { field: 'code' } });
     }
-    const orm = this.ctx.platform.db.orm;
-    const ended = await orm.transaction(async (tx) => {
-      await tx
+    const ended = await this.db.transaction(async (tx) => {
+      await tx.orm
         .update(admins)
         .set({ totpSecret: null, updatedAt: new Date() })
         .where(and(eq(admins.id, principal.adminId), isNotNull(admins.totpSecret)));
-      return this.ctx.sessions.endAllOf(principal.adminId, 'security', principal.sessionId, tx);
+      return this.sessions.endAllOf(principal.adminId, 'security', principal.sessionId, tx);
     });
-    await this.ctx.sessions.publish({ admins: [principal.adminId], sessions: ended });
+    await this.sessions.publish({ admins: [principal.adminId], sessions: ended });
   }
 }

@@ -7,10 +7,9 @@ import fp from 'fastify-plugin';
 import { AppError } from '../../../platform/http/errors.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
-import { blacklistServiceOf } from './blacklists.service.ts';
 
 export const blacklistGate = fp<FeatureOptions>(async (app, { ctx }) => {
-  const service = blacklistServiceOf(ctx);
+  const service = ctx.blacklists;
 
   app.addHook('onRequest', (request, _reply, done) => {
     const ip = request.ip;

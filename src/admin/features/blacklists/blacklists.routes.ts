@@ -2,16 +2,14 @@
 // reply and on the others within a second (see blacklists.service.ts); the gate that enforces
 // the rules is blacklists.gate.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { formatDisplay } from '../../../platform/time.ts';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
   BatchDeleteBody, BlacklistList, BlacklistQuery, BlacklistReply, CreateBlacklistBody, DeleteReply, UpdateBlacklistBody,
 } from './blacklists.schema.ts';
-import { blacklistServiceOf, type BlacklistRow } from './blacklists.service.ts';
+import { renderBlacklist } from './blacklists.view.ts';
 
 const tags = ['IP blacklist'];
-const security = [{ bearer: [] }];
 
 const RULE_FORMS =
   '`ip` is an IPv4 or IPv6 address, a CIDR block (`203.0.113.0/24`, `2001:db8::/32`) or a range `start-end` of one family; '
@@ -20,16 +18,8 @@ const RULE_FORMS =
   + 'An active rule (status 1) that covers the caller’s own current address is refused with 400 (40001), so that an administrator cannot lock themself out by mistake.';
 
 export const blacklistsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const service = blacklistServiceOf(ctx);
+  const service = ctx.blacklists;
   const tz = ctx.platform.config.DISPLAY_TIMEZONE;
-  const record = (r: BlacklistRow) => ({
-    id: r.id,
-    ip: r.ip,
-    remark: r.remark,
-    status: r.status,
-    created_at: formatDisplay(r.createdAt, tz)!,
-    updated_at: formatDisplay(r.updatedAt, tz)!,
-  });
 
   app.get('/blacklists', {
     config: { permission: 'blacklist.list' },
@@ -37,13 +27,12 @@ export const blacklistsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
       tags,
       summary: 'IP blacklist rules',
       description: 'Paged; `ip` is a fuzzy filter over the stored rule text; `status` 1 active / 0 inactive.',
-      security,
       querystring: BlacklistQuery,
-      response: { 200: BlacklistList, ...authErrors },
+      response: { 200: BlacklistList },
     },
   }, async (request) => {
     const { rows, total } = await service.list(request.query);
-    return okList(request, rows.map(record), request.query, total);
+    return okList(request, rows.map((r) => renderBlacklist(r, tz)), request.query, total);
   });
 
   app.post('/blacklists', {
@@ -52,16 +41,15 @@ export const blacklistsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
       tags,
       summary: 'Add an IP blacklist rule',
       description: `Active rules refuse every admin request (login included) from a covered address with 403 (20003), on every instance within a second. ${RULE_FORMS}`,
-      security,
       body: CreateBlacklistBody,
-      response: { 200: BlacklistReply, ...authErrors },
+      response: { 200: BlacklistReply },
     },
-  }, async (request) => ok(request, record(await service.create(request.body, request.ip))));
+  }, async (request) => ok(request, renderBlacklist(await service.create(request.body, request.ip), tz)));
 
   app.get('/blacklists/:id', {
     config: { permission: 'blacklist.list' },
-    schema: { tags, summary: 'One IP blacklist rule', security, params: IdParam, response: { 200: BlacklistReply, ...authErrors, 404: ErrorEnvelope } },
-  }, async (request) => ok(request, record(await service.get(request.params.id))));
+    schema: { tags, summary: 'One IP blacklist rule', params: IdParam, response: { 200: BlacklistReply, 404: ErrorEnvelope } },
+  }, async (request) => ok(request, renderBlacklist(await service.get(request.params.id), tz)));
 
   app.put('/blacklists/:id', {
     config: { permission: 'blacklist.update' },
@@ -69,12 +57,11 @@ export const blacklistsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
       tags,
       summary: 'Change an IP blacklist rule',
       description: `Send any of \`ip\`, \`remark\`, \`status\`; the others are kept. ${RULE_FORMS}`,
-      security,
       params: IdParam,
       body: UpdateBlacklistBody,
-      response: { 200: BlacklistReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: BlacklistReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, record(await service.update(request.params.id, request.body, request.ip))));
+  }, async (request) => ok(request, renderBlacklist(await service.update(request.params.id, request.body, request.ip), tz)));
 
   app.delete('/blacklists/batch', {
     config: { permission: 'blacklist.delete' },
@@ -82,15 +69,14 @@ export const blacklistsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
       tags,
       summary: 'Delete several IP blacklist rules',
       description: 'One statement: the existing rules among `ids` are deleted together; ids that do not exist are reported in `not_found`.',
-      security,
       body: BatchDeleteBody,
-      response: { 200: DeleteReply, ...authErrors },
+      response: { 200: DeleteReply },
     },
   }, async (request) => ok(request, await service.removeMany(request.body.ids)));
 
   app.delete('/blacklists/:id', {
     config: { permission: 'blacklist.delete' },
-    schema: { tags, summary: 'Delete an IP blacklist rule', security, params: IdParam, response: { 200: DeleteReply, ...authErrors, 404: ErrorEnvelope } },
+    schema: { tags, summary: 'Delete an IP blacklist rule', params: IdParam, response: { 200: DeleteReply, 404: ErrorEnvelope } },
   }, async (request) => {
     await service.remove(request.params.id);
     return ok(request, { deleted: 1, not_found: [] });

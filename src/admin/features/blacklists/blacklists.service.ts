@@ -7,15 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
-import type { Orm } from '../../../platform/db/database.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
-import type { AdminContext } from '../../context.ts';
 import { E } from '../../errors.ts';
 import { IpMatcher, parseRule, ruleCovers, type IpRule, type MatchedRule } from './blacklists.ip.ts';
 import type { BlacklistOrderField } from './blacklists.schema.ts';
-import { blacklists } from './blacklists.tables.ts';
+import { blacklists } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 
 export const BLACKLIST_CHANNEL = 'admin.blacklist';
@@ -50,8 +49,8 @@ export class BlacklistService {
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
 
-  constructor(deps: { orm: Orm; pubsub: PubSub; logger: Logger }) {
-    this.orm = deps.orm;
+  constructor(deps: { db: Database; pubsub: PubSub; logger: Logger }) {
+    this.orm = deps.db.orm;
     this.pubsub = deps.pubsub;
     this.logger = deps.logger;
   }
@@ -200,17 +199,4 @@ export class BlacklistService {
     const found = new Set(gone.map((r) => r.id));
     return { deleted: gone.length, not_found: ids.filter((id) => !found.has(id)) };
   }
-}
-
-/** One service per admin context: the gate and the routes share it. */
-const services = new WeakMap<AdminContext, BlacklistService>();
-
-export function blacklistServiceOf(ctx: AdminContext): BlacklistService {
-  let service = services.get(ctx);
-  if (!service) {
-    const { db, pubsub, logger } = ctx.platform;
-    service = new BlacklistService({ orm: db.orm, pubsub, logger });
-    services.set(ctx, service);
-  }
-  return service;
 }

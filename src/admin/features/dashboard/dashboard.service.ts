@@ -1,11 +1,11 @@
 // Dashboard figures: counts by SQL (index-backed for the logs, never loading rows) and the
 // newest login and operation log rows.
 import { and, count, eq, gte } from 'drizzle-orm';
-import type { Orm } from '../../../platform/db/database.ts';
+import type { Config } from '../../../platform/config.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
-import { admins, loginLogs, menus, roles } from '../../db/schema.ts';
-import { LogsService } from '../logs/logs.service.ts';
-import { operationLogs } from '../logs/logs.tables.ts';
+import { admins, loginLogs, menus, operationLogs, roles } from '../../db/schema.ts';
+import type { LogsService } from '../logs/logs.service.ts';
 
 export const RECENT_ROWS = 10;
 
@@ -23,10 +23,10 @@ export class DashboardService {
   private readonly orm: Orm;
   private readonly tz: string;
   private readonly logs: LogsService;
-  constructor(orm: Orm, tz: string) {
-    this.orm = orm;
-    this.tz = tz;
-    this.logs = new LogsService(orm, tz);
+  constructor(deps: { db: Database; config: Config; logs: LogsService }) {
+    this.orm = deps.db.orm;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.logs = deps.logs;
   }
 
   async stats() {

@@ -1,16 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok } from '../../http.ts';
+import { ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import {
   DepartmentCreateBody, DepartmentNodeShared, DepartmentQuery, DepartmentReply, DepartmentTreeReply, DepartmentUpdateBody, NullReply,
 } from './departments.schema.ts';
-import { DepartmentService } from './departments.service.ts';
 
 const tags = ['Departments'];
-const security = [{ bearer: [] }];
 
 export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const departments = new DepartmentService(ctx.platform.db.orm, ctx.platform.config.DISPLAY_TIMEZONE);
+  const { departments } = ctx;
   app.addSchema(DepartmentNodeShared);
 
   app.get('/departments', {
@@ -21,9 +19,8 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       description:
         '`data.list` holds the root departments, each with its `children`, siblings ordered by `sort` then id; `data.total` counts the departments at all levels. ' +
         'With `status` or `name`, the matching departments are returned with their ancestors, so that the tree stays connected.',
-      security,
       querystring: DepartmentQuery,
-      response: { 200: DepartmentTreeReply, ...authErrors },
+      response: { 200: DepartmentTreeReply },
     },
   }, async (request) => ok(request, await departments.tree(request.query)));
 
@@ -33,9 +30,8 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       tags,
       summary: 'Create a department',
       description: 'The parent must be 0 (root) or an existing department; `email` is an email address or empty.',
-      security,
       body: DepartmentCreateBody,
-      response: { 200: DepartmentReply, ...authErrors },
+      response: { 200: DepartmentReply },
     },
   }, async (request) => ok(request, await departments.create(request.body)));
 
@@ -44,9 +40,8 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
     schema: {
       tags,
       summary: 'One department with its subtree',
-      security,
       params: IdParam,
-      response: { 200: DepartmentReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: DepartmentReply, 404: ErrorEnvelope },
     },
   }, async (request) => ok(request, await departments.get(request.params.id)));
 
@@ -56,10 +51,9 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       tags,
       summary: 'Update a department (only the fields sent change)',
       description: 'A new parent must exist and must not be the department itself or one of its descendants (30001).',
-      security,
       params: IdParam,
       body: DepartmentUpdateBody,
-      response: { 200: DepartmentReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: DepartmentReply, 404: ErrorEnvelope },
     },
   }, async (request) => ok(request, await departments.update(request.params.id, request.body)));
 
@@ -69,9 +63,8 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       tags,
       summary: 'Delete a department without children or administrators',
       description: 'A department that still has child departments or administrators is refused (40002).',
-      security,
       params: IdParam,
-      response: { 200: NullReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: NullReply, 404: ErrorEnvelope },
     },
   }, async (request) => {
     await departments.remove(request.params.id);

@@ -2,35 +2,26 @@
 // transaction behind a lock on the table's structure, so that two concurrent moves cannot
 // make a cycle and a child cannot be added under a department being deleted.
 import { and, asc, eq, ilike, sql } from 'drizzle-orm';
-import type { Orm } from '../../../platform/db/database.ts';
+import type { Static } from 'typebox';
+import type { Config } from '../../../platform/config.ts';
+import type { Database, Executor, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { buildTree } from '../rbac/rbac.service.ts';
+import { buildTree, isInSubtree } from '../../../platform/tree.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
-import { rowsOf } from '../menus/menus.service.ts';
-import type { DepartmentNode } from './departments.schema.ts';
+import type { DepartmentCreateBody, DepartmentNode, DepartmentUpdateBody } from './departments.schema.ts';
 
 type Row = typeof departments.$inferSelect;
 
-export interface DepartmentInput {
-  name?: string | undefined;
-  parent_id?: number | undefined;
-  leader?: string | undefined;
-  phone?: string | undefined;
-  email?: string | undefined;
-  status?: number | undefined;
-  sort?: number | undefined;
-}
-
 export class DepartmentService {
-  private readonly orm: Orm;
+  private readonly db: Database;
   private readonly tz: string;
-  constructor(orm: Orm, tz: string) {
-    this.orm = orm;
-    this.tz = tz;
+  constructor(deps: { db: Database; config: Config }) {
+    this.db = deps.db;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
   }
 
   private node(d: Row): DepartmentNode {
@@ -47,14 +38,14 @@ export class DepartmentService {
    * their ancestors (whatever those match), so that the tree stays connected.
    */
   async tree(q: { status?: number | undefined; name?: string | undefined }): Promise<{ list: DepartmentNode[]; total: number }> {
-    const all = await this.orm.select().from(departments).orderBy(asc(departments.sort), asc(departments.id));
+    const all = await this.db.orm.select().from(departments).orderBy(asc(departments.sort), asc(departments.id));
     let rows = all;
     const filter = and(
       q.status !== undefined ? eq(departments.status, q.status) : undefined,
       q.name ? ilike(departments.name, contains(q.name)) : undefined,
     );
     if (filter) {
-      const hits = await this.orm.select({ id: departments.id }).from(departments).where(filter);
+      const hits = await this.db.orm.select({ id: departments.id }).from(departments).where(filter);
       const byId = new Map(all.map((d) => [d.id, d]));
       const keep = new Set<number>();
       for (const { id } of hits) {
@@ -67,7 +58,7 @@ export class DepartmentService {
 
   /** One department with its subtree. */
   async get(id: number): Promise<DepartmentNode> {
-    const all = await this.orm.select().from(departments).orderBy(asc(departments.sort), asc(departments.id));
+    const all = await this.db.orm.select().from(departments).orderBy(asc(departments.sort), asc(departments.id));
     const nodes = all.map((d) => this.node(d));
     buildTree(nodes);
     const self = nodes.find((n) => n.id === id);
@@ -75,11 +66,11 @@ export class DepartmentService {
     return self;
   }
 
-  async create(input: DepartmentInput & { name: string }): Promise<DepartmentNode> {
+  async create(input: Static<typeof DepartmentCreateBody>): Promise<DepartmentNode> {
     const id = await this.write(async (tx) => {
       const parentId = input.parent_id ?? 0;
       await this.checkParent(tx, parentId);
-      const [row] = await tx
+      const [row] = await tx.orm
         .insert(departments)
         .values({
           parentId,
@@ -96,19 +87,19 @@ export class DepartmentService {
     return this.get(id);
   }
 
-  async update(id: number, input: DepartmentInput): Promise<DepartmentNode> {
+  async update(id: number, input: Static<typeof DepartmentUpdateBody>): Promise<DepartmentNode> {
     if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: 'send at least one field to change' });
     await this.write(async (tx) => {
-      const [current] = await tx.select().from(departments).where(eq(departments.id, id)).for('update');
+      const [current] = await tx.orm.select().from(departments).where(eq(departments.id, id)).for('update');
       if (!current) throw notFound(id);
       if (input.parent_id !== undefined && input.parent_id !== current.parentId) {
         if (input.parent_id === id) throw invalid('parent_id', `department ${id} cannot be its own parent`);
         await this.checkParent(tx, input.parent_id);
-        if (await this.isDescendant(tx, input.parent_id, id)) {
+        if (await isInSubtree(tx, 'admin.departments', input.parent_id, id)) {
           throw invalid('parent_id', `parent_id ${input.parent_id} is a descendant of department ${id}: moving it there would make a cycle`);
         }
       }
-      await tx
+      await tx.orm
         .update(departments)
         .set({
           ...(input.name !== undefined ? { name: input.name } : {}),
@@ -129,15 +120,15 @@ export class DepartmentService {
   async remove(id: number): Promise<void> {
     try {
       await this.write(async (tx) => {
-        const [current] = await tx.select({ id: departments.id }).from(departments).where(eq(departments.id, id)).for('update');
+        const [current] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, id)).for('update');
         if (!current) throw notFound(id);
-        const [child] = await tx.select({ id: departments.id }).from(departments).where(eq(departments.parentId, id)).limit(1);
+        const [child] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.parentId, id)).limit(1);
         if (child) throw new AppError(E.DELETE_FAILED, { detail: `department ${id} still has child departments: delete or move them first` });
-        const [members] = await tx.select({ n: sql<number>`count(*)::int` }).from(admins).where(eq(admins.departmentId, id));
+        const [members] = await tx.orm.select({ n: sql<number>`count(*)::int` }).from(admins).where(eq(admins.departmentId, id));
         if (members && members.n > 0) {
           throw new AppError(E.DELETE_FAILED, { detail: `department ${id} still has ${members.n} administrator(s): move them to another department first` });
         }
-        await tx.delete(departments).where(eq(departments.id, id));
+        await tx.orm.delete(departments).where(eq(departments.id, id));
       });
     } catch (err) {
       // An administrator assigned meanwhile: the foreign key refuses the delete.
@@ -149,28 +140,16 @@ export class DepartmentService {
   }
 
   /** The parent must be 0 or an existing department. */
-  private async checkParent(tx: Orm, parentId: number) {
+  private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
-    const [parent] = await tx.select({ id: departments.id }).from(departments).where(eq(departments.id, parentId));
+    const [parent] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, parentId));
     if (!parent) throw invalid('parent_id', `parent_id ${parentId} does not exist`);
   }
 
-  /** Whether `candidate` lies in the subtree under `ancestor`. */
-  private async isDescendant(tx: Orm, candidate: number, ancestor: number): Promise<boolean> {
-    const rows = await tx.execute(sql`
-      WITH RECURSIVE up AS (
-        SELECT id, parent_id FROM admin.departments WHERE id = ${candidate}
-        UNION
-        SELECT d.id, d.parent_id FROM admin.departments d JOIN up ON d.id = up.parent_id
-      )
-      SELECT 1 AS hit FROM up WHERE id = ${ancestor} LIMIT 1`);
-    return rowsOf(rows).length > 0;
-  }
-
   /** One transaction behind the tree lock. */
-  private async write<T>(fn: (tx: Orm) => Promise<T>): Promise<T> {
-    return this.orm.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('admin.departments.tree'))`);
+  private async write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('admin.departments.tree'))`);
       return fn(tx);
     });
   }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { formatDisplay } from '../../../platform/time.ts';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
   DeletedReply,
   DictionaryCreateBody,
@@ -10,28 +9,13 @@ import {
   DictionaryReply,
   DictionaryUpdateBody,
 } from './dictionaries.schema.ts';
-import { DictionaryService } from './dictionaries.service.ts';
-import type { DictionaryRow } from './dictionaries.tables.ts';
+import { renderDictionary } from './dictionaries.view.ts';
 
 const tags = ['Dictionaries'];
-const security = [{ bearer: [] }];
 
 export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const tz = ctx.platform.config.DISPLAY_TIMEZONE;
-  const service = new DictionaryService(ctx.platform.db.orm);
-
-  const record = (r: DictionaryRow) => ({
-    id: r.id,
-    parent_id: r.parentId,
-    name: r.name,
-    code: r.code,
-    value: r.value,
-    description: r.description,
-    status: r.status,
-    sort: r.sort,
-    created_at: formatDisplay(r.createdAt, tz)!,
-    updated_at: formatDisplay(r.updatedAt, tz)!,
-  });
+  const service = ctx.dictionaries;
 
   app.get('/dictionaries', {
     config: { permission: 'dictionary.list' },
@@ -44,19 +28,18 @@ export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
         '`name` and `code` are fuzzy (case-insensitive); filters combine with AND.',
         'Default order `id:desc` as for every list; a front end showing one dictionary usually asks `order_by=sort:asc` (ties by id).',
       ].join(' '),
-      security,
       querystring: DictionaryQuery,
-      response: { 200: DictionaryList, ...authErrors },
+      response: { 200: DictionaryList },
     },
   }, async (request) => {
     const { rows, total } = await service.list(request.query);
-    return okList(request, rows.map(record), request.query, total);
+    return okList(request, rows.map((r) => renderDictionary(r, tz)), request.query, total);
   });
 
   app.get('/dictionaries/:id', {
     config: { permission: 'dictionary.list' },
-    schema: { tags, summary: 'One dictionary type or item', security, params: IdParam, response: { 200: DictionaryReply, ...authErrors, 404: ErrorEnvelope } },
-  }, async (request) => ok(request, record(await service.get(request.params.id))));
+    schema: { tags, summary: 'One dictionary type or item', params: IdParam, response: { 200: DictionaryReply, 404: ErrorEnvelope } },
+  }, async (request) => ok(request, renderDictionary(await service.get(request.params.id), tz)));
 
   app.post('/dictionaries', {
     config: { permission: 'dictionary.create' },
@@ -68,11 +51,10 @@ export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
         '`code` is unique, ignoring case, among the types and among the items of one type: a duplicate is 400 30002.',
         'Defaults: `value` and `description` empty, `status` 1, `sort` 0.',
       ].join(' '),
-      security,
       body: DictionaryCreateBody,
-      response: { 200: DictionaryReply, ...authErrors },
+      response: { 200: DictionaryReply },
     },
-  }, async (request) => ok(request, record(await service.create(request.body))));
+  }, async (request) => ok(request, renderDictionary(await service.create(request.body), tz)));
 
   app.put('/dictionaries/:id', {
     config: { permission: 'dictionary.update' },
@@ -83,12 +65,11 @@ export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
         'Partial update: only the fields sent change (at least one). The rules of creation apply to the result.',
         'An item can move to another type, or become a type (`parent_id` 0); a type can become an item only while it has no items.',
       ].join(' '),
-      security,
       params: IdParam,
       body: DictionaryUpdateBody,
-      response: { 200: DictionaryReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: DictionaryReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, record(await service.update(request.params.id, request.body))));
+  }, async (request) => ok(request, renderDictionary(await service.update(request.params.id, request.body), tz)));
 
   app.delete('/dictionaries/:id', {
     config: { permission: 'dictionary.delete' },
@@ -96,9 +77,8 @@ export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
       tags,
       summary: 'Delete a dictionary item, or a type without items',
       description: 'A type that still has items is not deleted: 400 40002 (delete its items first).',
-      security,
       params: IdParam,
-      response: { 200: DeletedReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: DeletedReply, 404: ErrorEnvelope },
     },
   }, async (request) => {
     await service.remove(request.params.id);

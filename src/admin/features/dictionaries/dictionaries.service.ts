@@ -5,37 +5,15 @@
 // insert of an item under a type being deleted cannot leave an orphan.
 import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Orm } from '../../../platform/db/database.ts';
+import type { Static } from 'typebox';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
 import { E } from '../../errors.ts';
-import type { DictionaryOrderField } from './dictionaries.schema.ts';
-import { dictionaries, type DictionaryRow } from './dictionaries.tables.ts';
+import type { DictionaryCreateBody, DictionaryOrderField, DictionaryQuery, DictionaryUpdateBody } from './dictionaries.schema.ts';
+import { dictionaries, type DictionaryRow } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
-
-export interface DictionaryListQuery {
-  page: number;
-  page_size: number;
-  parent_id?: number | undefined;
-  type_code?: string | undefined;
-  name?: string | undefined;
-  code?: string | undefined;
-  status?: number | undefined;
-  order_by: string;
-}
-
-export interface DictionaryInput {
-  parent_id?: number | undefined;
-  name: string;
-  code: string;
-  value?: string | undefined;
-  description?: string | undefined;
-  status?: number | undefined;
-  sort?: number | undefined;
-}
-
-export type DictionaryPatch = Partial<DictionaryInput>;
 
 const ORDER_COLUMNS = {
   id: dictionaries.id,
@@ -57,15 +35,15 @@ function duplicate(parentId: number, code: string) {
 const invalid = (detail: string, field: string) => new AppError(E.VALIDATION, { detail, details: { field } });
 
 export class DictionaryService {
-  private readonly orm: Orm;
-  constructor(orm: Orm) {
-    this.orm = orm;
+  private readonly db: Database;
+  constructor(deps: { db: Database }) {
+    this.db = deps.db;
   }
 
-  async list(q: DictionaryListQuery): Promise<{ rows: DictionaryRow[]; total: number }> {
+  async list(q: Static<typeof DictionaryQuery>): Promise<{ rows: DictionaryRow[]; total: number }> {
     const typeId = q.type_code === undefined
       ? undefined
-      : this.orm.select({ id: types.id }).from(types).where(and(eq(types.parentId, 0), eq(sql`lower(${types.code})`, q.type_code.toLowerCase())));
+      : this.db.orm.select({ id: types.id }).from(types).where(and(eq(types.parentId, 0), eq(sql`lower(${types.code})`, q.type_code.toLowerCase())));
     const filter = and(
       q.parent_id !== undefined ? eq(dictionaries.parentId, q.parent_id) : undefined,
       typeId ? inArray(dictionaries.parentId, typeId) : undefined,
@@ -77,22 +55,22 @@ export class DictionaryService {
     const dir = direction === 'asc' ? asc : desc;
     const order: SQL[] = field === 'id' ? [dir(dictionaries.id)] : [dir(ORDER_COLUMNS[field]), dir(dictionaries.id)];
     const [rows, [total]] = await Promise.all([
-      this.orm.select().from(dictionaries).where(filter).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(dictionaries).where(filter),
+      this.db.orm.select().from(dictionaries).where(filter).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
+      this.db.orm.select({ n: count() }).from(dictionaries).where(filter),
     ]);
     return { rows, total: Number(total?.n ?? 0) };
   }
 
   async get(id: number): Promise<DictionaryRow> {
-    const [row] = await this.orm.select().from(dictionaries).where(eq(dictionaries.id, id));
+    const [row] = await this.db.orm.select().from(dictionaries).where(eq(dictionaries.id, id));
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no dictionary ${id}` });
     return row;
   }
 
-  async create(input: DictionaryInput): Promise<DictionaryRow> {
+  async create(input: Static<typeof DictionaryCreateBody>): Promise<DictionaryRow> {
     const parentId = input.parent_id ?? 0;
     try {
-      return await this.orm.transaction(async (tx) => {
+      return await this.db.transaction(async ({ orm: tx }) => {
         if (parentId !== 0) {
           // FOR SHARE: a concurrent delete of the type waits for this insert, then sees the item.
           const [parent] = await tx.select({ parentId: dictionaries.parentId }).from(dictionaries).where(eq(dictionaries.id, parentId)).for('share');
@@ -118,11 +96,11 @@ export class DictionaryService {
     }
   }
 
-  async update(id: number, patch: DictionaryPatch): Promise<DictionaryRow> {
+  async update(id: number, patch: Static<typeof DictionaryUpdateBody>): Promise<DictionaryRow> {
     if (Object.values(patch).every((v) => v === undefined)) throw invalid('send at least one field to change', 'body');
     let parentId = patch.parent_id;
     try {
-      return await this.orm.transaction(async (tx) => {
+      return await this.db.transaction(async ({ orm: tx }) => {
         const ids = patch.parent_id ? [id, patch.parent_id] : [id];
         // Both rows locked in id order: the one changed and the type it moves to.
         const locked = await tx
@@ -169,7 +147,7 @@ export class DictionaryService {
 
   /** Deletes an item, or a type that has no items left. */
   async remove(id: number): Promise<void> {
-    await this.orm.transaction(async (tx) => {
+    await this.db.transaction(async ({ orm: tx }) => {
       const [row] = await tx
         .select({ parentId: dictionaries.parentId, code: dictionaries.code })
         .from(dictionaries)

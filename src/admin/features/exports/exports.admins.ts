@@ -1,26 +1,16 @@
 // The `admins` export kind: the administrators matching the export request, as CSV columns.
 // Never password hashes, authenticator secrets or any other credential.
+import type { Static } from 'typebox';
 import { exportKind } from '../../../platform/jobs/export-tasks.ts';
-import type { AdminContext } from '../../context.ts';
-import { AdminsService, type AdminFilter, type AdminRecord } from '../admins/admins.service.ts';
+import type { AdminFilter, AdminRecord, AdminsService } from '../admins/admins.service.ts';
+import type { AdminExportBody } from './exports.schema.ts';
 
 /** What is queued: the request's filters in the service's types, plus the row order. */
 export interface AdminExportParams extends AdminFilter {
   direction: 'asc' | 'desc';
 }
 
-export interface AdminExportRequest {
-  username?: string | undefined;
-  status?: '1' | '0' | undefined;
-  role_id?: string | undefined;
-  department_id?: string | undefined;
-  is_2fa_bound?: '1' | '0' | undefined;
-  start_time?: string | undefined;
-  end_time?: string | undefined;
-  order_by?: string | undefined;
-}
-
-export function adminExportParams(body: AdminExportRequest): AdminExportParams {
+export function adminExportParams(body: Static<typeof AdminExportBody>): AdminExportParams {
   const params: AdminExportParams = { direction: body.order_by === 'id:desc' ? 'desc' : 'asc' };
   if (body.username) params.username = body.username;
   if (body.status !== undefined) params.status = Number(body.status);
@@ -32,8 +22,7 @@ export function adminExportParams(body: AdminExportRequest): AdminExportParams {
   return params;
 }
 
-export function adminsExportKind(ctx: AdminContext) {
-  const admins = new AdminsService(ctx);
+export function adminsExportKind(admins: AdminsService) {
   return exportKind<AdminRecord>({
     columns: [
       { header: 'id', value: (r) => r.id },

@@ -10,23 +10,21 @@ import { AppError } from '../../../platform/http/errors.ts';
 import type { ExportTask } from '../../../platform/jobs/export-tasks.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
-import type { Principal } from '../../guard.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok } from '../../http.ts';
-import { AdminsService } from '../admins/admins.service.ts';
+import type { Principal } from '../../kernel/guard.ts';
+import { ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import { adminExportParams, adminsExportKind } from './exports.admins.ts';
 import { AdminExportBody, ExportTaskReply } from './exports.schema.ts';
 import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from './exports.view.ts';
 
-const security = [{ bearer: [] }];
 const CsvFile = Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the CSV file (text/csv)' });
-const withNotFound = { ...authErrors, 404: ErrorEnvelope };
+const withNotFound = { 404: ErrorEnvelope };
 
 export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const { platform } = ctx;
   const tz = platform.config.DISPLAY_TIMEZONE;
   const tasks = ctx.exports;
-  tasks.register('admins', adminsExportKind(ctx));
-  const admins = new AdminsService(ctx);
+  const { admins } = ctx;
+  tasks.register('admins', adminsExportKind(admins));
   const prefix = app.prefix;
   const render = (task: ExportTask) => renderExportTask(tasks, task, prefix, tz);
   const visible = (caller: Principal, id: number) => visibleExportTask(tasks, caller, id);
@@ -41,9 +39,8 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         'Poll `GET /exports/{id}` until `status` is `completed`, then download from `download_url`.',
         'Columns: id, username, nickname, email, phone, department, roles, status, is_2fa_bound, last_login_at, created_at.',
       ].join(' '),
-      security,
       body: AdminExportBody,
-      response: { 200: ExportTaskReply, ...authErrors },
+      response: { 200: ExportTaskReply },
     },
     // The body is optional: none at all means no filters.
     preValidation: async (request) => {
@@ -62,7 +59,6 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       tags: ['Exports'],
       summary: 'Status of an export task',
       description: `Its creator, and holders of \`${EXPORT_MANAGE}\`, may read it (otherwise 403, 20001).`,
-      security,
       params: IdParam,
       response: { 200: ExportTaskReply, ...withNotFound },
     },
@@ -74,7 +70,6 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       tags: ['Exports'],
       summary: 'Download the CSV file of a completed export',
       description: `UTF-8 CSV with a byte-order mark. Its creator and holders of \`${EXPORT_MANAGE}\` may download it; 404 (30003) once it expired or when it is not completed.`,
-      security,
       params: IdParam,
       response: { 200: CsvFile, ...withNotFound },
     },

@@ -4,7 +4,7 @@ import { AppError } from '../../../platform/http/errors.ts';
 import type { ExportTask, ExportTasks } from '../../../platform/jobs/export-tasks.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import { E } from '../../errors.ts';
-import type { Principal } from '../../guard.ts';
+import type { Principal } from '../../kernel/guard.ts';
 
 export const EXPORT_MANAGE = 'export.manage';
 

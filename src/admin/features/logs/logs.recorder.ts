@@ -18,8 +18,8 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FeatureOptions } from '../../context.ts';
 import { capJson, describeError, maskFields, redact } from './logs.redact.ts';
-import type { SystemLogLevel } from './logs.tables.ts';
-import { LogWriter, purgeLogs } from './logs.writer.ts';
+import type { SystemLogLevel } from '../../db/schema.ts';
+import { purgeLogs, type LogWriter } from './logs.writer.ts';
 
 const RECORDED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Covered by the login log (paths under the service prefix). */
@@ -76,7 +76,7 @@ function describeLogCall(args: unknown[]): { message: string; context: Record<st
 
 export const operationRecorder = fp<FeatureOptions>(async (app, { ctx }) => {
   const { platform } = ctx;
-  const writer = new LogWriter(platform.db.orm, platform.logger);
+  const writer = ctx.logWriter;
   const prefix = app.prefix;
   const notRecorded = new Set(NOT_RECORDED.map((p) => `${prefix}${p}`));
   openWriters.push(writer);

@@ -3,32 +3,12 @@
 // values are cut so that one row stays small, and text PostgreSQL cannot store (NUL, unpaired
 // surrogates, also those a cut leaves) is written out as `\uXXXX`, so one hostile request
 // can never make a log row, or the batch it is written with, unwritable.
+import { isSecretFieldName } from '../../../platform/secret-fields.ts';
 import { escapeIllFormed } from '../../../platform/text.ts';
 
 const CENSOR = '[redacted]';
 /** Empty values stay as they are: censoring them would only hide that nothing was given. */
 const censorable = (v: unknown) => v !== null && v !== undefined && v !== '';
-
-/**
- * Normalised key names (lower case, no `_`/`-`) that are always secret. Not `code`: it names
- * dictionaries and payment methods, the very thing their audit rows must show; the routes whose
- * `code` is an authenticator code say so in their `secretFields`.
- */
-const SECRET_KEYS = new Set([
-  'password', 'oldpassword', 'newpassword', 'passwordconfirmation', 'passwordhash', 'passwd', 'pwd',
-  'token', 'accesstoken', 'refreshtoken', 'idtoken', 'secret', 'clientsecret', 'appsecret', 'apisecret',
-  'totpsecret', 'jwtsecret', 'googlecode', 'captchacode', 'otp', 'authorization', 'cookie', 'setcookie',
-  'apikey', 'appkey', 'privatekey', 'secretkey', 'merchantkey', 'signkey', 'key', 'signature', 'salt', 'cert', 'certificate',
-  'databaseurl', 'redisurl', 'adminpassword', 'managerpassword', 'xwsticket',
-]);
-
-/** Parts that make any key secret: payment-method `config` secrets come in many names. */
-const SECRET_PARTS = /password|passwd|secret|privatekey|apikey|token$|credential/;
-
-export function isSecretKey(key: string): boolean {
-  const k = key.toLowerCase().replace(/[_\-\s.]/g, '');
-  return SECRET_KEYS.has(k) || SECRET_PARTS.test(k);
-}
 
 export interface RedactLimits {
   /** Longest string kept whole. */
@@ -75,7 +55,7 @@ export function redact(value: unknown, limits: RedactLimits = DEFAULTS, depth = 
   const out: Record<string, unknown> = {};
   const entries = Object.entries(value as Record<string, unknown>);
   for (const [k, v] of entries.slice(0, limits.maxItems)) {
-    out[escapeIllFormed(k)] = isSecretKey(k) && censorable(v) ? CENSOR : redact(v, limits, depth + 1);
+    out[escapeIllFormed(k)] = isSecretFieldName(k) && censorable(v) ? CENSOR : redact(v, limits, depth + 1);
   }
   if (entries.length > limits.maxItems) out['…'] = `${entries.length - limits.maxItems} more keys`;
   return out;

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, OrderByQuery, PagingQuery } from '../../../platform/http/schemas.ts';
 import { ListEnvelope } from '../../http.ts';
-import { SYSTEM_LOG_LEVELS } from './logs.tables.ts';
+import { SYSTEM_LOG_LEVELS } from '../../db/schema.ts';
 
 const DATE_OR_TIME = '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$';
 

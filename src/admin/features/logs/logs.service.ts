@@ -1,13 +1,13 @@
 // Reading the three logs: filters, paging and sort over indexed columns; times shown in the
 // display zone.
 import { and, asc, count, desc, eq, gte, ilike, lt, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { Orm } from '../../../platform/db/database.ts';
+import type { Config } from '../../../platform/config.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
-import { loginLogs } from '../../db/schema.ts';
-import { operationLogs, systemLogs, type SystemLogLevel } from './logs.tables.ts';
+import { loginLogs, operationLogs, systemLogs, type SystemLogLevel } from '../../db/schema.ts';
 
 /**
  * `start_date`/`end_date` (`YYYY-MM-DD HH:mm:ss`, or `YYYY-MM-DD` for the whole day) as a
@@ -83,9 +83,9 @@ const systemColumns = {
 export class LogsService {
   private readonly orm: Orm;
   private readonly tz: string;
-  constructor(orm: Orm, tz: string) {
-    this.orm = orm;
-    this.tz = tz;
+  constructor(deps: { db: Database; config: Config }) {
+    this.orm = deps.db.orm;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
   }
 
   private shown<T extends { created_at: Date }>(rows: T[]) {

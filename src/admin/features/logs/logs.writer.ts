@@ -13,9 +13,8 @@ import type { Logger } from 'pino';
 import type { Orm } from '../../../platform/db/database.ts';
 import { pgErrorCode } from '../../../platform/db/errors.ts';
 import { escapeIllFormed } from '../../../platform/text.ts';
-import { loginLogs } from '../../db/schema.ts';
+import { loginLogs, operationLogs, systemLogs, type OperationLogRow, type SystemLogLevel, type SystemLogRow } from '../../db/schema.ts';
 import { capJson, redact } from './logs.redact.ts';
-import { operationLogs, systemLogs, type OperationLogRow, type SystemLogLevel, type SystemLogRow } from './logs.tables.ts';
 
 const FLUSH_MS = 50;
 const BATCH = 200;

@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok } from '../../http.ts';
+import { ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import { MenuCreateBody, MenuQuery, MenuReply, MenuTreeReply, MenuUpdateBody, NullReply } from './menus.schema.ts';
-import { MenuService } from './menus.service.ts';
 
 const tags = ['Menus'];
-const security = [{ bearer: [] }];
 
 export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const menus = new MenuService(ctx.platform.db.orm, ctx.platform.config.DISPLAY_TIMEZONE);
+  const { menus } = ctx;
 
   app.get('/menus', {
     config: { permission: 'menu.list' },
@@ -18,9 +16,8 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       description:
         '`data.list` holds the root menus, each with its `children`, siblings ordered by `sort` then id; `data.total` counts the menus at all levels. ' +
         'With `status` or `title`, the matching menus are returned with their ancestors, so that the tree stays connected.',
-      security,
       querystring: MenuQuery,
-      response: { 200: MenuTreeReply, ...authErrors },
+      response: { 200: MenuTreeReply },
     },
   }, async (request) => ok(request, await menus.tree(request.query)));
 
@@ -30,9 +27,8 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       tags,
       summary: 'Create a menu',
       description: 'The parent must be 0 (root) or an existing menu that is not a button (type 3). A duplicate `slug` is 30002.',
-      security,
       body: MenuCreateBody,
-      response: { 200: MenuReply, ...authErrors },
+      response: { 200: MenuReply },
     },
   }, async (request) => ok(request, await menus.create(request.body)));
 
@@ -41,9 +37,8 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     schema: {
       tags,
       summary: 'One menu with its subtree',
-      security,
       params: IdParam,
-      response: { 200: MenuReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: MenuReply, 404: ErrorEnvelope },
     },
   }, async (request) => ok(request, await menus.get(request.params.id)));
 
@@ -55,10 +50,9 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       description:
         'A new parent must exist, must not be a button, and must not be the menu itself or one of its descendants (30001). ' +
         'A menu with children cannot become a button (30001). A status change shows in `GET /info` on the next request.',
-      security,
       params: IdParam,
       body: MenuUpdateBody,
-      response: { 200: MenuReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: MenuReply, 404: ErrorEnvelope },
     },
   }, async (request) => ok(request, await menus.update(request.params.id, request.body)));
 
@@ -68,9 +62,8 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       tags,
       summary: 'Delete a menu without children',
       description: 'A menu that still has children is refused (40002). Roles lose the menu; its permissions remain, no longer linked to a menu.',
-      security,
       params: IdParam,
-      response: { 200: NullReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: NullReply, 404: ErrorEnvelope },
     },
   }, async (request) => {
     await menus.remove(request.params.id);

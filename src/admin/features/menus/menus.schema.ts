@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Body, Envelope } from '../../http.ts';
-import { MenuNodeSchema } from '../rbac/rbac.schema.ts';
+import { MenuNodeSchema } from '../../kernel/rbac.schema.ts';
 
 const ID_MAX = Number.MAX_SAFE_INTEGER;
 const SORT = { minimum: -2_147_483_648, maximum: 2_147_483_647 };

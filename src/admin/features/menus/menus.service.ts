@@ -2,30 +2,22 @@
 // transaction behind a lock on the table's structure, so that two concurrent moves cannot
 // make a cycle and a child cannot be added under a menu being deleted.
 import { and, asc, eq, ilike, sql } from 'drizzle-orm';
-import type { Orm } from '../../../platform/db/database.ts';
+import type { Static } from 'typebox';
+import type { Config } from '../../../platform/config.ts';
+import type { Database, Executor, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import { menus } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { buildTree, type MenuNode } from '../rbac/rbac.service.ts';
+import type { MenuNode } from '../../kernel/rbac.ts';
+import type { MenuCreateBody, MenuUpdateBody } from './menus.schema.ts';
+import { buildTree, isInSubtree } from '../../../platform/tree.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 
 export const BUTTON = 3;
 
 type Row = typeof menus.$inferSelect;
-
-export interface MenuInput {
-  parent_id?: number | undefined;
-  title?: string | undefined;
-  slug?: string | undefined;
-  icon?: string | undefined;
-  path?: string | undefined;
-  component?: string | undefined;
-  type?: number | undefined;
-  status?: number | undefined;
-  sort?: number | undefined;
-}
 
 export interface MenuRecord extends MenuNode {
   created_at: string;
@@ -38,11 +30,11 @@ const node = (m: Row): MenuNode => ({
 });
 
 export class MenuService {
-  private readonly orm: Orm;
+  private readonly db: Database;
   private readonly tz: string;
-  constructor(orm: Orm, tz: string) {
-    this.orm = orm;
-    this.tz = tz;
+  constructor(deps: { db: Database; config: Config }) {
+    this.db = deps.db;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
   }
 
   /**
@@ -50,14 +42,14 @@ export class MenuService {
    * ancestors (whatever those match), so that the tree stays connected.
    */
   async tree(q: { status?: number | undefined; title?: string | undefined }): Promise<{ list: MenuNode[]; total: number }> {
-    const all = await this.orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
+    const all = await this.db.orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
     let rows = all;
     const filter = and(
       q.status !== undefined ? eq(menus.status, q.status) : undefined,
       q.title ? ilike(menus.title, contains(q.title)) : undefined,
     );
     if (filter) {
-      const hits = await this.orm.select({ id: menus.id }).from(menus).where(filter);
+      const hits = await this.db.orm.select({ id: menus.id }).from(menus).where(filter);
       const byId = new Map(all.map((m) => [m.id, m]));
       const keep = new Set<number>();
       for (const { id } of hits) {
@@ -69,8 +61,8 @@ export class MenuService {
   }
 
   /** One menu with its timestamps and its subtree. */
-  async get(id: number, orm: Orm = this.orm): Promise<MenuRecord> {
-    const all = await orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
+  async get(id: number): Promise<MenuRecord> {
+    const all = await this.db.orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
     const row = all.find((m) => m.id === id);
     if (!row) throw notFound(id);
     const nodes = all.map(node);
@@ -79,11 +71,11 @@ export class MenuService {
     return { ...self, created_at: formatDisplay(row.createdAt, this.tz)!, updated_at: formatDisplay(row.updatedAt, this.tz)! };
   }
 
-  async create(input: MenuInput & { title: string; slug: string; type: number }): Promise<MenuRecord> {
+  async create(input: Static<typeof MenuCreateBody>): Promise<MenuRecord> {
     const id = await this.write(input.slug, async (tx) => {
       const parentId = input.parent_id ?? 0;
       await this.checkParent(tx, parentId);
-      const [row] = await tx
+      const [row] = await tx.orm
         .insert(menus)
         .values({
           parentId,
@@ -102,25 +94,25 @@ export class MenuService {
     return this.get(id);
   }
 
-  async update(id: number, input: MenuInput): Promise<MenuRecord> {
+  async update(id: number, input: Static<typeof MenuUpdateBody>): Promise<MenuRecord> {
     if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: 'send at least one field to change' });
     await this.write(input.slug, async (tx) => {
-      const [current] = await tx.select().from(menus).where(eq(menus.id, id)).for('update');
+      const [current] = await tx.orm.select().from(menus).where(eq(menus.id, id)).for('update');
       if (!current) throw notFound(id);
       if (input.parent_id !== undefined && input.parent_id !== current.parentId) {
         if (input.parent_id === id) {
           throw invalid('parent_id', `menu ${id} cannot be its own parent`);
         }
         await this.checkParent(tx, input.parent_id);
-        if (await this.isDescendant(tx, input.parent_id, id)) {
+        if (await isInSubtree(tx, 'admin.menus', input.parent_id, id)) {
           throw invalid('parent_id', `parent_id ${input.parent_id} is a descendant of menu ${id}: moving it there would make a cycle`);
         }
       }
       if (input.type === BUTTON && current.type !== BUTTON) {
-        const [child] = await tx.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
+        const [child] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
         if (child) throw invalid('type', `menu ${id} has children: a button (type 3) cannot have children`);
       }
-      await tx
+      await tx.orm
         .update(menus)
         .set({
           ...(input.parent_id !== undefined ? { parentId: input.parent_id } : {}),
@@ -145,39 +137,27 @@ export class MenuService {
    */
   async remove(id: number): Promise<void> {
     await this.write(undefined, async (tx) => {
-      const [current] = await tx.select({ id: menus.id }).from(menus).where(eq(menus.id, id)).for('update');
+      const [current] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.id, id)).for('update');
       if (!current) throw notFound(id);
-      const [child] = await tx.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
+      const [child] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
       if (child) throw new AppError(E.DELETE_FAILED, { detail: `menu ${id} still has children: delete or move them first` });
-      await tx.delete(menus).where(eq(menus.id, id));
+      await tx.orm.delete(menus).where(eq(menus.id, id));
     });
   }
 
   /** The parent must be 0 or an existing menu that is not a button. */
-  private async checkParent(tx: Orm, parentId: number) {
+  private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
-    const [parent] = await tx.select({ type: menus.type }).from(menus).where(eq(menus.id, parentId));
+    const [parent] = await tx.orm.select({ type: menus.type }).from(menus).where(eq(menus.id, parentId));
     if (!parent) throw invalid('parent_id', `parent_id ${parentId} does not exist`);
     if (parent.type === BUTTON) throw invalid('parent_id', `parent_id ${parentId} is a button (type 3), which cannot have children`);
   }
 
-  /** Whether `candidate` lies in the subtree under `ancestor`. */
-  private async isDescendant(tx: Orm, candidate: number, ancestor: number): Promise<boolean> {
-    const rows = await tx.execute<{ hit: number }>(sql`
-      WITH RECURSIVE up AS (
-        SELECT id, parent_id FROM admin.menus WHERE id = ${candidate}
-        UNION
-        SELECT m.id, m.parent_id FROM admin.menus m JOIN up ON m.id = up.parent_id
-      )
-      SELECT 1 AS hit FROM up WHERE id = ${ancestor} LIMIT 1`);
-    return rowsOf(rows).length > 0;
-  }
-
   /** One transaction behind the tree lock; a duplicate slug becomes 30002. */
-  private async write<T>(slug: string | undefined, fn: (tx: Orm) => Promise<T>): Promise<T> {
+  private async write<T>(slug: string | undefined, fn: (tx: Transaction) => Promise<T>): Promise<T> {
     try {
-      return await this.orm.transaction(async (tx) => {
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('admin.menus.tree'))`);
+      return await this.db.transaction(async (tx) => {
+        await tx.query(`SELECT pg_advisory_xact_lock(hashtext('admin.menus.tree'))`);
         return fn(tx);
       });
     } catch (err) {
@@ -187,11 +167,6 @@ export class MenuService {
       throw err;
     }
   }
-}
-
-/** Rows of `execute`: an array (postgres.js) or `{ rows }` (PGlite). */
-export function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
 }
 
 function notFound(id: number) {

@@ -9,6 +9,7 @@ import { statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance, PerformanceObserver, type ELDHistogram } from 'node:perf_hooks';
+import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import type { RedisConnections } from '../../../platform/redis.ts';
 
@@ -27,15 +28,6 @@ function cpuTimes() {
     total += t.user + t.nice + t.sys + t.idle + t.irq;
   }
   return { idle, total };
-}
-
-export interface MonitorOptions {
-  dataDir: string;
-  db: Database;
-  /** Absent without REDIS_URL: the cache is then this process's memory. */
-  redis: RedisConnections | undefined;
-  /** DEPENDENCY_TIMEOUT_MS: the longest the database or Redis is waited for. */
-  timeoutMs: number;
 }
 
 type Up<T> = { status: 'up'; reason: null } & T;
@@ -90,11 +82,13 @@ export class SystemMonitor {
   private readonly observer: PerformanceObserver;
   private cpuSample: Promise<number> | undefined;
 
-  constructor(opts: MonitorOptions) {
-    this.dataDir = opts.dataDir;
-    this.db = opts.db;
-    this.redis = opts.redis;
-    this.timeoutMs = opts.timeoutMs;
+  /** `redis` is absent without REDIS_URL (the cache is then this process's memory). */
+  constructor(deps: { db: Database; redis: RedisConnections | undefined; config: Config }) {
+    this.dataDir = deps.config.dataDir;
+    this.db = deps.db;
+    this.redis = deps.redis;
+    // DEPENDENCY_TIMEOUT_MS: the longest the database or Redis is waited for.
+    this.timeoutMs = deps.config.DEPENDENCY_TIMEOUT_MS;
     this.delay = monitorEventLoopDelay({ resolution: 20 });
     this.delay.enable();
     this.observer = new PerformanceObserver((list) => {

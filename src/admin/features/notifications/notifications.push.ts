@@ -3,14 +3,27 @@
 // by any instance to the local sockets of their recipients, and closing the sockets of
 // sessions that end (logout, kick-out, password change, disabled or deleted account).
 import { createHash, randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { AppError } from '../../../platform/http/errors.ts';
 import { CLOSE, RealtimeHub, type Peer } from '../../../platform/realtime/hub.ts';
-import type { AdminContext } from '../../context.ts';
+import type { KvStore } from '../../../platform/cache/kv.ts';
+import type { PubSub } from '../../../platform/cache/pubsub.ts';
+import type { Config } from '../../../platform/config.ts';
 import { E } from '../../errors.ts';
-import type { Principal } from '../../guard.ts';
-import { AUTH_CHANNEL, type AuthInvalidation } from '../sessions/sessions.service.ts';
-import { NOTIFY_CHANNEL, type NotificationMessage, type PushMessage } from './notifications.service.ts';
+import type { Guard, Principal } from '../../kernel/guard.ts';
+import { AUTH_CHANNEL, type AuthInvalidation, type SessionService } from '../../kernel/sessions.ts';
+import { NOTIFY_CHANNEL, type NotificationMessage, type NotificationService, type PushMessage } from './notifications.service.ts';
+
+interface PushDeps {
+  config: Config;
+  kv: KvStore;
+  pubsub: PubSub;
+  logger: Logger;
+  sessions: SessionService;
+  guard: Guard;
+  notifications: NotificationService;
+}
 
 export const TICKET_TTL_MS = 30_000;
 const TICKET_BYTES = 32;
@@ -30,7 +43,7 @@ export function notificationFrame(n: NotificationMessage): Buffer {
 
 export class NotificationPush {
   readonly hub: RealtimeHub;
-  private readonly ctx: AdminContext;
+  private readonly deps: PushDeps;
   private readonly unsubscribers: (() => Promise<void>)[] = [];
   private running = false;
   /** Bumped by every session invalidation: a socket authenticated across one is checked again. */
@@ -40,9 +53,9 @@ export class NotificationPush {
   /** Deliveries waiting behind a read-back, so that each socket gets notifications in order. */
   private tail: Promise<void> | null = null;
 
-  constructor(ctx: AdminContext) {
-    this.ctx = ctx;
-    const { config, logger } = ctx.platform;
+  constructor(deps: PushDeps) {
+    this.deps = deps;
+    const { config, logger } = deps;
     this.hub = new RealtimeHub({
       heartbeatMs: config.WS_HEARTBEAT_MS,
       maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,
@@ -50,13 +63,13 @@ export class NotificationPush {
       logger,
     });
     // Invalidations made on this instance arrive here first; the others through AUTH_CHANNEL.
-    ctx.sessions.onInvalidate((m) => this.onInvalidation(m));
+    deps.sessions.onInvalidate((m) => this.onInvalidation(m));
   }
 
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    const { pubsub } = this.ctx.platform;
+    const { pubsub } = this.deps;
     this.unsubscribers.push(await pubsub.subscribe(NOTIFY_CHANNEL, (m) => this.onPush(m as PushMessage)));
     this.unsubscribers.push(await pubsub.subscribe(AUTH_CHANNEL, (m) => this.onInvalidation(m as AuthInvalidation)));
     this.hub.start();
@@ -75,7 +88,7 @@ export class NotificationPush {
   /** A single-use ticket for the caller's session, valid for TICKET_TTL_MS. */
   async issueTicket(principal: Principal): Promise<{ ticket: string; expires_at: string }> {
     const ticket = randomBytes(TICKET_BYTES).toString('base64url');
-    await this.ctx.platform.kv.set(ticketKey(ticket), JSON.stringify({ sid: principal.sessionId, uid: principal.adminId }), TICKET_TTL_MS);
+    await this.deps.kv.set(ticketKey(ticket), JSON.stringify({ sid: principal.sessionId, uid: principal.adminId }), TICKET_TTL_MS);
     return { ticket, expires_at: new Date(Date.now() + TICKET_TTL_MS).toISOString() };
   }
 
@@ -86,7 +99,7 @@ export class NotificationPush {
   async authenticate(ticket: string | undefined, authorization: string | undefined): Promise<SocketGrant> {
     const grant = await this.identify(ticket, authorization);
     if (this.hub.sessionFull(grant.sessionId)) {
-      const max = this.ctx.platform.config.WS_MAX_SOCKETS_PER_SESSION;
+      const max = this.deps.config.WS_MAX_SOCKETS_PER_SESSION;
       throw new AppError(E.TOO_MANY_REQUESTS, { detail: `this session already has ${max} open notification sockets; close one first` });
     }
     return grant;
@@ -95,14 +108,14 @@ export class NotificationPush {
   private async identify(ticket: string | undefined, authorization: string | undefined): Promise<SocketGrant> {
     const epoch = this.epoch;
     if (ticket !== undefined) {
-      const stored = await this.ctx.platform.kv.take(ticketKey(ticket));
+      const stored = await this.deps.kv.take(ticketKey(ticket));
       if (!stored) throw new AppError(E.TOKEN_INVALID, { detail: 'unknown, expired or already used ticket' });
       const { sid, uid } = JSON.parse(stored) as { sid: number; uid: number };
       const session = await this.liveSession(sid);
       if (!session || session.adminId !== uid) throw new AppError(E.TOKEN_REVOKED, { detail: 'the session of this ticket has ended' });
       return { userId: uid, sessionId: sid, expiresAt: session.expiresAt, epoch };
     }
-    const principal = await this.ctx.guard.authenticate(authorization);
+    const principal = await this.deps.guard.authenticate(authorization);
     // The guard verified the token; its expiry is the session's (refresh moves both).
     const exp = (JSON.parse(Buffer.from(authorization!.split('.')[1]!, 'base64url').toString('utf8')) as { exp?: number }).exp;
     return { userId: principal.adminId, sessionId: principal.sessionId, expiresAt: (exp ?? 0) * 1000, epoch };
@@ -115,7 +128,7 @@ export class NotificationPush {
   }
 
   private async liveSession(sid: number): Promise<{ adminId: number; expiresAt: number } | undefined> {
-    const row = await this.ctx.sessions.lookup(sid);
+    const row = await this.deps.sessions.lookup(sid);
     if (!row || row.endedAt || row.status !== 1 || row.expiresAt.getTime() <= Date.now()) return undefined;
     return { adminId: row.adminId, expiresAt: row.expiresAt.getTime() };
   }
@@ -140,7 +153,7 @@ export class NotificationPush {
         if (live) this.hub.extendSession(sid, live.expiresAt);
         else this.hub.closeSessions([sid], CLOSE.POLICY_VIOLATION, 'session ended');
       } catch (err) {
-        this.ctx.platform.logger.warn({ err, session: sid }, 'could not check a session with open sockets; closing them');
+        this.deps.logger.warn({ err, session: sid }, 'could not check a session with open sockets; closing them');
         this.hub.closeSessions([sid], CLOSE.INTERNAL_ERROR, 'session check failed');
       }
     }
@@ -161,7 +174,7 @@ export class NotificationPush {
       if (n) this.deliver(m, n);
     };
     const next: Promise<void> = (this.tail ?? Promise.resolve()).then(run).catch((err: unknown) => {
-      this.ctx.platform.logger.error({ err, notification: m.id }, 'could not push a notification');
+      this.deps.logger.error({ err, notification: m.id }, 'could not push a notification');
     });
     this.tail = next;
     void next.then(() => {
@@ -179,7 +192,7 @@ export class NotificationPush {
   private load(id: number): Promise<NotificationMessage | undefined> {
     let pending = this.loading.get(id);
     if (!pending) {
-      pending = this.ctx.notifications.message(id);
+      pending = this.deps.notifications.message(id);
       this.loading.set(id, pending);
       // Kept a little while: the other recipient chunks of a large audience follow at once.
       pending.then(

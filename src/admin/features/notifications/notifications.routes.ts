@@ -8,8 +8,8 @@ import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import type { ExportTasks } from '../../../platform/jobs/export-tasks.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok } from '../../http.ts';
-import { NotificationPush, TICKET_TTL_MS, type SocketGrant } from './notifications.push.ts';
+import { ErrorEnvelope, IdParam, ok } from '../../http.ts';
+import { TICKET_TTL_MS, type SocketGrant } from './notifications.push.ts';
 import {
   NotificationListQuery,
   NotificationListReply,
@@ -23,14 +23,13 @@ import {
 import type { Audience, NotificationService } from './notifications.service.ts';
 
 const tags = ['Notifications'];
-const security = [{ bearer: [] }];
 
 /** Frames from clients larger than this close the socket (1009). */
 const MAX_CLIENT_FRAME = 64 * 1024;
 
 export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const notifications = ctx.notifications;
-  const push = new NotificationPush(ctx);
+  const { push } = ctx;
   hookExportTasks(ctx.exports, notifications, app.prefix);
 
   app.addHook('onReady', () => push.start());
@@ -51,9 +50,8 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       tags,
       summary: 'The caller’s notifications',
       description: 'Newest first by default. `data` holds the list fields and `unread`, the caller’s unread count whatever the filter. Times are ISO 8601 UTC.',
-      security,
       querystring: NotificationListQuery,
-      response: { 200: NotificationListReply, ...authErrors },
+      response: { 200: NotificationListReply },
     },
   }, async (request) => {
     const { list, total, unread } = await notifications.list(request.admin!.adminId, request.query);
@@ -65,8 +63,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
     schema: {
       tags,
       summary: 'Mark all the caller’s notifications read',
-      security,
-      response: { 200: ReadAllReply, ...authErrors },
+      response: { 200: ReadAllReply },
     },
   }, async (request) => ok(request, { updated: await notifications.markAllRead(request.admin!.adminId) }));
 
@@ -76,9 +73,8 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       tags,
       summary: 'Mark one of the caller’s notifications read',
       description: 'Marking it again keeps the first `read_at`. Another administrator’s notification is answered like an unknown one (404, 30003), so ids do not reveal anything.',
-      security,
       params: IdParam,
-      response: { 200: NotificationReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: NotificationReply, 404: ErrorEnvelope },
     },
   }, async (request) => ok(request, await notifications.markRead(request.admin!.adminId, request.params.id)));
 
@@ -92,9 +88,8 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
         'or `all: true` (every enabled administrator). Unknown ids or role: 400 (30001); an audience with nobody in it: 400 (40001).',
         'It is stored for each recipient and pushed at once to their open sockets on every instance.',
       ].join(' '),
-      security,
       body: SendNotificationBody,
-      response: { 200: SentReply, ...authErrors },
+      response: { 200: SentReply },
     },
   }, async (request) => {
     const { title, content, admin_ids, role_id, all } = request.body;
@@ -110,8 +105,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       tags,
       summary: 'A single-use ticket to open the notification socket from a browser',
       description: `Browsers cannot set the Authorization header on a WebSocket: open \`/ws/notifications?ticket=<ticket>\` instead, within ${TICKET_TTL_MS / 1000} seconds. A ticket works once and belongs to the caller’s session.`,
-      security,
-      response: { 200: TicketReply, ...authErrors },
+      response: { 200: TicketReply },
     },
   }, async (request) => ok(request, await push.issueTicket(request.admin!)));
 
@@ -133,9 +127,10 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
         '1001 the server is stopping.',
         'Messages from the client are ignored. A plain GET without upgrade is a 400.',
       ].join(' '),
-      security,
+      // Public to the guard, since the route authenticates itself (bearer or ticket): it states what the guard would imply.
+      security: [{ bearer: [] }],
       querystring: SocketQuery,
-      response: { ...authErrors, 429: ErrorEnvelope },
+      response: { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 429: ErrorEnvelope },
     },
     preHandler: async (request, reply) => {
       grants.set(request, { grant: await push.authenticate(request.query.ticket, request.headers.authorization), reply });

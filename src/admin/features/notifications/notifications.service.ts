@@ -6,12 +6,16 @@
 // reporting system events (export finished, session kicked out, password reset, import
 // finished) through `notify`, which never throws (a failed notification must not fail the
 // operation that caused it).
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import type { Static } from 'typebox';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
-import type { Database, RawExec } from '../../../platform/db/database.ts';
+import type { Database, Executor } from '../../../platform/db/database.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
-import { offsetOf } from '../../../platform/http/schemas.ts';
+import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
+import { admins, notificationRecipients, notifications, roles } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import type { NotificationListQuery, NotificationRecord } from './notifications.schema.ts';
 
 export const NOTIFY_CHANNEL = 'admin.notifications';
 export const TITLE_MAX = 200;
@@ -57,45 +61,33 @@ export interface PushMessage {
   n?: NotificationMessage;
 }
 
-export interface NotificationRecord extends NotificationMessage {
-  kind: string;
-  is_read: boolean;
-  /** ISO 8601 UTC, or null while unread. */
-  read_at: string | null;
-}
+/** A notification as one recipient sees it: the message and the receipt's read state. */
+type RecordRow = Pick<typeof notifications.$inferSelect, 'id' | 'title' | 'content' | 'kind' | 'createdAt'>
+  & Pick<typeof notificationRecipients.$inferSelect, 'readAt'>;
 
-export interface NotificationListQuery {
-  page: number;
-  page_size: number;
-  is_read?: '1' | '0' | undefined;
-  order_by: string;
-}
+const RECORD_COLUMNS = {
+  id: notifications.id,
+  title: notifications.title,
+  content: notifications.content,
+  kind: notifications.kind,
+  createdAt: notifications.createdAt,
+  readAt: notificationRecipients.readAt,
+};
 
-interface RecordRow {
-  id: number;
-  title: string;
-  content: string;
-  kind: string;
-  created_at: Date | string;
-  read_at: Date | string | null;
-}
-
-const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
-
-const toRecord = (r: RecordRow): NotificationRecord => ({
-  id: Number(r.id),
+const toRecord = (r: RecordRow): Static<typeof NotificationRecord> => ({
+  id: r.id,
   title: r.title,
   content: r.content,
   kind: r.kind,
-  created_at: iso(r.created_at),
-  is_read: r.read_at !== null,
-  read_at: r.read_at === null ? null : iso(r.read_at),
+  created_at: r.createdAt.toISOString(),
+  is_read: r.readAt !== null,
+  read_at: r.readAt === null ? null : r.readAt.toISOString(),
 });
 
 /** Rolls the transaction back when nobody would receive the notification. */
 class NoRecipients extends Error {}
 
-const ORDER_COLUMNS: Record<string, string> = { id: 'r.notification_id', created_at: 'n.created_at' };
+const ORDER_COLUMNS = { id: notificationRecipients.notificationId, created_at: notifications.createdAt } as const;
 
 export class NotificationService {
   private readonly db: Database;
@@ -139,11 +131,12 @@ export class NotificationService {
 
   private async store(audience: Audience, message: NewNotification, strict: boolean): Promise<SentNotification | null> {
     const everyone = 'everyone' in audience;
-    let row: { id: number; created_at: Date | string; ids: unknown[] | null; n: number };
+    let row: { id: number; created_at: Date; ids: number[] | null; n: number };
     try {
-      row = await this.db.transactionRaw(async (tx) => {
-        const [recipients, params] = await this.audienceSql(tx.query, audience, strict);
-        const [inserted] = await tx.query<{ id: number; created_at: Date | string; ids: unknown[] | null; n: number }>(
+      row = await this.db.transaction(async (tx) => {
+        const [recipients, params] = await this.audienceSql(tx, audience, strict);
+        // Raw: the message and its receipts are written by one statement (a CTE write).
+        const [inserted] = await tx.query<{ id: number; created_at: Date; ids: number[] | null; n: number }>(
           `WITH n AS (
              INSERT INTO admin.notifications (title, content, kind, sender_id) VALUES ($1, $2, $3, $4) RETURNING id, created_at
            ), r AS (
@@ -156,7 +149,7 @@ export class NotificationService {
            FROM n`,
           [message.title, message.content, message.kind ?? 'message', message.senderId ?? null, ...params],
         );
-        if (!inserted || Number(inserted.n) === 0) throw new NoRecipients();
+        if (!inserted || inserted.n === 0) throw new NoRecipients();
         return inserted;
       });
     } catch (err) {
@@ -165,21 +158,21 @@ export class NotificationService {
       return null;
     }
     const notification: NotificationMessage = {
-      id: Number(row.id),
+      id: row.id,
       title: message.title,
       content: message.content,
-      created_at: iso(row.created_at),
+      created_at: row.created_at.toISOString(),
     };
-    await this.publish(notification, everyone ? 'all' : (row.ids ?? []).map(Number));
-    return { ...notification, recipients: Number(row.n) };
+    await this.publish(notification, everyone ? 'all' : (row.ids ?? []));
+    return { ...notification, recipients: row.n };
   }
 
   /** The recipients' SELECT (one column `id`) and its parameters, numbered from $5. */
-  private async audienceSql(query: RawExec, audience: Audience, strict: boolean): Promise<[string, unknown[]]> {
+  private async audienceSql(tx: Executor, audience: Audience, strict: boolean): Promise<[string, unknown[]]> {
     if ('adminIds' in audience) {
       const ids = [...new Set(audience.adminIds)];
       if (strict) {
-        const found = new Set((await query<{ id: number }>('SELECT id FROM admin.admins WHERE id = ANY($1::bigint[])', [ids])).map((r) => Number(r.id)));
+        const found = new Set((await tx.orm.select({ id: admins.id }).from(admins).where(inArray(admins.id, ids))).map((r) => r.id));
         const unknown = ids.filter((id) => !found.has(id));
         if (unknown.length > 0) throw new InvalidInput(`unknown administrators: ${unknown.join(', ')}`, 'admin_ids');
       }
@@ -187,7 +180,7 @@ export class NotificationService {
     }
     if ('roleId' in audience) {
       if (strict) {
-        const [role] = await query('SELECT 1 FROM admin.roles WHERE id = $1', [audience.roleId]);
+        const [role] = await tx.orm.select({ id: roles.id }).from(roles).where(eq(roles.id, audience.roleId));
         if (!role) throw new InvalidInput(`unknown role ${audience.roleId}`, 'role_id');
       }
       return [
@@ -226,45 +219,42 @@ export class NotificationService {
 
   /** A notification's message, for an instance that received it by reference. */
   async message(id: number): Promise<NotificationMessage | undefined> {
-    const [row] = await this.db.query<{ id: number; title: string; content: string; created_at: Date | string }>(
-      'SELECT id, title, content, created_at FROM admin.notifications WHERE id = $1',
-      [id],
-    );
-    return row ? { id: Number(row.id), title: row.title, content: row.content, created_at: iso(row.created_at) } : undefined;
+    const [row] = await this.db.orm.select({ id: notifications.id, title: notifications.title, content: notifications.content, createdAt: notifications.createdAt })
+      .from(notifications).where(eq(notifications.id, id));
+    return row ? { id: row.id, title: row.title, content: row.content, created_at: row.createdAt.toISOString() } : undefined;
   }
 
   /** One page of an administrator's notifications, the filtered total and the unread count. */
-  async list(adminId: number, q: NotificationListQuery) {
-    const readFilter = q.is_read === '1' ? 'AND r.read_at IS NOT NULL' : q.is_read === '0' ? 'AND r.read_at IS NULL' : '';
-    const [field = 'id', direction = 'desc'] = q.order_by.split(':');
-    const order = `${ORDER_COLUMNS[field] ?? 'r.notification_id'} ${direction === 'asc' ? 'ASC' : 'DESC'}, r.notification_id ${direction === 'asc' ? 'ASC' : 'DESC'}`;
+  async list(adminId: number, q: Static<typeof NotificationListQuery>) {
+    const r = notificationRecipients;
+    const readFilter = q.is_read === '1' ? isNotNull(r.readAt) : q.is_read === '0' ? isNull(r.readAt) : undefined;
+    const { field, direction } = parseOrderBy<keyof typeof ORDER_COLUMNS>(q.order_by);
+    const dir = direction === 'asc' ? asc : desc;
     const [rows, [counts]] = await Promise.all([
-      this.db.query<RecordRow>(
-        `SELECT n.id, n.title, n.content, n.kind, n.created_at, r.read_at
-         FROM admin.notification_recipients r JOIN admin.notifications n ON n.id = r.notification_id
-         WHERE r.admin_id = $1 ${readFilter}
-         ORDER BY ${order}
-         LIMIT $2 OFFSET $3`,
-        [adminId, q.page_size, offsetOf(q)],
-      ),
-      this.db.query<{ total: number; unread: number }>(
-        `SELECT count(*) FILTER (WHERE true ${readFilter})::int AS total, count(*) FILTER (WHERE r.read_at IS NULL)::int AS unread
-         FROM admin.notification_recipients r WHERE r.admin_id = $1`,
-        [adminId],
-      ),
+      this.db.orm.select(RECORD_COLUMNS).from(r).innerJoin(notifications, eq(notifications.id, r.notificationId))
+        .where(and(eq(r.adminId, adminId), readFilter))
+        .orderBy(dir(ORDER_COLUMNS[field]), dir(r.notificationId))
+        .limit(q.page_size)
+        .offset(offsetOf(q)),
+      this.db.orm.select({
+        total: sql<number>`count(*) FILTER (WHERE ${readFilter ?? sql`true`})::int`,
+        unread: sql<number>`count(*) FILTER (WHERE ${isNull(r.readAt)})::int`,
+      }).from(r).where(eq(r.adminId, adminId)),
     ]);
-    return { list: rows.map(toRecord), total: Number(counts?.total ?? 0), unread: Number(counts?.unread ?? 0) };
+    return { list: rows.map(toRecord), total: counts?.total ?? 0, unread: counts?.unread ?? 0 };
   }
 
   /** Marks one of the administrator's notifications read (kept from the first time); 404 when it is not theirs. */
-  async markRead(adminId: number, id: number): Promise<NotificationRecord> {
+  async markRead(adminId: number, id: number): Promise<Static<typeof NotificationRecord>> {
+    // Raw: the receipt is updated and the message read in one statement (a CTE write).
     const [row] = await this.db.query<RecordRow>(
       `WITH u AS (
          UPDATE admin.notification_recipients SET read_at = coalesce(read_at, now())
          WHERE admin_id = $1 AND notification_id = $2
          RETURNING notification_id, read_at
        )
-       SELECT n.id, n.title, n.content, n.kind, n.created_at, u.read_at FROM u JOIN admin.notifications n ON n.id = u.notification_id`,
+       SELECT n.id, n.title, n.content, n.kind, n.created_at AS "createdAt", u.read_at AS "readAt"
+       FROM u JOIN admin.notifications n ON n.id = u.notification_id`,
       [adminId, id],
     );
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no notification ${id}` });
@@ -273,12 +263,10 @@ export class NotificationService {
 
   /** Marks every unread notification of the administrator read; how many were unread. */
   async markAllRead(adminId: number): Promise<number> {
-    const [row] = await this.db.query<{ n: number }>(
-      `WITH u AS (UPDATE admin.notification_recipients SET read_at = now() WHERE admin_id = $1 AND read_at IS NULL RETURNING 1)
-       SELECT count(*)::int AS n FROM u`,
-      [adminId],
-    );
-    return Number(row?.n ?? 0);
+    const marked = await this.db.orm.update(notificationRecipients).set({ readAt: sql`now()` })
+      .where(and(eq(notificationRecipients.adminId, adminId), isNull(notificationRecipients.readAt)))
+      .returning({ id: notificationRecipients.notificationId });
+    return marked.length;
   }
 }
 

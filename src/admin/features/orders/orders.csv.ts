@@ -8,8 +8,9 @@
 // Text cells that start with = + - @, tab or CR are written with a leading `'` (formula
 // guard); the import removes it again (csvUnguard), so the values round-trip exactly.
 import { csvUnguard } from '../../../platform/jobs/csv.ts';
+import { ORDER_STATUSES, type OrderStatus } from '../../db/schema.ts';
 import { checkOrder, type OrderItemInput } from './orders.rules.ts';
-import { ORDER_STATUSES, OrderLookupQuery, type OrderStatus } from './orders.schema.ts';
+import { OrderLookupQuery } from './orders.schema.ts';
 
 export const ORDER_CSV_COLUMNS = ['order_no', 'request_id', 'user_id', 'amount', 'status', 'paid_at', 'created_at', 'products'] as const;
 export type OrderCsvColumn = (typeof ORDER_CSV_COLUMNS)[number];

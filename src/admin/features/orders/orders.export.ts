@@ -3,31 +3,25 @@
 // formula guard, the products as JSON) and `COPY (SELECT …) TO STDOUT` streams it to the
 // file: no per-row work in Node, memory bounded by the stream buffers. On PGlite, which cannot
 // stream COPY, the same SELECT is copied in keyset pages of PGLITE_PAGE rows.
+import type { Static } from 'typebox';
 import type { Database } from '../../../platform/db/database.ts';
 import type { CsvExportKind } from '../../../platform/jobs/export-tasks.ts';
 import { ORDER_CSV_COLUMNS } from './orders.csv.ts';
-import type { OrderOrderField } from './orders.schema.ts';
-import { ORDER_RANGE_MONTHS, orderFilter, type OrderFilter } from './orders.service.ts';
+import type { OrderExportQuery, OrderOrderField } from './orders.schema.ts';
+import { ORDER_RANGE_MONTHS, orderFilter } from './orders.service.ts';
 
 export const ORDERS_EXPORT_KIND = 'orders';
 export const EXPORT_MAX_MONTHS = ORDER_RANGE_MONTHS;
 const PGLITE_PAGE = 5000;
 
-/** The export request: the list's filters without paging (validated by the route schema). */
-export interface OrderExportQuery extends OrderFilter {
-  order_by: string;
-}
-
 /**
  * What is queued with the task: the request, and the time it was made, so that a default
  * time range ("the last 3 months") means the same when the worker runs it.
  */
-export interface OrderExportParams extends OrderExportQuery {
-  requested_at: string;
-}
+export type OrderExportParams = Static<typeof OrderExportQuery> & { requested_at: string };
 
 /** The task parameters of a request; invalid filters (a range over 3 months…) throw InvalidInput (400). */
-export function orderExportParams(q: OrderExportQuery, tz: string, now = new Date()): OrderExportParams {
+export function orderExportParams(q: Static<typeof OrderExportQuery>, tz: string, now = new Date()): OrderExportParams {
   orderFilter(q, tz, 1, now);
   const params: OrderExportParams = { order_by: q.order_by, requested_at: now.toISOString() };
   for (const key of ['user_id', 'order_no', 'status', 'min_amount', 'max_amount', 'start_time', 'end_time'] as const) {
@@ -110,12 +104,13 @@ ORDER BY ${w.orderBy}`;
 /** The sort key of the last order of the next PGlite page, or undefined when the rest fits in one. */
 async function pageEnd(db: Database, p: OrderExportParams, tz: string, after: Key | undefined): Promise<Key | undefined> {
   const w = whereOf(p, tz, { after });
+  // Raw: the keyset of the export's own SELECT (its filter text is the one COPY runs).
   const [row] = await db.query<{ key: string; id: number }>(
     `SELECT (${w.sort.expr})::text AS key, o.id FROM admin.orders o WHERE ${w.where}
      ORDER BY ${w.orderBy} OFFSET ${PGLITE_PAGE - 1} LIMIT 1`,
     w.values,
   );
-  return row ? { key: row.key, id: Number(row.id) } : undefined;
+  return row;
 }
 
 export function ordersExportKind(db: Database, tz: string): CsvExportKind {

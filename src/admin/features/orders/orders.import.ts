@@ -331,11 +331,11 @@ function keepError(summary: OrderImportSummary, error: ImportRowError): void {
  */
 async function writeOrders(db: Database, batch: Batch, tz: string, writer: { check: boolean }): Promise<{ inserted: number; refused: Refused[] }> {
   try {
-    return await db.transactionRaw((tx) => copyOrders(tx, batch, tz, writer.check));
+    return await db.transaction((tx) => copyOrders(tx, batch, tz, writer.check));
   } catch (err) {
     if (!isUniqueViolation(err) && !isUniqueViolation((err as { cause?: unknown }).cause) && !isAbortedCopy(err)) throw err;
     writer.check = true;
-    return db.transactionRaw((tx) => stageOrders(tx, batch, tz));
+    return db.transaction((tx) => stageOrders(tx, batch, tz));
   }
 }
 

@@ -6,19 +6,17 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../../platform/http/errors.ts';
-import { OrderByQuery } from '../../../platform/http/schemas.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
 import { multipartParserError } from '../../multipart.ts';
-import { authErrors, Body, Envelope, ErrorEnvelope, IdParam, ok } from '../../http.ts';
+import { Body, Envelope, ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import { ExportTaskReply } from '../exports/exports.schema.ts';
 import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from '../exports/exports.view.ts';
 import { ORDER_CSV_COLUMNS, REQUIRED_IMPORT_COLUMNS } from './orders.csv.ts';
 import { EXPORT_MAX_MONTHS, orderExportParams, ordersExportKind, ORDERS_EXPORT_KIND } from './orders.export.ts';
 import { IMPORT_ERRORS_SHOWN, importOrders, OrderImportStopped, type OrderImportSummary } from './orders.import.ts';
-import { ORDER_ORDER_FIELDS, OrderFilterQuery } from './orders.schema.ts';
+import { OrderExportQuery } from './orders.schema.ts';
 
-const security = [{ bearer: [] }];
 const FILE_FIELD = 'file';
 /** Room for the multipart boundaries and part headers around the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -34,11 +32,6 @@ const ImportSummary = Type.Object({
     reason: Type.String(),
   }), { description: `the first ${IMPORT_ERRORS_SHOWN} problems by row` }),
   errors_truncated: Type.Boolean({ description: `true when there were more than ${IMPORT_ERRORS_SHOWN} problems` }),
-});
-
-const OrderExportQuery = Type.Object({
-  ...OrderFilterQuery,
-  order_by: OrderByQuery(ORDER_ORDER_FIELDS, 'id:desc'),
 });
 
 const CSV_LAYOUT = [
@@ -77,9 +70,8 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         'written is committed), the message says how many orders were imported before the stop; those stay, and importing the same file',
         'again adds only the rest. The importer is also notified of the counts.',
       ].join(' '),
-      security,
       consumes: ['multipart/form-data'],
-      response: { 200: Envelope(ImportSummary), ...authErrors, 413: ErrorEnvelope, 415: ErrorEnvelope, 503: ErrorEnvelope },
+      response: { 200: Envelope(ImportSummary), 413: ErrorEnvelope, 415: ErrorEnvelope },
     },
     // Before any body is read: the wrong media type or an announced oversize file is refused at once.
     preParsing: async (request) => {
@@ -137,10 +129,9 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         `with only one of them ${EXPORT_MAX_MONTHS} months from (or up to) it.`,
         'Poll `GET /orders/export/status/{id}` until `status` is `completed`, then download from `download_url`', `(\`GET /exports/{id}/download\`). ${CSV_LAYOUT}`,
       ].join(' '),
-      security,
       querystring: OrderExportQuery,
       body: Body({}),
-      response: { 200: ExportTaskReply, ...authErrors },
+      response: { 200: ExportTaskReply },
     },
     // No body is expected; none at all is an empty one.
     preValidation: async (request) => {
@@ -162,9 +153,8 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         `\`download_url\`. Its creator and holders of \`${EXPORT_MANAGE}\` may read it (otherwise 403, 20001); an id that is not an order export is 404 (30003).`,
         'A task left `processing` by a crashed instance is retried (3 attempts in all), then marked `failed`.',
       ].join(' '),
-      security,
       params: IdParam,
-      response: { 200: ExportTaskReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: ExportTaskReply, 404: ErrorEnvelope },
     },
   }, async (request) => {
     const task = await visibleExportTask(tasks, request.admin!, request.params.id, ORDERS_EXPORT_KIND);

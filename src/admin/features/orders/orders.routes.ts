@@ -1,21 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, ErrorEnvelope, ok, okList } from '../../http.ts';
+import { ErrorEnvelope, ok, okList } from '../../http.ts';
 import { renderPayment } from '../payments/payments.view.ts';
 import {
   CreateOrderBody, OrderDeletedReply, OrderIdParam, OrderList, OrderListQuery, OrderLookupQuery, OrderReply, OrderUpdateReply, UpdateOrderBody,
 } from './orders.schema.ts';
-import { OrdersService } from './orders.service.ts';
 import { renderOrder, renderOrderWithDetails } from './orders.view.ts';
 
 const tags = ['Orders'];
-const security = [{ bearer: [] }];
-const withNotFound = { ...authErrors, 404: ErrorEnvelope };
+const withNotFound = { 404: ErrorEnvelope };
 const LOOKUP = 'The order is found by the `order_no` query parameter when given (the path `id` is then ignored: send `0` or `-`), otherwise by the path `id`; unknown: 404 (30003).';
 
 export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const tz = ctx.platform.config.DISPLAY_TIMEZONE;
-  const service = new OrdersService(ctx.platform.db, tz);
+  const service = ctx.orders;
 
   app.get('/orders', {
     config: { permission: 'order.list' },
@@ -27,9 +25,8 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
         'The time range is at most 3 calendar months (longer: 400, 30001). Only `start_time`: the 3 months from it; only `end_time`: the 3 months up to it; neither: the last 3 months.',
         'Money is a JSON number with at most 2 decimals. `total` counts every matching order.',
       ].join(' '),
-      security,
       querystring: OrderListQuery,
-      response: { 200: OrderList, ...authErrors },
+      response: { 200: OrderList },
     },
   }, async (request) => {
     const { rows, total } = await service.list(request.query);
@@ -48,9 +45,8 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
         '`request_id` (generated as a UUID when omitted) makes the request idempotent: a second order with the same `request_id` is refused with 400 30002 naming the existing order number, and under any concurrency exactly one order is created (a unique index decides).',
         'The reply is the order with its details, as `GET /orders/{id}`.',
       ].join(' '),
-      security,
       body: CreateOrderBody,
-      response: { 200: OrderReply, ...authErrors },
+      response: { 200: OrderReply },
     },
   }, async (request) => ok(request, renderOrderWithDetails(await service.create(request.body, request.admin?.adminId ?? null), tz)));
 
@@ -60,7 +56,6 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       tags,
       summary: 'One order with its detail rows',
       description: `${LOOKUP} The reply is \`{ order, details }\` with every stored field.`,
-      security,
       params: OrderIdParam,
       querystring: OrderLookupQuery,
       response: { 200: OrderReply, ...withNotFound },
@@ -79,7 +74,6 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
         'An unknown or inactive `payment_method_id` is 400 30001; no active method at all is 400 40003. Concurrent requests cannot pay one order twice.',
         'The reply is the order with its details and the payment record created (null when cancelled).',
       ].join(' '),
-      security,
       params: OrderIdParam,
       querystring: OrderLookupQuery,
       body: UpdateOrderBody,
@@ -100,7 +94,6 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       tags,
       summary: 'Delete an order and its detail rows',
       description: `${LOOKUP} The order and its detail rows are deleted in one transaction, whatever its status. Payment records are kept as financial history: their \`order_id\` becomes null and they keep the order number.`,
-      security,
       params: OrderIdParam,
       querystring: OrderLookupQuery,
       response: { 200: OrderDeletedReply, ...withNotFound },

@@ -1,11 +1,9 @@
 import { Type } from 'typebox';
 import { OrderByQuery, PagingQuery, TimeRangeQuery } from '../../../platform/http/schemas.ts';
+import { ORDER_STATUSES } from '../../db/schema.ts';
 import { Body, Envelope, ListEnvelope } from '../../http.ts';
 import { PaymentFields } from '../payments/payments.schema.ts';
 import { MAX_PRODUCTS, PRODUCT_NAME_MAX, REQUEST_ID_PATTERN } from './orders.rules.ts';
-
-export const ORDER_STATUSES = ['pending', 'paid', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const ORDER_ORDER_FIELDS = ['id', 'order_no', 'user_id', 'amount', 'status', 'created_at', 'updated_at', 'paid_at'] as const;
 export type OrderOrderField = (typeof ORDER_ORDER_FIELDS)[number];
@@ -48,6 +46,12 @@ export const OrderFilterQuery = {
 
 export const OrderListQuery = Type.Object({
   ...PagingQuery,
+  ...OrderFilterQuery,
+  order_by: OrderByQuery(ORDER_ORDER_FIELDS, 'id:desc'),
+});
+
+/** GET /orders/export: the list's filters and order, without paging. */
+export const OrderExportQuery = Type.Object({
   ...OrderFilterQuery,
   order_by: OrderByQuery(ORDER_ORDER_FIELDS, 'id:desc'),
 });

@@ -98,7 +98,7 @@ export async function seedOrders(db: Database, opts: SeedOptions): Promise<{ ord
     const n = Math.min(batchSize, opts.orders - done);
     for (let attempt = 1; ; attempt++) {
       try {
-        await db.transactionRaw((tx) => tx.query(BATCH_SQL, [done + 1, done + n, tag, opts.users ?? 100_000, methods, PRODUCTS]));
+        await db.transaction((tx) => tx.query(BATCH_SQL, [done + 1, done + n, tag, opts.users ?? 100_000, methods, PRODUCTS]));
         break;
       } catch (err) {
         // A random order or payment number met an existing one: the batch is rolled back; redo it.

@@ -9,16 +9,20 @@
 // - `pending → paid | cancelled` only. Marking paid locks the order, picks the payment method
 //   and writes the payment record in the same transaction, so an order is paid at most once.
 import { randomUUID } from 'node:crypto';
-import type { Database, RawExec } from '../../../platform/db/database.ts';
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Static } from 'typebox';
+import type { Database, Executor } from '../../../platform/db/database.ts';
+import type { Config } from '../../../platform/config.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/schemas.ts';
 import { addMonths } from '../../../platform/time.ts';
+import { orderDetails, orders, paymentMethods, payments, type OrderDetailRow, type OrderRow, type OrderStatus, type PaymentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { newPaymentNo, type PaymentRow, PAYMENT_COLUMNS } from '../payments/payments.service.ts';
+import { newPaymentNo } from '../payments/payments.service.ts';
 import { checkOrder, newOrderNo } from './orders.rules.ts';
-import type { OrderOrderField, OrderStatus } from './orders.schema.ts';
+import type { CreateOrderBody, OrderListQuery, OrderOrderField } from './orders.schema.ts';
 
 export { newOrderNo, orderProblems } from './orders.rules.ts';
 
@@ -26,50 +30,9 @@ export { newOrderNo, orderProblems } from './orders.rules.ts';
 export const ORDER_RANGE_MONTHS = 3;
 const INSERT_ATTEMPTS = 3;
 
-export interface OrderRow {
-  id: number;
-  order_no: string;
-  request_id: string;
-  user_id: number;
-  amount: string;
-  status: OrderStatus;
-  created_by: number | null;
-  paid_at: Date | string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-export interface OrderDetailRow {
-  id: number;
-  order_id: number;
-  product_id: number;
-  product_name: string;
-  price: string;
-  quantity: number;
-}
-
-export interface OrderCreateInput {
-  user_id: number;
-  amount: number;
-  products: { product_id: number; product_name: string; price: number; quantity: number }[];
-  request_id?: string | undefined;
-}
-
-export interface OrderFilter {
-  user_id?: number | undefined;
-  order_no?: string | undefined;
-  status?: OrderStatus | undefined;
-  min_amount?: number | undefined;
-  max_amount?: number | undefined;
-  start_time?: string | undefined;
-  end_time?: string | undefined;
-}
-
-export interface OrderListInput extends OrderFilter {
-  page: number;
-  page_size: number;
-  order_by: string;
-}
+export type OrderListInput = Static<typeof OrderListQuery>;
+/** The filters of the list, which the CSV export shares. */
+type OrderFilter = Omit<OrderListInput, 'page' | 'page_size' | 'order_by'>;
 
 /** An order is found by `order_no` when given, else by id (the contract's lookup rule). */
 export interface OrderLookup {
@@ -77,8 +40,9 @@ export interface OrderLookup {
   order_no?: string | undefined;
 }
 
-export const ORDER_COLUMNS = 'id, order_no, request_id, user_id, amount::text AS amount, status, created_by, paid_at, created_at, updated_at';
-const DETAIL_COLUMNS = 'id, order_id, product_id, product_name, price::text AS price, quantity';
+/** admin.orders as the raw statements select it: the columns named and typed as in OrderRow. */
+const ORDER_COLUMNS = `id, order_no AS "orderNo", request_id AS "requestId", user_id AS "userId", amount::text AS amount, status,
+  created_by AS "createdBy", paid_at AS "paidAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /**
  * The WHERE clause (without `WHERE`) and parameters of the order filters, shared by the list
@@ -120,6 +84,7 @@ export function orderSort(orderBy: string): string {
   return `${field} ${dir}${nulls}, id ${dir}`;
 }
 
+// Raw: one statement writes the order and its details (a CTE write), on the hot POST /orders.
 const CREATE_SQL = `
 WITH o AS (
   INSERT INTO admin.orders (order_no, request_id, user_id, amount, created_by)
@@ -133,7 +98,7 @@ WITH o AS (
     jsonb_to_recordset($6::jsonb) AS (product_id bigint, product_name text, price numeric, quantity integer)
   ) WITH ORDINALITY AS x (product_id, product_name, price, quantity, n)
   ORDER BY x.n
-  RETURNING ${DETAIL_COLUMNS}
+  RETURNING id, order_id, product_id, product_name, price::text AS price, quantity
 )
 SELECT o.*, d.id AS d_id, d.product_id AS d_product_id, d.product_name AS d_product_name, d.price AS d_price, d.quantity AS d_quantity
 FROM o JOIN d ON d.order_id = o.id
@@ -144,16 +109,16 @@ type CreatedRow = OrderRow & { d_id: number; d_product_id: number; d_product_nam
 export class OrdersService {
   private readonly db: Database;
   private readonly tz: string;
-  constructor(db: Database, tz: string) {
-    this.db = db;
-    this.tz = tz;
+  constructor(deps: { db: Database; config: Config }) {
+    this.db = deps.db;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
   }
 
   /**
    * Creates an order and its details. Refuses (400) input that breaks the rules and a
    * request_id already used (30002, naming the existing order).
    */
-  async create(input: OrderCreateInput, createdBy: number | null): Promise<{ order: OrderRow; details: OrderDetailRow[] }> {
+  async create(input: Static<typeof CreateOrderBody>, createdBy: number | null): Promise<{ order: OrderRow; details: OrderDetailRow[] }> {
     const checked = checkOrder(input);
     if (!checked.ok) throw new AppError(E.VALIDATION, { detail: checked.problems.join('; ') });
     const { order } = checked;
@@ -170,15 +135,15 @@ export class OrdersService {
       }
       if (rows.length > 0) {
         const first = rows[0]!;
-        const details = rows.map((r) => ({ id: r.d_id, order_id: first.id, product_id: r.d_product_id, product_name: r.d_product_name, price: r.d_price, quantity: r.d_quantity }));
+        const details = rows.map((r) => ({ id: r.d_id, orderId: first.id, productId: r.d_product_id, productName: r.d_product_name, price: r.d_price, quantity: r.d_quantity }));
         const { d_id: _a, d_product_id: _b, d_product_name: _c, d_price: _d, d_quantity: _e, ...orderRow } = first;
         return { order: orderRow, details };
       }
-      const [existing] = await this.db.query<{ order_no: string }>('SELECT order_no FROM admin.orders WHERE request_id = $1', [requestId]);
+      const [existing] = await this.db.orm.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.requestId, requestId));
       if (existing) {
         throw new AppError(E.ALREADY_EXISTS, {
-          detail: `request_id "${requestId}" was already used by order ${existing.order_no}`,
-          details: { field: 'request_id', order_no: existing.order_no },
+          detail: `request_id "${requestId}" was already used by order ${existing.orderNo}`,
+          details: { field: 'request_id', order_no: existing.orderNo },
         });
       }
       // The order holding that request_id was deleted meanwhile: the key is free again.
@@ -189,6 +154,7 @@ export class OrdersService {
   async list(q: OrderListInput): Promise<{ rows: OrderRow[]; total: number }> {
     const { where, params } = orderFilter(q, this.tz);
     const n = params.length;
+    // Raw: the orders list is a measured hot path, and its filter is shared with the export's COPY.
     const [rows, counted] = await Promise.all([
       this.db.query<OrderRow>(
         `SELECT ${ORDER_COLUMNS} FROM admin.orders WHERE ${where} ORDER BY ${orderSort(q.order_by)} LIMIT $${n + 1} OFFSET $${n + 2}`,
@@ -201,21 +167,11 @@ export class OrdersService {
 
   /** The order and its details (one statement, one snapshot). */
   async get(lookup: OrderLookup): Promise<{ order: OrderRow; details: OrderDetailRow[] }> {
-    const { clause, value, label } = lookupOf(lookup);
-    const rows = await this.db.query<OrderRow & { d_id: number | null; d_product_id: number; d_product_name: string; d_price: string; d_quantity: number }>(
-      `SELECT o.id, o.order_no, o.request_id, o.user_id, o.amount::text AS amount, o.status, o.created_by, o.paid_at, o.created_at, o.updated_at,
-              d.id AS d_id, d.product_id AS d_product_id, d.product_name AS d_product_name, d.price::text AS d_price, d.quantity AS d_quantity
-       FROM admin.orders o LEFT JOIN admin.order_details d ON d.order_id = o.id
-       WHERE o.${clause} = $1 ORDER BY d.id`,
-      [value],
-    );
+    const { where, label } = lookupOf(lookup);
+    const rows = await this.db.orm.select().from(orders).leftJoin(orderDetails, eq(orderDetails.orderId, orders.id)).where(where).orderBy(asc(orderDetails.id));
     const first = rows[0];
     if (!first) throw notFound(label);
-    const details = rows.filter((r) => r.d_id !== null).map((r) => ({
-      id: r.d_id!, order_id: first.id, product_id: r.d_product_id, product_name: r.d_product_name, price: r.d_price, quantity: r.d_quantity,
-    }));
-    const { d_id: _a, d_product_id: _b, d_product_name: _c, d_price: _d, d_quantity: _e, ...order } = first;
-    return { order, details };
+    return { order: first.orders, details: rows.flatMap((r) => (r.order_details ? [r.order_details] : [])) };
   }
 
   /**
@@ -226,37 +182,38 @@ export class OrdersService {
     if (paymentMethodId !== undefined && status !== 'paid') {
       throw new AppError(E.VALIDATION, { detail: 'payment_method_id can only be given with status "paid"', details: { field: 'payment_method_id' } });
     }
-    const { clause, value, label } = lookupOf(lookup);
+    const { where, label } = lookupOf(lookup);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transactionRaw(async (tx) => {
-          const [current] = await tx.query<{ id: number; order_no: string; status: OrderStatus }>(
-            `SELECT id, order_no, status FROM admin.orders WHERE ${clause} = $1 FOR UPDATE`,
-            [value],
-          );
+        return await this.db.transaction(async (tx) => {
+          const [current] = await tx.orm.select({ id: orders.id, orderNo: orders.orderNo, status: orders.status }).from(orders).where(where).for('update');
           if (!current) throw notFound(label);
           if (current.status !== 'pending' || status === 'pending') {
             throw new AppError(E.UPDATE_FAILED, {
-              detail: `order ${current.order_no} is ${current.status}; only a pending order can be marked paid or cancelled`,
+              detail: `order ${current.orderNo} is ${current.status}; only a pending order can be marked paid or cancelled`,
               details: { field: 'status', current: current.status },
             });
           }
           const methodId = status === 'paid' ? await paymentMethodFor(tx, paymentMethodId) : null;
-          const [order] = await tx.query<OrderRow>(
-            `UPDATE admin.orders SET status = $2::text, paid_at = CASE WHEN $2::text = 'paid' THEN now() END, updated_at = now()
-             WHERE id = $1 RETURNING ${ORDER_COLUMNS}`,
-            [current.id, status],
-          );
+          const [order] = await tx.orm.update(orders)
+            .set({ status, paidAt: status === 'paid' ? sql`now()` : null, updatedAt: sql`now()` })
+            .where(eq(orders.id, current.id))
+            .returning();
           let payment: PaymentRow | null = null;
           if (methodId !== null) {
-            [payment] = await tx.query<PaymentRow>(
-              `INSERT INTO admin.payments (payment_no, order_id, order_no, user_id, payment_method_id, amount, status, paid_at)
-               SELECT $2, o.id, o.order_no, o.user_id, $3, o.amount, 'paid', o.paid_at FROM admin.orders o WHERE o.id = $1
-               RETURNING ${PAYMENT_COLUMNS}`,
-              [current.id, newPaymentNo(), methodId],
-            ) as [PaymentRow];
+            [payment] = await tx.orm.insert(payments).values({
+              paymentNo: newPaymentNo(),
+              orderId: order!.id,
+              orderNo: order!.orderNo,
+              userId: order!.userId,
+              paymentMethodId: methodId,
+              amount: order!.amount,
+              status: 'paid',
+              // now() is the transaction's start: the order's paid_at to the microsecond.
+              paidAt: sql`now()`,
+            }).returning() as [PaymentRow];
           }
-          const details = await tx.query<OrderDetailRow>(`SELECT ${DETAIL_COLUMNS} FROM admin.order_details WHERE order_id = $1 ORDER BY id`, [current.id]);
+          const details = await tx.orm.select().from(orderDetails).where(eq(orderDetails.orderId, current.id)).orderBy(asc(orderDetails.id));
           return { order: order!, details, payment };
         });
       } catch (err) {
@@ -269,36 +226,37 @@ export class OrdersService {
 
   /** Deletes an order and its detail rows in one transaction; payment records stay (order_id becomes null). */
   async remove(lookup: OrderLookup): Promise<{ id: number; order_no: string; details_deleted: number }> {
-    const { clause, value, label } = lookupOf(lookup);
-    return this.db.transactionRaw(async (tx) => {
-      const [order] = await tx.query<{ id: number; order_no: string }>(`SELECT id, order_no FROM admin.orders WHERE ${clause} = $1 FOR UPDATE`, [value]);
+    const { where, label } = lookupOf(lookup);
+    return this.db.transaction(async (tx) => {
+      const [order] = await tx.orm.select({ id: orders.id, orderNo: orders.orderNo }).from(orders).where(where).for('update');
       if (!order) throw notFound(label);
-      const deleted = await tx.query<{ id: number }>('DELETE FROM admin.order_details WHERE order_id = $1 RETURNING id', [order.id]);
-      await tx.query('DELETE FROM admin.orders WHERE id = $1', [order.id]);
-      return { id: order.id, order_no: order.order_no, details_deleted: deleted.length };
+      const deleted = await tx.orm.delete(orderDetails).where(eq(orderDetails.orderId, order.id)).returning({ id: orderDetails.id });
+      await tx.orm.delete(orders).where(eq(orders.id, order.id));
+      return { id: order.id, order_no: order.orderNo, details_deleted: deleted.length };
     });
   }
 }
 
-function lookupOf(lookup: OrderLookup): { clause: 'id' | 'order_no'; value: string | number; label: string } {
-  if (lookup.order_no) return { clause: 'order_no', value: lookup.order_no, label: `order ${lookup.order_no}` };
+function lookupOf(lookup: OrderLookup) {
+  if (lookup.order_no) return { where: eq(orders.orderNo, lookup.order_no), label: `order ${lookup.order_no}` };
   const id = Number(lookup.id);
   if (!Number.isSafeInteger(id) || id < 1) throw new InvalidInput('give a positive order id in the path, or the order_no query parameter', 'id');
-  return { clause: 'id', value: id, label: `order id ${id}` };
+  return { where: eq(orders.id, id), label: `order id ${id}` };
 }
 
 const notFound = (label: string) => new AppError(E.DATA_NOT_FOUND, { detail: `no ${label}` });
 
 /** The payment method of a payment: the one given (active), else the first active one by sort, then id. */
-async function paymentMethodFor(tx: { query: RawExec }, given: number | undefined): Promise<number> {
+async function paymentMethodFor(tx: Executor, given: number | undefined): Promise<number> {
   if (given !== undefined) {
     // FOR SHARE: the method cannot be deleted or changed until this payment is committed.
-    const [m] = await tx.query<{ id: number; is_active: boolean }>('SELECT id, is_active FROM admin.payment_methods WHERE id = $1 FOR SHARE', [given]);
+    const [m] = await tx.orm.select({ id: paymentMethods.id, isActive: paymentMethods.isActive }).from(paymentMethods).where(eq(paymentMethods.id, given)).for('share');
     if (!m) throw new AppError(E.VALIDATION, { detail: `no payment method ${given}`, details: { field: 'payment_method_id' } });
-    if (!m.is_active) throw new AppError(E.VALIDATION, { detail: `payment method ${given} is not active`, details: { field: 'payment_method_id' } });
+    if (!m.isActive) throw new AppError(E.VALIDATION, { detail: `payment method ${given} is not active`, details: { field: 'payment_method_id' } });
     return m.id;
   }
-  const [m] = await tx.query<{ id: number }>('SELECT id FROM admin.payment_methods WHERE is_active ORDER BY sort, id LIMIT 1 FOR SHARE');
+  const [m] = await tx.orm.select({ id: paymentMethods.id }).from(paymentMethods).where(eq(paymentMethods.isActive, true))
+    .orderBy(asc(paymentMethods.sort), asc(paymentMethods.id)).limit(1).for('share');
   if (!m) {
     throw new AppError(E.UPDATE_FAILED, {
       detail: 'there is no active payment method; activate or create one, or give payment_method_id',

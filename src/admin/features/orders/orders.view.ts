@@ -1,25 +1,25 @@
 // How orders and their detail rows look in replies: every stored field, display times, money
 // as JSON numbers (the database's decimal text read as a number, for display only).
-import { displayTime } from '../payments/payments.view.ts';
-import type { OrderDetailRow, OrderRow } from './orders.service.ts';
+import { formatDisplay } from '../../../platform/time.ts';
+import type { OrderDetailRow, OrderRow } from '../../db/schema.ts';
 
 export function renderOrder(r: OrderRow, tz: string) {
   return {
     id: r.id,
-    order_no: r.order_no,
-    request_id: r.request_id,
-    user_id: r.user_id,
+    order_no: r.orderNo,
+    request_id: r.requestId,
+    user_id: r.userId,
     amount: Number(r.amount),
     status: r.status,
-    created_by: r.created_by,
-    paid_at: displayTime(r.paid_at, tz),
-    created_at: displayTime(r.created_at, tz)!,
-    updated_at: displayTime(r.updated_at, tz)!,
+    created_by: r.createdBy,
+    paid_at: formatDisplay(r.paidAt, tz),
+    created_at: formatDisplay(r.createdAt, tz)!,
+    updated_at: formatDisplay(r.updatedAt, tz)!,
   };
 }
 
 export function renderDetail(r: OrderDetailRow) {
-  return { id: r.id, order_id: r.order_id, product_id: r.product_id, product_name: r.product_name, price: Number(r.price), quantity: r.quantity };
+  return { id: r.id, order_id: r.orderId, product_id: r.productId, product_name: r.productName, price: Number(r.price), quantity: r.quantity };
 }
 
 export function renderOrderWithDetails(o: { order: OrderRow; details: OrderDetailRow[] }, tz: string) {

@@ -1,17 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
-import { displayTime } from '../payments/payments.view.ts';
+import type { PaymentMethodRow } from '../../db/schema.ts';
+import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
   CreatePaymentMethodBody, PaymentMethodDeletedReply, PaymentMethodList, PaymentMethodQuery, PaymentMethodReply, UpdatePaymentMethodBody,
 } from './payment-methods.schema.ts';
 import { maskConfig } from './payment-methods.secrets.ts';
-import { PaymentMethodsService, type PaymentMethodRow } from './payment-methods.service.ts';
+import { renderPaymentMethod } from './payment-methods.view.ts';
 
 const tags = ['Payment methods'];
-const security = [{ bearer: [] }];
-const withNotFound = { ...authErrors, 404: ErrorEnvelope };
+const withNotFound = { 404: ErrorEnvelope };
 
 /**
  * The config a client sent, kept aside before validation while `request.body.config` is
@@ -31,20 +30,9 @@ const sentConfig = (request: FastifyRequest) => sentConfigs.get(request) as Reco
 
 export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const tz = ctx.platform.config.DISPLAY_TIMEZONE;
-  const service = new PaymentMethodsService(ctx.platform.db);
+  const service = ctx.paymentMethods;
 
-  const record = (r: PaymentMethodRow) => ({
-    id: r.id,
-    name: r.name,
-    code: r.code,
-    type: r.type,
-    config: maskConfig(r.config) as Record<string, unknown>,
-    is_active: r.is_active,
-    sort: r.sort,
-    description: r.description,
-    created_at: displayTime(r.created_at, tz)!,
-    updated_at: displayTime(r.updated_at, tz)!,
-  });
+  const record = (r: PaymentMethodRow) => renderPaymentMethod(r, tz);
 
   app.get('/payment-methods', {
     config: { permission: 'payment-method.list' },
@@ -52,9 +40,8 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = a
       tags,
       summary: 'List payment methods',
       description: '`name` is fuzzy (ignoring case), `code` exact ignoring case, `type` exact; `is_active` "1"/"0". Secrets in `config` are masked.',
-      security,
       querystring: PaymentMethodQuery,
-      response: { 200: PaymentMethodList, ...authErrors },
+      response: { 200: PaymentMethodList },
     },
   }, async (request) => {
     const { rows, total } = await service.list(request.query);
@@ -63,7 +50,7 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = a
 
   app.get('/payment-methods/:id', {
     config: { permission: 'payment-method.view' },
-    schema: { tags, summary: 'One payment method', security, params: IdParam, response: { 200: PaymentMethodReply, ...withNotFound } },
+    schema: { tags, summary: 'One payment method', params: IdParam, response: { 200: PaymentMethodReply, ...withNotFound } },
   }, async (request) => ok(request, record(await service.get(request.params.id))));
 
   app.post('/payment-methods', {
@@ -76,9 +63,8 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = a
         '`code` is unique ignoring case (duplicate: 400 30002). `config` is any JSON object; values under secret-looking keys are stored as sent and masked as `******` in replies and logs.',
         'Defaults: `is_active` true, `sort` 0, `description` empty.',
       ].join(' '),
-      security,
       body: CreatePaymentMethodBody,
-      response: { 200: PaymentMethodReply, ...authErrors },
+      response: { 200: PaymentMethodReply },
     },
   }, async (request) => ok(request, record(await service.create({ ...request.body, config: sentConfig(request) }))));
 
@@ -92,7 +78,6 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = a
         '`name` is required (as in the contract); every other field changes only when sent (`code` and `type` included, `code` staying unique ignoring case).',
         '`config` replaces the stored object; a secret-looking key sent with the mask `******` keeps its stored value, so a config read from this API can be edited and sent back.',
       ].join(' '),
-      security,
       params: IdParam,
       body: UpdatePaymentMethodBody,
       response: { 200: PaymentMethodReply, ...withNotFound },
@@ -108,7 +93,6 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = a
       tags,
       summary: 'Delete a payment method',
       description: 'A method that payment records refer to is not deleted: 400 40002 (deactivate it instead with `is_active: false`).',
-      security,
       params: IdParam,
       response: { 200: PaymentMethodDeletedReply, ...withNotFound },
     },

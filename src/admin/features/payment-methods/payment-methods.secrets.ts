@@ -3,7 +3,7 @@
 // sent back unchanged on update keeps the stored secret, so a client can edit a config it
 // only ever saw masked.
 import { InvalidInput } from '../../../platform/http/errors.ts';
-import { isSecretKey } from '../logs/logs.redact.ts';
+import { isSecretFieldName, normalisedKey } from '../../../platform/secret-fields.ts';
 
 export const SECRET_MASK = '******';
 
@@ -12,7 +12,7 @@ const SECRET_PARTS = /key|secret|passw|passphrase|pwd|token|private|credential|s
 
 /** Whether a `config` key holds a secret (`api_key`, `appSecret`, `merchant-private-key`, `token`, …). */
 export function isSecretConfigKey(key: string): boolean {
-  return isSecretKey(key) || SECRET_PARTS.test(key.toLowerCase().replace(/[_\-\s.]/g, ''));
+  return isSecretFieldName(key) || SECRET_PARTS.test(normalisedKey(key));
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,63 +1,29 @@
 // Payment methods: full CRUD. `code` is unique ignoring case (unique index on lower(code)),
 // `config` is stored as jsonb and its secrets never leave the service unmasked. A method that
 // payment records refer to cannot be deleted (the foreign key decides); deactivate it instead.
+import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
+import type { Static } from 'typebox';
 import type { Database } from '../../../platform/db/database.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
+import { paymentMethods, type PaymentMethodRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import type { PaymentMethodOrderField } from './payment-methods.schema.ts';
+import type { CreatePaymentMethodBody, PaymentMethodOrderField, PaymentMethodQuery, UpdatePaymentMethodBody } from './payment-methods.schema.ts';
 import { unmaskConfig } from './payment-methods.secrets.ts';
-
-export interface PaymentMethodRow {
-  id: number;
-  name: string;
-  code: string;
-  type: string;
-  /** Unmasked: mask with maskConfig before it leaves the service's callers. */
-  config: Record<string, unknown>;
-  is_active: boolean;
-  sort: number;
-  description: string;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-export interface PaymentMethodInput {
-  name: string;
-  code: string;
-  type: string;
-  config: Record<string, unknown>;
-  is_active?: boolean | undefined;
-  sort?: number | undefined;
-  description?: string | undefined;
-}
-
-export interface PaymentMethodPatch {
-  name: string;
-  code?: string | undefined;
-  type?: string | undefined;
-  config?: Record<string, unknown> | undefined;
-  is_active?: boolean | undefined;
-  sort?: number | undefined;
-  description?: string | undefined;
-}
-
-export interface PaymentMethodListInput {
-  page: number;
-  page_size: number;
-  name?: string | undefined;
-  code?: string | undefined;
-  type?: string | undefined;
-  is_active?: '1' | '0' | 'true' | 'false' | undefined;
-  order_by: string;
-}
 
 /** SQLSTATE of a delete refused by an ON DELETE RESTRICT foreign key. */
 const RESTRICT_VIOLATION = '23001';
-const COLUMNS = 'id, name, code, type, config, is_active, sort, description, created_at, updated_at';
-
+const ORDER_COLUMNS = {
+  id: paymentMethods.id,
+  name: paymentMethods.name,
+  code: paymentMethods.code,
+  type: paymentMethods.type,
+  sort: paymentMethods.sort,
+  created_at: paymentMethods.createdAt,
+} as const;
 
 /**
  * Database failures of writes: unique and foreign-key violations become business errors;
@@ -69,52 +35,53 @@ function writeError(err: unknown, code: string | undefined): unknown {
   if (sqlState === UNIQUE_VIOLATION) {
     return new AppError(E.ALREADY_EXISTS, { detail: `a payment method with code "${code ?? ''}" already exists (codes ignore case)`, details: { field: 'code' } });
   }
-  return new Error(`writing a payment method failed${sqlState ? ` (SQLSTATE ${sqlState})` : ''}: ${err instanceof Error ? err.message : String(err)}`);
+  // Drizzle's error message lists the parameters: the driver's does not.
+  const cause = err instanceof DrizzleQueryError ? err.cause : err;
+  return new Error(`writing a payment method failed${sqlState ? ` (SQLSTATE ${sqlState})` : ''}: ${cause instanceof Error ? cause.message : String(cause)}`);
 }
 
 export class PaymentMethodsService {
   private readonly db: Database;
-  constructor(db: Database) {
-    this.db = db;
+  constructor(deps: { db: Database }) {
+    this.db = deps.db;
   }
 
-  async list(q: PaymentMethodListInput): Promise<{ rows: PaymentMethodRow[]; total: number }> {
-    const clauses: string[] = [];
-    const params: unknown[] = [];
-    const add = (clause: (p: string) => string, value: unknown) => {
-      params.push(value);
-      clauses.push(clause(`$${params.length}`));
-    };
-    if (q.name) add((p) => `name ILIKE ${p}`, contains(q.name));
-    if (q.code) add((p) => `lower(code) = lower(${p})`, q.code);
-    if (q.type) add((p) => `type = ${p}`, q.type);
-    if (q.is_active !== undefined) add((p) => `is_active = ${p}::boolean`, q.is_active === '1' || q.is_active === 'true');
-    const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+  async list(q: Static<typeof PaymentMethodQuery>): Promise<{ rows: PaymentMethodRow[]; total: number }> {
+    const filter = and(
+      q.name ? ilike(paymentMethods.name, contains(q.name)) : undefined,
+      q.code ? sql`lower(${paymentMethods.code}) = lower(${q.code})` : undefined,
+      q.type ? eq(paymentMethods.type, q.type) : undefined,
+      q.is_active !== undefined ? eq(paymentMethods.isActive, q.is_active === '1' || q.is_active === 'true') : undefined,
+    );
     const { field, direction } = parseOrderBy<PaymentMethodOrderField>(q.order_by);
-    const dir = direction === 'asc' ? 'ASC' : 'DESC';
-    const sort = field === 'id' ? `id ${dir}` : `${field} ${dir}, id ${dir}`;
-    const n = params.length;
-    const [rows, counted] = await Promise.all([
-      this.db.query<PaymentMethodRow>(`SELECT ${COLUMNS} FROM admin.payment_methods ${where} ORDER BY ${sort} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, q.page_size, offsetOf(q)]),
-      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin.payment_methods ${where}`, params),
+    const dir = direction === 'asc' ? asc : desc;
+    const [rows, [counted]] = await Promise.all([
+      this.db.orm.select().from(paymentMethods).where(filter)
+        .orderBy(...(field === 'id' ? [dir(paymentMethods.id)] : [dir(ORDER_COLUMNS[field]), dir(paymentMethods.id)]))
+        .limit(q.page_size)
+        .offset(offsetOf(q)),
+      this.db.orm.select({ n: count() }).from(paymentMethods).where(filter),
     ]);
-    return { rows, total: counted[0]?.n ?? 0 };
+    return { rows, total: counted?.n ?? 0 };
   }
 
   async get(id: number): Promise<PaymentMethodRow> {
-    const [row] = await this.db.query<PaymentMethodRow>(`SELECT ${COLUMNS} FROM admin.payment_methods WHERE id = $1`, [id]);
+    const [row] = await this.db.orm.select().from(paymentMethods).where(eq(paymentMethods.id, id));
     if (!row) throw notFound(id);
     return row;
   }
 
-  async create(input: PaymentMethodInput): Promise<PaymentMethodRow> {
+  async create(input: Static<typeof CreatePaymentMethodBody>): Promise<PaymentMethodRow> {
     try {
-      const config = JSON.stringify(unmaskConfig(input.config, undefined));
-      const [row] = await this.db.query<PaymentMethodRow>(
-        `INSERT INTO admin.payment_methods (name, code, type, config, is_active, sort, description)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7) RETURNING ${COLUMNS}`,
-        [input.name, input.code, input.type, config, input.is_active ?? true, input.sort ?? 0, input.description ?? ''],
-      );
+      const [row] = await this.db.orm.insert(paymentMethods).values({
+        name: input.name,
+        code: input.code,
+        type: input.type,
+        config: unmaskConfig(input.config, undefined) as Record<string, unknown>,
+        isActive: input.is_active ?? true,
+        sort: input.sort ?? 0,
+        description: input.description ?? '',
+      }).returning();
       return row!;
     } catch (err) {
       throw writeError(err, input.code);
@@ -122,25 +89,21 @@ export class PaymentMethodsService {
   }
 
   /** `name` is required by the contract; the other fields change only when sent. */
-  async update(id: number, patch: PaymentMethodPatch): Promise<PaymentMethodRow> {
+  async update(id: number, patch: Static<typeof UpdatePaymentMethodBody>): Promise<PaymentMethodRow> {
     try {
-      return await this.db.transactionRaw(async (tx) => {
-        const [current] = await tx.query<{ config: Record<string, unknown> }>('SELECT config FROM admin.payment_methods WHERE id = $1 FOR UPDATE', [id]);
+      return await this.db.transaction(async (tx) => {
+        const [current] = await tx.orm.select({ config: paymentMethods.config }).from(paymentMethods).where(eq(paymentMethods.id, id)).for('update');
         if (!current) throw notFound(id);
-        const config = patch.config === undefined ? null : JSON.stringify(unmaskConfig(patch.config, current.config));
-        const [row] = await tx.query<PaymentMethodRow>(
-          `UPDATE admin.payment_methods SET
-             name = $2,
-             code = COALESCE($3, code),
-             type = COALESCE($4, type),
-             config = COALESCE($5::jsonb, config),
-             is_active = COALESCE($6::boolean, is_active),
-             sort = COALESCE($7::integer, sort),
-             description = COALESCE($8, description),
-             updated_at = now()
-           WHERE id = $1 RETURNING ${COLUMNS}`,
-          [id, patch.name, patch.code ?? null, patch.type ?? null, config, patch.is_active ?? null, patch.sort ?? null, patch.description ?? null],
-        );
+        const [row] = await tx.orm.update(paymentMethods).set({
+          name: patch.name,
+          code: patch.code,
+          type: patch.type,
+          config: patch.config === undefined ? undefined : unmaskConfig(patch.config, current.config) as Record<string, unknown>,
+          isActive: patch.is_active,
+          sort: patch.sort,
+          description: patch.description,
+          updatedAt: sql`now()`,
+        }).where(eq(paymentMethods.id, id)).returning();
         return row!;
       });
     } catch (err) {
@@ -151,7 +114,7 @@ export class PaymentMethodsService {
   async remove(id: number): Promise<void> {
     let deleted: { id: number }[];
     try {
-      deleted = await this.db.query<{ id: number }>('DELETE FROM admin.payment_methods WHERE id = $1 RETURNING id', [id]);
+      deleted = await this.db.orm.delete(paymentMethods).where(eq(paymentMethods.id, id)).returning({ id: paymentMethods.id });
     } catch (err) {
       const code = pgErrorCode(err);
       if (code === FOREIGN_KEY_VIOLATION || code === RESTRICT_VIOLATION) {

@@ -1,16 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import { PaymentList, PaymentListQuery, PaymentReply } from './payments.schema.ts';
-import { PaymentsService } from './payments.service.ts';
 import { renderPaymentWithMethod } from './payments.view.ts';
 
 const tags = ['Payments'];
-const security = [{ bearer: [] }];
 
 export const paymentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const tz = ctx.platform.config.DISPLAY_TIMEZONE;
-  const service = new PaymentsService(ctx.platform.db, tz);
+  const service = ctx.payments;
 
   app.get('/payments', {
     config: { permission: 'payment.list' },
@@ -23,9 +21,8 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
         'Each record names its payment method (`payment_method_name`, `payment_method_code`). Money is a JSON number with at most 2 decimals.',
         'A record outlives its order: after the order is deleted, `order_id` is null and `order_no` remains.',
       ].join(' '),
-      security,
       querystring: PaymentListQuery,
-      response: { 200: PaymentList, ...authErrors },
+      response: { 200: PaymentList },
     },
   }, async (request) => {
     const { rows, total } = await service.list(request.query);
@@ -34,6 +31,6 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
 
   app.get('/payments/:id', {
     config: { permission: 'payment.view' },
-    schema: { tags, summary: 'One payment record', security, params: IdParam, response: { 200: PaymentReply, ...authErrors, 404: ErrorEnvelope } },
+    schema: { tags, summary: 'One payment record', params: IdParam, response: { 200: PaymentReply, 404: ErrorEnvelope } },
   }, async (request) => ok(request, renderPaymentWithMethod(await service.get(request.params.id), tz)));
 };

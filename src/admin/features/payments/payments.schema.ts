@@ -1,9 +1,7 @@
 import { Type } from 'typebox';
 import { OrderByQuery, PagingQuery, TimeRangeQuery } from '../../../platform/http/schemas.ts';
+import { PAYMENT_STATUSES } from '../../db/schema.ts';
 import { Envelope, ListEnvelope } from '../../http.ts';
-
-export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'cancelled'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_ORDER_FIELDS = ['id', 'payment_no', 'order_no', 'user_id', 'amount', 'status', 'paid_at', 'created_at'] as const;
 export type PaymentOrderField = (typeof PAYMENT_ORDER_FIELDS)[number];

@@ -2,48 +2,31 @@
 // (an order marked paid, see orders.service.ts; the seed command) and outlive their order:
 // a deleted order leaves its payments with order_id null and their order number.
 import { randomInt } from 'node:crypto';
+import { and, asc, count, desc, eq, getTableColumns, gte, ilike, lte, sql } from 'drizzle-orm';
+import type { Static } from 'typebox';
+import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/schemas.ts';
+import { paymentMethods, payments, type PaymentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import type { PaymentOrderField, PaymentStatus } from './payments.schema.ts';
+import type { PaymentListQuery, PaymentOrderField } from './payments.schema.ts';
 
-export interface PaymentRow {
-  id: number;
-  payment_no: string;
-  order_id: number | null;
-  order_no: string;
-  user_id: number;
-  payment_method_id: number;
-  amount: string;
-  status: PaymentStatus;
-  paid_at: Date | string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
+export type PaymentListRow = PaymentRow & { paymentMethodName: string; paymentMethodCode: string };
 
-export interface PaymentListRow extends PaymentRow {
-  payment_method_name: string;
-  payment_method_code: string;
-}
+const LIST_COLUMNS = { ...getTableColumns(payments), paymentMethodName: paymentMethods.name, paymentMethodCode: paymentMethods.code };
 
-export interface PaymentListInput {
-  page: number;
-  page_size: number;
-  payment_no?: string | undefined;
-  order_no?: string | undefined;
-  payment_method_id?: number | undefined;
-  user_id?: number | undefined;
-  status?: PaymentStatus | undefined;
-  start_time?: string | undefined;
-  end_time?: string | undefined;
-  order_by: string;
-}
-
-export const PAYMENT_COLUMNS = 'id, payment_no, order_id, order_no, user_id, payment_method_id, amount::text AS amount, status, paid_at, created_at, updated_at';
-const LIST_COLUMNS = `p.id, p.payment_no, p.order_id, p.order_no, p.user_id, p.payment_method_id, p.amount::text AS amount, p.status,
-  p.paid_at, p.created_at, p.updated_at, m.name AS payment_method_name, m.code AS payment_method_code`;
+const ORDER_COLUMNS = {
+  id: payments.id,
+  payment_no: payments.paymentNo,
+  order_no: payments.orderNo,
+  user_id: payments.userId,
+  amount: payments.amount,
+  status: payments.status,
+  paid_at: payments.paidAt,
+  created_at: payments.createdAt,
+} as const;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
@@ -57,47 +40,38 @@ export function newPaymentNo(now = new Date()): string {
 export class PaymentsService {
   private readonly db: Database;
   private readonly tz: string;
-  constructor(db: Database, tz: string) {
-    this.db = db;
-    this.tz = tz;
+  constructor(deps: { db: Database; config: Config }) {
+    this.db = deps.db;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
   }
 
-  async list(q: PaymentListInput): Promise<{ rows: PaymentListRow[]; total: number }> {
+  async list(q: Static<typeof PaymentListQuery>): Promise<{ rows: PaymentListRow[]; total: number }> {
     const { from, to } = parseTimeRange(q, this.tz);
-    const clauses: string[] = [];
-    const params: unknown[] = [];
-    const add = (clause: (p: string) => string, value: unknown) => {
-      params.push(value);
-      clauses.push(clause(`$${params.length}`));
-    };
-    if (q.payment_no) add((p) => `p.payment_no ILIKE ${p}`, contains(q.payment_no));
-    if (q.order_no) add((p) => `p.order_no ILIKE ${p}`, contains(q.order_no));
-    if (q.payment_method_id !== undefined) add((p) => `p.payment_method_id = ${p}`, q.payment_method_id);
-    if (q.user_id !== undefined) add((p) => `p.user_id = ${p}`, q.user_id);
-    if (q.status !== undefined) add((p) => `p.status = ${p}`, q.status);
-    if (from) add((p) => `p.created_at >= ${p}`, from);
-    if (to) add((p) => `p.created_at <= ${p}`, to);
-    const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+    const filter = and(
+      q.payment_no ? ilike(payments.paymentNo, contains(q.payment_no)) : undefined,
+      q.order_no ? ilike(payments.orderNo, contains(q.order_no)) : undefined,
+      q.payment_method_id !== undefined ? eq(payments.paymentMethodId, q.payment_method_id) : undefined,
+      q.user_id !== undefined ? eq(payments.userId, q.user_id) : undefined,
+      q.status !== undefined ? eq(payments.status, q.status) : undefined,
+      from ? gte(payments.createdAt, from) : undefined,
+      to ? lte(payments.createdAt, to) : undefined,
+    );
     const { field, direction } = parseOrderBy<PaymentOrderField>(q.order_by);
-    const dir = direction === 'asc' ? 'ASC' : 'DESC';
-    const sort = field === 'id' ? `p.id ${dir}` : `p.${field} ${dir}${field === 'paid_at' ? ' NULLS LAST' : ''}, p.id ${dir}`;
-    const n = params.length;
-    const [rows, counted] = await Promise.all([
-      this.db.query<PaymentListRow>(
-        `SELECT ${LIST_COLUMNS} FROM admin.payments p JOIN admin.payment_methods m ON m.id = p.payment_method_id
-         ${where} ORDER BY ${sort} LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...params, q.page_size, offsetOf(q)],
-      ),
-      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin.payments p ${where}`, params),
+    const dir = direction === 'asc' ? asc : desc;
+    const first = field === 'paid_at' ? sql`${payments.paidAt} ${sql.raw(direction === 'asc' ? 'ASC' : 'DESC')} NULLS LAST` : dir(ORDER_COLUMNS[field]);
+    const [rows, [counted]] = await Promise.all([
+      this.db.orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId)).where(filter)
+        .orderBy(...(field === 'id' ? [first] : [first, dir(payments.id)]))
+        .limit(q.page_size)
+        .offset(offsetOf(q)),
+      this.db.orm.select({ n: count() }).from(payments).where(filter),
     ]);
-    return { rows, total: counted[0]?.n ?? 0 };
+    return { rows, total: counted?.n ?? 0 };
   }
 
   async get(id: number): Promise<PaymentListRow> {
-    const [row] = await this.db.query<PaymentListRow>(
-      `SELECT ${LIST_COLUMNS} FROM admin.payments p JOIN admin.payment_methods m ON m.id = p.payment_method_id WHERE p.id = $1`,
-      [id],
-    );
+    const [row] = await this.db.orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId))
+      .where(eq(payments.id, id));
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no payment record ${id}` });
     return row;
   }

@@ -1,28 +1,25 @@
-// How payment records look in replies; display times for the raw rows of the trade features.
+// How payment records look in replies: display times, money as JSON numbers (the database's
+// decimal text read as a number, for display only).
 import { formatDisplay } from '../../../platform/time.ts';
-import type { PaymentListRow, PaymentRow } from './payments.service.ts';
-
-/** `YYYY-MM-DD HH:mm:ss` in `tz` of a timestamptz as either driver returns it (Date or text). */
-export function displayTime(value: Date | string | null, tz: string): string | null {
-  return value === null ? null : formatDisplay(value instanceof Date ? value : new Date(value), tz);
-}
+import type { PaymentRow } from '../../db/schema.ts';
+import type { PaymentListRow } from './payments.service.ts';
 
 export function renderPayment(r: PaymentRow, tz: string) {
   return {
     id: r.id,
-    payment_no: r.payment_no,
-    order_id: r.order_id,
-    order_no: r.order_no,
-    user_id: r.user_id,
-    payment_method_id: r.payment_method_id,
+    payment_no: r.paymentNo,
+    order_id: r.orderId,
+    order_no: r.orderNo,
+    user_id: r.userId,
+    payment_method_id: r.paymentMethodId,
     amount: Number(r.amount),
     status: r.status,
-    paid_at: displayTime(r.paid_at, tz),
-    created_at: displayTime(r.created_at, tz)!,
-    updated_at: displayTime(r.updated_at, tz)!,
+    paid_at: formatDisplay(r.paidAt, tz),
+    created_at: formatDisplay(r.createdAt, tz)!,
+    updated_at: formatDisplay(r.updatedAt, tz)!,
   };
 }
 
 export function renderPaymentWithMethod(r: PaymentListRow, tz: string) {
-  return { ...renderPayment(r, tz), payment_method_name: r.payment_method_name, payment_method_code: r.payment_method_code };
+  return { ...renderPayment(r, tz), payment_method_name: r.paymentMethodName, payment_method_code: r.paymentMethodCode };
 }

@@ -1,17 +1,15 @@
 // Permissions: the catalogue generated from the route table (is_system) plus custom ones.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
   CreatePermissionBody, DeletedReply, PermissionList, PermissionQuery, PermissionReply, UpdatePermissionBody,
 } from './permissions.schema.ts';
-import { PermissionService } from './permissions.service.ts';
 
 const tags = ['Permissions'];
-const security = [{ bearer: [] }];
 
 export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const service = new PermissionService(ctx);
+  const service = ctx.permissions;
 
   app.get('/permissions', {
     config: { permission: 'permission.list' },
@@ -19,9 +17,8 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       tags,
       summary: 'List permissions',
       description: 'Paged; `name` and `slug` are fuzzy; `order_by` defaults to `id:desc`.',
-      security,
       querystring: PermissionQuery,
-      response: { 200: PermissionList, ...authErrors },
+      response: { 200: PermissionList },
     },
   }, async (request) => {
     const { list, total } = await service.list(request.query);
@@ -34,9 +31,8 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       tags,
       summary: 'Create a permission',
       description: 'The slug is unique (30002 when taken); an unknown `menu_id` is a 400 (30001).',
-      security,
       body: CreatePermissionBody,
-      response: { 200: PermissionReply, ...authErrors },
+      response: { 200: PermissionReply },
     },
   }, async (request) => ok(request, await service.create(request.body)));
 
@@ -45,9 +41,8 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
     schema: {
       tags,
       summary: 'One permission',
-      security,
       params: IdParam,
-      response: { 200: PermissionReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: PermissionReply, 404: ErrorEnvelope },
     },
   }, async (request) => ok(request, await service.get(request.params.id)));
 
@@ -62,10 +57,9 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
         'to the administrators holding it on their next request. A change that would take from the caller their own right to administer',
         'administrators (`admin.update`), or leave no enabled super administrator, is refused (400, 40003).',
       ].join(' '),
-      security,
       params: IdParam,
       body: UpdatePermissionBody,
-      response: { 200: PermissionReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: PermissionReply, 404: ErrorEnvelope },
     },
   }, async (request) => ok(request, await service.update(request.admin!, request.params.id, request.body)));
 
@@ -75,9 +69,8 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       tags,
       summary: 'Delete a permission',
       description: 'System permissions cannot be deleted (403, 20003). Roles holding a custom permission lose it.',
-      security,
       params: IdParam,
-      response: { 200: DeletedReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: DeletedReply, 404: ErrorEnvelope },
     },
   }, async (request) => {
     await service.remove(request.admin!, request.params.id);

@@ -3,49 +3,24 @@
 // cached grants of every administrator holding such a role, on every instance. Updates and
 // deletions run through the administration guard (no lock-out, no losing one's own
 // `admin.update`), checked inside the transaction before the commit.
-import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Static } from 'typebox';
 import { AppError } from '../../../platform/http/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
 import { formatDisplay } from '../../../platform/time.ts';
-import type { AdminContext } from '../../context.ts';
 import { adminRoles, menus, permissions, rolePermissions } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import type { Principal } from '../../guard.ts';
-import type { Orm } from '../../../platform/db/database.ts';
-import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
-import type { PermissionOrderField } from './permissions.schema.ts';
-
-/** Ids among `wanted` that have no row in `table` (checked inside the caller's transaction). */
-export async function missingIds(tx: Orm, column: AnyPgColumn, wanted: number[]): Promise<number[]> {
-  if (wanted.length === 0) return [];
-  const found = await tx.select({ id: column }).from(column.table).where(inArray(column, wanted));
-  const have = new Set(found.map((r) => Number(r.id)));
-  return wanted.filter((id) => !have.has(id));
-}
+import type { Principal } from '../../kernel/guard.ts';
+import { writeGrants, type RbacService } from '../../kernel/rbac.ts';
+import type { SessionService } from '../../kernel/sessions.ts';
+import type { Config } from '../../../platform/config.ts';
+import type { Database, Orm, Transaction } from '../../../platform/db/database.ts';
+import { missingIds } from '../../../platform/db/missing-ids.ts';
+import type { CreatePermissionBody, PermissionOrderField, PermissionQuery, UpdatePermissionBody } from './permissions.schema.ts';
 
 type Row = typeof permissions.$inferSelect;
-
-export interface PermissionInput {
-  name?: string | undefined;
-  slug?: string | undefined;
-  method?: string | undefined;
-  path?: string | undefined;
-  menu_id?: number | null | undefined;
-  status?: number | undefined;
-}
-
-export interface PermissionFilter {
-  page: number;
-  page_size: number;
-  name?: string | undefined;
-  slug?: string | undefined;
-  method?: string | undefined;
-  status?: number | undefined;
-  menu_id?: number | undefined;
-  order_by?: string | undefined;
-}
 
 const ORDER_COLUMNS: Record<PermissionOrderField, AnyPgColumn> = {
   id: permissions.id,
@@ -60,13 +35,17 @@ const ORDER_COLUMNS: Record<PermissionOrderField, AnyPgColumn> = {
 };
 
 export class PermissionService {
-  private readonly ctx: AdminContext;
+  private readonly db: Database;
   private readonly orm: Orm;
   private readonly tz: string;
-  constructor(ctx: AdminContext) {
-    this.ctx = ctx;
-    this.orm = ctx.platform.db.orm;
-    this.tz = ctx.platform.config.DISPLAY_TIMEZONE;
+  private readonly sessions: SessionService;
+  private readonly rbac: RbacService;
+  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService }) {
+    this.db = deps.db;
+    this.orm = deps.db.orm;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.sessions = deps.sessions;
+    this.rbac = deps.rbac;
   }
 
   record(r: Row) {
@@ -84,7 +63,7 @@ export class PermissionService {
     };
   }
 
-  async list(q: PermissionFilter) {
+  async list(q: Static<typeof PermissionQuery>) {
     const where = and(
       q.name ? ilike(permissions.name, contains(q.name)) : undefined,
       q.slug ? ilike(permissions.slug, contains(q.slug)) : undefined,
@@ -109,8 +88,8 @@ export class PermissionService {
     return this.record(row);
   }
 
-  async create(input: PermissionInput & { name: string; slug: string }) {
-    const row = await this.write(async (tx) => {
+  async create(input: Static<typeof CreatePermissionBody>) {
+    const row = await this.write(async ({ orm: tx }) => {
       await this.checkMenu(tx, input.menu_id);
       const [created] = await tx
         .insert(permissions)
@@ -124,13 +103,14 @@ export class PermissionService {
           isSystem: false,
         })
         .returning();
-      return { row: created!, affected: [] };
+      return { value: created!, affected: [] };
     }, input.slug);
     return this.record(row);
   }
 
-  async update(caller: Principal, id: number, input: PermissionInput) {
-    const row = await this.write((tx) => this.ctx.rbac.guardAdministration(tx, caller.adminId, E.UPDATE_FAILED, async () => {
+  async update(caller: Principal, id: number, input: Static<typeof UpdatePermissionBody>) {
+    const row = await this.write((t) => this.rbac.guardAdministration(t, caller.adminId, E.UPDATE_FAILED, async () => {
+      const tx = t.orm;
       const [current] = await tx.select().from(permissions).where(eq(permissions.id, id)).for('update');
       if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no permission ${id}` });
       if (current.isSystem) {
@@ -143,50 +123,38 @@ export class PermissionService {
       const grantsChange = (input.status !== undefined && input.status !== current.status) || (input.slug !== undefined && input.slug !== current.slug);
       const [updated] = await tx
         .update(permissions)
+        // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.slug !== undefined ? { slug: input.slug } : {}),
-          ...(input.method !== undefined ? { method: input.method } : {}),
-          ...(input.path !== undefined ? { path: input.path } : {}),
-          ...(input.menu_id !== undefined ? { menuId: input.menu_id } : {}),
-          ...(input.status !== undefined ? { status: input.status } : {}),
+          name: input.name,
+          slug: input.slug,
+          method: input.method,
+          path: input.path,
+          menuId: input.menu_id,
+          status: input.status,
           updatedAt: new Date(),
         })
         .where(eq(permissions.id, id))
         .returning();
-      return { row: updated!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
+      return { value: updated!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
     }), input.slug);
     return this.record(row);
   }
 
   /** Deletes a custom permission; roles holding it lose it (their administrators' grants are reloaded). */
   async remove(caller: Principal, id: number) {
-    await this.write((tx) => this.ctx.rbac.guardAdministration(tx, caller.adminId, E.DELETE_FAILED, async () => {
+    await this.write((t) => this.rbac.guardAdministration(t, caller.adminId, E.DELETE_FAILED, async () => {
+      const tx = t.orm;
       const [current] = await tx.select().from(permissions).where(eq(permissions.id, id)).for('update');
       if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no permission ${id}` });
       if (current.isSystem) throw new AppError(E.ACCESS_DENIED, { detail: `the system permission ${current.slug} cannot be deleted` });
       const affected = await this.holdersOf(tx, id);
       await tx.delete(permissions).where(eq(permissions.id, id));
-      return { row: current, affected };
+      return { value: current, affected };
     }));
   }
 
-  /**
-   * Runs `fn` in one transaction; maps a duplicate slug to 30002 and a vanished menu to
-   * 30001; after the commit, drops the cached grants of the administrators it returns.
-   */
-  private async write(fn: (tx: Orm) => Promise<{ row: Row; affected: number[] }>, slug?: string): Promise<Row> {
-    let result: { row: Row; affected: number[] };
-    try {
-      result = await this.orm.transaction((tx) => fn(tx as unknown as Orm));
-    } catch (err) {
-      const code = pgErrorCode(err);
-      if (code === UNIQUE_VIOLATION) throw new AppError(E.ALREADY_EXISTS, { detail: `a permission with slug ${slug ?? ''} already exists` });
-      if (code === FOREIGN_KEY_VIOLATION) throw new AppError(E.VALIDATION, { detail: 'menu_id does not exist' });
-      throw err;
-    }
-    if (result.affected.length) await this.ctx.sessions.publish({ admins: result.affected });
-    return result.row;
+  private write(fn: (tx: Transaction) => Promise<{ value: Row; affected: number[] }>, slug?: string): Promise<Row> {
+    return writeGrants({ db: this.db, sessions: this.sessions }, { duplicate: `a permission with slug ${slug ?? ''} already exists`, missing: 'menu_id does not exist' }, fn);
   }
 
   private async checkMenu(tx: Orm, menuId: number | null | undefined) {

@@ -1,15 +1,13 @@
 // Roles: CRUD with the sets of permissions and menus each role grants.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { authErrors, ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import { CreateRoleBody, DeletedRoleReply, RoleList, RoleQuery, RoleReply, UpdateRoleBody } from './roles.schema.ts';
-import { RoleService } from './roles.service.ts';
 
 const tags = ['Roles'];
-const security = [{ bearer: [] }];
 
 export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const service = new RoleService(ctx);
+  const service = ctx.roles;
 
   app.get('/roles', {
     config: { permission: 'role.list' },
@@ -17,9 +15,8 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       tags,
       summary: 'List roles',
       description: 'Paged; `name` is fuzzy; `order_by` defaults to `id:desc`. Each role carries its `permission_ids` and `menu_ids`.',
-      security,
       querystring: RoleQuery,
-      response: { 200: RoleList, ...authErrors },
+      response: { 200: RoleList },
     },
   }, async (request) => {
     const { list, total } = await service.list(request.query);
@@ -32,9 +29,8 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       tags,
       summary: 'Create a role',
       description: 'The slug is unique (30002 when taken). Unknown permission or menu ids are a 400 (30001) naming them.',
-      security,
       body: CreateRoleBody,
-      response: { 200: RoleReply, ...authErrors },
+      response: { 200: RoleReply },
     },
   }, async (request) => ok(request, await service.create(request.body)));
 
@@ -43,9 +39,8 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     schema: {
       tags,
       summary: 'One role, with its permission and menu ids',
-      security,
       params: IdParam,
-      response: { 200: RoleReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: RoleReply, 404: ErrorEnvelope },
     },
   }, async (request) => ok(request, await service.get(request.params.id)));
 
@@ -60,10 +55,9 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         'The super-administrator role cannot be disabled or have its slug changed (403, 20003).',
         'A change that would leave no enabled super administrator, or take from the caller their own right to administer administrators (the super role or `admin.update`), is refused (400, 40003).',
       ].join(' '),
-      security,
       params: IdParam,
       body: UpdateRoleBody,
-      response: { 200: RoleReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: RoleReply, 404: ErrorEnvelope },
     },
   }, async (request) => ok(request, await service.update(request.admin!, request.params.id, request.body)));
 
@@ -73,9 +67,8 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       tags,
       summary: 'Delete a role',
       description: 'Refused (400, 40002) while administrators hold it; the super-administrator role cannot be deleted (403, 20003).',
-      security,
       params: IdParam,
-      response: { 200: DeletedRoleReply, ...authErrors, 404: ErrorEnvelope },
+      response: { 200: DeletedRoleReply, 404: ErrorEnvelope },
     },
   }, async (request) => {
     await service.remove(request.admin!, request.params.id);

@@ -5,38 +5,22 @@
 // `admin.update`), checked inside the transaction before the commit.
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Orm } from '../../../platform/db/database.ts';
+import type { Static } from 'typebox';
+import type { Config } from '../../../platform/config.ts';
+import type { Database, Orm, Transaction } from '../../../platform/db/database.ts';
+import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
 import { formatDisplay } from '../../../platform/time.ts';
-import type { AdminContext } from '../../context.ts';
 import { adminRoles, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import type { Principal } from '../../guard.ts';
-import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
-import { missingIds } from '../permissions/permissions.service.ts';
-import type { RoleOrderField } from './roles.schema.ts';
+import type { Principal } from '../../kernel/guard.ts';
+import { writeGrants, type RbacService } from '../../kernel/rbac.ts';
+import type { SessionService } from '../../kernel/sessions.ts';
+import type { CreateRoleBody, RoleOrderField, RoleQuery, UpdateRoleBody } from './roles.schema.ts';
 
 type Row = typeof roles.$inferSelect;
-
-export interface RoleInput {
-  name?: string | undefined;
-  slug?: string | undefined;
-  description?: string | undefined;
-  permission_ids?: number[] | undefined;
-  menu_ids?: number[] | undefined;
-  status?: number | undefined;
-  sort?: number | undefined;
-}
-
-export interface RoleFilter {
-  page: number;
-  page_size: number;
-  name?: string | undefined;
-  status?: number | undefined;
-  order_by?: string | undefined;
-}
 
 const ORDER_COLUMNS: Record<RoleOrderField, AnyPgColumn> = {
   id: roles.id,
@@ -51,16 +35,20 @@ const ORDER_COLUMNS: Record<RoleOrderField, AnyPgColumn> = {
 const isSuperRole = (r: Row) => r.slug === SUPER_ADMIN_ROLE;
 
 export class RoleService {
-  private readonly ctx: AdminContext;
+  private readonly db: Database;
   private readonly orm: Orm;
   private readonly tz: string;
-  constructor(ctx: AdminContext) {
-    this.ctx = ctx;
-    this.orm = ctx.platform.db.orm;
-    this.tz = ctx.platform.config.DISPLAY_TIMEZONE;
+  private readonly sessions: SessionService;
+  private readonly rbac: RbacService;
+  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService }) {
+    this.db = deps.db;
+    this.orm = deps.db.orm;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.sessions = deps.sessions;
+    this.rbac = deps.rbac;
   }
 
-  async list(q: RoleFilter) {
+  async list(q: Static<typeof RoleQuery>) {
     const where = and(
       q.name ? ilike(roles.name, contains(q.name)) : undefined,
       q.status !== undefined ? eq(roles.status, q.status) : undefined,
@@ -82,8 +70,8 @@ export class RoleService {
     return (await this.records(this.orm, [row]))[0]!;
   }
 
-  async create(input: RoleInput & { name: string; slug: string }) {
-    return this.write(input.slug, async (tx) => {
+  async create(input: Static<typeof CreateRoleBody>) {
+    return this.write(input.slug, async ({ orm: tx }) => {
       await this.checkIds(tx, input);
       const [row] = await tx
         .insert(roles)
@@ -97,12 +85,13 @@ export class RoleService {
         .returning();
       await this.replaceSets(tx, row!.id, input);
       // Nobody holds a new role yet: nothing to invalidate.
-      return { record: (await this.records(tx, [row!]))[0]!, affected: [] };
+      return { value: (await this.records(tx, [row!]))[0]!, affected: [] };
     });
   }
 
-  async update(caller: Principal, id: number, input: RoleInput) {
-    return this.write(input.slug, (tx) => this.ctx.rbac.guardAdministration(tx, caller.adminId, E.UPDATE_FAILED, async () => {
+  async update(caller: Principal, id: number, input: Static<typeof UpdateRoleBody>) {
+    return this.write(input.slug, (t) => this.rbac.guardAdministration(t, caller.adminId, E.UPDATE_FAILED, async () => {
+      const tx = t.orm;
       const [current] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
       if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no role ${id}` });
       if (isSuperRole(current) || current.isSystem) {
@@ -116,25 +105,27 @@ export class RoleService {
       await this.replaceSets(tx, id, input);
       const [row] = await tx
         .update(roles)
+        // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.slug !== undefined ? { slug: input.slug } : {}),
-          ...(input.description !== undefined ? { description: input.description } : {}),
-          ...(input.status !== undefined ? { status: input.status } : {}),
-          ...(input.sort !== undefined ? { sort: input.sort } : {}),
+          name: input.name,
+          slug: input.slug,
+          description: input.description,
+          status: input.status,
+          sort: input.sort,
           updatedAt: new Date(),
         })
         .where(eq(roles.id, id))
         .returning();
       const grantsChange = input.permission_ids !== undefined || input.menu_ids !== undefined
         || (input.status !== undefined && input.status !== current.status);
-      return { record: (await this.records(tx, [row!]))[0]!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
+      return { value: (await this.records(tx, [row!]))[0]!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
     }));
   }
 
   /** Deletes a role nobody holds; the super-administrator role is never deleted. */
   async remove(caller: Principal, id: number) {
-    await this.write(undefined, (tx) => this.ctx.rbac.guardAdministration(tx, caller.adminId, E.DELETE_FAILED, async () => {
+    await this.write(undefined, (t) => this.rbac.guardAdministration(t, caller.adminId, E.DELETE_FAILED, async () => {
+      const tx = t.orm;
       // The row lock makes a concurrent assignment of this role wait for (and then fail on) the delete.
       const [current] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
       if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no role ${id}` });
@@ -146,30 +137,16 @@ export class RoleService {
         throw new AppError(E.DELETE_FAILED, { detail: `the role ${current.slug} is held by ${held!.n} administrator(s); remove it from them first` });
       }
       await tx.delete(roles).where(eq(roles.id, id));
-      return { record: null, affected: [] };
+      return { value: null, affected: [] };
     }));
   }
 
-  /**
-   * Runs `fn` in one transaction; maps a duplicate slug to 30002 and an id that vanished
-   * meanwhile to 30001; after the commit, drops the cached grants of the administrators it returns.
-   */
-  private async write<T>(slug: string | undefined, fn: (tx: Orm) => Promise<{ record: T; affected: number[] }>): Promise<T> {
-    let result: { record: T; affected: number[] };
-    try {
-      result = await this.orm.transaction((tx) => fn(tx as unknown as Orm));
-    } catch (err) {
-      const code = pgErrorCode(err);
-      if (code === UNIQUE_VIOLATION) throw new AppError(E.ALREADY_EXISTS, { detail: `a role with slug ${slug ?? ''} already exists` });
-      if (code === FOREIGN_KEY_VIOLATION) throw new AppError(E.VALIDATION, { detail: 'a permission, menu or role referred to no longer exists' });
-      throw err;
-    }
-    if (result.affected.length) await this.ctx.sessions.publish({ admins: result.affected });
-    return result.record;
+  private write<T>(slug: string | undefined, fn: (tx: Transaction) => Promise<{ value: T; affected: number[] }>): Promise<T> {
+    return writeGrants({ db: this.db, sessions: this.sessions }, { duplicate: `a role with slug ${slug ?? ''} already exists`, missing: 'a permission, menu or role referred to no longer exists' }, fn);
   }
 
   /** Refuses unknown permission or menu ids, naming them. */
-  private async checkIds(tx: Orm, input: RoleInput) {
+  private async checkIds(tx: Orm, input: Static<typeof UpdateRoleBody>) {
     const problems: string[] = [];
     const unknownPermissions = await missingIds(tx, permissions.id, input.permission_ids ?? []);
     if (unknownPermissions.length) problems.push(`unknown permission_ids: ${unknownPermissions.join(', ')}`);
@@ -184,7 +161,7 @@ export class RoleService {
   }
 
   /** Replaces the sets that `input` carries (an absent set is left as it is). */
-  private async replaceSets(tx: Orm, roleId: number, input: RoleInput) {
+  private async replaceSets(tx: Orm, roleId: number, input: Static<typeof UpdateRoleBody>) {
     if (input.permission_ids !== undefined) {
       await tx.delete(rolePermissions).where(eq(rolePermissions.roleId, roleId));
       if (input.permission_ids.length) {

@@ -1,155 +1,47 @@
-// Administrator sessions: one row per login (its id is the contract's `token_id`). Ending a
-// session writes the row and tells every instance at once, so its token is refused everywhere.
-import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, gt, ilike, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
-import { expiryIn, type JwtCodec } from '../../../platform/auth/jwt.ts';
-import type { PubSub } from '../../../platform/cache/pubsub.ts';
-import type { Database, Orm } from '../../../platform/db/database.ts';
+// Online administrators: the live sessions, and ending them by force (kick-out). Sessions
+// themselves (opening, ending, invalidation) are the access kernel's (kernel/sessions.ts).
+import type { Static } from 'typebox';
+import { and, count, desc, eq, gt, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import type { Config } from '../../../platform/config.ts';
+import type { Database } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import { formatDisplay } from '../../../platform/time.ts';
 import { admins, sessions } from '../../db/schema.ts';
+import { E } from '../../errors.ts';
+import type { Principal } from '../../kernel/guard.ts';
+import type { RbacService } from '../../kernel/rbac.ts';
+import type { SessionService } from '../../kernel/sessions.ts';
+import type { NotificationService } from '../notifications/notifications.service.ts';
+import type { OnlineQuery, OnlineSession } from './sessions.schema.ts';
 
-export const AUTH_CHANNEL = 'admin.auth';
-
-/** Published on AUTH_CHANNEL: drop cached sessions / administrators from every instance. */
-export interface AuthInvalidation {
-  sessions?: number[];
-  admins?: number[];
-}
-
-export interface AdminTokenClaims {
-  sid: number;
-  uid: number;
-  jti: string;
-}
-
-const newJti = () => randomBytes(16).toString('base64url');
-
-export type EndReason = 'logout' | 'kicked' | 'password_changed' | 'disabled' | 'deleted' | 'password_reset' | 'security';
-
-export class SessionService {
+export class OnlineAdminsService {
   private readonly db: Database;
-  private readonly orm: Orm;
-  private readonly pubsub: PubSub;
-  private readonly jwt: JwtCodec<AdminTokenClaims>;
-  private readonly ttlSeconds: number;
-  constructor(db: Database, pubsub: PubSub, jwt: JwtCodec<AdminTokenClaims>, ttlSeconds: number) {
-    this.db = db;
-    this.orm = db.orm;
-    this.pubsub = pubsub;
-    this.jwt = jwt;
-    this.ttlSeconds = ttlSeconds;
-  }
-
-  /**
-   * Opens a session for a successful login. One statement writes the session, the
-   * administrator's last login and the login-log row, so they exist together or not at all.
-   * It commits without waiting for the WAL flush (synchronous_commit off for this statement
-   * only): a crash of PostgreSQL itself can lose the last fraction of a second of sign-ins,
-   * whose tokens then fail and whose users sign in again; nothing else is relaxed.
-   */
-  async openForLogin(admin: { id: number; username: string }, ip: string, userAgent: string) {
-    const jti = newJti();
-    const expiresAt = expiryIn(this.ttlSeconds);
-    const ua = userAgent.slice(0, 512);
-    const [row] = await this.db.query<{ id: number }>(
-      `WITH c AS (SELECT set_config('synchronous_commit', 'off', true)), s AS (
-         INSERT INTO admin.sessions (admin_id, token_jti, ip, user_agent, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id
-       ), a AS (
-         UPDATE admin.admins SET last_login_at = now(), last_login_ip = $3 WHERE id = $1
-       ), l AS (
-         INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($1, $6, $3, $4, 1, 'success')
-       )
-       SELECT id FROM s, c`,
-      [admin.id, jti, ip, ua, expiresAt, admin.username.slice(0, 64)],
-    );
-    const token = this.jwt.sign({ sid: row!.id, uid: admin.id, jti }, expiresAt);
-    return { sessionId: row!.id, token, expiresAt };
-  }
-
-  /** New token for a live session; the previous token stops working. */
-  async rotate(sessionId: number, adminId: number) {
-    const jti = newJti();
-    const expiresAt = expiryIn(this.ttlSeconds);
-    const token = this.jwt.sign({ sid: sessionId, uid: adminId, jti }, expiresAt);
-    const updated = await this.orm
-      .update(sessions)
-      .set({ tokenJti: jti, expiresAt, lastActiveAt: new Date() })
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.endedAt), gt(sessions.expiresAt, new Date())))
-      .returning({ id: sessions.id });
-    if (updated.length === 0) return null;
-    await this.publish({ sessions: [sessionId] });
-    return { token, expiresAt };
-  }
-
-  /**
-   * Ends the given live sessions; returns the ids that were live. Inside a caller's
-   * transaction (`tx`) nothing is published: the caller publishes after it commits.
-   */
-  async end(ids: number[], reason: EndReason, tx?: Orm): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const ended = await (tx ?? this.orm)
-      .update(sessions)
-      .set({ endedAt: new Date(), endReason: reason })
-      .where(and(inArray(sessions.id, ids), isNull(sessions.endedAt)))
-      .returning({ id: sessions.id });
-    if (!tx) await this.publish({ sessions: ids });
-    return ended.map((r) => r.id);
-  }
-
-  /** Ends every live session of an administrator, optionally keeping one (see `end` on `tx`). */
-  async endAllOf(adminId: number, reason: EndReason, keepSessionId?: number, tx?: Orm): Promise<number[]> {
-    const where = and(eq(sessions.adminId, adminId), isNull(sessions.endedAt), keepSessionId ? ne(sessions.id, keepSessionId) : undefined);
-    const ended = await (tx ?? this.orm).update(sessions).set({ endedAt: new Date(), endReason: reason }).where(where).returning({ id: sessions.id });
-    if (!tx) await this.publish({ admins: [adminId], sessions: ended.map((r) => r.id) });
-    return ended.map((r) => r.id);
-  }
-
-  private readonly localListeners: ((m: AuthInvalidation) => void)[] = [];
-
-  /** Called synchronously on this instance before the message goes to the others. */
-  onInvalidate(listener: (m: AuthInvalidation) => void) {
-    this.localListeners.push(listener);
-  }
-
-  async publish(message: AuthInvalidation) {
-    for (const listener of this.localListeners) listener(message);
-    await this.pubsub.publish(AUTH_CHANNEL, message);
-  }
-
-  /** The session and its administrator, as the guard needs them. */
-  async lookup(sessionId: number) {
-    const [row] = await this.orm
-      .select({
-        adminId: sessions.adminId,
-        jti: sessions.tokenJti,
-        expiresAt: sessions.expiresAt,
-        endedAt: sessions.endedAt,
-        lastActiveAt: sessions.lastActiveAt,
-        username: admins.username,
-        status: admins.status,
-      })
-      .from(sessions)
-      .innerJoin(admins, eq(admins.id, sessions.adminId))
-      .where(eq(sessions.id, sessionId));
-    return row;
-  }
-
-  async touch(sessionId: number) {
-    await this.orm.update(sessions).set({ lastActiveAt: new Date() }).where(eq(sessions.id, sessionId));
+  private readonly tz: string;
+  private readonly sessions: SessionService;
+  private readonly rbac: RbacService;
+  private readonly notifications: NotificationService;
+  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; notifications: NotificationService }) {
+    this.db = deps.db;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.sessions = deps.sessions;
+    this.rbac = deps.rbac;
+    this.notifications = deps.notifications;
   }
 
   private liveWhere(extra?: SQL) {
     return and(isNull(sessions.endedAt), gt(sessions.expiresAt, new Date()), extra);
   }
 
-  async listLive(q: { page: number; page_size: number; username?: string | undefined; ip?: string | undefined }) {
+  /** A page of live sessions, newest first; `is_current` marks the caller's own. */
+  async list(q: Static<typeof OnlineQuery>, caller: Principal): Promise<{ list: Static<typeof OnlineSession>[]; total: number }> {
     const filter = and(
       this.liveWhere(),
       q.username ? or(ilike(admins.username, contains(q.username)), ilike(admins.nickname, contains(q.username))) : undefined,
       q.ip ? ilike(sessions.ip, contains(q.ip)) : undefined,
     );
     const [rows, [total]] = await Promise.all([
-      this.orm
+      this.db.orm
         .select({
           token_id: sessions.id,
           admin_id: sessions.adminId,
@@ -167,18 +59,51 @@ export class SessionService {
         .orderBy(desc(sessions.id))
         .limit(q.page_size)
         .offset((q.page - 1) * q.page_size),
-      this.orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).where(filter),
+      this.db.orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).where(filter),
     ]);
-    return { rows, total: total?.n ?? 0 };
+    const list = rows.map((r) => ({
+      ...r,
+      login_at: formatDisplay(r.login_at, this.tz)!,
+      last_active_at: formatDisplay(r.last_active_at, this.tz)!,
+      expires_at: formatDisplay(r.expires_at, this.tz)!,
+      is_current: r.token_id === caller.sessionId,
+    }));
+    return { list, total: total?.n ?? 0 };
+  }
+
+  /** Ends live sessions among `ids`; refuses the whole call if one belongs to a protected administrator other than the caller. */
+  async kick(caller: Principal, ids: number[]): Promise<{ kicked: number[]; not_found: number[] }> {
+    const owners = await this.liveOwners(ids);
+    for (const owner of owners) {
+      if (owner.adminId !== caller.adminId && (await this.rbac.isProtected(owner.adminId))) {
+        throw new AppError(E.ACCESS_DENIED, { detail: `session ${owner.id} belongs to protected administrator ${owner.username}` });
+      }
+    }
+    const kicked = await this.sessions.end(owners.map((o) => o.id), 'kicked');
+    await this.notifyKicked(caller, owners.filter((o) => kicked.includes(o.id) && o.adminId !== caller.adminId));
+    return { kicked, not_found: ids.filter((id) => !kicked.includes(id)) };
   }
 
   /** Live sessions among `ids`, with who owns them. */
-  async liveOwners(ids: number[]) {
+  private async liveOwners(ids: number[]) {
     if (ids.length === 0) return [];
-    return this.orm
+    return this.db.orm
       .select({ id: sessions.id, adminId: sessions.adminId, username: admins.username })
       .from(sessions)
       .innerJoin(admins, eq(admins.id, sessions.adminId))
       .where(this.liveWhere(inArray(sessions.id, ids)));
+  }
+
+  /** Each administrator whose sessions someone else ended is told so (one notification each). */
+  private async notifyKicked(caller: Principal, owners: { id: number; adminId: number }[]) {
+    const byAdmin = Map.groupBy(owners, (o) => o.adminId);
+    for (const [adminId, ended] of byAdmin) {
+      const ids = ended.map((o) => o.id).join(', ');
+      await this.notifications.notify(adminId, {
+        kind: 'session',
+        title: 'Signed out by an administrator',
+        content: `Administrator ${caller.username} ended your session${ended.length > 1 ? 's' : ''} ${ids}. Sign in again to continue; if you did not expect this, contact them.`,
+      });
+    }
   }
 }

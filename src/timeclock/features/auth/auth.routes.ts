@@ -1,15 +1,13 @@
 // Sign-in and token refresh, both limited per client IP (tier `auth`).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { errors, security } from '../../http.ts';
-import { DevicesService } from '../devices/devices.service.ts';
+import { errors } from '../../http.ts';
 import { LoginBody, LoginReply, RefreshReply } from './auth.schema.ts';
-import { AuthService } from './auth.service.ts';
 
 const tags = ['Authentication'];
 
 export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const auth = new AuthService(ctx, new DevicesService(ctx.platform.db, ctx.platform.logger));
+  const auth = ctx.signIn;
 
   app.post('/auth/login', {
     config: { access: 'public', limit: 'auth' },
@@ -22,7 +20,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
         'a device registered to another worker is refused the same way. Managers are not bound to a device. ' +
         'The token lives `TIMECLOCK_TOKEN_TTL` seconds (12 h by default). 5 requests per minute per client IP.',
       body: LoginBody,
-      response: { 200: LoginReply, ...errors(400, 401, 403, 429, 500) },
+      response: { 200: LoginReply, ...errors(400, 401, 403) },
     },
   }, async (request) => auth.login(request.body));
 
@@ -32,8 +30,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       tags,
       summary: 'A new token from the current one',
       description: 'Needs a valid, unexpired token of an enabled account (401 otherwise: `TOKEN_EXPIRED` or `TOKEN_INVALID`). The current token stays valid until it expires. 5 requests per minute per client IP.',
-      security,
-      response: { 200: RefreshReply, ...errors(401, 429, 500) },
+      response: { 200: RefreshReply },
     },
   }, async (request) => auth.refresh(request.user!));
 };

@@ -3,15 +3,12 @@
 // server, so a deployment without internet access still draws fences on a plain grid).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { managerErrors, security } from '../../http.ts';
 import { BOARD_LIMIT_MAX, BoardQuery, BoardReply, ConsoleSettings } from './board.schema.ts';
-import { BoardService } from './board.service.ts';
 
 const tags = ['Manager console'];
 
 export const boardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const config = ctx.platform.config;
-  const board = new BoardService(ctx.platform.db, config.TRACKING_WINDOW_SECONDS);
+  const { board, platform: { config } } = ctx;
 
   app.get('/managers/board', {
     config: { access: 'manager' },
@@ -25,9 +22,8 @@ export const boardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         `(the newest position arrived within TRACKING_WINDOW_SECONDS, now ${config.TRACKING_WINDOW_SECONDS} s). ` +
         `Filters: \`siteId\`, \`search\` (username or full name); \`limit\` 1..${BOARD_LIMIT_MAX} (default 1000), \`total\` counts every match. ` +
         'One database statement whatever the number of workers: suitable for polling every few seconds.',
-      security,
       querystring: BoardQuery,
-      response: { 200: BoardReply, ...managerErrors },
+      response: { 200: BoardReply },
     },
   }, async (request) => board.board(request.query));
 
@@ -40,13 +36,7 @@ export const boardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         'Extension of the contract. `mapTileUrl` is CLOCK_MAP_TILE_URL (a Leaflet tile URL template such as `https://tile.openstreetmap.org/{z}/{x}/{y}.png`), ' +
         'null when unset: the console then draws fences on a plain grid, which also works without internet access. `mapAttribution` is CLOCK_MAP_ATTRIBUTION. ' +
         '`trackingWindowSeconds` and `lateAfterSeconds` are TRACKING_WINDOW_SECONDS and CLOCK_LATE_AFTER_SECONDS.',
-      security,
-      response: { 200: ConsoleSettings, ...managerErrors },
+      response: { 200: ConsoleSettings },
     },
-  }, async () => ({
-    mapTileUrl: config.CLOCK_MAP_TILE_URL || null,
-    mapAttribution: config.CLOCK_MAP_ATTRIBUTION,
-    trackingWindowSeconds: config.TRACKING_WINDOW_SECONDS,
-    lateAfterSeconds: config.CLOCK_LATE_AFTER_SECONDS,
-  }));
+  }, async () => board.consoleSettings());
 };

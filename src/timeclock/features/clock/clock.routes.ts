@@ -3,16 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { assertSelfOrManager } from '../../auth.ts';
 import type { FeatureOptions } from '../../context.ts';
-import { errors, IdParam, managerErrors, security, UserIdParam, userErrors } from '../../http.ts';
+import { errors, IdParam, UserIdParam } from '../../http.ts';
 import { ClockBody, ClockReply, HistoryItem, HistoryQuery, LatePunch, LatePunchList, LatePunchQuery } from './clock.schema.ts';
-import { ClockService, type EventType } from './clock.service.ts';
 
 const tags = ['Clock'];
 const lateTags = ['Late punches (managers)'];
 
 export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const config = ctx.platform.config;
-  const clock = new ClockService(ctx.platform.db, ctx.platform.logger, config);
+  const { clock, platform: { config } } = ctx;
 
   app.post('/clock', {
     config: { access: 'user', limit: 'clock' },
@@ -48,13 +46,12 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
           'not stored, so a later try is judged again: malformed bodies, 401, 403 `FORBIDDEN`, 404 for an unknown or disabled worker, 429 and 5xx. ' +
           'When the request has `clientEventId` or `capturedAt`, the reply also has `receivedAt`, `late` and `clientEventId`, and the webhook’s data `receivedAt` and `late`.',
       ].join('\n\n'),
-      security,
       body: ClockBody,
-      response: { 200: ClockReply, ...userErrors, ...errors(403, 404, 409) },
+      response: { 200: ClockReply, ...errors(403, 404, 409) },
     },
   }, async (request) => {
     const caller = assertSelfOrManager(request, request.body.userId);
-    return clock.clock(caller, { ...request.body, eventType: request.body.eventType as EventType });
+    return clock.clock(caller, request.body);
   });
 
   app.get('/worker/clock-history/:userId', {
@@ -67,10 +64,9 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         'optionally within `from`..`to` (ISO 8601, inclusive, on the same time), paged with `page` (from 1) and `limit` (default 50, at most 500); the `X-Total-Count` header gives the number of events in the range. ' +
         'Each event also says `siteName` (the site it was recorded at, null for a forced clock-out; an extension for the worker app), `capturedAt` (the capture time the device sent, or null), `receivedAt`, `late` and `clientEventId`. ' +
         'The worker themself or a manager. 404 for an unknown or deleted worker.',
-      security,
       params: UserIdParam,
       querystring: HistoryQuery,
-      response: { 200: Type.Array(HistoryItem), ...userErrors, ...errors(403, 404) },
+      response: { 200: Type.Array(HistoryItem), ...errors(403, 404) },
     },
   }, async (request, reply) => {
     assertSelfOrManager(request, request.params.userId);
@@ -88,9 +84,8 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         `Clock events received more than CLOCK_LATE_AFTER_SECONDS (now ${config.CLOCK_LATE_AFTER_SECONDS} s) after their capture time. ` +
         'Filters: `reviewed` (`false`: awaiting review; `true`: reviewed; default both) and `userId`; paging `page` (from 1) and `limit` (1..100, default 20). ' +
         '`implausibleGap` marks those that raised a `late_punch` security alert (see `POST /api/clock`); the alert’s details say why. Deleted workers’ punches stay listed.',
-      security,
       querystring: LatePunchQuery,
-      response: { 200: LatePunchList, ...managerErrors },
+      response: { 200: LatePunchList },
     },
   }, async (request) => clock.latePunches(request.query));
 
@@ -102,9 +97,8 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       description:
         '`:id` is the clock event’s id. Records the calling manager and the time; the punch itself is unchanged. ' +
         'Idempotent: a punch already reviewed keeps its first review and is answered as it is. 404 `NOT_FOUND` when the event does not exist or is not late. No body.',
-      security,
       params: IdParam,
-      response: { 200: LatePunch, ...managerErrors, ...errors(404) },
+      response: { 200: LatePunch, ...errors(404) },
     },
   }, async (request) => clock.review(request.params.id, request.user!.userId));
 };

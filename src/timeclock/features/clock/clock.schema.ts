@@ -1,18 +1,19 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../platform/http/schemas.ts';
+import { EVENT_TYPES } from '../../db/schema.ts';
 import { Body, Id, Latitude, Location, Longitude } from '../../http.ts';
 
 export const HISTORY_LIMIT_MAX = 500;
 export const LATE_LIMIT_MAX = 100;
 
-const EventType = Type.Union([Type.Literal('clock_in'), Type.Literal('clock_out')]);
+const EventType = Type.Enum(EVENT_TYPES);
 
 /** An RFC 4122 UUID (versions 1 to 8, variant 10xx), any case. */
 export const CLIENT_EVENT_ID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
 
 export const ClockBody = Body({
   userId: Id('the worker clocking'),
-  eventType: Type.String({ enum: ['clock_in', 'clock_out'], description: '`clock_in` or `clock_out`' }),
+  eventType: Type.Enum(EVENT_TYPES, { description: '`clock_in` or `clock_out`' }),
   qrCodeValue: Type.String({ minLength: 1, maxLength: 256, description: 'the scanned QR code’s UUID, or `FORCE_CLOCK_OUT`' }),
   latitude: Latitude,
   longitude: Longitude,

@@ -28,44 +28,35 @@
 //   recorded and every answer is the same. A different body with a used id is 409
 //   CLIENT_EVENT_ID_REUSED. Answers that depend on the caller or on a transient condition
 //   (401, 403, 404 unknown worker, 429, 5xx) are not stored: the same request may be tried again.
+//
+// POST /clock is measured hot: its statements are raw SQL (the query builder costs more per call,
+// and on PGlite raw statements run as prepared statements), and they return times as epoch
+// milliseconds, since a raw row's timestamps are Date objects on PGlite but text on PostgreSQL.
+// The reads of history and late punches use the query builder.
+import { and, count, desc, eq, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
+import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
-import type { Database, RawExec } from '../../../platform/db/database.ts';
+import type { Database, Executor } from '../../../platform/db/database.ts';
 import { AppError, type ErrorDef } from '../../../platform/http/errors.ts';
 import type { Caller } from '../../auth.ts';
+import { clockEvents, qrCodes, sites, users, type EVENT_TYPES } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { iso, num } from '../../http.ts';
-import { recordRefusal } from '../devices/devices.service.ts';
 import { trackPosition } from '../location/location.service.ts';
-import { recordSecurityEvent, type SecurityEvent } from '../security/security.service.ts';
+import { recordSecurityEvent, type SecurityEvent, type SecurityService } from '../security/security.service.ts';
 import { insideFence, type Fence } from '../sites/geofence.ts';
 import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
+import type {
+  ClockBody, ClockReply as ClockReplySchema, HistoryItem, HistoryQuery, LatePunch, LatePunchList, LatePunchQuery,
+} from './clock.schema.ts';
 
 export const FORCE_CLOCK_OUT = 'FORCE_CLOCK_OUT';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type EventType = 'clock_in' | 'clock_out';
-
-export interface ClockInput {
-  userId: number;
-  eventType: EventType;
-  qrCodeValue: string;
-  latitude: number;
-  longitude: number;
-  notes?: string | undefined;
-  clientEventId?: string | undefined;
-  capturedAt?: string | undefined;
-}
-
-export interface ClockReply {
-  message: string;
-  timestamp: string;
-  eventType: EventType;
-  location: { latitude: number; longitude: number };
-  receivedAt?: string;
-  late?: boolean;
-  clientEventId?: string | null;
-}
+type EventType = (typeof EVENT_TYPES)[number];
+type ClockInput = Static<typeof ClockBody>;
+type ClockReply = Static<typeof ClockReplySchema>;
 
 /** The body fields a replay must repeat exactly (capturedAt as an instant). */
 interface CanonicalRequest {
@@ -112,16 +103,17 @@ export function outsideSeverity(distance: number): SecurityEvent['severity'] {
 }
 
 const ERROR_DEFS = new Map<string, ErrorDef>(Object.values(E).map((d) => [String(d.code), d]));
-const jsonOf = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
 export class ClockService {
   private readonly db: Database;
   private readonly logger: Logger;
   private readonly config: Config;
-  constructor(db: Database, logger: Logger, config: Config) {
+  private readonly security: SecurityService;
+  constructor(db: Database, logger: Logger, config: Config, security: SecurityService) {
     this.db = db;
     this.logger = logger;
     this.config = config;
+    this.security = security;
   }
 
   async clock(caller: Caller, input: ClockInput): Promise<ClockReply> {
@@ -153,7 +145,7 @@ export class ClockService {
 
     const qr = UUID.test(input.qrCodeValue) ? await this.qrCode(input.qrCodeValue) : undefined;
     // Active, or deactivated only after the punch was captured.
-    const active = qr && (qr.is_active || (punch.capturedAt !== null && qr.deactivated_at !== null && punch.capturedAt < new Date(qr.deactivated_at)));
+    const active = qr && (qr.is_active || (punch.capturedAt !== null && qr.deactivated_ms !== null && punch.capturedAt.getTime() < qr.deactivated_ms));
     if (!qr || !active) {
       const reason = input.qrCodeValue === FORCE_CLOCK_OUT ? 'forced clock-out is disabled' : qr ? 'inactive' : 'not found';
       return this.refuse(
@@ -162,7 +154,7 @@ export class ClockService {
         new AppError(E.QR_CODE_INACTIVE, { detail: `QR code ${reason}`, details: { reason } }),
       );
     }
-    const site = { siteId: num(qr.site_id), siteName: qr.site_name };
+    const site = { siteId: qr.site_id, siteName: qr.site_name };
     if (!qr.fence) {
       return this.refuse(
         punch,
@@ -250,7 +242,7 @@ export class ClockService {
     const { input } = p;
     let outcome: { reply: ClockReply } | { stored: StoredOutcome };
     try {
-      outcome = await this.db.transactionRaw(async (tx) => {
+      outcome = await this.db.transaction(async (tx) => {
         if (p.clientEventId && !(await claim(tx, p, null))) return { stored: (await lookup(tx, input.userId, p.clientEventId))! };
         const now = await lockState(tx, input.userId);
         const receivedAt = now.at;
@@ -328,7 +320,7 @@ export class ClockService {
    * reconnects sends its queues in a burst.
    */
   private async implausibleGap(
-    tx: { query: RawExec },
+    tx: Executor,
     userId: number,
     capturedAt: Date,
     receivedAt: Date,
@@ -341,18 +333,19 @@ export class ClockService {
     const from = new Date(capturedAt.getTime() + grace);
     const to = new Date(receivedAt.getTime() - grace);
     if (this.config.CLOCK_LATE_ONLINE_ALERT && from < to) {
-      const rows = await tx.query<{ source: string; at: Date | string | null }>(
-        `SELECT 'location_update' AS source, min(received_at) AS at FROM timeclock.location_samples
-           WHERE user_id = $1 AND source <> 'clock_event' AND received_at > $2 AND received_at < $3
-         UNION ALL
-         SELECT 'clock_request', min(received_at) FROM timeclock.clock_events
-           WHERE user_id = $1 AND recorded_by = $1 AND received_at > $2 AND received_at < $3
-         UNION ALL
-         SELECT 'device_check', last_seen FROM timeclock.devices
-           WHERE user_id = $1 AND last_seen > $2 AND last_seen < $3`,
+      const rows = await tx.query<{ source: string; at_ms: number | null }>(
+        `SELECT source, floor(extract(epoch FROM at) * 1000)::float8 AS at_ms FROM (
+           SELECT 'location_update' AS source, min(received_at) AS at FROM timeclock.location_samples
+             WHERE user_id = $1 AND source <> 'clock_event' AND received_at > $2 AND received_at < $3
+           UNION ALL
+           SELECT 'clock_request', min(received_at) FROM timeclock.clock_events
+             WHERE user_id = $1 AND recorded_by = $1 AND received_at > $2 AND received_at < $3
+           UNION ALL
+           SELECT 'device_check', last_seen FROM timeclock.devices
+             WHERE user_id = $1 AND last_seen > $2 AND last_seen < $3) contacts`,
         [userId, from, to],
       );
-      heardFrom = rows.filter((r) => r.at !== null).map((r) => ({ source: r.source, at: iso(r.at!) }));
+      heardFrom = rows.filter((r) => r.at_ms !== null).map((r) => ({ source: r.source, at: new Date(r.at_ms!).toISOString() }));
       if (heardFrom.length > 0) reasons.push('the worker was heard from between its capture and its receipt');
     }
     return reasons.length > 0 ? { reasons, heardFrom } : null;
@@ -360,13 +353,13 @@ export class ClockService {
 
   /** Inserts the event, tracks its position and queues its webhook; returns its id. */
   private async record(
-    tx: { query: RawExec },
+    tx: Executor,
     p: Punch,
     how: { qrCodeId: string | null; siteId: number | null; forced: boolean },
     when: { at: Date; receivedAt: Date; late: boolean; implausible: boolean },
   ): Promise<number> {
     const { input } = p;
-    const [row] = await tx.query<{ id: number | string }>(
+    const [row] = await tx.query<{ id: number }>(
       `INSERT INTO timeclock.clock_events (user_id, event_type, qr_code_id, site_id, latitude, longitude, forced, notes,
          created_at, received_at, captured_at, client_event_id, recorded_by, late, implausible_gap)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
@@ -375,7 +368,7 @@ export class ClockService {
         when.at, when.receivedAt, p.capturedAt, p.clientEventId, p.caller.userId, when.late, when.implausible,
       ],
     );
-    const id = num(row!.id);
+    const id = row!.id;
     await trackPosition(
       tx,
       { userId: input.userId, latitude: input.latitude, longitude: input.longitude, accuracy: null, source: 'clock_event', recordedAt: when.at },
@@ -398,13 +391,13 @@ export class ClockService {
    */
   private async refuse(p: Punch, event: SecurityEvent | null, error: AppError): Promise<ClockReply> {
     if (!p.clientEventId) {
-      if (event) await recordRefusal(this.db, this.logger, event);
+      if (event) await this.security.recordSeparately(event);
       throw error;
     }
     const id = p.clientEventId;
     let stored: StoredOutcome | undefined;
     try {
-      stored = await this.db.transactionRaw(async (tx) => {
+      stored = await this.db.transaction(async (tx) => {
         const reply = { code: String(error.def.code), detail: error.options.detail ?? null, details: error.options.details ?? {} };
         if (!(await claim(tx, p, { status: error.def.status, reply }))) return lookup(tx, p.input.userId, id);
         if (event) await recordSecurityEvent(tx, event);
@@ -433,69 +426,91 @@ export class ClockService {
   }
 
   /** Clock history, newest first, optionally within [from, to], paged. */
-  async history(userId: number, q: { from?: string | undefined; to?: string | undefined; page: number; limit: number }) {
+  async history(userId: number, q: Static<typeof HistoryQuery>): Promise<{ total: number; events: Static<typeof HistoryItem>[] }> {
     const from = q.from === undefined ? null : new Date(q.from);
     const to = q.to === undefined ? null : new Date(q.to);
     if (from && to && from > to) throw new AppError(E.VALIDATION_ERROR, { detail: 'from must not be after to', details: { field: 'from' } });
-    const [user] = await this.db.query(`SELECT 1 FROM timeclock.users WHERE id = $1 AND role = 'worker' AND deleted_at IS NULL`, [userId]);
+    const [user] = await this.db.orm
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.role, 'worker'), isNull(users.deletedAt)));
     if (!user) throw new AppError(E.NOT_FOUND, { detail: `worker ${userId} not found`, details: { userId } });
-    const where = `e.user_id = $1 AND ($2::timestamptz IS NULL OR e.created_at >= $2) AND ($3::timestamptz IS NULL OR e.created_at <= $3)`;
-    const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM timeclock.clock_events e WHERE ${where}`, [userId, from, to]);
-    const rows = await this.db.query<{
-      id: number | string; event_type: EventType; created_at: Date | string; qr_name: string | null; site_name: string | null; forced: boolean; notes: string | null;
-      captured_at: Date | string | null; received_at: Date | string; late: boolean; client_event_id: string | null;
-    }>(
-      `SELECT e.id, e.event_type, e.created_at, q.name AS qr_name, s.name AS site_name, e.forced, e.notes, e.captured_at, e.received_at, e.late, e.client_event_id
-       FROM timeclock.clock_events e LEFT JOIN timeclock.qr_codes q ON q.id = e.qr_code_id LEFT JOIN timeclock.sites s ON s.id = e.site_id
-       WHERE ${where} ORDER BY e.created_at DESC, e.id DESC LIMIT $4 OFFSET $5`,
-      [userId, from, to, q.limit, (q.page - 1) * q.limit],
+    const where = and(
+      eq(clockEvents.userId, userId),
+      from === null ? undefined : gte(clockEvents.createdAt, from),
+      to === null ? undefined : lte(clockEvents.createdAt, to),
     );
+    const [counted] = await this.db.orm.select({ n: count() }).from(clockEvents).where(where);
+    const rows = await this.db.orm
+      .select({ event: clockEvents, qrName: qrCodes.name, siteName: sites.name })
+      .from(clockEvents)
+      .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
+      .leftJoin(sites, eq(sites.id, clockEvents.siteId))
+      .where(where)
+      .orderBy(desc(clockEvents.createdAt), desc(clockEvents.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return {
-      total: count?.n ?? 0,
-      events: rows.map((r) => ({
-        id: num(r.id),
-        event_type: r.event_type,
-        timestamp: iso(r.created_at),
-        qrCodeUsedName: r.qr_name ?? FORCE_CLOCK_OUT,
-        siteName: r.site_name,
-        forced: r.forced,
-        notes: r.notes,
-        capturedAt: r.captured_at === null ? null : iso(r.captured_at),
-        receivedAt: iso(r.received_at),
-        late: r.late,
-        clientEventId: r.client_event_id,
+      total: counted?.n ?? 0,
+      events: rows.map(({ event: e, qrName, siteName }) => ({
+        id: e.id,
+        event_type: e.eventType,
+        timestamp: e.createdAt.toISOString(),
+        qrCodeUsedName: qrName ?? FORCE_CLOCK_OUT,
+        siteName,
+        forced: e.forced,
+        notes: e.notes,
+        capturedAt: e.capturedAt?.toISOString() ?? null,
+        receivedAt: e.receivedAt.toISOString(),
+        late: e.late,
+        clientEventId: e.clientEventId,
       })),
     };
   }
 
   /** Late punches across workers, newest receipt first, optionally only (not) reviewed or one worker's. */
-  async latePunches(q: { reviewed?: boolean | undefined; userId?: number | undefined; page: number; limit: number }) {
-    const where = `e.late AND ($1::boolean IS NULL OR (e.reviewed_at IS NOT NULL) = $1) AND ($2::bigint IS NULL OR e.user_id = $2)`;
-    const params = [q.reviewed ?? null, q.userId ?? null];
-    const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM timeclock.clock_events e WHERE ${where}`, params);
-    const rows = await this.db.query<LateRow>(`${SELECT_LATE} WHERE ${where} ORDER BY e.received_at DESC, e.id DESC LIMIT $3 OFFSET $4`, [
-      ...params, q.limit, (q.page - 1) * q.limit,
-    ]);
-    const total = num(count?.n ?? 0);
+  async latePunches(q: Static<typeof LatePunchQuery>): Promise<Static<typeof LatePunchList>> {
+    const where = and(
+      eq(clockEvents.late, true),
+      q.reviewed === undefined ? undefined : q.reviewed ? isNotNull(clockEvents.reviewedAt) : isNull(clockEvents.reviewedAt),
+      q.userId === undefined ? undefined : eq(clockEvents.userId, q.userId),
+    );
+    const [counted] = await this.db.orm.select({ n: count() }).from(clockEvents).where(where);
+    const rows = await this.selectLate()
+      .where(where)
+      .orderBy(desc(clockEvents.receivedAt), desc(clockEvents.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
+    const total = counted?.n ?? 0;
     return { punches: rows.map(lateView), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
   }
 
   /** Marks a late punch reviewed by `managerId` (the first review is kept); 404 for an event that is not a late punch. */
-  async review(eventId: number, managerId: number) {
-    await this.db.query(
-      `UPDATE timeclock.clock_events SET reviewed_at = now(), reviewed_by = $2 WHERE id = $1 AND late AND reviewed_at IS NULL`,
-      [eventId, managerId],
-    );
-    const [row] = await this.db.query<LateRow>(`${SELECT_LATE} WHERE e.id = $1 AND e.late`, [eventId]);
+  async review(eventId: number, managerId: number): Promise<Static<typeof LatePunch>> {
+    await this.db.orm
+      .update(clockEvents)
+      .set({ reviewedAt: sql`now()`, reviewedBy: managerId })
+      .where(and(eq(clockEvents.id, eventId), eq(clockEvents.late, true), isNull(clockEvents.reviewedAt)));
+    const [row] = await this.selectLate().where(and(eq(clockEvents.id, eventId), eq(clockEvents.late, true)));
     if (!row) throw new AppError(E.NOT_FOUND, { detail: `no late punch ${eventId}`, details: { id: eventId } });
     return lateView(row);
   }
 
+  /** Late punches with their worker, QR code and reviewer. */
+  private selectLate() {
+    return this.db.orm
+      .select({ event: clockEvents, username: users.username, fullName: users.fullName, qrName: qrCodes.name, reviewer: { id: reviewers.id, username: reviewers.username } })
+      .from(clockEvents)
+      .innerJoin(users, eq(users.id, clockEvents.userId))
+      .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
+      .leftJoin(reviewers, eq(reviewers.id, clockEvents.reviewedBy));
+  }
+
   private async qrCode(id: string) {
     const [row] = await this.db.query<{
-      id: string; is_active: boolean; deactivated_at: Date | string | null; site_id: number | string; site_name: string; fence: Fence | null;
+      id: string; is_active: boolean; deactivated_ms: number | null; site_id: number; site_name: string; fence: Fence | null;
     }>(
-      `SELECT q.id, q.is_active, q.deactivated_at, q.site_id, s.name AS site_name, s.fence
+      `SELECT q.id, q.is_active, floor(extract(epoch FROM q.deactivated_at) * 1000)::float8 AS deactivated_ms, q.site_id, s.name AS site_name, s.fence
        FROM timeclock.qr_codes q JOIN timeclock.sites s ON s.id = q.site_id WHERE q.id = $1`,
       [id],
     );
@@ -511,41 +526,32 @@ export class ClockService {
   }
 }
 
-interface LateRow {
-  id: number | string; user_id: number | string; username: string; full_name: string; event_type: EventType;
-  created_at: Date | string; captured_at: Date | string | null; received_at: Date | string; qr_name: string | null; forced: boolean;
-  notes: string | null; latitude: number; longitude: number; client_event_id: string | null; implausible_gap: boolean;
-  reviewed_at: Date | string | null; reviewer_id: number | string | null; reviewer_username: string | null;
-}
+const reviewers = alias(users, 'reviewer');
 
-const SELECT_LATE = `
-  SELECT e.id, e.user_id, u.username, u.full_name, e.event_type, e.created_at, e.captured_at, e.received_at, q.name AS qr_name,
-         e.forced, e.notes, e.latitude, e.longitude, e.client_event_id, e.implausible_gap, e.reviewed_at,
-         r.id AS reviewer_id, r.username AS reviewer_username
-  FROM timeclock.clock_events e
-  JOIN timeclock.users u ON u.id = e.user_id
-  LEFT JOIN timeclock.qr_codes q ON q.id = e.qr_code_id
-  LEFT JOIN timeclock.users r ON r.id = e.reviewed_by`;
-
-const lateView = (r: LateRow) => ({
-  id: num(r.id),
-  user_id: num(r.user_id),
-  username: r.username,
-  full_name: r.full_name,
-  event_type: r.event_type,
-  timestamp: iso(r.created_at),
-  capturedAt: r.captured_at === null ? null : iso(r.captured_at),
-  receivedAt: iso(r.received_at),
-  delaySeconds: Math.floor((new Date(r.received_at).getTime() - new Date(r.created_at).getTime()) / 1000),
-  qrCodeUsedName: r.qr_name ?? FORCE_CLOCK_OUT,
-  forced: r.forced,
-  notes: r.notes,
-  location: { latitude: r.latitude, longitude: r.longitude },
-  clientEventId: r.client_event_id,
-  implausibleGap: r.implausible_gap,
-  reviewedAt: r.reviewed_at === null ? null : iso(r.reviewed_at),
-  reviewedBy: r.reviewer_id === null ? null : { id: num(r.reviewer_id), username: r.reviewer_username! },
-});
+const lateView = (r: {
+  event: typeof clockEvents.$inferSelect; username: string; fullName: string; qrName: string | null; reviewer: { id: number; username: string } | null;
+}): Static<typeof LatePunch> => {
+  const e = r.event;
+  return {
+    id: e.id,
+    user_id: e.userId,
+    username: r.username,
+    full_name: r.fullName,
+    event_type: e.eventType,
+    timestamp: e.createdAt.toISOString(),
+    capturedAt: e.capturedAt?.toISOString() ?? null,
+    receivedAt: e.receivedAt.toISOString(),
+    delaySeconds: Math.floor((e.receivedAt.getTime() - e.createdAt.getTime()) / 1000),
+    qrCodeUsedName: r.qrName ?? FORCE_CLOCK_OUT,
+    forced: e.forced,
+    notes: e.notes,
+    location: { latitude: e.latitude, longitude: e.longitude },
+    clientEventId: e.clientEventId,
+    implausibleGap: e.implausibleGap,
+    reviewedAt: e.reviewedAt?.toISOString() ?? null,
+    reviewedBy: r.reviewer,
+  };
+};
 
 /**
  * Claims (worker, client event id) for this request: true when it was free. On PostgreSQL a
@@ -553,7 +559,7 @@ const lateView = (r: LateRow) => ({
  * key), then finds it taken (committed) or free (rolled back). `outcome` is stored at once for a
  * refusal; a success stores it with `settle` before its transaction commits.
  */
-async function claim(tx: { query: RawExec }, p: Punch, outcome: { status: number; reply: unknown } | null): Promise<boolean> {
+async function claim(tx: Executor, p: Punch, outcome: { status: number; reply: unknown } | null): Promise<boolean> {
   const rows = await tx.query(
     `INSERT INTO timeclock.clock_requests (user_id, client_event_id, request, status, reply)
      VALUES ($1, $2, $3::jsonb, $4, $5::jsonb) ON CONFLICT (user_id, client_event_id) DO NOTHING RETURNING 1`,
@@ -562,23 +568,23 @@ async function claim(tx: { query: RawExec }, p: Punch, outcome: { status: number
   return rows.length === 1;
 }
 
-async function settle(tx: { query: RawExec }, userId: number, clientEventId: string, status: number, reply: ClockReply, eventId: number): Promise<void> {
+async function settle(tx: Executor, userId: number, clientEventId: string, status: number, reply: ClockReply, eventId: number): Promise<void> {
   await tx.query(
     `UPDATE timeclock.clock_requests SET status = $3, reply = $4::jsonb, event_id = $5 WHERE user_id = $1 AND client_event_id = $2`,
     [userId, clientEventId, status, JSON.stringify(reply), eventId],
   );
 }
 
-async function lookup(exec: { query: RawExec }, userId: number, clientEventId: string): Promise<StoredOutcome | undefined> {
-  const [row] = await exec.query<{ request: unknown; status: number | null; reply: unknown }>(
+async function lookup(exec: Executor, userId: number, clientEventId: string): Promise<StoredOutcome | undefined> {
+  const [row] = await exec.query<{ request: CanonicalRequest; status: number | null; reply: StoredOutcome['reply'] }>(
     `SELECT request, status, reply FROM timeclock.clock_requests WHERE user_id = $1 AND client_event_id = $2`,
     [userId, clientEventId],
   );
   if (!row) return undefined;
   return {
-    request: jsonOf<CanonicalRequest>(row.request),
-    status: row.status === null ? null : num(row.status),
-    reply: row.reply === null ? null : jsonOf<StoredOutcome['reply']>(row.reply),
+    request: row.request,
+    status: row.status,
+    reply: row.reply,
   };
 }
 
@@ -587,15 +593,17 @@ async function lookup(exec: { query: RawExec }, userId: number, clientEventId: s
  * then reads the state, the time of their latest event and the time now (the receipt). The
  * reads come after the lock, so they see what a transaction that held it before committed.
  */
-async function lockState(tx: { query: RawExec }, userId: number): Promise<{ state: EventType; latest: Date | null; at: Date }> {
+async function lockState(tx: Executor, userId: number): Promise<{ state: EventType; latest: Date | null; at: Date }> {
   await tx.query(
     `INSERT INTO timeclock.worker_state (user_id, state) VALUES ($1, 'clock_out') ON CONFLICT (user_id) DO NOTHING`,
     [userId],
   );
   const [row] = await tx.query<{ state: EventType }>(`SELECT state FROM timeclock.worker_state WHERE user_id = $1 FOR UPDATE`, [userId]);
-  const [t] = await tx.query<{ latest: Date | string | null; now: Date | string }>(
-    `SELECT max(created_at) AS latest, date_trunc('milliseconds', clock_timestamp()) AS now FROM timeclock.clock_events WHERE user_id = $1`,
+  const [t] = await tx.query<{ latest_ms: number | null; now_ms: number }>(
+    `SELECT floor(extract(epoch FROM max(created_at)) * 1000)::float8 AS latest_ms,
+            floor(extract(epoch FROM date_trunc('milliseconds', clock_timestamp())) * 1000)::float8 AS now_ms
+     FROM timeclock.clock_events WHERE user_id = $1`,
     [userId],
   );
-  return { state: row!.state, latest: t!.latest === null ? null : new Date(t!.latest), at: new Date(t!.now) };
+  return { state: row!.state, latest: t!.latest_ms === null ? null : new Date(t!.latest_ms), at: new Date(t!.now_ms) };
 }

@@ -2,14 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { assertSelfOrManager } from '../../auth.ts';
 import type { FeatureOptions } from '../../context.ts';
-import { errors, security, userErrors } from '../../http.ts';
+import { errors } from '../../http.ts';
 import { DeviceBody, RegisterReply, ValidateReply } from './devices.schema.ts';
-import { DevicesService } from './devices.service.ts';
 
 const tags = ['Devices'];
 
 export const devicesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const devices = new DevicesService(ctx.platform.db, ctx.platform.logger);
+  const { devices } = ctx;
 
   app.post('/device/register', {
     config: { access: 'user' },
@@ -21,9 +20,8 @@ export const devicesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         'another device is refused with 403 `DEVICE_NOT_AUTHORIZED` until a manager resets the binding (`DELETE /api/managers/workers/{id}/device`). ' +
         'A manager may register a device for any worker, replacing the worker’s binding. A device registered to another user is a 409 `DEVICE_ALREADY_REGISTERED`. ' +
         'Managers themselves are not bound (400). Device UUIDs are `<ios|android|web>-<RFC 4122 UUID>` (400 `VALIDATION_ERROR` otherwise). Refusals are recorded as security events.',
-      security,
       body: DeviceBody,
-      response: { 200: RegisterReply, ...userErrors, ...errors(403, 404, 409) },
+      response: { 200: RegisterReply, ...errors(403, 404, 409) },
     },
   }, async (request) => {
     const caller = assertSelfOrManager(request, request.body.userId);
@@ -38,9 +36,8 @@ export const devicesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       description:
         '`valid: true` with `deviceInfo` when the device is the user’s bound device (lastSeen is updated). Managers are not bound: always `valid: true`, `deviceInfo: null`. ' +
         'A worker with no device bound: `valid: false`, `deviceInfo: null`. A device that is not the user’s: 403 `DEVICE_NOT_AUTHORIZED` (recorded as a security event). Unknown user: 404.',
-      security,
       body: DeviceBody,
-      response: { 200: ValidateReply, ...userErrors, ...errors(403, 404) },
+      response: { 200: ValidateReply, ...errors(403, 404) },
     },
   }, async (request) => {
     assertSelfOrManager(request, request.body.userId);

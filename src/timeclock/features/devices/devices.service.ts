@@ -2,38 +2,41 @@
 // login (or by registering it); a device belongs to one worker at most. Another device is refused
 // until a manager resets the binding. Managers are not bound. Every refusal for a foreign device
 // is recorded as a `device_mismatch` security event.
-import type { Logger } from 'pino';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Static } from 'typebox';
 import type { Database } from '../../../platform/db/database.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import type { Caller } from '../../auth.ts';
+import { devices, users } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { iso, normaliseDevice } from '../../http.ts';
-import { recordSecurityEvent, type SecurityEvent } from '../security/security.service.ts';
-
-export interface DeviceInfo {
-  registeredAt: string;
-  lastSeen: string;
-}
+import { normaliseDevice } from '../../http.ts';
+import type { SecurityService } from '../security/security.service.ts';
+import type { DeviceInfo, RegisterReply, ValidateReply } from './devices.schema.ts';
 
 export type BindOutcome =
-  | { ok: true; device: DeviceInfo; newlyBound: boolean }
+  | { ok: true; device: Static<typeof DeviceInfo>; newlyBound: boolean }
   | { ok: false; reason: 'bound_to_another_device' | 'device_of_another_user' };
 
-interface DeviceRow {
-  device_uuid: string;
-  registered_at: Date | string;
-  last_seen: Date | string;
+/** A binding as the raw statements of bindOrCheck return it: times in epoch milliseconds. */
+interface BindingMs {
+  registered_ms: number;
+  last_seen_ms: number;
 }
 
-const info = (r: DeviceRow): DeviceInfo => ({ registeredAt: iso(r.registered_at), lastSeen: iso(r.last_seen) });
+const BINDING_MS = `floor(extract(epoch FROM registered_at) * 1000)::float8 AS registered_ms,
+  floor(extract(epoch FROM last_seen) * 1000)::float8 AS last_seen_ms`;
+
+const info = (r: typeof devices.$inferSelect): Static<typeof DeviceInfo> => ({
+  registeredAt: r.registeredAt.toISOString(), lastSeen: r.lastSeen.toISOString(),
+});
 
 export class DevicesService {
   private readonly db: Database;
-  private readonly logger: Logger;
-  constructor(db: Database, logger: Logger) {
+  private readonly security: SecurityService;
+  constructor(db: Database, security: SecurityService) {
     this.db = db;
-    this.logger = logger;
+    this.security = security;
   }
 
   /**
@@ -43,18 +46,18 @@ export class DevicesService {
    */
   async bindOrCheck(userId: number, deviceUuid: string): Promise<BindOutcome> {
     const device = normaliseDevice(deviceUuid);
-    const inserted = await this.db.query<DeviceRow>(
-      `INSERT INTO timeclock.devices (user_id, device_uuid) VALUES ($1, $2) ON CONFLICT DO NOTHING
-       RETURNING device_uuid, registered_at, last_seen`,
+    // Raw: every worker login runs these (measured hot). Times come back as epoch milliseconds,
+    // since a raw row's timestamps are Date objects on PGlite but text on PostgreSQL.
+    const [inserted] = await this.db.query<BindingMs>(
+      `INSERT INTO timeclock.devices (user_id, device_uuid) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING ${BINDING_MS}`,
       [userId, device],
     );
-    if (inserted[0]) return { ok: true, device: info(inserted[0]), newlyBound: true };
-    const [mine] = await this.db.query<DeviceRow>(
-      `UPDATE timeclock.devices SET last_seen = now() WHERE user_id = $1 AND device_uuid = $2
-       RETURNING device_uuid, registered_at, last_seen`,
+    if (inserted) return { ok: true, device: infoOfMs(inserted), newlyBound: true };
+    const [mine] = await this.db.query<BindingMs>(
+      `UPDATE timeclock.devices SET last_seen = now() WHERE user_id = $1 AND device_uuid = $2 RETURNING ${BINDING_MS}`,
       [userId, device],
     );
-    if (mine) return { ok: true, device: info(mine), newlyBound: false };
+    if (mine) return { ok: true, device: infoOfMs(mine), newlyBound: false };
     // A device held by someone else is named as such, whether or not this worker has another one.
     const [held] = await this.db.query(`SELECT 1 FROM timeclock.devices WHERE device_uuid = $1`, [device]);
     return { ok: false, reason: held ? 'device_of_another_user' : 'bound_to_another_device' };
@@ -66,28 +69,19 @@ export class DevicesService {
    * A manager may register a device for a worker, replacing the worker's binding. A device
    * held by another worker is a 409 either way.
    */
-  async register(caller: Caller, userId: number, deviceUuid: string): Promise<{ message: string; deviceUuid: string; registeredAt: string }> {
+  async register(caller: Caller, userId: number, deviceUuid: string): Promise<Static<typeof RegisterReply>> {
     const device = normaliseDevice(deviceUuid);
     await this.requireWorker(userId);
     if (caller.role === 'manager') {
-      const row = await this.db.transactionRaw(async (tx) => {
-        const [holder] = await tx.query<{ user_id: number | string }>(
-          `SELECT user_id FROM timeclock.devices WHERE device_uuid = $1 FOR UPDATE`,
-          [device],
-        );
-        if (holder && Number(holder.user_id) !== userId) throw this.registeredElsewhere();
+      const row = await this.db.transaction(async (tx) => {
+        const [holder] = await tx.orm.select({ userId: devices.userId }).from(devices).where(eq(devices.deviceUuid, device)).for('update');
+        if (holder && holder.userId !== userId) throw this.registeredElsewhere();
         if (holder) {
-          const [same] = await tx.query<DeviceRow>(
-            `UPDATE timeclock.devices SET last_seen = now() WHERE user_id = $1 RETURNING device_uuid, registered_at, last_seen`,
-            [userId],
-          );
+          const [same] = await tx.orm.update(devices).set({ lastSeen: sql`now()` }).where(eq(devices.userId, userId)).returning();
           return same!;
         }
-        await tx.query(`DELETE FROM timeclock.devices WHERE user_id = $1`, [userId]);
-        const [created] = await tx.query<DeviceRow>(
-          `INSERT INTO timeclock.devices (user_id, device_uuid) VALUES ($1, $2) RETURNING device_uuid, registered_at, last_seen`,
-          [userId, device],
-        );
+        await tx.orm.delete(devices).where(eq(devices.userId, userId));
+        const [created] = await tx.orm.insert(devices).values({ userId, deviceUuid: device }).returning();
         return created!;
       }).catch((err: unknown) => {
         if (err instanceof AppError) throw err;
@@ -95,7 +89,7 @@ export class DevicesService {
         if (isUniqueViolation(err)) throw this.registeredElsewhere();
         throw err;
       });
-      return { message: 'Device registered', deviceUuid: row.device_uuid, registeredAt: iso(row.registered_at) };
+      return { message: 'Device registered', deviceUuid: row.deviceUuid, registeredAt: row.registeredAt.toISOString() };
     }
     const outcome = await this.bindOrCheck(userId, device);
     if (!outcome.ok) {
@@ -118,22 +112,19 @@ export class DevicesService {
    * updated when it is). Managers are not bound: always valid. A worker without a device gets
    * `valid: false`; a device that is not theirs is a 403 (recorded).
    */
-  async validate(userId: number, deviceUuid: string): Promise<{ valid: boolean; message: string; deviceInfo: DeviceInfo | null }> {
+  async validate(userId: number, deviceUuid: string): Promise<Static<typeof ValidateReply>> {
     const device = normaliseDevice(deviceUuid);
-    const [user] = await this.db.query<{ role: string }>(
-      `SELECT role FROM timeclock.users WHERE id = $1 AND deleted_at IS NULL`,
-      [userId],
-    );
+    const user = await this.user(userId);
     if (!user) throw new AppError(E.NOT_FOUND, { detail: `user ${userId} not found`, details: { userId } });
     if (user.role === 'manager') return { valid: true, message: 'Managers are not bound to a device', deviceInfo: null };
-    const [mine] = await this.db.query<DeviceRow>(
-      `UPDATE timeclock.devices SET last_seen = now() WHERE user_id = $1 AND device_uuid = $2
-       RETURNING device_uuid, registered_at, last_seen`,
-      [userId, device],
-    );
+    const [mine] = await this.db.orm
+      .update(devices)
+      .set({ lastSeen: sql`now()` })
+      .where(and(eq(devices.userId, userId), eq(devices.deviceUuid, device)))
+      .returning();
     if (mine) return { valid: true, message: 'Device is registered to this user', deviceInfo: info(mine) };
-    const [bound] = await this.db.query(`SELECT 1 FROM timeclock.devices WHERE user_id = $1`, [userId]);
-    const [held] = await this.db.query(`SELECT 1 FROM timeclock.devices WHERE device_uuid = $1`, [device]);
+    const [bound] = await this.db.orm.select({ userId: devices.userId }).from(devices).where(eq(devices.userId, userId));
+    const [held] = await this.db.orm.select({ userId: devices.userId }).from(devices).where(eq(devices.deviceUuid, device));
     if (!bound && !held) {
       return { valid: false, message: 'No device is registered for this user; the next login or registration binds one', deviceInfo: null };
     }
@@ -145,12 +136,12 @@ export class DevicesService {
   /** Forgets a worker's binding (manager reset); the next login binds again. */
   async reset(userId: number): Promise<void> {
     await this.requireWorker(userId);
-    await this.db.query(`DELETE FROM timeclock.devices WHERE user_id = $1`, [userId]);
+    await this.db.orm.delete(devices).where(eq(devices.userId, userId));
   }
 
   /** Records a device refusal in its own transaction; a failure to record does not change the answer. */
   async recordMismatch(d: { userId: number; deviceUuid: string; reason: string; source: 'login' | 'register' | 'validate' }): Promise<void> {
-    await recordRefusal(this.db, this.logger, {
+    await this.security.recordSeparately({
       userId: d.userId,
       type: 'device_mismatch',
       severity: 'medium',
@@ -158,11 +149,13 @@ export class DevicesService {
     });
   }
 
+  private async user(userId: number) {
+    const [user] = await this.db.orm.select({ role: users.role }).from(users).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+    return user;
+  }
+
   private async requireWorker(userId: number): Promise<void> {
-    const [user] = await this.db.query<{ role: string }>(
-      `SELECT role FROM timeclock.users WHERE id = $1 AND deleted_at IS NULL`,
-      [userId],
-    );
+    const user = await this.user(userId);
     if (!user) throw new AppError(E.NOT_FOUND, { detail: `user ${userId} not found`, details: { userId } });
     if (user.role !== 'worker') {
       throw new AppError(E.VALIDATION_ERROR, { detail: 'managers are not bound to a device', details: { field: 'userId' } });
@@ -174,14 +167,6 @@ export class DevicesService {
   }
 }
 
-/**
- * Records the security event of a refused request in its own transaction (the request's own
- * work, if any, is rolled back). Recording problems are logged, not reported to the caller.
- */
-export async function recordRefusal(db: Database, logger: Logger, event: SecurityEvent): Promise<void> {
-  try {
-    await db.transactionRaw((tx) => recordSecurityEvent(tx, event));
-  } catch (err) {
-    logger.error({ err, userId: event.userId, type: event.type }, 'could not record a security event');
-  }
-}
+const infoOfMs = (r: BindingMs): Static<typeof DeviceInfo> => ({
+  registeredAt: new Date(r.registered_ms).toISOString(), lastSeen: new Date(r.last_seen_ms).toISOString(),
+});

@@ -1,23 +1,17 @@
 // Location tracking: workers post their position; the tracking status is readable by the
 // worker and by managers. Samples are purged after LOCATION_RETENTION_DAYS (see the service).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
+import { AppError } from '../../../platform/http/errors.ts';
 import { assertSelfOrManager } from '../../auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
-import { errors, security, UserIdParam, userErrors } from '../../http.ts';
-import { currentSiteFence } from '../sites/sites.service.ts';
-import { insideFence } from '../sites/geofence.ts';
-import {
-  LocationStatusReply, LocationUpdateBody, LocationUpdateReply, MAX_FUTURE_SKEW_MS, MAX_SAMPLE_AGE_MS,
-} from './location.schema.ts';
-import { LocationService } from './location.service.ts';
+import { errors, UserIdParam } from '../../http.ts';
+import { LocationStatusReply, LocationUpdateBody, LocationUpdateReply } from './location.schema.ts';
 
 const tags = ['Location'];
 
 export const locationRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const { platform } = ctx;
-  const service = new LocationService(platform.db, platform.config, platform.logger);
+  const service = ctx.location;
   app.addHook('onReady', async () => service.start());
   app.addHook('onClose', async () => service.stop());
 
@@ -33,32 +27,14 @@ export const locationRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
         '`implausible_accuracy` (under 1 m, or over 5 km) security alerts, at most one of each type per worker every 10 minutes.',
         'Limited to 60 updates per minute per user.',
       ].join(' '),
-      security,
       body: LocationUpdateBody,
-      response: { 200: LocationUpdateReply, ...userErrors, ...errors(403) },
+      response: { 200: LocationUpdateReply, ...errors(403) },
     },
   }, async (request) => {
     const body = request.body;
     const caller = assertSelfOrManager(request, body.userId);
     if (caller.userId !== body.userId) throw new AppError(E.FORBIDDEN, { detail: 'a position can be reported only by its own device' });
-    const now = Date.now();
-    let recordedAt = new Date(now);
-    if (body.timestamp !== undefined) {
-      recordedAt = new Date(body.timestamp);
-      // The schema admits RFC 3339 leap seconds (23:59:60), which Date cannot represent.
-      if (Number.isNaN(recordedAt.getTime())) throw new InvalidInput('timestamp is not a representable date and time', 'timestamp');
-      if (recordedAt.getTime() > now + MAX_FUTURE_SKEW_MS) throw new InvalidInput('timestamp is more than 5 minutes in the future', 'timestamp');
-      if (recordedAt.getTime() < now - MAX_SAMPLE_AGE_MS) throw new InvalidInput('timestamp is more than 7 days old', 'timestamp');
-    }
-    const receivedAt = await service.update({
-      userId: body.userId,
-      latitude: body.latitude,
-      longitude: body.longitude,
-      accuracy: body.accuracy ?? null,
-      source: body.source,
-      recordedAt,
-    });
-    return { message: 'Location updated', timestamp: receivedAt.toISOString() };
+    return service.update(body);
   });
 
   app.get('/location/status/:userId', {
@@ -68,19 +44,12 @@ export const locationRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       summary: 'Tracking status of a worker',
       description: 'The worker themself or a manager. `isTracking` is true while the latest update arrived within `TRACKING_WINDOW_SECONDS` (default 300). '
         + '`withinGeofence` tests the current location against the fence of the worker’s current site; it is null when no position is known or the worker has no current site with a fence.',
-      security,
       params: UserIdParam,
-      response: { 200: LocationStatusReply, ...userErrors, ...errors(403, 404) },
+      response: { 200: LocationStatusReply, ...errors(403, 404) },
     },
   }, async (request) => {
     const { userId } = request.params;
     assertSelfOrManager(request, userId);
-    const status = await service.status(userId);
-    let withinGeofence: boolean | null = null;
-    if (status.currentLocation) {
-      const fence = await currentSiteFence(platform.db, userId);
-      if (fence) withinGeofence = insideFence(fence, status.currentLocation).inside;
-    }
-    return { ...status, withinGeofence };
+    return service.status(userId);
   });
 };

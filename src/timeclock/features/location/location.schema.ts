@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../platform/http/schemas.ts';
+import { LOCATION_SOURCES } from '../../db/schema.ts';
 import { Body, Id, Latitude, Longitude } from '../../http.ts';
 
-export const LOCATION_SOURCES = ['background', 'manual', 'clock_event'] as const;
 export type LocationSource = (typeof LOCATION_SOURCES)[number];
 
 /** How far ahead of the server clock a sample's timestamp may be (device clock skew). */

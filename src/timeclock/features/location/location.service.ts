@@ -12,15 +12,20 @@
 //
 // An alert of one type is raised at most once per worker per ALERT_COOLDOWN_MS, so a
 // misbehaving device does not flood the alert list (the samples are all kept).
-import type { Database, RawExec } from '../../../platform/db/database.ts';
-import type { Config } from '../../../platform/config.ts';
-import { AppError } from '../../../platform/http/errors.ts';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import type { Static } from 'typebox';
+import type { Config } from '../../../platform/config.ts';
+import type { Database, Executor } from '../../../platform/db/database.ts';
+import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
+import { lastPositions, securityAlerts, users } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { iso, num } from '../../http.ts';
 import { recordSecurityEvent, type SecurityEvent } from '../security/security.service.ts';
-import { distanceMetres } from '../sites/geofence.ts';
-import type { LocationSource } from './location.schema.ts';
+import { distanceMetres, insideFence } from '../sites/geofence.ts';
+import { currentSiteFence } from '../sites/sites.service.ts';
+import {
+  MAX_FUTURE_SKEW_MS, MAX_SAMPLE_AGE_MS, type LocationSource, type LocationStatusReply, type LocationUpdateBody, type LocationUpdateReply,
+} from './location.schema.ts';
 
 export const MIN_PLAUSIBLE_ACCURACY_M = 1;
 export const MAX_PLAUSIBLE_ACCURACY_M = 5000;
@@ -43,12 +48,13 @@ export interface PositionLimits {
   impossibleTravelKmh: number;
 }
 
+/** Times are epoch milliseconds (see recordPosition). */
 interface PreviousRow {
-  received_at: Date | string;
+  received_ms: number;
   prev_latitude: number | null;
   prev_longitude: number | null;
   prev_accuracy: number | null;
-  prev_recorded_at: Date | string | null;
+  prev_recorded_ms: number | null;
 }
 
 /**
@@ -57,10 +63,13 @@ interface PreviousRow {
  * (not yet recorded: see `raiseAlerts`).
  */
 export async function recordPosition(
-  exec: { query: RawExec },
+  exec: Executor,
   s: PositionSample,
   limits: PositionLimits,
 ): Promise<{ receivedAt: Date; alerts: SecurityEvent[] }> {
+  // Raw: POST /location/update's one statement (a multi-statement CTE write, measured hot). It
+  // returns times as epoch milliseconds, since a raw row's timestamps are Date objects on PGlite
+  // but text on PostgreSQL (whose date parsing the query builder takes over).
   const [row] = await exec.query<PreviousRow>(
     `WITH prev AS (
        SELECT latitude, longitude, accuracy, recorded_at FROM timeclock.last_positions WHERE user_id = $1::bigint),
@@ -77,12 +86,13 @@ export async function recordPosition(
          source      = CASE WHEN excluded.recorded_at >= lp.recorded_at THEN excluded.source ELSE lp.source END,
          recorded_at = greatest(excluded.recorded_at, lp.recorded_at),
          received_at = excluded.received_at)
-     SELECT s.received_at, p.latitude AS prev_latitude, p.longitude AS prev_longitude,
-            p.accuracy AS prev_accuracy, p.recorded_at AS prev_recorded_at
+     SELECT floor(extract(epoch FROM s.received_at) * 1000)::float8 AS received_ms, p.latitude AS prev_latitude,
+            p.longitude AS prev_longitude, p.accuracy AS prev_accuracy,
+            floor(extract(epoch FROM p.recorded_at) * 1000)::float8 AS prev_recorded_ms
      FROM sample s LEFT JOIN prev p ON true`,
     [s.userId, s.latitude, s.longitude, s.accuracy, s.source, s.recordedAt],
   );
-  return { receivedAt: new Date(row!.received_at), alerts: assess(s, row!, limits) };
+  return { receivedAt: new Date(row!.received_ms), alerts: assess(s, row!, limits) };
 }
 
 /** The alerts a sample calls for, given the worker's previous newest position. */
@@ -103,12 +113,12 @@ function assess(s: PositionSample, prev: PreviousRow, limits: PositionLimits): S
       },
     });
   }
-  if (prev.prev_latitude !== null && prev.prev_longitude !== null && prev.prev_recorded_at !== null) {
+  if (prev.prev_latitude !== null && prev.prev_longitude !== null && prev.prev_recorded_ms !== null) {
     const from = { latitude: prev.prev_latitude, longitude: prev.prev_longitude };
     const to = { latitude: s.latitude, longitude: s.longitude };
     const metres = distanceMetres(from, to);
     const beyondUncertainty = metres - (prev.prev_accuracy ?? 0) - (s.accuracy ?? 0);
-    const seconds = Math.max(1, Math.abs(s.recordedAt.getTime() - new Date(prev.prev_recorded_at).getTime()) / 1000);
+    const seconds = Math.max(1, Math.abs(s.recordedAt.getTime() - prev.prev_recorded_ms) / 1000);
     const kmh = (beyondUncertainty / seconds) * 3.6;
     if (beyondUncertainty > MIN_TRAVEL_DISTANCE_M && kmh > limits.impossibleTravelKmh) {
       alerts.push({
@@ -116,7 +126,7 @@ function assess(s: PositionSample, prev: PreviousRow, limits: PositionLimits): S
         type: 'impossible_travel',
         severity: 'high',
         details: {
-          from: { ...from, timestamp: iso(prev.prev_recorded_at) },
+          from: { ...from, timestamp: new Date(prev.prev_recorded_ms).toISOString() },
           to: { ...to, timestamp: s.recordedAt.toISOString() },
           distanceMetres: Math.round(metres),
           seconds: Math.round(seconds),
@@ -134,16 +144,20 @@ function assess(s: PositionSample, prev: PreviousRow, limits: PositionLimits): S
  * Records alerts with `exec` (run it in a transaction), skipping a type already raised for
  * the worker within ALERT_COOLDOWN_MS. Returns the alerts recorded.
  */
-export async function raiseAlerts(exec: { query: RawExec }, alerts: SecurityEvent[]): Promise<SecurityEvent[]> {
+export async function raiseAlerts(exec: Executor, alerts: SecurityEvent[]): Promise<SecurityEvent[]> {
   const raised: SecurityEvent[] = [];
   for (const alert of alerts) {
-    // Serialises the check-then-insert per worker and type across instances.
+    // Raw: an advisory lock. It serialises the check-then-insert per worker and type across instances.
     await exec.query('SELECT pg_advisory_xact_lock(hashtext($1::text))', [`alert:${alert.userId}:${alert.type}`]);
-    const recent = await exec.query(
-      `SELECT 1 FROM timeclock.security_alerts
-       WHERE user_id = $1 AND alert_type = $2 AND created_at > now() - make_interval(secs => $3::double precision) LIMIT 1`,
-      [alert.userId, alert.type, ALERT_COOLDOWN_MS / 1000],
-    );
+    const recent = await exec.orm
+      .select({ id: securityAlerts.id })
+      .from(securityAlerts)
+      .where(and(
+        eq(securityAlerts.userId, alert.userId),
+        eq(securityAlerts.alertType, alert.type),
+        gt(securityAlerts.createdAt, sql`now() - make_interval(secs => ${ALERT_COOLDOWN_MS / 1000}::double precision)`),
+      ))
+      .limit(1);
     if (recent.length > 0) continue;
     await recordSecurityEvent(exec, alert);
     raised.push(alert);
@@ -155,15 +169,9 @@ export async function raiseAlerts(exec: { query: RawExec }, alerts: SecurityEven
  * Records a position inside the caller's transaction (for example a clock event's position,
  * with source `clock_event`) and raises the alerts it calls for with the same `exec`.
  */
-export async function trackPosition(exec: { query: RawExec }, s: PositionSample, limits: PositionLimits): Promise<void> {
+export async function trackPosition(exec: Executor, s: PositionSample, limits: PositionLimits): Promise<void> {
   const { alerts } = await recordPosition(exec, s, limits);
   if (alerts.length > 0) await raiseAlerts(exec, alerts);
-}
-
-export interface LocationStatus {
-  isTracking: boolean;
-  lastUpdate: string | null;
-  currentLocation: { latitude: number; longitude: number; accuracy: number | null; timestamp: string; source: string } | null;
 }
 
 export class LocationService {
@@ -187,36 +195,49 @@ export class LocationService {
    * Stores one update of the caller's own position. Alerts follow in their own transaction; the
    * sample is stored whether or not they can be recorded (a failure is logged).
    */
-  async update(sample: PositionSample): Promise<Date> {
+  async update(body: Static<typeof LocationUpdateBody>): Promise<Static<typeof LocationUpdateReply>> {
+    const now = Date.now();
+    let recordedAt = new Date(now);
+    if (body.timestamp !== undefined) {
+      recordedAt = new Date(body.timestamp);
+      // The schema admits RFC 3339 leap seconds (23:59:60), which Date cannot represent.
+      if (Number.isNaN(recordedAt.getTime())) throw new InvalidInput('timestamp is not a representable date and time', 'timestamp');
+      if (recordedAt.getTime() > now + MAX_FUTURE_SKEW_MS) throw new InvalidInput('timestamp is more than 5 minutes in the future', 'timestamp');
+      if (recordedAt.getTime() < now - MAX_SAMPLE_AGE_MS) throw new InvalidInput('timestamp is more than 7 days old', 'timestamp');
+    }
+    const sample: PositionSample = {
+      userId: body.userId, latitude: body.latitude, longitude: body.longitude, accuracy: body.accuracy ?? null, source: body.source, recordedAt,
+    };
     const { receivedAt, alerts } = await recordPosition(this.db, sample, this.limits);
     if (alerts.length > 0) {
-      await this.db.transactionRaw((tx) => raiseAlerts(tx, alerts)).catch((err: unknown) => {
+      await this.db.transaction((tx) => raiseAlerts(tx, alerts)).catch((err: unknown) => {
         this.logger.error({ err, userId: sample.userId, alerts: alerts.map((a) => a.type) }, 'could not record location alerts');
       });
     }
-    return receivedAt;
+    return { message: 'Location updated', timestamp: receivedAt.toISOString() };
   }
 
-  /** Tracking status of a worker; 404 when there is no such account. */
-  async status(userId: number): Promise<LocationStatus> {
-    const [row] = await this.db.query<{
-      id: number; latitude: number | null; longitude: number | null; accuracy: number | null; source: string | null;
-      recorded_at: Date | string | null; received_at: Date | string | null; tracking: boolean | null;
-    }>(
-      `SELECT u.id, lp.latitude, lp.longitude, lp.accuracy, lp.source, lp.recorded_at, lp.received_at,
-              lp.received_at > now() - make_interval(secs => $2::int) AS tracking
-       FROM timeclock.users u LEFT JOIN timeclock.last_positions lp ON lp.user_id = u.id
-       WHERE u.id = $1 AND u.deleted_at IS NULL`,
-      [userId, this.config.TRACKING_WINDOW_SECONDS],
-    );
+  /** Tracking status of a worker, with their position against their current site's fence; 404 when there is no such account. */
+  async status(userId: number): Promise<Static<typeof LocationStatusReply>> {
+    const [row] = await this.db.orm
+      .select({
+        position: lastPositions,
+        tracking: sql<boolean>`${lastPositions.receivedAt} > now() - make_interval(secs => ${this.config.TRACKING_WINDOW_SECONDS}::int)`,
+      })
+      .from(users)
+      .leftJoin(lastPositions, eq(lastPositions.userId, users.id))
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)));
     if (!row) throw new AppError(E.NOT_FOUND, { detail: `no worker ${userId}`, details: { userId } });
-    const known = row.latitude !== null && row.longitude !== null && row.recorded_at !== null;
+    const p = row.position;
+    const currentLocation = p
+      ? { latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, timestamp: p.recordedAt.toISOString(), source: p.source }
+      : null;
+    const fence = currentLocation ? await currentSiteFence(this.db, userId) : null;
     return {
       isTracking: row.tracking === true,
-      lastUpdate: row.received_at === null ? null : iso(row.received_at),
-      currentLocation: known
-        ? { latitude: row.latitude!, longitude: row.longitude!, accuracy: row.accuracy, timestamp: iso(row.recorded_at!), source: row.source! }
-        : null,
+      lastUpdate: p ? p.receivedAt.toISOString() : null,
+      currentLocation,
+      withinGeofence: currentLocation && fence ? insideFence(fence, currentLocation).inside : null,
     };
   }
 
@@ -226,7 +247,7 @@ export class LocationService {
     if (days === 0) return 0;
     let total = 0;
     for (;;) {
-      // SKIP LOCKED: instances purging at the same moment share the work instead of waiting.
+      // Raw: a CTE write. SKIP LOCKED: instances purging at the same moment share the work instead of waiting.
       const [row] = await this.db.query<{ n: number }>(
         `WITH gone AS (
            DELETE FROM timeclock.location_samples WHERE id IN (
@@ -236,7 +257,7 @@ export class LocationService {
          SELECT count(*)::int AS n FROM gone`,
         [days, PURGE_BATCH],
       );
-      const n = num(row?.n ?? 0);
+      const n = row?.n ?? 0;
       total += n;
       if (n < PURGE_BATCH) return total;
     }

@@ -3,15 +3,13 @@
 // server from what it observes (security.service.ts); clients cannot post them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AppError } from '../../../platform/http/errors.ts';
 import { assertSelfOrManager } from '../../auth.ts';
 import type { FeatureOptions } from '../../context.ts';
-import { E } from '../../errors.ts';
-import { errors, managerErrors, security, UserIdParam, userErrors } from '../../http.ts';
+import { errors, UserIdParam } from '../../http.ts';
 import {
   AlertsQuery, AlertsReply, BlacklistBody, BlacklistEntry, BlacklistParam, BlacklistReply, SecurityStatusReply,
 } from './security.schema.ts';
-import { RISK_THRESHOLDS, RISK_WINDOW_DAYS, SecurityService, SEVERITY_WEIGHT } from './security.service.ts';
+import { RISK_THRESHOLDS, RISK_WINDOW_DAYS, SEVERITY_WEIGHT } from './security.service.ts';
 
 const tags = ['Security'];
 const SCORING = `Risk score: the alerts of the last ${RISK_WINDOW_DAYS} days weighted by severity (low ${SEVERITY_WEIGHT.low}, medium ${SEVERITY_WEIGHT.medium}, high ${SEVERITY_WEIGHT.high}), capped at 100; `
@@ -20,7 +18,7 @@ const SCORING = `Risk score: the alerts of the last ${RISK_WINDOW_DAYS} days wei
   + 'device mismatches, impossible travel between consecutive positions and implausible accuracy.';
 
 export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const service = new SecurityService(ctx.platform.db);
+  const service = ctx.security;
 
   app.get('/security/app-blacklist', {
     config: { access: 'user' },
@@ -28,8 +26,7 @@ export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       tags,
       summary: 'Blacklisted application package identifiers',
       description: 'Mock-location and GPS-spoofing apps a client should refuse to run alongside; managed by managers under `/api/managers/security/app-blacklist`.',
-      security,
-      response: { 200: BlacklistReply, ...userErrors },
+      response: { 200: BlacklistReply },
     },
   }, async () => service.blacklist());
 
@@ -39,12 +36,11 @@ export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       tags,
       summary: 'Add an application to the blacklist',
       description: '201 when added; 200 with the existing entry when it was listed already (idempotent).',
-      security,
       body: BlacklistBody,
-      response: { 200: BlacklistEntry, 201: BlacklistEntry, ...managerErrors },
+      response: { 200: BlacklistEntry, 201: BlacklistEntry },
     },
   }, async (request, reply) => {
-    const { added, ...entry } = await service.addToBlacklist(request.body.packageId);
+    const { added, entry } = await service.addToBlacklist(request.body.packageId);
     return reply.status(added ? 201 : 200).send(entry);
   });
 
@@ -53,15 +49,11 @@ export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
     schema: {
       tags,
       summary: 'Remove an application from the blacklist',
-      security,
       params: BlacklistParam,
-      response: { 204: Type.Null(), ...managerErrors, ...errors(404) },
+      response: { 204: Type.Null(), ...errors(404) },
     },
   }, async (request, reply) => {
-    const { packageId } = request.params;
-    if (!(await service.removeFromBlacklist(packageId))) {
-      throw new AppError(E.NOT_FOUND, { detail: `${packageId} is not blacklisted`, details: { packageId } });
-    }
+    await service.removeFromBlacklist(request.params.packageId);
     return reply.status(204).send(null);
   });
 
@@ -71,16 +63,13 @@ export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       tags,
       summary: 'Security status of a worker',
       description: `The worker themself or a manager. \`latestSecurityCheck\` is the risk recorded at the latest alert; \`securityStatus\` is the level now (alerts age out). ${SCORING}`,
-      security,
       params: UserIdParam,
-      response: { 200: SecurityStatusReply, ...userErrors, ...errors(403, 404) },
+      response: { 200: SecurityStatusReply, ...errors(403, 404) },
     },
   }, async (request) => {
     const { userId } = request.params;
     assertSelfOrManager(request, userId);
-    const status = await service.status(userId);
-    if (!status) throw new AppError(E.NOT_FOUND, { detail: `no worker ${userId}`, details: { userId } });
-    return status;
+    return service.status(userId);
   });
 
   app.get('/managers/security/alerts', {
@@ -89,20 +78,8 @@ export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       tags,
       summary: 'Security alerts across workers',
       description: `Newest first; filters \`userId\`, \`severity\`, \`type\`, \`since\` (ISO 8601); paging \`page\` (from 1) and \`limit\` (1..100, default 20). ${SCORING}`,
-      security,
       querystring: AlertsQuery,
-      response: { 200: AlertsReply, ...managerErrors },
+      response: { 200: AlertsReply },
     },
-  }, async (request) => {
-    const q = request.query;
-    const { alerts, total } = await service.listAlerts({
-      userId: q.userId,
-      severity: q.severity,
-      type: q.type,
-      since: q.since === undefined ? undefined : new Date(q.since),
-      page: q.page,
-      limit: q.limit,
-    });
-    return { alerts, totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
-  });
+  }, async (request) => service.listAlerts(request.query));
 };

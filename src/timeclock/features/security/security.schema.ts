@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../platform/http/schemas.ts';
 import { Body, Id } from '../../http.ts';
-import { ALERT_TYPES, SEVERITIES } from './security.service.ts';
+import { SEVERITIES } from '../../db/schema.ts';
+import { ALERT_TYPES } from './security.service.ts';
 
 const Severity = Type.Enum(SEVERITIES);
 const Level = Type.Enum(SEVERITIES, { description: 'risk level: low, medium or high' });

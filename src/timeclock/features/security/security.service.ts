@@ -7,15 +7,22 @@
 // and a medium one, or five medium ones within a week make them `high`. Each alert writes a
 // security check record (score and level at that moment); the reported `securityStatus` is the
 // level computed now, so it falls back as alerts age out of the window.
-import type { RawExec } from '../../../platform/db/database.ts';
+import { and, asc, count, desc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Static } from 'typebox';
+import type { Database, Executor } from '../../../platform/db/database.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import type { SEVERITIES } from '../../db/schema.ts';
+import { appBlacklist, securityAlerts, securityChecks, users } from '../../db/schema.ts';
+import { E } from '../../errors.ts';
 import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
+import type { AlertsQuery, AlertsReply, BlacklistEntry, SecurityStatusReply } from './security.schema.ts';
 
 export const ALERT_TYPES = [
   'geofence_violation', 'device_mismatch', 'forced_clock_out', 'qr_invalid',
   'impossible_travel', 'implausible_accuracy', 'duplicate_event', 'out_of_order_event', 'late_punch',
 ] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
-export const SEVERITIES = ['low', 'medium', 'high'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 export type RiskLevel = Severity;
 
@@ -45,8 +52,10 @@ export function riskLevel(score: number): RiskLevel {
  * `security.violation` webhook, all with the caller's `exec` (run it in the transaction of the
  * event that raised the alert).
  */
-export async function recordSecurityEvent(exec: { query: RawExec }, event: SecurityEvent): Promise<void> {
-  const [row] = await exec.query<{ alert_id: number; created_at: Date | string }>(
+export async function recordSecurityEvent(exec: Executor, event: SecurityEvent): Promise<void> {
+  // Raw: a multi-statement CTE write (the alert and the worker's new risk in one round trip);
+  // its time as epoch milliseconds, as a raw row's timestamps differ between the drivers.
+  const [row] = await exec.query<{ alert_id: number; created_ms: number }>(
     `WITH alert AS (
        INSERT INTO timeclock.security_alerts (user_id, alert_type, severity, details)
        VALUES ($1, $2, $3, $4::jsonb) RETURNING id, created_at),
@@ -56,148 +65,116 @@ export async function recordSecurityEvent(exec: { query: RawExec }, event: Secur
        WHERE user_id = $1 AND created_at > now() - make_interval(days => ${RISK_WINDOW_DAYS}))
      INSERT INTO timeclock.security_checks (user_id, risk_score, risk_level)
      SELECT $1, s, ${LEVEL_SQL('s')} FROM score
-     RETURNING (SELECT id FROM alert) AS alert_id, (SELECT created_at FROM alert) AS created_at`,
+     RETURNING (SELECT id FROM alert) AS alert_id, (SELECT floor(extract(epoch FROM created_at) * 1000)::float8 FROM alert) AS created_ms`,
     [event.userId, event.type, event.severity, JSON.stringify(event.details), SEVERITY_WEIGHT[event.severity]],
   );
   await enqueueWebhook(exec, 'security.violation', {
     userId: event.userId,
     alertType: event.type,
     severity: event.severity,
-    timestamp: new Date(row!.created_at).toISOString(),
-    alertId: Number(row!.alert_id),
+    timestamp: new Date(row!.created_ms).toISOString(),
+    alertId: row!.alert_id,
     details: event.details,
   });
 }
 
 export const RECENT_ALERTS = 20;
 
-export interface AlertRecord {
-  id: number;
-  alert_type: string;
-  severity: Severity;
-  created_at: string;
-}
-
-export interface SecurityCheckRecord {
-  id: number;
-  user_id: number;
-  timestamp: string;
-  risk_level: RiskLevel;
-  risk_score: number;
-}
-
-export interface AlertFilters {
-  userId?: number | undefined;
-  severity?: Severity | undefined;
-  type?: string | undefined;
-  since?: Date | undefined;
-  page: number;
-  limit: number;
-}
-
-export interface ManagerAlertRecord extends AlertRecord {
-  user_id: number;
-  username: string;
-  full_name: string;
-  details: Record<string, unknown>;
-}
-
-const isoOf = (v: Date | string) => new Date(v).toISOString();
-const jsonOf = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown>));
+const WEIGHT = sql<number>`coalesce(sum(${sql.raw(WEIGHT_SQL)}), 0)::int`;
+const inRiskWindow = gt(securityAlerts.createdAt, sql`now() - make_interval(days => ${sql.raw(String(RISK_WINDOW_DAYS))})`);
 
 export class SecurityService {
-  private readonly exec: { query: RawExec };
+  private readonly db: Database;
+  private readonly logger: Logger;
 
-  constructor(exec: { query: RawExec }) {
-    this.exec = exec;
+  constructor(db: Database, logger: Logger) {
+    this.db = db;
+    this.logger = logger;
   }
 
-  /** Latest check, alerts of the risk window (newest first, at most RECENT_ALERTS) and the level now; null when no such worker. */
-  async status(userId: number): Promise<{ latestSecurityCheck: SecurityCheckRecord | null; recentAlerts: AlertRecord[]; securityStatus: RiskLevel } | null> {
-    const [user] = await this.exec.query<{ score: number }>(
-      `SELECT (SELECT least(${RISK_SCORE_MAX}, coalesce(sum(${WEIGHT_SQL}), 0))::int FROM timeclock.security_alerts a
-               WHERE a.user_id = u.id AND a.created_at > now() - make_interval(days => ${RISK_WINDOW_DAYS})) AS score
-       FROM timeclock.users u WHERE u.id = $1 AND u.deleted_at IS NULL`,
-      [userId],
-    );
-    if (!user) return null;
-    const [check] = await this.exec.query<{ id: number; user_id: number; created_at: Date | string; risk_level: RiskLevel; risk_score: number }>(
-      'SELECT id, user_id, created_at, risk_level, risk_score FROM timeclock.security_checks WHERE user_id = $1 ORDER BY id DESC LIMIT 1',
-      [userId],
-    );
-    const alerts = await this.exec.query<{ id: number; alert_type: string; severity: Severity; created_at: Date | string }>(
-      `SELECT id, alert_type, severity, created_at FROM timeclock.security_alerts
-       WHERE user_id = $1 AND created_at > now() - make_interval(days => ${RISK_WINDOW_DAYS})
-       ORDER BY created_at DESC, id DESC LIMIT ${RECENT_ALERTS}`,
-      [userId],
-    );
+  /**
+   * Records the security event of a refused request in a transaction of its own (the request's
+   * own work, if any, is rolled back). Recording problems are logged, not reported to the caller.
+   */
+  async recordSeparately(event: SecurityEvent): Promise<void> {
+    try {
+      await this.db.transaction((tx) => recordSecurityEvent(tx, event));
+    } catch (err) {
+      this.logger.error({ err, userId: event.userId, type: event.type }, 'could not record a security event');
+    }
+  }
+
+  /** Latest check, alerts of the risk window (newest first, at most RECENT_ALERTS) and the level now; 404 when no such worker. */
+  async status(userId: number): Promise<Static<typeof SecurityStatusReply>> {
+    const [user] = await this.db.orm.select({ id: users.id }).from(users).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+    if (!user) throw new AppError(E.NOT_FOUND, { detail: `no worker ${userId}`, details: { userId } });
+    const [score] = await this.db.orm.select({ weight: WEIGHT }).from(securityAlerts).where(and(eq(securityAlerts.userId, userId), inRiskWindow));
+    const [check] = await this.db.orm.select().from(securityChecks).where(eq(securityChecks.userId, userId)).orderBy(desc(securityChecks.id)).limit(1);
+    const alerts = await this.db.orm
+      .select()
+      .from(securityAlerts)
+      .where(and(eq(securityAlerts.userId, userId), inRiskWindow))
+      .orderBy(desc(securityAlerts.createdAt), desc(securityAlerts.id))
+      .limit(RECENT_ALERTS);
     return {
       latestSecurityCheck: check
-        ? { id: Number(check.id), user_id: Number(check.user_id), timestamp: isoOf(check.created_at), risk_level: check.risk_level, risk_score: Number(check.risk_score) }
+        ? { id: check.id, user_id: check.userId, timestamp: check.createdAt.toISOString(), risk_level: check.riskLevel, risk_score: check.riskScore }
         : null,
-      recentAlerts: alerts.map((a) => ({ id: Number(a.id), alert_type: a.alert_type, severity: a.severity, created_at: isoOf(a.created_at) })),
-      securityStatus: riskLevel(Number(user.score)),
+      recentAlerts: alerts.map((a) => ({ id: a.id, alert_type: a.alertType, severity: a.severity, created_at: a.createdAt.toISOString() })),
+      securityStatus: riskLevel(Math.min(RISK_SCORE_MAX, score?.weight ?? 0)),
     };
   }
 
   /** Alerts across workers, newest first, filtered and paged. */
-  async listAlerts(f: AlertFilters): Promise<{ alerts: ManagerAlertRecord[]; total: number }> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (clause: (p: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(clause(`$${params.length}`));
-    };
-    if (f.userId !== undefined) add((p) => `a.user_id = ${p}`, f.userId);
-    if (f.severity !== undefined) add((p) => `a.severity = ${p}`, f.severity);
-    if (f.type !== undefined) add((p) => `a.alert_type = ${p}`, f.type);
-    if (f.since !== undefined) add((p) => `a.created_at >= ${p}::timestamptz`, f.since);
-    const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const [count] = await this.exec.query<{ n: number }>(`SELECT count(*)::int AS n FROM timeclock.security_alerts a ${filter}`, params);
-    const rows = await this.exec.query<{
-      id: number; user_id: number; username: string; full_name: string; alert_type: string; severity: Severity;
-      details: unknown; created_at: Date | string;
-    }>(
-      `SELECT a.id, a.user_id, u.username, u.full_name, a.alert_type, a.severity, a.details, a.created_at
-       FROM timeclock.security_alerts a JOIN timeclock.users u ON u.id = a.user_id
-       ${filter} ORDER BY a.created_at DESC, a.id DESC LIMIT ${f.limit} OFFSET ${(f.page - 1) * f.limit}`,
-      params,
+  async listAlerts(q: Static<typeof AlertsQuery>): Promise<Static<typeof AlertsReply>> {
+    const where = and(
+      q.userId === undefined ? undefined : eq(securityAlerts.userId, q.userId),
+      q.severity === undefined ? undefined : eq(securityAlerts.severity, q.severity),
+      q.type === undefined ? undefined : eq(securityAlerts.alertType, q.type),
+      q.since === undefined ? undefined : gte(securityAlerts.createdAt, new Date(q.since)),
     );
+    const [counted] = await this.db.orm.select({ n: count() }).from(securityAlerts).where(where);
+    const rows = await this.db.orm
+      .select({ alert: securityAlerts, username: users.username, fullName: users.fullName })
+      .from(securityAlerts)
+      .innerJoin(users, eq(users.id, securityAlerts.userId))
+      .where(where)
+      .orderBy(desc(securityAlerts.createdAt), desc(securityAlerts.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
+    const total = counted?.n ?? 0;
     return {
-      total: Number(count?.n ?? 0),
-      alerts: rows.map((r) => ({
-        id: Number(r.id),
-        user_id: Number(r.user_id),
-        username: r.username,
-        full_name: r.full_name,
-        alert_type: r.alert_type,
-        severity: r.severity,
-        details: jsonOf(r.details),
-        created_at: isoOf(r.created_at),
+      alerts: rows.map(({ alert, username, fullName }) => ({
+        id: alert.id,
+        user_id: alert.userId,
+        username,
+        full_name: fullName,
+        alert_type: alert.alertType,
+        severity: alert.severity,
+        details: alert.details,
+        created_at: alert.createdAt.toISOString(),
       })),
+      totalCount: total,
+      currentPage: q.page,
+      totalPages: Math.ceil(total / q.limit),
     };
   }
 
   async blacklist(): Promise<string[]> {
-    const rows = await this.exec.query<{ package_id: string }>('SELECT package_id FROM timeclock.app_blacklist ORDER BY package_id');
-    return rows.map((r) => r.package_id);
+    const rows = await this.db.orm.select({ packageId: appBlacklist.packageId }).from(appBlacklist).orderBy(asc(appBlacklist.packageId));
+    return rows.map((r) => r.packageId);
   }
 
   /** Adds a package id; `added` is false when it was listed already. */
-  async addToBlacklist(packageId: string): Promise<{ packageId: string; created_at: string; added: boolean }> {
-    // xmax = 0 only on a row this statement inserted; the no-op update returns an existing one.
-    const [row] = await this.exec.query<{ created_at: Date | string; added: boolean }>(
-      `INSERT INTO timeclock.app_blacklist (package_id) VALUES ($1)
-       ON CONFLICT (package_id) DO UPDATE SET package_id = excluded.package_id
-       RETURNING created_at, (xmax = 0) AS added`,
-      [packageId],
-    );
-    return { packageId, created_at: isoOf(row!.created_at), added: row!.added };
+  async addToBlacklist(packageId: string): Promise<{ entry: Static<typeof BlacklistEntry>; added: boolean }> {
+    const [inserted] = await this.db.orm.insert(appBlacklist).values({ packageId }).onConflictDoNothing().returning();
+    const row = inserted ?? (await this.db.orm.select().from(appBlacklist).where(eq(appBlacklist.packageId, packageId)))[0]!;
+    return { entry: { packageId, created_at: row.createdAt.toISOString() }, added: inserted !== undefined };
   }
 
-  /** Removes a package id; false when it was not listed. */
-  async removeFromBlacklist(packageId: string): Promise<boolean> {
-    const rows = await this.exec.query('DELETE FROM timeclock.app_blacklist WHERE package_id = $1 RETURNING 1', [packageId]);
-    return rows.length > 0;
+  /** Removes a package id; 404 when it was not listed. */
+  async removeFromBlacklist(packageId: string): Promise<void> {
+    const rows = await this.db.orm.delete(appBlacklist).where(eq(appBlacklist.packageId, packageId)).returning({ packageId: appBlacklist.packageId });
+    if (rows.length === 0) throw new AppError(E.NOT_FOUND, { detail: `${packageId} is not blacklisted`, details: { packageId } });
   }
 }

@@ -2,11 +2,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { errors, managerErrors, security, UuidParam } from '../../http.ts';
+import { errors, UuidParam } from '../../http.ts';
 import {
   QrCode, QrCodeCreated, QrCodeDetail, QrCreateBody, QrListQuery, QrUpdateBody, Site, SiteCreateBody, SiteIdParam, SiteUpdateBody,
 } from './sites.schema.ts';
-import { QrCodesService, SitesService } from './sites.service.ts';
 
 const siteTags = ['Sites (managers)'];
 const qrTags = ['QR codes (managers)'];
@@ -17,41 +16,40 @@ const FENCE_DOC =
   'the boundary counts as inside. `null` means not configured: clock events with the site’s QR codes are refused (409 `GEOFENCE_NOT_CONFIGURED`).';
 
 export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const sites = new SitesService(ctx.platform.db);
-  const qrCodes = new QrCodesService(ctx.platform.db);
+  const { sites, qrCodes } = ctx;
 
   app.get('/managers/sites', {
     config: manager,
-    schema: { tags: siteTags, summary: 'All sites, the default one first', security, response: { 200: Type.Array(Site), ...managerErrors } },
+    schema: { tags: siteTags, summary: 'All sites, the default one first', response: { 200: Type.Array(Site) } },
   }, async () => sites.list());
 
   app.post('/managers/sites', {
     config: manager,
     schema: {
-      tags: siteTags, summary: 'Create a site with its geofence', description: FENCE_DOC, security,
-      body: SiteCreateBody, response: { 201: Site, ...managerErrors },
+      tags: siteTags, summary: 'Create a site with its geofence', description: FENCE_DOC,
+      body: SiteCreateBody, response: { 201: Site },
     },
-  }, async (request, reply) => reply.status(201).send(await sites.create({ name: request.body.name, fence: request.body.fence })));
+  }, async (request, reply) => reply.status(201).send(await sites.create(request.body)));
 
   app.get('/managers/sites/:id', {
     config: manager,
-    schema: { tags: siteTags, summary: 'One site', security, params: SiteIdParam, response: { 200: Site, ...managerErrors, ...errors(404) } },
+    schema: { tags: siteTags, summary: 'One site', params: SiteIdParam, response: { 200: Site, ...errors(404) } },
   }, async (request) => sites.get(request.params.id));
 
   app.patch('/managers/sites/:id', {
     config: manager,
     schema: {
-      tags: siteTags, summary: 'Rename a site or replace its geofence (only the fields sent change)', description: FENCE_DOC, security,
-      params: SiteIdParam, body: SiteUpdateBody, response: { 200: Site, ...managerErrors, ...errors(404) },
+      tags: siteTags, summary: 'Rename a site or replace its geofence (only the fields sent change)', description: FENCE_DOC,
+      params: SiteIdParam, body: SiteUpdateBody, response: { 200: Site, ...errors(404) },
     },
-  }, async (request) => sites.update(request.params.id, { name: request.body.name, fence: request.body.fence }));
+  }, async (request) => sites.update(request.params.id, request.body));
 
   app.delete('/managers/sites/:id', {
     config: manager,
     schema: {
       tags: siteTags, summary: 'Delete a site without QR codes',
       description: 'The default site, and a site that still has QR codes, are refused (409 `CONFLICT`). Past clock events keep their QR code.',
-      security, params: SiteIdParam, response: { 204: Type.Null(), ...managerErrors, ...errors(404, 409) },
+      params: SiteIdParam, response: { 204: Type.Null(), ...errors(404, 409) },
     },
   }, async (request, reply) => {
     await sites.remove(request.params.id);
@@ -62,7 +60,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     config: manager,
     schema: {
       tags: qrTags, summary: 'QR codes, newest first', description: 'Optionally only those of one site, or only active or inactive ones.',
-      security, querystring: QrListQuery, response: { 200: Type.Array(QrCode), ...managerErrors },
+      querystring: QrListQuery, response: { 200: Type.Array(QrCode) },
     },
   }, async (request) => qrCodes.list(request.query));
 
@@ -71,16 +69,13 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     schema: {
       tags: qrTags, summary: 'Create an active QR code',
       description: 'Its `id` (a UUID) is the value to print in the QR code and that workers scan. Without `siteId` it belongs to the default site.',
-      security, body: QrCreateBody, response: { 201: QrCodeCreated, ...managerErrors },
+      body: QrCreateBody, response: { 201: QrCodeCreated },
     },
-  }, async (request, reply) => {
-    const qr = await qrCodes.create(request.body);
-    return reply.status(201).send({ id: qr.id, name: qr.name, is_active: qr.is_active });
-  });
+  }, async (request, reply) => reply.status(201).send(await qrCodes.create(request.body)));
 
   app.get('/managers/qr-codes/:id', {
     config: manager,
-    schema: { tags: qrTags, summary: 'One QR code with its site', security, params: UuidParam, response: { 200: QrCodeDetail, ...managerErrors, ...errors(404) } },
+    schema: { tags: qrTags, summary: 'One QR code with its site', params: UuidParam, response: { 200: QrCodeDetail, ...errors(404) } },
   }, async (request) => qrCodes.get(request.params.id));
 
   app.patch('/managers/qr-codes/:id', {
@@ -88,7 +83,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     schema: {
       tags: qrTags, summary: 'Rename, activate or deactivate a QR code, or move it to another site (only the fields sent change)',
       description: 'QR codes are never deleted (clock history names them): deactivate them instead.',
-      security, params: UuidParam, body: QrUpdateBody, response: { 200: QrCodeDetail, ...managerErrors, ...errors(404) },
+      params: UuidParam, body: QrUpdateBody, response: { 200: QrCodeDetail, ...errors(404) },
     },
   }, async (request) => qrCodes.update(request.params.id, request.body));
 };

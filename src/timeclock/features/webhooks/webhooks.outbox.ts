@@ -1,7 +1,7 @@
 // The webhook outbox: events are written as delivery rows in the transaction of the event
 // itself (so a delivery exists if and only if the event was committed), one row per active
 // endpoint subscribed to the event. The dispatcher (webhooks.dispatcher.ts) sends them.
-import type { RawExec } from '../../../platform/db/database.ts';
+import type { Executor } from '../../../platform/db/database.ts';
 
 export const WEBHOOK_EVENTS = ['worker.clock_in', 'worker.clock_out', 'security.violation'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -15,11 +15,12 @@ export const WEBHOOK_CHANNEL = 'timeclock_webhooks';
  * only on commit) appear with the event or not at all.
  */
 export async function enqueueWebhook(
-  exec: { query: RawExec },
+  exec: Executor,
   event: WebhookEvent,
   data: Record<string, unknown>,
 ): Promise<void> {
   const payload = JSON.stringify({ event, data });
+  // Raw: a CTE write (the rows and the wake-up in one round trip), on the clock's hot path.
   await exec.query(
     `WITH queued AS (
        INSERT INTO timeclock.webhook_deliveries (endpoint_id, event, payload)

@@ -4,13 +4,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { errors, IdParam, managerErrors, security } from '../../http.ts';
-import { WebhookDispatcher } from './webhooks.dispatcher.ts';
+import { errors, IdParam } from '../../http.ts';
 import {
   CreateWebhookBody, DeliveriesQuery, DeliveriesReply, DeliveryIdParam, DeliveryRecord, UpdateWebhookBody, WebhookList,
   WebhookRecord, WebhookWithSecret,
 } from './webhooks.schema.ts';
-import { WebhooksService } from './webhooks.service.ts';
 
 const tags = ['Webhooks'];
 
@@ -25,24 +23,11 @@ export const WEBHOOK_DOC = [
 ].join(' ');
 
 export const webhooksRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const { config, db, logger } = ctx.platform;
-  const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production';
-  const service = new WebhooksService(db, allowPrivate);
-  const dispatcher = new WebhookDispatcher({
-    db,
-    logger,
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
-    retryMaxMs: config.WEBHOOK_RETRY_MAX_MS,
-    maxAgeHours: config.WEBHOOK_MAX_AGE_HOURS,
-    pollMs: config.WEBHOOK_POLL_MS,
-    retentionDays: config.WEBHOOK_RETENTION_DAYS,
-    allowPrivate,
-  });
+  const { webhooks: service, dispatcher } = ctx;
   app.addHook('onReady', async () => dispatcher.start());
   app.addHook('onClose', async () => dispatcher.stop());
 
-  const urlRule = allowPrivate
+  const urlRule = service.allowPrivate
     ? 'Loopback and private addresses are allowed (`WEBHOOK_ALLOW_PRIVATE`).'
     : 'Loopback, private, link-local and other non-public addresses are refused, also when a name resolves to one at delivery time (`WEBHOOK_ALLOW_PRIVATE=false`).';
 
@@ -52,20 +37,19 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       tags,
       summary: 'Register a webhook endpoint',
       description: `\`url\` is http or https without credentials. ${urlRule} The reply carries the signing \`secret\`, shown this once. ${WEBHOOK_DOC}`,
-      security,
       body: CreateWebhookBody,
-      response: { 201: WebhookWithSecret, ...managerErrors },
+      response: { 201: WebhookWithSecret },
     },
   }, async (request, reply) => reply.status(201).send(await service.create(request.body, request.user!.userId)));
 
   app.get('/managers/webhooks', {
     config: { access: 'manager' },
-    schema: { tags, summary: 'Webhook endpoints (secrets are never shown again)', security, response: { 200: WebhookList, ...managerErrors } },
+    schema: { tags, summary: 'Webhook endpoints (secrets are never shown again)', response: { 200: WebhookList } },
   }, async () => service.list());
 
   app.get('/managers/webhooks/:id', {
     config: { access: 'manager' },
-    schema: { tags, summary: 'One webhook endpoint', security, params: IdParam, response: { 200: WebhookRecord, ...managerErrors, ...errors(404) } },
+    schema: { tags, summary: 'One webhook endpoint', params: IdParam, response: { 200: WebhookRecord, ...errors(404) } },
   }, async (request) => service.get(request.params.id));
 
   app.patch('/managers/webhooks/:id', {
@@ -74,10 +58,9 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       tags,
       summary: 'Change a webhook endpoint',
       description: `Any of \`url\`, \`events\`, \`description\`, \`is_active\`; the others are kept. ${urlRule}`,
-      security,
       params: IdParam,
       body: UpdateWebhookBody,
-      response: { 200: WebhookRecord, ...managerErrors, ...errors(404) },
+      response: { 200: WebhookRecord, ...errors(404) },
     },
   }, async (request) => service.update(request.params.id, request.body));
 
@@ -87,9 +70,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       tags,
       summary: 'Delete a webhook endpoint',
       description: 'Its delivery log goes with it; deliveries not yet sent are dropped.',
-      security,
       params: IdParam,
-      response: { 204: Type.Null(), ...managerErrors, ...errors(404) },
+      response: { 204: Type.Null(), ...errors(404) },
     },
   }, async (request, reply) => {
     await service.remove(request.params.id);
@@ -102,9 +84,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       tags,
       summary: 'Replace the signing secret',
       description: 'The new secret is in this reply only; deliveries sent from now on are signed with it.',
-      security,
       params: IdParam,
-      response: { 200: WebhookWithSecret, ...managerErrors, ...errors(404) },
+      response: { 200: WebhookWithSecret, ...errors(404) },
     },
   }, async (request) => service.rotateSecret(request.params.id));
 
@@ -114,16 +95,11 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       tags,
       summary: 'Delivery log of an endpoint',
       description: 'Newest first; filter `status`; paging `page` (from 1) and `limit` (1..100, default 20). Finished deliveries are kept `WEBHOOK_RETENTION_DAYS` (30).',
-      security,
       params: IdParam,
       querystring: DeliveriesQuery,
-      response: { 200: DeliveriesReply, ...managerErrors, ...errors(404) },
+      response: { 200: DeliveriesReply, ...errors(404) },
     },
-  }, async (request) => {
-    const q = request.query;
-    const { deliveries, total } = await service.deliveries(request.params.id, q);
-    return { deliveries, totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
-  });
+  }, async (request) => service.deliveries(request.params.id, request.query));
 
   app.post('/managers/webhooks/deliveries/:id/resend', {
     config: { access: 'manager' },
@@ -131,9 +107,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       tags,
       summary: 'Send a delivery again',
       description: 'Queues a new delivery (`resend_of` names the original) with the same body to the same endpoint, sent at once and retried like any other. 409 `CONFLICT` when the endpoint is inactive.',
-      security,
       params: DeliveryIdParam,
-      response: { 202: DeliveryRecord, ...managerErrors, ...errors(404, 409) },
+      response: { 202: DeliveryRecord, ...errors(404, 409) },
     },
   }, async (request, reply) => reply.status(202).send(await service.resend(request.params.id)));
 };

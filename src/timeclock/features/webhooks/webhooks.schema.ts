@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../platform/http/schemas.ts';
 import { Body, Id } from '../../http.ts';
+import { DELIVERY_STATUSES } from '../../db/schema.ts';
 import { WEBHOOK_EVENTS } from './webhooks.outbox.ts';
-
-export const DELIVERY_STATUSES = ['pending', 'processing', 'delivered', 'failed'] as const;
 
 const Url = Type.String({
   minLength: 8,

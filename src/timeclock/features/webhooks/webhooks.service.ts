@@ -1,93 +1,62 @@
 // Webhook endpoints registered by managers, and their delivery log. Sending is the
 // dispatcher's job (webhooks.dispatcher.ts); events enter the outbox through enqueueWebhook.
 import { randomBytes } from 'node:crypto';
+import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Static } from 'typebox';
 import type { Database } from '../../../platform/db/database.ts';
 import { AppError } from '../../../platform/http/errors.ts';
+import { webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { iso, num } from '../../http.ts';
 import { privateHostProblem } from './webhooks.http.ts';
-import { WEBHOOK_CHANNEL, type WebhookEvent } from './webhooks.outbox.ts';
+import { WEBHOOK_CHANNEL } from './webhooks.outbox.ts';
+import type {
+  CreateWebhookBody, DeliveriesQuery, DeliveriesReply, DeliveryRecord, UpdateWebhookBody, WebhookRecord, WebhookWithSecret,
+} from './webhooks.schema.ts';
 
-export interface EndpointRow {
-  id: number;
-  url: string;
-  events: string[];
-  description: string;
-  is_active: boolean;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
+type Delivery = typeof webhookDeliveries.$inferSelect;
 
-interface DeliveryRow {
-  id: number;
-  endpoint_id: number;
-  resend_of: number | null;
-  event: string;
-  payload: string;
-  status: 'pending' | 'processing' | 'delivered' | 'failed';
-  attempts: number;
-  next_attempt_at: Date | string;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  delivered_at: Date | string | null;
-}
+/** An endpoint's columns but its secret, which is shown only when it is made. */
+const { secret: _secret, createdBy: _createdBy, ...endpointColumns } = getTableColumns(webhookEndpoints);
+type Endpoint = { [K in keyof typeof endpointColumns]: (typeof webhookEndpoints.$inferSelect)[K] };
 
-const ENDPOINT_COLUMNS = 'id, url, events, description, is_active, created_at, updated_at';
-const DELIVERY_COLUMNS = `id, endpoint_id, resend_of, event, payload, status, attempts, next_attempt_at, last_status_code,
-  last_error, created_at, updated_at, delivered_at`;
+const endpointView = (r: Endpoint): Static<typeof WebhookRecord> => ({
+  id: r.id,
+  url: r.url,
+  events: r.events,
+  description: r.description,
+  is_active: r.isActive,
+  created_at: r.createdAt.toISOString(),
+  updated_at: r.updatedAt.toISOString(),
+});
 
-/** Postgres text[] arrives as an array from both drivers; a literal `{a,b}` is parsed just in case. */
-const textArray = (v: unknown): string[] =>
-  Array.isArray(v) ? v.map(String) : String(v).replace(/^\{|\}$/g, '').split(',').filter(Boolean);
-
-export function endpointView(r: EndpointRow) {
-  return {
-    id: num(r.id),
-    url: r.url,
-    events: textArray(r.events),
-    description: r.description,
-    is_active: r.is_active,
-    created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at),
-  };
-}
-
-export function deliveryView(r: DeliveryRow) {
+const deliveryView = (r: Delivery): Static<typeof DeliveryRecord> => {
   const finished = r.status === 'delivered' || r.status === 'failed';
   return {
-    id: num(r.id),
-    endpoint_id: num(r.endpoint_id),
+    id: r.id,
+    endpoint_id: r.endpointId,
     event: r.event,
     status: r.status,
-    attempts: num(r.attempts),
-    next_attempt_at: finished ? null : iso(r.next_attempt_at),
-    last_status_code: r.last_status_code === null ? null : num(r.last_status_code),
-    last_error: r.last_error,
-    resend_of: r.resend_of === null ? null : num(r.resend_of),
+    attempts: r.attempts,
+    next_attempt_at: finished ? null : r.nextAttemptAt.toISOString(),
+    last_status_code: r.lastStatusCode,
+    last_error: r.lastError,
+    resend_of: r.resendOf,
     payload: JSON.parse(r.payload) as { event: string; data: Record<string, unknown> },
-    created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at),
-    delivered_at: r.delivered_at === null ? null : iso(r.delivered_at),
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+    delivered_at: r.deliveredAt?.toISOString() ?? null,
   };
-}
+};
 
 /** A new signing secret: `whsec_` and 32 random bytes, base64url. */
-export const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 const notFound = (id: number) => new AppError(E.NOT_FOUND, { detail: `webhook ${id} not found`, details: { webhookId: id } });
 
-export interface EndpointInput {
-  url: string;
-  events: WebhookEvent[];
-  description?: string | undefined;
-  is_active?: boolean | undefined;
-}
-
 export class WebhooksService {
   private readonly db: Database;
-  private readonly allowPrivate: boolean;
+  /** Whether endpoints may be loopback or private addresses (WEBHOOK_ALLOW_PRIVATE). */
+  readonly allowPrivate: boolean;
 
   constructor(db: Database, allowPrivate: boolean) {
     this.db = db;
@@ -115,40 +84,37 @@ export class WebhooksService {
     return parsed.toString();
   }
 
-  async create(input: EndpointInput, createdBy: number): Promise<ReturnType<typeof endpointView> & { secret: string }> {
+  async create(input: Static<typeof CreateWebhookBody>, createdBy: number): Promise<Static<typeof WebhookWithSecret>> {
     const url = this.checkUrl(input.url);
     const secret = newSecret();
-    const [row] = await this.db.query<EndpointRow>(
-      `INSERT INTO timeclock.webhook_endpoints (url, events, secret, description, is_active, created_by)
-       VALUES ($1, $2::text[], $3, $4, $5, $6) RETURNING ${ENDPOINT_COLUMNS}`,
-      [url, input.events, secret, input.description ?? '', input.is_active ?? true, createdBy],
-    );
+    const [row] = await this.db.orm
+      .insert(webhookEndpoints)
+      .values({ url, events: input.events, secret, description: input.description ?? '', isActive: input.is_active ?? true, createdBy })
+      .returning(endpointColumns);
     return { ...endpointView(row!), secret };
   }
 
-  async list(): Promise<ReturnType<typeof endpointView>[]> {
-    const rows = await this.db.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM timeclock.webhook_endpoints ORDER BY id`);
+  async list(): Promise<Static<typeof WebhookRecord>[]> {
+    const rows = await this.db.orm.select(endpointColumns).from(webhookEndpoints).orderBy(webhookEndpoints.id);
     return rows.map(endpointView);
   }
 
-  async get(id: number): Promise<ReturnType<typeof endpointView>> {
-    const [row] = await this.db.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM timeclock.webhook_endpoints WHERE id = $1`, [id]);
+  async get(id: number): Promise<Static<typeof WebhookRecord>> {
+    const [row] = await this.db.orm.select(endpointColumns).from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
     if (!row) throw notFound(id);
     return endpointView(row);
   }
 
   /** Partial update: fields left out keep their values. Reactivating wakes the dispatchers for waiting deliveries. */
-  async update(id: number, patch: Partial<EndpointInput>): Promise<ReturnType<typeof endpointView>> {
-    const url = patch.url === undefined ? null : this.checkUrl(patch.url);
-    const [row] = await this.db.transactionRaw(async (tx) => {
-      const rows = await tx.query<EndpointRow>(
-        `UPDATE timeclock.webhook_endpoints SET
-           url = coalesce($2, url), events = coalesce($3::text[], events), description = coalesce($4, description),
-           is_active = coalesce($5, is_active), updated_at = now()
-         WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
-        [id, url, patch.events ?? null, patch.description ?? null, patch.is_active ?? null],
-      );
-      if (rows[0]?.is_active && patch.is_active) await tx.query('SELECT pg_notify($1::text, \'\')', [WEBHOOK_CHANNEL]);
+  async update(id: number, patch: Static<typeof UpdateWebhookBody>): Promise<Static<typeof WebhookRecord>> {
+    const url = patch.url === undefined ? undefined : this.checkUrl(patch.url);
+    const [row] = await this.db.transaction(async (tx) => {
+      const rows = await tx.orm
+        .update(webhookEndpoints)
+        .set({ url, events: patch.events, description: patch.description, isActive: patch.is_active, updatedAt: sql`now()` })
+        .where(eq(webhookEndpoints.id, id))
+        .returning(endpointColumns);
+      if (rows[0]?.isActive && patch.is_active) await tx.orm.execute(sql`SELECT pg_notify(${WEBHOOK_CHANNEL}::text, '')`);
       return rows;
     });
     if (!row) throw notFound(id);
@@ -157,57 +123,59 @@ export class WebhooksService {
 
   /** Deletes the endpoint with its delivery log (pending deliveries are dropped). */
   async remove(id: number): Promise<void> {
-    const rows = await this.db.query('DELETE FROM timeclock.webhook_endpoints WHERE id = $1 RETURNING id', [id]);
+    const rows = await this.db.orm.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id });
     if (rows.length === 0) throw notFound(id);
   }
 
   /** Replaces the signing secret; the new one is returned once. */
-  async rotateSecret(id: number): Promise<ReturnType<typeof endpointView> & { secret: string }> {
+  async rotateSecret(id: number): Promise<Static<typeof WebhookWithSecret>> {
     const secret = newSecret();
-    const [row] = await this.db.query<EndpointRow>(
-      `UPDATE timeclock.webhook_endpoints SET secret = $2, updated_at = now() WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
-      [id, secret],
-    );
+    const [row] = await this.db.orm
+      .update(webhookEndpoints)
+      .set({ secret, updatedAt: sql`now()` })
+      .where(eq(webhookEndpoints.id, id))
+      .returning(endpointColumns);
     if (!row) throw notFound(id);
     return { ...endpointView(row), secret };
   }
 
-  async deliveries(endpointId: number, q: { status?: string | undefined; page: number; limit: number }) {
+  async deliveries(endpointId: number, q: Static<typeof DeliveriesQuery>): Promise<Static<typeof DeliveriesReply>> {
     await this.get(endpointId);
-    const params: unknown[] = [endpointId];
-    let filter = 'endpoint_id = $1';
-    if (q.status !== undefined) {
-      params.push(q.status);
-      filter += ' AND status = $2';
-    }
-    const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM timeclock.webhook_deliveries WHERE ${filter}`, params);
-    const rows = await this.db.query<DeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS} FROM timeclock.webhook_deliveries WHERE ${filter}
-       ORDER BY id DESC LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
-      params,
-    );
-    return { deliveries: rows.map(deliveryView), total: num(count?.n ?? 0) };
+    const where = and(eq(webhookDeliveries.endpointId, endpointId), q.status === undefined ? undefined : eq(webhookDeliveries.status, q.status));
+    const [counted] = await this.db.orm.select({ n: count() }).from(webhookDeliveries).where(where);
+    const rows = await this.db.orm
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
+    const total = counted?.n ?? 0;
+    return { deliveries: rows.map(deliveryView), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
   }
 
   /** Queues a new delivery of the same body to the same endpoint; the original stays in the log. */
-  async resend(deliveryId: number): Promise<ReturnType<typeof deliveryView>> {
-    return this.db.transactionRaw(async (tx) => {
-      const [original] = await tx.query<{ endpoint_id: number; is_active: boolean }>(
-        `SELECT d.endpoint_id, e.is_active FROM timeclock.webhook_deliveries d
-         JOIN timeclock.webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = $1 FOR SHARE OF e`,
-        [deliveryId],
-      );
+  async resend(deliveryId: number): Promise<Static<typeof DeliveryRecord>> {
+    return this.db.transaction(async (tx) => {
+      const [original] = await tx.orm
+        .select({ endpointId: webhookDeliveries.endpointId, event: webhookDeliveries.event, payload: webhookDeliveries.payload })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, deliveryId));
       if (!original) throw new AppError(E.NOT_FOUND, { detail: `delivery ${deliveryId} not found`, details: { deliveryId } });
-      if (!original.is_active) {
-        throw new AppError(E.CONFLICT, { detail: 'the endpoint is inactive: activate it first', details: { webhookId: num(original.endpoint_id) } });
+      // Shared lock: the endpoint cannot be deactivated or deleted before the new delivery commits.
+      const [endpoint] = await tx.orm
+        .select({ isActive: webhookEndpoints.isActive })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, original.endpointId))
+        .for('share');
+      if (!endpoint?.isActive) {
+        throw new AppError(E.CONFLICT, { detail: 'the endpoint is inactive: activate it first', details: { webhookId: original.endpointId } });
       }
-      const [row] = await tx.query<DeliveryRow>(
-        `INSERT INTO timeclock.webhook_deliveries (endpoint_id, resend_of, event, payload)
-         SELECT endpoint_id, id, event, payload FROM timeclock.webhook_deliveries WHERE id = $1
-         RETURNING ${DELIVERY_COLUMNS}`,
-        [deliveryId],
-      );
-      await tx.query('SELECT pg_notify($1::text, \'\')', [WEBHOOK_CHANNEL]);
+      const [row] = await tx.orm
+        .insert(webhookDeliveries)
+        .values({ endpointId: original.endpointId, resendOf: deliveryId, event: original.event, payload: original.payload })
+        .returning();
+      await tx.orm.execute(sql`SELECT pg_notify(${WEBHOOK_CHANNEL}::text, '')`);
       return deliveryView(row!);
     });
   }

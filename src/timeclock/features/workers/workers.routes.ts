@@ -3,12 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { assertSelfOrManager } from '../../auth.ts';
 import type { FeatureOptions } from '../../context.ts';
-import { errors, IdParam, managerErrors, security, userErrors } from '../../http.ts';
-import { DevicesService } from '../devices/devices.service.ts';
+import { errors, IdParam } from '../../http.ts';
 import {
   PublicWorker, Tag, TagBody, WorkerCreateBody, WorkerDetail, WorkerList, WorkerListQuery, WorkerUpdateBody,
 } from './workers.schema.ts';
-import { WorkersService } from './workers.service.ts';
 
 const tags = ['Workers (managers)'];
 const tagTags = ['Tags (managers)'];
@@ -16,8 +14,7 @@ const manager = { access: 'manager' } as const;
 const Deleted = Type.Null({ description: 'done, no body' });
 
 export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const workers = new WorkersService(ctx.platform.db, ctx.auth);
-  const devices = new DevicesService(ctx.platform.db, ctx.platform.logger);
+  const { workers, devices } = ctx;
 
   app.get('/managers/workers', {
     config: manager,
@@ -29,9 +26,8 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         '`tags`: comma-separated tag ids; a worker is listed only when they have **all** of them. `status`: only active or disabled workers (default both). ' +
         '`page` from 1 (default 1), `limit` default 20, values above 100 are capped at 100; a page past the end is empty. Ordered by id. ' +
         'Each worker’s `tags` are its tag names, comma-separated in alphabetical order. Deleted workers are not listed.',
-      security,
       querystring: WorkerListQuery,
-      response: { 200: WorkerList, ...managerErrors },
+      response: { 200: WorkerList },
     },
   }, async (request) => workers.list(request.query));
 
@@ -41,15 +37,14 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       tags,
       summary: 'Create a worker',
       description: 'Usernames are unique regardless of case, managers included (409 `CONFLICT`). Unknown tag ids are a 400 naming them. The first login binds the worker’s device.',
-      security,
       body: WorkerCreateBody,
-      response: { 201: WorkerDetail, ...managerErrors, ...errors(409) },
+      response: { 201: WorkerDetail, ...errors(409) },
     },
   }, async (request, reply) => reply.status(201).send(await workers.create(request.body)));
 
   app.get('/managers/workers/:id', {
     config: manager,
-    schema: { tags, summary: 'One worker with status, tags, clock state and bound device', security, params: IdParam, response: { 200: WorkerDetail, ...managerErrors, ...errors(404) } },
+    schema: { tags, summary: 'One worker with status, tags, clock state and bound device', params: IdParam, response: { 200: WorkerDetail, ...errors(404) } },
   }, async (request) => workers.detail(request.params.id));
 
   app.patch('/managers/workers/:id', {
@@ -60,10 +55,9 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       description:
         '`tagIds` replaces the worker’s tags. `status: "disabled"` refuses their sign-in and their current tokens (within a second on every instance); `"active"` enables them again. ' +
         'A new password revokes the worker’s current tokens (they must sign in again).',
-      security,
       params: IdParam,
       body: WorkerUpdateBody,
-      response: { 200: WorkerDetail, ...managerErrors, ...errors(404, 409) },
+      response: { 200: WorkerDetail, ...errors(404, 409) },
     },
   }, async (request) => workers.update(request.params.id, request.body));
 
@@ -75,9 +69,8 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       description:
         'A soft delete: the worker disappears from lists and lookups (404), their tokens stop working, their device and tags are released and the username can be reused; ' +
         'their clock events and security records stay for audit.',
-      security,
       params: IdParam,
-      response: { 204: Deleted, ...managerErrors, ...errors(404) },
+      response: { 204: Deleted, ...errors(404) },
     },
   }, async (request, reply) => {
     await workers.remove(request.params.id);
@@ -90,9 +83,8 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       tags,
       summary: 'Reset a worker’s device binding',
       description: 'The worker’s next successful login (or device registration) binds the device it presents. Idempotent. To sign a lost phone out, also change the worker’s password (which revokes their tokens) or disable them.',
-      security,
       params: IdParam,
-      response: { 204: Deleted, ...managerErrors, ...errors(404) },
+      response: { 204: Deleted, ...errors(404) },
     },
   }, async (request, reply) => {
     await devices.reset(request.params.id);
@@ -101,25 +93,25 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
 
   app.get('/managers/tags', {
     config: manager,
-    schema: { tags: tagTags, summary: 'All tags, by name, with the number of workers holding each', security, response: { 200: Type.Array(Tag), ...managerErrors } },
+    schema: { tags: tagTags, summary: 'All tags, by name, with the number of workers holding each', response: { 200: Type.Array(Tag) } },
   }, async () => workers.listTags());
 
   app.post('/managers/tags', {
     config: manager,
     schema: {
       tags: tagTags, summary: 'Create a tag', description: 'Names are unique regardless of case (409 `CONFLICT`) and cannot contain commas.',
-      security, body: TagBody, response: { 201: Tag, ...managerErrors, ...errors(409) },
+      body: TagBody, response: { 201: Tag, ...errors(409) },
     },
   }, async (request, reply) => reply.status(201).send(await workers.createTag(request.body.name)));
 
   app.patch('/managers/tags/:id', {
     config: manager,
-    schema: { tags: tagTags, summary: 'Rename a tag', security, params: IdParam, body: TagBody, response: { 200: Tag, ...managerErrors, ...errors(404, 409) } },
+    schema: { tags: tagTags, summary: 'Rename a tag', params: IdParam, body: TagBody, response: { 200: Tag, ...errors(404, 409) } },
   }, async (request) => workers.renameTag(request.params.id, request.body.name));
 
   app.delete('/managers/tags/:id', {
     config: manager,
-    schema: { tags: tagTags, summary: 'Delete a tag (it is removed from every worker)', security, params: IdParam, response: { 204: Deleted, ...managerErrors, ...errors(404) } },
+    schema: { tags: tagTags, summary: 'Delete a tag (it is removed from every worker)', params: IdParam, response: { 204: Deleted, ...errors(404) } },
   }, async (request, reply) => {
     await workers.removeTag(request.params.id);
     return reply.status(204).send(null);
@@ -130,9 +122,8 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
     schema: {
       tags: ['Workers'],
       summary: 'A user’s record: the caller’s own, or anyone’s for managers',
-      security,
       params: IdParam,
-      response: { 200: PublicWorker, ...userErrors, ...errors(403, 404) },
+      response: { 200: PublicWorker, ...errors(403, 404) },
     },
   }, async (request) => {
     assertSelfOrManager(request, request.params.id);

@@ -2,133 +2,136 @@
 // stays (with its clock history, alerts and positions) but disappears from every list and
 // lookup, its tokens stop working, its device binding and tags are released, and the username
 // becomes free for a new account.
+import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Static } from 'typebox';
 import { hashPassword } from '../../../platform/auth/password.ts';
-import type { Database, RawExec } from '../../../platform/db/database.ts';
+import type { Database, Executor } from '../../../platform/db/database.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import type { TimeclockAuth } from '../../auth.ts';
+import { devices, tags, users, workerState, workerTags } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { iso, num } from '../../http.ts';
-import { LIST_LIMIT_MAX } from './workers.schema.ts';
+import {
+  LIST_LIMIT_MAX, type PublicWorker, type Tag, type WorkerCreateBody, type WorkerDetail, type WorkerItem, type WorkerList, type WorkerListQuery,
+  type WorkerUpdateBody,
+} from './workers.schema.ts';
 
-type Status = 'active' | 'disabled';
+type ItemRow = { id: number; username: string; fullName: string; createdAt: Date; tags: string };
 
-const TAG_NAMES = `coalesce((SELECT string_agg(t.name, ',' ORDER BY lower(t.name), t.id)
-  FROM timeclock.worker_tags wt JOIN timeclock.tags t ON t.id = wt.tag_id WHERE wt.user_id = u.id), '')`;
+const item = (r: ItemRow): Static<typeof WorkerItem> => ({
+  id: r.id, username: r.username, full_name: r.fullName, created_at: r.createdAt.toISOString(), tags: r.tags,
+});
 
-interface WorkerRow {
-  id: number | string;
-  username: string;
-  full_name: string;
-  created_at: Date | string;
-  tags: string;
-}
-
-const item = (r: WorkerRow) => ({ id: num(r.id), username: r.username, full_name: r.full_name, created_at: iso(r.created_at), tags: r.tags });
+/** A worker that is not deleted. */
+const liveWorker = (id: number) => and(eq(users.id, id), eq(users.role, 'worker'), isNull(users.deletedAt));
 
 const workerNotFound = (id: number) => new AppError(E.NOT_FOUND, { detail: `worker ${id} not found`, details: { userId: id } });
 
 export class WorkersService {
   private readonly db: Database;
   private readonly auth: TimeclockAuth;
+  /** A worker's columns as lists show them, `tags` their tag names, comma-separated in alphabetical order. */
+  private readonly itemColumns;
   constructor(db: Database, auth: TimeclockAuth) {
     this.db = db;
     this.auth = auth;
+    // Subqueries with a join, so that the builder qualifies every column: in a one-table query
+    // it names columns bare, and the outer `id` would be taken for the inner table's.
+    const tagNames = db.orm
+      .select({ names: sql`string_agg(${tags.name}, ',' ORDER BY lower(${tags.name}), ${tags.id})` })
+      .from(workerTags)
+      .innerJoin(tags, eq(tags.id, workerTags.tagId))
+      .where(eq(workerTags.userId, users.id));
+    this.itemColumns = {
+      id: users.id, username: users.username, fullName: users.fullName, createdAt: users.createdAt,
+      tags: sql<string>`coalesce((${tagNames}), '')`,
+    };
   }
 
   /** Workers (not deleted), by id; `search` over username and full name, `tags` all required. */
-  async list(q: { search?: string | undefined; tags?: string | undefined; status?: Status | undefined; page: number; limit: number }) {
+  async list(q: Static<typeof WorkerListQuery>): Promise<Static<typeof WorkerList>> {
     const limit = Math.min(q.limit, LIST_LIMIT_MAX);
     const search = q.search?.trim() ? contains(q.search.trim()) : null;
     const tagIds = [...new Set((q.tags ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(Number))];
-    const where = `u.role = 'worker' AND u.deleted_at IS NULL
-      AND ($1::text IS NULL OR u.username ILIKE $1 OR u.full_name ILIKE $1)
-      AND ($3::int IS NULL OR u.status = $3)
-      AND (cardinality($2::bigint[]) = 0 OR cardinality($2::bigint[]) = (
-        SELECT count(*) FROM timeclock.worker_tags wt WHERE wt.user_id = u.id AND wt.tag_id = ANY ($2::bigint[])))`;
-    const status = q.status === undefined ? null : q.status === 'active' ? 1 : 0;
-    const params = [search, tagIds, status];
-    const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM timeclock.users u WHERE ${where}`, params);
-    const total = count?.n ?? 0;
-    const rows = await this.db.query<WorkerRow>(
-      `SELECT u.id, u.username, u.full_name, u.created_at, ${TAG_NAMES} AS tags
-       FROM timeclock.users u WHERE ${where} ORDER BY u.id LIMIT $4 OFFSET $5`,
-      [...params, limit, (q.page - 1) * limit],
+    const where = and(
+      eq(users.role, 'worker'),
+      isNull(users.deletedAt),
+      search === null ? undefined : or(ilike(users.username, search), ilike(users.fullName, search)),
+      q.status === undefined ? undefined : eq(users.status, q.status === 'active' ? 1 : 0),
+      tagIds.length === 0
+        ? undefined
+        : eq(this.db.orm.$count(workerTags, and(eq(workerTags.userId, users.id), inArray(workerTags.tagId, tagIds))), tagIds.length),
     );
+    const [counted] = await this.db.orm.select({ n: count() }).from(users).where(where);
+    const total = counted?.n ?? 0;
+    const rows = await this.db.orm.select(this.itemColumns).from(users).where(where).orderBy(asc(users.id)).limit(limit).offset((q.page - 1) * limit);
     return { workers: rows.map(item), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / limit) };
   }
 
   /** A worker as managers see it: record, tags, status, clock state and bound device. */
-  async detail(id: number, exec: { query: RawExec } = this.db) {
-    const [r] = await exec.query<WorkerRow & {
-      tag_ids: (number | string)[] | null; status: number; clock_state: string | null;
-      device_uuid: string | null; registered_at: Date | string | null; last_seen: Date | string | null;
-    }>(
-      `SELECT u.id, u.username, u.full_name, u.created_at, u.status, ${TAG_NAMES} AS tags,
-              (SELECT array_agg(wt.tag_id ORDER BY wt.tag_id) FROM timeclock.worker_tags wt WHERE wt.user_id = u.id) AS tag_ids,
-              ws.state AS clock_state, d.device_uuid, d.registered_at, d.last_seen
-       FROM timeclock.users u
-       LEFT JOIN timeclock.worker_state ws ON ws.user_id = u.id
-       LEFT JOIN timeclock.devices d ON d.user_id = u.id
-       WHERE u.id = $1 AND u.role = 'worker' AND u.deleted_at IS NULL`,
-      [id],
-    );
+  async detail(id: number, exec: Executor = this.db): Promise<Static<typeof WorkerDetail>> {
+    const [r] = await exec.orm
+      .select({ ...this.itemColumns, status: users.status, clockState: workerState.state, device: devices })
+      .from(users)
+      .leftJoin(workerState, eq(workerState.userId, users.id))
+      .leftJoin(devices, eq(devices.userId, users.id))
+      .where(liveWorker(id));
     if (!r) throw workerNotFound(id);
+    const tagIds = await exec.orm.select({ id: workerTags.tagId }).from(workerTags).where(eq(workerTags.userId, id)).orderBy(asc(workerTags.tagId));
     return {
       ...item(r),
-      tag_ids: (r.tag_ids ?? []).map(num),
-      status: r.status === 1 ? ('active' as const) : ('disabled' as const),
-      clock_state: (r.clock_state ?? 'clock_out') as 'clock_in' | 'clock_out',
-      device: r.device_uuid
-        ? { deviceUuid: r.device_uuid, registeredAt: iso(r.registered_at!), lastSeen: iso(r.last_seen!) }
+      tag_ids: tagIds.map((t) => t.id),
+      status: r.status === 1 ? 'active' : 'disabled',
+      clock_state: r.clockState ?? 'clock_out',
+      device: r.device
+        ? { deviceUuid: r.device.deviceUuid, registeredAt: r.device.registeredAt.toISOString(), lastSeen: r.device.lastSeen.toISOString() }
         : null,
     };
   }
 
   /** Any signed-in user's own record (or anyone's, for managers): `GET /workers/:id`. */
-  async profile(id: number) {
-    const [r] = await this.db.query<WorkerRow & { role: 'worker' | 'manager' }>(
-      `SELECT u.id, u.username, u.full_name, u.role, u.created_at, ${TAG_NAMES} AS tags
-       FROM timeclock.users u WHERE u.id = $1 AND u.deleted_at IS NULL`,
-      [id],
-    );
+  async profile(id: number): Promise<Static<typeof PublicWorker>> {
+    const [r] = await this.db.orm
+      .select({ ...this.itemColumns, role: users.role })
+      .from(users)
+      .where(and(eq(users.id, id), isNull(users.deletedAt)));
     if (!r) throw workerNotFound(id);
     return { ...item(r), role: r.role };
   }
 
-  async create(input: { username: string; password: string; fullName: string; tagIds?: number[] | undefined }) {
+  async create(input: Static<typeof WorkerCreateBody>): Promise<Static<typeof WorkerDetail>> {
     const hash = await hashPassword(input.password);
-    const id = await this.db.transactionRaw(async (tx) => {
-      const [row] = await tx.query<{ id: number | string }>(
-        `INSERT INTO timeclock.users (username, password_hash, full_name, role) VALUES ($1, $2, $3, 'worker') RETURNING id`,
-        [input.username, hash, input.fullName.trim()],
-      );
-      const userId = num(row!.id);
-      if (input.tagIds?.length) await setTags(tx, userId, input.tagIds);
-      return userId;
+    const id = await this.db.transaction(async (tx) => {
+      const [row] = await tx.orm
+        .insert(users)
+        .values({ username: input.username, passwordHash: hash, fullName: input.fullName.trim(), role: 'worker' })
+        .returning({ id: users.id });
+      if (input.tagIds?.length) await setTags(tx, row!.id, input.tagIds);
+      return row!.id;
     }).catch(usernameTaken(input.username));
     return this.detail(id);
   }
 
   /** Changes only the fields sent; `tagIds` replaces the set; `disabled` takes effect within a second. */
-  async update(id: number, input: {
-    username?: string | undefined; password?: string | undefined; fullName?: string | undefined;
-    tagIds?: number[] | undefined; status?: Status | undefined;
-  }) {
+  async update(id: number, input: Static<typeof WorkerUpdateBody>): Promise<Static<typeof WorkerDetail>> {
     if (Object.values(input).every((v) => v === undefined)) {
       throw new AppError(E.VALIDATION_ERROR, { detail: 'send at least one field to change' });
     }
-    const hash = input.password === undefined ? null : await hashPassword(input.password);
-    const result = await this.db.transactionRaw(async (tx) => {
-      const rows = await tx.query(
-        `UPDATE timeclock.users SET
-           username = coalesce($2, username), password_hash = coalesce($3, password_hash),
-           tokens_valid_after = CASE WHEN $3::text IS NULL THEN tokens_valid_after ELSE floor(extract(epoch FROM now()))::bigint END,
-           full_name = coalesce($4, full_name), status = coalesce($5, status), updated_at = now()
-         WHERE id = $1 AND role = 'worker' AND deleted_at IS NULL RETURNING id`,
-        [id, input.username ?? null, hash, input.fullName?.trim() ?? null, input.status === undefined ? null : input.status === 'active' ? 1 : 0],
-      );
+    const hash = input.password === undefined ? undefined : await hashPassword(input.password);
+    const result = await this.db.transaction(async (tx) => {
+      const rows = await tx.orm
+        .update(users)
+        .set({
+          username: input.username,
+          fullName: input.fullName?.trim(),
+          status: input.status === undefined ? undefined : input.status === 'active' ? 1 : 0,
+          // A new password revokes the tokens issued before it.
+          ...(hash === undefined ? {} : { passwordHash: hash, tokensValidAfter: sql`floor(extract(epoch FROM now()))::bigint` }),
+          updatedAt: sql`now()`,
+        })
+        .where(liveWorker(id))
+        .returning({ id: users.id });
       if (rows.length === 0) throw workerNotFound(id);
       if (input.tagIds) await setTags(tx, id, input.tagIds);
       return this.detail(id, tx);
@@ -139,72 +142,73 @@ export class WorkersService {
   }
 
   async remove(id: number): Promise<void> {
-    await this.db.transactionRaw(async (tx) => {
-      const rows = await tx.query(
-        `UPDATE timeclock.users SET deleted_at = now(), status = 0, updated_at = now()
-         WHERE id = $1 AND role = 'worker' AND deleted_at IS NULL RETURNING id`,
-        [id],
-      );
+    await this.db.transaction(async (tx) => {
+      const rows = await tx.orm
+        .update(users)
+        .set({ deletedAt: sql`now()`, status: 0, updatedAt: sql`now()` })
+        .where(liveWorker(id))
+        .returning({ id: users.id });
       if (rows.length === 0) throw workerNotFound(id);
-      await tx.query(`DELETE FROM timeclock.devices WHERE user_id = $1`, [id]);
-      await tx.query(`DELETE FROM timeclock.worker_tags WHERE user_id = $1`, [id]);
+      await tx.orm.delete(devices).where(eq(devices.userId, id));
+      await tx.orm.delete(workerTags).where(eq(workerTags.userId, id));
     });
     this.auth.forget(id);
   }
 
   // Tags
 
-  async listTags() {
-    const rows = await this.db.query<{ id: number | string; name: string; worker_count: number; created_at: Date | string }>(
-      `SELECT t.id, t.name, t.created_at,
-              (SELECT count(*)::int FROM timeclock.worker_tags wt JOIN timeclock.users u ON u.id = wt.user_id
-               WHERE wt.tag_id = t.id AND u.deleted_at IS NULL) AS worker_count
-       FROM timeclock.tags t ORDER BY lower(t.name), t.id`,
-    );
-    return rows.map((r) => ({ id: num(r.id), name: r.name, worker_count: r.worker_count, created_at: iso(r.created_at) }));
+  private selectTags() {
+    const holders = this.db.orm
+      .select({ n: sql`count(*)::int` })
+      .from(workerTags)
+      .innerJoin(users, eq(users.id, workerTags.userId))
+      .where(and(eq(workerTags.tagId, tags.id), isNull(users.deletedAt)));
+    return this.db.orm.select({ id: tags.id, name: tags.name, worker_count: sql<number>`(${holders})`, createdAt: tags.createdAt }).from(tags);
   }
 
-  async createTag(name: string) {
-    const rows = await this.db
-      .query<{ id: number | string }>(`INSERT INTO timeclock.tags (name) VALUES ($1) RETURNING id`, [name.trim()])
-      .catch(tagTaken(name));
-    return this.tag(num(rows[0]!.id));
+  async listTags(): Promise<Static<typeof Tag>[]> {
+    const rows = await this.selectTags().orderBy(sql`lower(${tags.name})`, asc(tags.id));
+    return rows.map(tagView);
   }
 
-  async renameTag(id: number, name: string) {
-    const rows = await this.db
-      .query(`UPDATE timeclock.tags SET name = $2 WHERE id = $1 RETURNING id`, [id, name.trim()])
-      .catch(tagTaken(name));
+  async createTag(name: string): Promise<Static<typeof Tag>> {
+    const [row] = await this.db.orm.insert(tags).values({ name: name.trim() }).returning({ id: tags.id }).catch(tagTaken(name));
+    return this.tag(row!.id);
+  }
+
+  async renameTag(id: number, name: string): Promise<Static<typeof Tag>> {
+    const rows = await this.db.orm.update(tags).set({ name: name.trim() }).where(eq(tags.id, id)).returning({ id: tags.id }).catch(tagTaken(name));
     if (rows.length === 0) throw tagNotFound(id);
     return this.tag(id);
   }
 
   /** Deletes a tag; it is removed from every worker. */
   async removeTag(id: number): Promise<void> {
-    const rows = await this.db.query(`DELETE FROM timeclock.tags WHERE id = $1 RETURNING id`, [id]);
+    const rows = await this.db.orm.delete(tags).where(eq(tags.id, id)).returning({ id: tags.id });
     if (rows.length === 0) throw tagNotFound(id);
   }
 
-  private async tag(id: number) {
-    const tag = (await this.listTags()).find((t) => t.id === id);
-    if (!tag) throw tagNotFound(id);
-    return tag;
+  private async tag(id: number): Promise<Static<typeof Tag>> {
+    const [row] = await this.selectTags().where(eq(tags.id, id));
+    if (!row) throw tagNotFound(id);
+    return tagView(row);
   }
 }
 
+const tagView = (r: { id: number; name: string; worker_count: number; createdAt: Date }): Static<typeof Tag> => ({
+  id: r.id, name: r.name, worker_count: r.worker_count, created_at: r.createdAt.toISOString(),
+});
+
 /** Replaces a worker's tags; unknown tag ids are a 400 naming them. */
-async function setTags(tx: { query: RawExec }, userId: number, tagIds: number[]): Promise<void> {
-  const known = await tx.query<{ id: number | string }>(`SELECT id FROM timeclock.tags WHERE id = ANY ($1::bigint[]) FOR SHARE`, [tagIds]);
-  const knownIds = new Set(known.map((r) => num(r.id)));
+async function setTags(tx: Executor, userId: number, tagIds: number[]): Promise<void> {
+  const known = await tx.orm.select({ id: tags.id }).from(tags).where(inArray(tags.id, tagIds)).for('share');
+  const knownIds = new Set(known.map((r) => r.id));
   const unknown = tagIds.filter((t) => !knownIds.has(t));
   if (unknown.length > 0) {
     throw new AppError(E.VALIDATION_ERROR, { detail: `unknown tag ids: ${unknown.join(', ')}`, details: { field: 'tagIds', unknown } });
   }
-  await tx.query(`DELETE FROM timeclock.worker_tags WHERE user_id = $1`, [userId]);
-  await tx.query(
-    `INSERT INTO timeclock.worker_tags (user_id, tag_id) SELECT $1, unnest($2::bigint[])`,
-    [userId, tagIds],
-  );
+  await tx.orm.delete(workerTags).where(eq(workerTags.userId, userId));
+  if (tagIds.length > 0) await tx.orm.insert(workerTags).values(tagIds.map((tagId) => ({ userId, tagId })));
 }
 
 const tagNotFound = (id: number) => new AppError(E.NOT_FOUND, { detail: `tag ${id} not found`, details: { tagId: id } });

@@ -1,14 +1,17 @@
-// Authentication and permission checks for every admin route. A verified token names a
-// session; the session (live? same token? account enabled?) and its grants are cached per
-// instance for at most SESSION_CACHE_MS, and dropped at once when any instance publishes an
-// invalidation, so a logout or kick-out is refused everywhere within a second.
+// Authentication and permission checks for every admin route. This folder is the
+// administrators' access kernel (principal, guard, sessions, grants): features import it, it
+// imports no feature. A verified token names a session; the session (live? same token?
+// account enabled?) and its grants are cached per instance for at most SESSION_CACHE_MS, and
+// dropped at once when any instance publishes an invalidation, so a logout or kick-out is
+// refused everywhere within a second.
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { JwtCodec } from '../platform/auth/jwt.ts';
-import type { PubSub } from '../platform/cache/pubsub.ts';
-import { AppError } from '../platform/http/errors.ts';
-import { E } from './errors.ts';
-import type { RbacService } from './features/rbac/rbac.service.ts';
-import { AUTH_CHANNEL, type AdminTokenClaims, type AuthInvalidation, type SessionService } from './features/sessions/sessions.service.ts';
+import type { JwtCodec } from '../../platform/auth/jwt.ts';
+import type { PubSub } from '../../platform/cache/pubsub.ts';
+import type { Config } from '../../platform/config.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { E } from '../errors.ts';
+import type { RbacService } from './rbac.ts';
+import { AUTH_CHANNEL, type AdminTokenClaims, type AuthInvalidation, type SessionService } from './sessions.ts';
 
 export interface Principal {
   sessionId: number;
@@ -45,11 +48,11 @@ export class Guard {
   /** Bumped by every invalidation: a load that straddles one is used once, not cached. */
   private epoch = 0;
 
-  constructor(deps: { jwt: JwtCodec<AdminTokenClaims>; sessions: SessionService; rbac: RbacService; cacheMs: number }) {
+  constructor(deps: { jwt: JwtCodec<AdminTokenClaims>; sessions: SessionService; rbac: RbacService; config: Config }) {
     this.jwt = deps.jwt;
     this.sessions = deps.sessions;
     this.rbac = deps.rbac;
-    this.cacheMs = deps.cacheMs;
+    this.cacheMs = deps.config.SESSION_CACHE_MS;
   }
 
   async start(pubsub: PubSub) {

@@ -1,10 +1,16 @@
-// What an administrator's roles grant: permission slugs and menus. The super-administrator
-// role grants everything; disabled roles, permissions and menus grant nothing. Also the one
-// guard every change of grants runs through, so that administration cannot be locked out.
+// What an administrator's roles grant (part of the access kernel): permission slugs and menus.
+// The super-administrator role grants everything; disabled roles, permissions and menus grant
+// nothing. Also the one guard every change of grants runs through, so that administration
+// cannot be locked out, and which administrators are protected.
 import { and, asc, eq, exists, inArray, or } from 'drizzle-orm';
-import type { Orm } from '../../../platform/db/database.ts';
-import { AppError, type ErrorDef } from '../../../platform/http/errors.ts';
-import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
+import type { Config } from '../../platform/config.ts';
+import type { Database, Executor, Orm, Transaction } from '../../platform/db/database.ts';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
+import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
+import { buildTree } from '../../platform/tree.ts';
+import { E } from '../errors.ts';
+import type { SessionService } from './sessions.ts';
+import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../db/schema.ts';
 
 /** The permission that lets an administrator manage administrators (with the super role). */
 export const ADMINISTER_ADMINS = 'admin.update';
@@ -29,10 +35,36 @@ export interface MenuNode {
   children: MenuNode[];
 }
 
+/**
+ * Runs a change to what roles and permissions grant in one transaction: a unique violation is
+ * refused as 30002 (`refusals.duplicate`), a foreign-key violation (a row referred to vanished
+ * meanwhile) as 30001 (`refusals.missing`); after the commit, the cached grants of the
+ * administrators `fn` names in `affected` are dropped on every instance.
+ */
+export async function writeGrants<T>(
+  deps: { db: Database; sessions: SessionService },
+  refusals: { duplicate: string; missing: string },
+  fn: (tx: Transaction) => Promise<{ value: T; affected: number[] }>,
+): Promise<T> {
+  let result: { value: T; affected: number[] };
+  try {
+    result = await deps.db.transaction(fn);
+  } catch (err) {
+    const code = pgErrorCode(err);
+    if (code === UNIQUE_VIOLATION) throw new AppError(E.ALREADY_EXISTS, { detail: refusals.duplicate });
+    if (code === FOREIGN_KEY_VIOLATION) throw new AppError(E.VALIDATION, { detail: refusals.missing });
+    throw err;
+  }
+  if (result.affected.length) await deps.sessions.publish({ admins: result.affected });
+  return result.value;
+}
+
 export class RbacService {
   private readonly orm: Orm;
-  constructor(orm: Orm) {
-    this.orm = orm;
+  private readonly protectedNames: ReadonlySet<string>;
+  constructor(deps: { db: Database; config: Config }) {
+    this.orm = deps.db.orm;
+    this.protectedNames = deps.config.protectedAdmins;
   }
 
   async grantsOf(adminId: number): Promise<Grants> {
@@ -68,7 +100,7 @@ export class RbacService {
    * The super role's row is locked first, so such changes run one at a time and none can race
    * past the check (under READ COMMITTED the check, run after the lock, sees every earlier one).
    */
-  async guardAdministration<T>(tx: Orm, callerId: number, failure: ErrorDef, change: () => Promise<T>): Promise<T> {
+  async guardAdministration<T>({ orm: tx }: Executor, callerId: number, failure: ErrorDef, change: () => Promise<T>): Promise<T> {
     await tx.select({ id: roles.id }).from(roles).where(eq(roles.slug, SUPER_ADMIN_ROLE)).for('no key update');
     const superBefore = await this.hasEnabledSuper(tx);
     const callerBefore = await this.canAdminister(tx, callerId);
@@ -117,6 +149,23 @@ export class RbacService {
   }
 
   /**
+   * Protected administrators: holders of the super-administrator role, and the usernames
+   * listed in PROTECTED_ADMINS. They cannot be disabled, deleted or kicked out by others.
+   */
+  async isProtected(adminId: number): Promise<boolean> {
+    const [admin] = await this.orm.select({ username: admins.username }).from(admins).where(eq(admins.id, adminId));
+    if (!admin) return false;
+    if (this.protectedNames.has(admin.username.toLowerCase())) return true;
+    const superRole = await this.orm
+      .select({ id: roles.id })
+      .from(adminRoles)
+      .innerJoin(roles, eq(roles.id, adminRoles.roleId))
+      .where(and(eq(adminRoles.adminId, adminId), eq(roles.slug, SUPER_ADMIN_ROLE)))
+      .limit(1);
+    return superRole.length > 0;
+  }
+
+  /**
    * The menus the grants reach, with the ancestors that hold them, as a tree. A menu shows
    * only when it and every ancestor are enabled.
    */
@@ -154,32 +203,4 @@ export class RbacService {
       })),
     );
   }
-}
-
-/** Nests rows under their parents; rows whose parent is absent become roots. Keeps order. */
-export function buildTree<T extends { id: number; parent_id: number; children: T[] }>(rows: T[]): T[] {
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const roots: T[] = [];
-  for (const row of rows) {
-    const parent = row.parent_id ? byId.get(row.parent_id) : undefined;
-    (parent ? parent.children : roots).push(row);
-  }
-  return roots;
-}
-
-/**
- * Protected administrators: holders of the super-administrator role, and the usernames
- * listed in PROTECTED_ADMINS. They cannot be disabled, deleted or kicked out by others.
- */
-export async function isProtectedAdmin(orm: Orm, adminId: number, protectedNames: ReadonlySet<string>): Promise<boolean> {
-  const [admin] = await orm.select({ username: admins.username }).from(admins).where(eq(admins.id, adminId));
-  if (!admin) return false;
-  if (protectedNames.has(admin.username.toLowerCase())) return true;
-  const superRole = await orm
-    .select({ id: roles.id })
-    .from(adminRoles)
-    .innerJoin(roles, eq(roles.id, adminRoles.roleId))
-    .where(and(eq(adminRoles.adminId, adminId), eq(roles.slug, SUPER_ADMIN_ROLE)))
-    .limit(1);
-  return superRole.length > 0;
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { MenuNode } from './rbac.service.ts';
+import type { MenuNode } from './rbac.ts';
 
 /** Shared (registered with addSchema) because the tree refers to itself. */
 export const MenuNodeShared = {
