@@ -109,7 +109,11 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await w.page.getByRole('checkbox', { name: 'IP rule 2001:db8::/32' }).check();
     await screenshot(w.page, 'system-blacklists');
     await w.page.getByRole('button', { name: 'Delete selected' }).click();
+    const deleted = w.page.waitForResponse((r) => r.url().endsWith('/api/admin/blacklists/batch'));
     await w.page.getByRole('button', { name: 'OK' }).click();
+    const reply = await deleted;
+    assert.equal(reply.status(), 200);
+    assert.deepEqual(((await reply.json()) as { data: unknown }).data, { deleted: 2, not_found: [] });
     await w.page.getByText('2 deleted, 0 already gone').waitFor();
     await w.page.getByText('Nothing here yet').waitFor();
     assert.deepEqual(w.errors, []);
