@@ -28,6 +28,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import type { Logger } from 'pino';
 import { Availability, ServiceUnavailable, type Operation } from '../availability.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { isConnectionError } from './errors.ts';
 
 export type Orm = PgDatabase<PgQueryResultHKT>;
@@ -171,14 +172,22 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 
 async function openPglite(opts: DatabaseOptions): Promise<Database> {
   let dir: string | undefined;
+  let unlock = () => {};
   if (!opts.inMemory) {
     dir = path.join(opts.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
+    unlock = lockDataDir(path.join(opts.dataDir, 'pglite.pid'), `the embedded database in ${dir}`);
   }
-  const client = await PGlite.create({
-    ...(dir ? { dataDir: dir } : {}),
-    ...(opts.pgliteTemplate ? { loadDataDir: opts.pgliteTemplate } : {}),
-  });
+  let client: PGlite;
+  try {
+    client = await PGlite.create({
+      ...(dir ? { dataDir: dir } : {}),
+      ...(opts.pgliteTemplate ? { loadDataDir: opts.pgliteTemplate } : {}),
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   // The embedded database cannot be unreachable, but it can be stuck: its one connection held by
   // a transaction that never ends. The probe waits for that connection like every statement.
   const availability = new Availability({
@@ -266,7 +275,11 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     },
     async close() {
       availability.stop();
-      if (!client.closed) await client.close();
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        unlock();
+      }
     },
     dumpTemplate: () => client.dumpDataDir('gzip'),
   };
