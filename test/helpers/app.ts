@@ -123,17 +123,9 @@ export async function startWithSibling(overrides: Record<string, string> = {}, s
   }
 }
 
-export function startApp(overrides: Record<string, string> = {}, opts: ServerOptions = {}): Promise<TestApp> {
-  return startedWithin('test app', startAppNow(overrides, opts));
-}
-
-async function startAppNow(overrides: Record<string, string>, opts: ServerOptions): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-app-'));
-  const cleanups: (() => Promise<void>)[] = [async () => rmSync(dataDir, { recursive: true, force: true })];
-  const cleanUp = async () => {
-    for (const c of cleanups.reverse()) await c();
-  };
-  const env: Record<string, string> = {
+/** The environment of a test server: quiet, fast limits out of the way, `overrides` last. */
+export function testEnv(dataDir: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     JWT_SECRET,
@@ -149,6 +141,19 @@ async function startAppNow(overrides: Record<string, string>, opts: ServerOption
     SHUTDOWN_DRAIN_MS: '0',
     ...overrides,
   };
+}
+
+export function startApp(overrides: Record<string, string> = {}, opts: ServerOptions = {}): Promise<TestApp> {
+  return startedWithin('test app', startAppNow(overrides, opts));
+}
+
+async function startAppNow(overrides: Record<string, string>, opts: ServerOptions): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-app-'));
+  const cleanups: (() => Promise<void>)[] = [async () => rmSync(dataDir, { recursive: true, force: true })];
+  const cleanUp = async () => {
+    for (const c of cleanups.reverse()) await c();
+  };
+  const env = testEnv(dataDir, overrides);
   let server: Server;
   try {
     if (onPostgres && !env.DATABASE_URL) {

@@ -27,6 +27,17 @@ const newJti = () => randomBytes(16).toString('base64url');
 
 export type EndReason = 'logout' | 'kicked' | 'password_changed' | 'disabled' | 'deleted' | 'password_reset' | 'security';
 
+/**
+ * Ends every live session of an administrator (but `keepSessionId`) and returns their ids. The
+ * caller publishes them on AUTH_CHANNEL once `db`'s transaction commits (SessionService.publish,
+ * or the pub/sub itself where no service runs, as in the command-line tools).
+ */
+export async function endSessionsOf(db: Executor, adminId: number, reason: EndReason, keepSessionId?: number): Promise<number[]> {
+  const where = and(eq(sessions.adminId, adminId), isNull(sessions.endedAt), keepSessionId ? ne(sessions.id, keepSessionId) : undefined);
+  const ended = await db.orm.update(sessions).set({ endedAt: new Date(), endReason: reason }).where(where).returning({ id: sessions.id });
+  return ended.map((r) => r.id);
+}
+
 export class SessionService {
   private readonly db: Database;
   private readonly pubsub: PubSub;
@@ -97,10 +108,9 @@ export class SessionService {
 
   /** Ends every live session of an administrator, optionally keeping one (see `end` on `tx`). */
   async endAllOf(adminId: number, reason: EndReason, keepSessionId?: number, tx?: Executor): Promise<number[]> {
-    const where = and(eq(sessions.adminId, adminId), isNull(sessions.endedAt), keepSessionId ? ne(sessions.id, keepSessionId) : undefined);
-    const ended = await (tx ?? this.db).orm.update(sessions).set({ endedAt: new Date(), endReason: reason }).where(where).returning({ id: sessions.id });
-    if (!tx) await this.publish({ admins: [adminId], sessions: ended.map((r) => r.id) });
-    return ended.map((r) => r.id);
+    const ended = await endSessionsOf(tx ?? this.db, adminId, reason, keepSessionId);
+    if (!tx) await this.publish({ admins: [adminId], sessions: ended });
+    return ended;
   }
 
   private readonly localListeners: ((m: AuthInvalidation) => void)[] = [];
