@@ -11,6 +11,7 @@ import { migrate } from './platform/db/migrate.ts';
 import { buildValidator, describeValidation } from './platform/http/validation.ts';
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
+import { installCors } from './platform/http/cors.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
 import { serveWebClients, webRoot } from './web/static.ts';
 
@@ -80,6 +81,7 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     });
     // JSON only (uploads add multipart where they need it): anything else is a 415.
     app.removeContentTypeParser(['text/plain']);
+    await installCors(app, config);
     // Requests still being handled. Fastify's close() waits for connections, not handlers: a
     // client that hangs up mid-request (a login still hashing, an order being saved) leaves its
     // handler running, with no onResponse ever to come. A request is done once its reply is

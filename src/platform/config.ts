@@ -22,6 +22,7 @@ export const ConfigSchema = Type.Object({
   PORT: Int(3000, 'listen port (0 picks a free one)', 0, 65535),
   TLS_CERT_FILE: OptStr('PEM certificate file (with its chain); with TLS_KEY_FILE the server speaks HTTPS (a phone’s camera and position need HTTPS beyond localhost)'),
   TLS_KEY_FILE: OptStr('PEM private key file of TLS_CERT_FILE'),
+  CORS_ORIGINS: Str('', 'comma-separated origins (scheme://host[:port]) whose pages may call the APIs and open the notification WebSocket; empty: same origin only'),
   SERVICES: Type.String({
     default: 'admin,timeclock',
     pattern: '^(admin|timeclock)(,(admin|timeclock))?$',
@@ -114,6 +115,8 @@ export type Config = RawConfig & {
   protectedAdmins: ReadonlySet<string>;
   /** TRUST_PROXY as a list; empty: no proxy is trusted. */
   trustedProxies: readonly string[];
+  /** CORS_ORIGINS as a list; empty: no cross-origin access. */
+  corsOrigins: readonly string[];
   dataDir: string;
 };
 
@@ -163,6 +166,12 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
       problems.set('TRUST_PROXY', `TRUST_PROXY=${show('TRUST_PROXY')}: not an address or CIDR block: ${bad.join(', ')}`);
     }
   }
+  if (typeof value.CORS_ORIGINS === 'string') {
+    const bad = splitList(value.CORS_ORIGINS).filter((o) => !isOrigin(o));
+    if (bad.length > 0) {
+      problems.set('CORS_ORIGINS', `CORS_ORIGINS=${show('CORS_ORIGINS')}: not an origin (scheme://host[:port], nothing after): ${bad.join(', ')}`);
+    }
+  }
   if ((value.TLS_CERT_FILE === undefined) !== (value.TLS_KEY_FILE === undefined)) {
     problems.set('TLS_CERT_FILE', 'TLS_CERT_FILE and TLS_KEY_FILE: set both for HTTPS, or neither');
   }
@@ -182,6 +191,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     services: new Set(raw.SERVICES.split(',') as ('admin' | 'timeclock')[]),
     protectedAdmins: new Set(raw.PROTECTED_ADMINS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)),
     trustedProxies: splitList(raw.TRUST_PROXY),
+    corsOrigins: splitList(raw.CORS_ORIGINS),
     dataDir: path.resolve(raw.DATA_DIR),
   };
 }
@@ -203,6 +213,16 @@ function isTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An http(s) origin written as browsers send it in `Origin`. */
+function isOrigin(spec: string): boolean {
+  try {
+    const url = new URL(spec);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === spec;
   } catch {
     return false;
   }

@@ -4,6 +4,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { originAllowed } from '../../../platform/http/cors.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import type { ExportTasks } from '../../../platform/jobs/export-tasks.ts';
 import type { FeatureOptions } from '../../context.ts';
@@ -121,7 +122,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       summary: 'Live notifications (WebSocket)',
       description: [
         'Upgrade to WebSocket, authenticated before the upgrade by `Authorization: Bearer <token>` or by `?ticket=` from `POST /ws/ticket`',
-        '(401 without either; 429 when the session already holds `WS_MAX_SOCKETS_PER_SESSION` sockets on this instance). Each new notification of the caller arrives as `{ "type": "notification", "data": { id, title, content, created_at } }`.',
+        '(401 without either; 403 when a browser page of another origin than this server or those of `CORS_ORIGINS` asks; 429 when the session already holds `WS_MAX_SOCKETS_PER_SESSION` sockets on this instance). Each new notification of the caller arrives as `{ "type": "notification", "data": { id, title, content, created_at } }`.',
         'The server pings every `WS_HEARTBEAT_MS` and drops sockets that do not answer. Close codes: 1008 the session ended (logout, kick-out,',
         'password change, account disabled) or expired; 1009 a client frame over 64 KiB; 1013 the client reads too slowly, or its session has too many sockets;',
         '1001 the server is stopping.',
@@ -133,6 +134,9 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       response: { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 429: ErrorEnvelope },
     },
     preHandler: async (request, reply) => {
+      if (!originAllowed(request, ctx.platform.config)) {
+        throw new AppError(E.ACCESS_DENIED, { detail: `pages of ${request.headers.origin} may not open this socket (CORS_ORIGINS)` });
+      }
       grants.set(request, { grant: await push.authenticate(request.query.ticket, request.headers.authorization), reply });
     },
     wsHandler: (socket, request) => {
