@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { deriveKey, jwtCodec } from '../platform/auth/jwt.ts';
 import { documentAccess, installConventions, registerDocs } from '../platform/http/conventions.ts';
 import { rateLimitStorage } from '../platform/cache/rate-limit-store.ts';
+import { limitHook } from '../platform/http/rate-limit.ts';
 import { AppError } from '../platform/http/errors.ts';
 import { ExportTasks } from '../platform/jobs/export-tasks.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -121,7 +122,10 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   // Every route says who may call it, and that declaration becomes the route's auth hook and
   // its documented security and refusals; the permission catalogue is the set of declared slugs.
   // A signed-in route can answer 400, 401 (token) and 403 (permission, or the IP blacklist);
-  // a route with a `rateLimit` 429.
+  // a route with `limitPerIp` 429.
+  await app.register(rateLimit, { global: false, ...rateLimitStorage(platform.redis, `${config.REDIS_KEY_PREFIX}admin-rl:`, logger) });
+  const perIp = limitHook(app, { max: config.AUTH_RATE_LIMIT, windowMs: 60_000, key: (request) => `${request.routeOptions.url}:${request.ip}` }, ({ retryAfter }) =>
+    new AppError(E.TOO_MANY_REQUESTS, { detail: `at most ${config.AUTH_RATE_LIMIT} requests per minute from one address; retry in ${retryAfter} s`, headers: { 'Retry-After': String(retryAfter) } }));
   const declared: DeclaredPermission[] = [];
   const docsRoute = `${ADMIN_PREFIX}/docs`;
   app.addHook('onRoute', (route) => {
@@ -133,9 +137,10 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
       declared.push({ slug: cfg.permission, method: [route.method].flat().join(','), path: route.url, name: route.schema?.summary ?? cfg.permission });
     }
     const signedIn = cfg.auth !== 'public';
-    if (signedIn) route.onRequest = [guard.hookFor(cfg.permission), ...[route.onRequest ?? []].flat()];
+    // Counted first, so that every attempt counts and carries the headers.
+    route.onRequest = [...(cfg.limitPerIp ? [perIp] : []), ...(signedIn ? [guard.hookFor(cfg.permission)] : []), ...[route.onRequest ?? []].flat()];
     const refusals = signedIn ? [400, 401, 403] : [];
-    if (cfg.rateLimit) refusals.push(429);
+    if (cfg.limitPerIp) refusals.push(429);
     documentAccess(route, { bearer: signedIn, errors: refusals }, ErrorEnvelope);
   });
 
@@ -148,6 +153,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     description: [
       'Every response is `{ code, message, data, trace_id }`; lists put `{ list, page, page_size, total }` in `data`.',
       'Authenticate with `Authorization: Bearer <token>` from `POST /login`. Messages follow `Accept-Language` (`en-US`, `zh-CN`).',
+      '`/captcha` and `/login` are limited per client IP (`AUTH_RATE_LIMIT` a minute each): their answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds), and over the limit 429 10009 with `Retry-After` (seconds).',
       'Paging: `page` ≥ 1, `page_size` 1..100 (out of range is a 400). `order_by` is `field:asc|desc` over each list’s fields.',
       'Times in records are `YYYY-MM-DD HH:mm:ss` in the server’s display time zone; token expiry is ISO 8601 UTC.',
       '',
@@ -155,12 +161,6 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
       '|---|---|---|',
       ERROR_TABLE,
     ].join('\n'),
-  });
-
-  await app.register(rateLimit, {
-    global: false,
-    ...rateLimitStorage(platform.redis, `${config.REDIS_KEY_PREFIX}admin-rl:`, logger),
-    errorResponseBuilder: (_req, ctx) => new AppError(E.TOO_MANY_REQUESTS, { headers: { 'Retry-After': String(Math.ceil(ctx.ttl / 1000)) } }),
   });
 
 

@@ -13,6 +13,8 @@ declare module 'fastify' {
      */
     permission?: string;
     auth?: 'public' | 'self';
+    /** Counted per client IP, AUTH_RATE_LIMIT a minute, with the X-RateLimit-* headers (captcha and login). */
+    limitPerIp?: boolean;
     /** Body fields the operation log censors although their names are not secret ones (an authenticator `code`). */
     secretFields?: readonly string[];
   }

@@ -105,7 +105,11 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
       if (cfg.limit) route.onRequest = [limits[cfg.limit], ...existing];
       documentAccess(route, { bearer: false, errors: cfg.limit ? [429] : [] }, ErrorBody);
     } else {
-      route.onRequest = [ctx.auth.hookFor(cfg.access), limits[cfg.limit ?? 'general'], ...existing];
+      // Per IP (`auth`): counted before the token is checked, so that refused attempts count and carry the headers.
+      const authenticate = ctx.auth.hookFor(cfg.access);
+      route.onRequest = cfg.limit === 'auth'
+        ? [limits.auth, authenticate, ...existing]
+        : [authenticate, limits[cfg.limit ?? 'general'], ...existing];
       documentAccess(route, { bearer: true, errors: cfg.access === 'manager' ? [400, 401, 403, 429] : [400, 401, 429] }, ErrorBody);
     }
   });

@@ -11,11 +11,13 @@
 // per-user tiers run after authentication (a request without a valid token is refused before it
 // is counted); `auth` runs first, so that every attempt counts. Every response of a limited
 // route carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds of
-// the window's end); over the limit, 429 RATE_LIMITED with Retry-After (seconds).
+// the window's end); over the limit, 429 RATE_LIMITED with Retry-After (seconds): the platform's
+// convention (platform/http/rate-limit.ts), which the back office follows too.
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { rateLimitStorage } from '../platform/cache/rate-limit-store.ts';
 import { AppError } from '../platform/http/errors.ts';
+import { limitHook } from '../platform/http/rate-limit.ts';
 import type { Platform } from '../platform/platform.ts';
 import { E } from './errors.ts';
 
@@ -37,31 +39,16 @@ export async function installLimits(app: FastifyInstance, platform: Platform): P
     location: config.TIMECLOCK_RATE_LIMIT_LOCATION,
     general: config.TIMECLOCK_RATE_LIMIT_GENERAL,
   };
-  const hook = (tier: LimitTier): onRequestAsyncHookHandler => {
-    const options = {
+  const hook = (tier: LimitTier): onRequestAsyncHookHandler =>
+    limitHook(app, {
       max: max[tier],
-      timeWindow: WINDOW_MS,
-      keyGenerator: tier === 'auth' ? (req: FastifyRequest) => `${tier}:${req.ip}` : (req: FastifyRequest) => `${tier}:${req.user!.userId}`,
-      // In-process store only: keys kept per tier (least recently used dropped beyond it).
+      windowMs: WINDOW_MS,
+      key: tier === 'auth' ? (req) => `${tier}:${req.ip}` : (req) => `${tier}:${req.user!.userId}`,
       cache: LOCAL_KEYS,
-    };
-    const check = app.createRateLimit(options);
-    return async (request, reply) => {
-      const r = await check(request);
-      if (r.isAllowed) return;
-      const resetAt = Math.ceil((Date.now() + r.ttl) / 1000);
-      reply.header('X-RateLimit-Limit', r.max);
-      reply.header('X-RateLimit-Remaining', r.remaining);
-      reply.header('X-RateLimit-Reset', resetAt);
-      if (r.isExceeded) {
-        const retryAfter = Math.max(1, r.ttlInSeconds);
-        throw new AppError(E.RATE_LIMITED, {
-          detail: `at most ${r.max} requests per minute (${tier}); retry in ${retryAfter} s`,
-          details: { limit: r.max, tier, retryAfter },
-          headers: { 'Retry-After': String(retryAfter) },
-        });
-      }
-    };
-  };
+    }, ({ max: limit, retryAfter }) => new AppError(E.RATE_LIMITED, {
+      detail: `at most ${limit} requests per minute (${tier}); retry in ${retryAfter} s`,
+      details: { limit, tier, retryAfter },
+      headers: { 'Retry-After': String(retryAfter) },
+    }));
   return { auth: hook('auth'), clock: hook('clock'), location: hook('location'), general: hook('general') };
 }

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { newTotpSecret, totpCode, TOTP_PERIOD } from '../../src/platform/auth/totp.ts';
 import { ADMIN_PASSWORD, closeAll, startApp, startApps, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
-import { assertError, assertOk } from '../helpers/assert.ts';
+import { assertError, assertLimitHeaders, assertOk } from '../helpers/assert.ts';
 
 const UA = 'auth-tests/1.0 (node:test)';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
@@ -276,6 +276,37 @@ describe('login lockout', () => {
     } finally {
       await short.close();
     }
+  });
+});
+
+describe('rate limit of captcha and login (AUTH_RATE_LIMIT per client IP)', () => {
+  let limited: TestApp;
+  before(async () => {
+    limited = await startApp({ AUTH_RATE_LIMIT: '3' });
+  });
+  after(() => limited?.close());
+  const from = async (ip: string, method: 'GET' | 'POST', url: string, payload?: object): Promise<Reply> => {
+    const res = await limited.app.inject({ method, url, remoteAddress: ip, ...(payload ? { payload } : {}) });
+    return { status: res.statusCode, body: res.json(), headers: res.headers };
+  };
+
+  test('every answer carries X-RateLimit-* (reset in epoch seconds, as on the time clock); the 4th is 429 10009 with Retry-After', async () => {
+    const body = { username: 'nobody', password: 'Wrong-pass-1' };
+    for (let i = 1; i <= 3; i++) {
+      const res = await from('10.1.0.1', 'POST', '/api/admin/login', body);
+      assertError(res, 401, 10001);
+      assertLimitHeaders(res, 3, 3 - i);
+    }
+    const over = await from('10.1.0.1', 'POST', '/api/admin/login', body);
+    assertError(over, 429, 10009);
+    assertLimitHeaders(over, 3, 0);
+    const retryAfter = Number(over.headers['retry-after']);
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(over.headers['retry-after']));
+    // The captcha counts separately; another address is not affected; a refused body counts too.
+    assertLimitHeaders(await from('10.1.0.1', 'GET', '/api/admin/captcha'), 3, 2);
+    const invalid = await from('10.1.0.2', 'POST', '/api/admin/login', {});
+    assertError(invalid, 400, 30001);
+    assertLimitHeaders(invalid, 3, 2);
   });
 });
 

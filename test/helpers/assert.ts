@@ -1,4 +1,5 @@
-// Assertions on the admin envelope, shared by the admin test files.
+// Assertions on the admin envelope, shared by the admin test files, and on the rate-limit
+// headers both services send.
 import assert from 'node:assert/strict';
 import type { Reply } from './http.ts';
 
@@ -30,4 +31,13 @@ export function assertOk(res: Reply): any {
   assert.equal(typeof res.body.trace_id, 'string');
   assert.equal(res.headers['x-trace-id'], res.body.trace_id);
   return res.body.data;
+}
+
+/** The X-RateLimit-* headers of a limited route (both services): limit, remaining, and the window's end in epoch seconds. */
+export function assertLimitHeaders(res: Reply, limit: number, remaining: number): void {
+  assert.equal(res.headers['x-ratelimit-limit'], String(limit), JSON.stringify(res.headers));
+  assert.equal(res.headers['x-ratelimit-remaining'], String(remaining), JSON.stringify(res.headers));
+  const reset = Number(res.headers['x-ratelimit-reset']);
+  const now = Date.now() / 1000;
+  assert.ok(reset > now - 1 && reset <= now + 61, `X-RateLimit-Reset ${reset} vs now ${now}`);
 }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Server } from '../../src/server.ts';
 import { closeAll, MANAGER_PASSWORD, onPostgres, startApp, startWithSibling, withRedis, type TestApp } from '../helpers/app.ts';
+import { assertLimitHeaders } from '../helpers/assert.ts';
 import { call, type Reply } from '../helpers/http.ts';
 import { assertTcError, clock, createWorker, tokenUserId, newDeviceUuid, siteWithQr, workerLogin, signedInWorker } from '../helpers/timeclock.ts';
 
@@ -18,15 +19,6 @@ async function from(app: Server, ip: string, method: 'GET' | 'POST', url: string
     ...(body ? { payload: body } : {}),
   });
   return { status: res.statusCode, body: res.json(), headers: res.headers };
-}
-
-function assertLimitHeaders(res: Reply, limit: number, remaining: number): void {
-  assert.equal(res.headers['x-ratelimit-limit'], String(limit), JSON.stringify(res.headers));
-  assert.equal(res.headers['x-ratelimit-remaining'], String(remaining), JSON.stringify(res.headers));
-  const reset = Number(res.headers['x-ratelimit-reset']);
-  const now = Date.now() / 1000;
-  // Epoch seconds of the window's end: within the next minute.
-  assert.ok(reset > now - 1 && reset <= now + 61, `X-RateLimit-Reset ${reset} vs now ${now}`);
 }
 
 describe('time-clock rate limits (contract values)', () => {
@@ -70,6 +62,10 @@ describe('time-clock rate limits (contract values)', () => {
       assertLimitHeaders(res, 5, 5 - i);
     }
     assertTcError(await from(app, '10.0.1.1', 'POST', '/api/auth/refresh', undefined, token), 429, 'RATE_LIMITED');
+    // A refused refresh (a bad token) counts before the token is checked, and says so.
+    const refused = await from(app, '10.0.1.2', 'POST', '/api/auth/refresh', undefined, 'not-a-token');
+    assertTcError(refused, 401, 'TOKEN_INVALID');
+    assertLimitHeaders(refused, 5, 4);
   });
 
   test('clock: 10 per minute per user, whatever the IP; another user is not affected; limited responses carry the headers', async () => {

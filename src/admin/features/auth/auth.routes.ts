@@ -7,14 +7,13 @@ const tags = ['Authentication and profile'];
 
 export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const { auth } = ctx;
-  const rateLimit = { max: ctx.platform.config.AUTH_RATE_LIMIT, timeWindow: 60_000 };
   app.get('/captcha', {
-    config: { auth: 'public', rateLimit },
+    config: { auth: 'public', limitPerIp: true },
     schema: { tags, summary: 'New captcha (PNG data URI); its answer is single use and valid for 2 minutes', response: { 200: CaptchaReply, 429: ErrorEnvelope } },
   }, async (request) => ok(request, await auth.newCaptcha()));
 
   app.post('/login', {
-    config: { auth: 'public', rateLimit },
+    config: { auth: 'public', limitPerIp: true },
     schema: {
       tags,
       summary: 'Sign in with username, password and captcha (and google_code when an authenticator is bound)',
