@@ -2,6 +2,7 @@
 // readiness fails first, in-flight requests finish, connections close, exit 0.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from './platform/config.ts';
+import { listenMetrics } from './platform/http/metrics-endpoint.ts';
 import { exitOnStartupError } from './platform/startup.ts';
 import { buildServer } from './server.ts';
 
@@ -22,6 +23,11 @@ async function main() {
     `listening on ${base} (services: ${[...config.services].join(', ')})`,
   );
 
+  const metricsServer = config.METRICS_PORT > 0
+    ? await listenMetrics(platform.metrics, config.METRICS_HOST, config.METRICS_PORT, config.METRICS_TOKEN)
+    : undefined;
+  if (metricsServer) log.info(`metrics at http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics`);
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -35,6 +41,7 @@ async function main() {
     server.beginShutdown();
     await sleep(config.SHUTDOWN_DRAIN_MS);
     try {
+      metricsServer?.close();
       await server.close();
       log.info('stopped');
       clearTimeout(hardStop);

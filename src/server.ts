@@ -12,6 +12,7 @@ import { buildValidator, describeValidation } from './platform/http/validation.t
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { installCors } from './platform/http/cors.ts';
+import { recordRequests, serveMetrics } from './platform/http/metrics-endpoint.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
 import { serveWebClients, webRoot } from './web/static.ts';
 
@@ -82,6 +83,8 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     // JSON only (uploads add multipart where they need it): anything else is a 415.
     app.removeContentTypeParser(['text/plain']);
     await installCors(app, config);
+    recordRequests(app, platform.metrics);
+    if (config.METRICS_TOKEN) serveMetrics(app, platform.metrics, config.METRICS_TOKEN);
     // Requests still being handled. Fastify's close() waits for connections, not handlers: a
     // client that hangs up mid-request (a login still hashing, an order being saved) leaves its
     // handler running, with no onResponse ever to come. A request is done once its reply is

@@ -88,7 +88,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   const guard = new Guard({ jwt, sessions, rbac, config });
   sessions.onInvalidate((m) => guard.invalidate(m));
   const notifications = new NotificationService({ db, pubsub, logger });
-  const auth = new AuthService({ db, kv, config, sessions, rbac, logger });
+  const auth = new AuthService({ db, kv, config, sessions, rbac, logger, metrics: platform.metrics });
   const logs = new LogsService({ db, config });
   const ctx: AdminContext = {
     platform,
@@ -181,6 +181,8 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     await syncPermissionCatalogue(db, declared);
     await ensureBootstrapAdmin(db, config, logger);
     ctx.exports.start();
+    platform.metrics.watchQueue('export_tasks', () => ctx.exports.backlog());
+    platform.metrics.watchValue('websockets_open', 'Notification WebSockets open on this instance', () => ctx.push.hub.size);
     auth.start();
   });
   app.addHook('onClose', async () => {

@@ -51,6 +51,8 @@ export interface AvailabilityOptions {
   timeoutMs: number;
   /** Errors that say the dependency cannot be reached (rather than that a statement was wrong). */
   isConnectionError: (err: unknown) => boolean;
+  /** The label an operation's error is counted under in `errorCounts` (a SQLSTATE); undefined: not counted. */
+  errorLabel?: (err: unknown) => string | undefined;
   logger: Logger;
 }
 
@@ -71,6 +73,8 @@ export class Availability {
   private downSince = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly listeners = new Set<(available: boolean) => void>();
+  /** Operations that failed, by `errorLabel` (`connection` for the dependency unreachable), since start (metrics). */
+  readonly errorCounts = new Map<string, number>();
 
   constructor(opts: AvailabilityOptions) {
     this.opts = opts;
@@ -126,7 +130,7 @@ export class Availability {
       promise = work(op);
     } catch (err) {
       op.end(err);
-      throw this.translate(err);
+      throw this.failed(err);
     }
     promise.catch(() => {}); // settles after the race when abandoned
     try {
@@ -135,8 +139,16 @@ export class Availability {
       return result;
     } catch (err) {
       op.end(err);
-      throw this.translate(err);
+      throw this.failed(err);
     }
+  }
+
+  /** The error an operation ends with, counted, and translated. */
+  private failed(err: unknown): unknown {
+    const translated = this.translate(err);
+    const label = translated instanceof ServiceUnavailable ? 'connection' : this.opts.errorLabel?.(err);
+    if (label !== undefined) this.errorCounts.set(label, (this.errorCounts.get(label) ?? 0) + 1);
+    return translated;
   }
 
   /** Something the dependency answered (a statement inside a transaction): it is alive. */

@@ -23,6 +23,9 @@ export const ConfigSchema = Type.Object({
   TLS_CERT_FILE: OptStr('PEM certificate file (with its chain); with TLS_KEY_FILE the server speaks HTTPS (a phone’s camera and position need HTTPS beyond localhost)'),
   TLS_KEY_FILE: OptStr('PEM private key file of TLS_CERT_FILE'),
   CORS_ORIGINS: Str('', 'comma-separated origins (scheme://host[:port]) whose pages may call the APIs and open the notification WebSocket; empty: same origin only'),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'serves GET /metrics (Prometheus) on the main port to requests bearing this token (16+ characters)' })),
+  METRICS_PORT: Int(0, 'serves GET /metrics (Prometheus) on this port of METRICS_HOST, apart from the public one; 0: not', 0, 65535),
+  METRICS_HOST: Str('127.0.0.1', 'listen address of METRICS_PORT'),
   SERVICES: Type.String({
     default: 'admin,timeclock',
     pattern: '^(admin|timeclock)(,(admin|timeclock))?$',
@@ -109,7 +112,7 @@ export const ConfigSchema = Type.Object({
 export type RawConfig = Static<typeof ConfigSchema>;
 
 /** Settings whose values never appear in messages. */
-const SECRET_SETTINGS = new Set(['JWT_SECRET', 'ADMIN_PASSWORD', 'MANAGER_PASSWORD', 'DATABASE_URL', 'REDIS_URL']);
+const SECRET_SETTINGS = new Set(['METRICS_TOKEN', 'JWT_SECRET', 'ADMIN_PASSWORD', 'MANAGER_PASSWORD', 'DATABASE_URL', 'REDIS_URL']);
 export type Config = RawConfig & {
   services: ReadonlySet<'admin' | 'timeclock'>;
   protectedAdmins: ReadonlySet<string>;

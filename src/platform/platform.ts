@@ -5,6 +5,7 @@ import { MemoryPubSub, PostgresPubSub, RedisPubSub, type PubSub } from './cache/
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { loggerOptions } from './logger.ts';
+import { Metrics } from './metrics.ts';
 import { connectRedis, type RedisConnections } from './redis.ts';
 
 export interface Platform {
@@ -15,6 +16,8 @@ export interface Platform {
   readonly pubsub: PubSub;
   /** Present when REDIS_URL is set (rate-limit store, readiness). */
   readonly redis: RedisConnections | undefined;
+  /** Prometheus metrics; recording is a no-op unless METRICS_TOKEN or METRICS_PORT is set. */
+  readonly metrics: Metrics;
   /** Aborted when the process begins to shut down: long requests (an import) stop at their next safe point. */
   readonly stopping: AbortSignal;
   beginStopping(): void;
@@ -57,8 +60,12 @@ export async function createPlatform(config: Config, opts: PlatformOptions = {})
       ? new PostgresPubSub(db, prefix.replace(/\W/g, '_'), logger)
       : new MemoryPubSub(logger);
 
+  const metrics = new Metrics(!!config.METRICS_TOKEN || config.METRICS_PORT > 0);
+  metrics.watchPlatform(db, redis?.availability);
+
   const stopping = new AbortController();
   return {
+    metrics,
     config,
     logger,
     db,

@@ -55,7 +55,7 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>): Timec
     platform,
     jwt,
     auth,
-    signIn: new AuthService(db, jwt, config, logger, devices),
+    signIn: new AuthService({ db, jwt, config, logger, devices, metrics: platform.metrics }),
     devices,
     workers: new WorkersService(db, auth),
     sites: new SitesService(db),

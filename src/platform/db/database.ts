@@ -29,7 +29,7 @@ import postgres from 'postgres';
 import type { Logger } from 'pino';
 import { Availability, ServiceUnavailable, type Operation } from '../availability.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { isConnectionError } from './errors.ts';
+import { isConnectionError, pgErrorCode } from './errors.ts';
 
 export type Orm = PgDatabase<PgQueryResultHKT>;
 
@@ -195,6 +195,7 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     probe: () => client.query('SELECT 1'),
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     isConnectionError,
+    errorLabel: pgErrorCode,
     logger: opts.logger,
   });
   const inTransaction = (tx: PgliteTransaction, op: Operation): PgliteTransaction => ({
@@ -403,6 +404,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     probe: () => probeSql`SELECT 1`,
     timeoutMs,
     isConnectionError,
+    errorLabel: pgErrorCode,
     logger: opts.logger,
   });
 

@@ -22,6 +22,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import { CSV_BOM, csvLine, CsvRecordCounter } from './csv.ts';
+import type { Backlog } from '../metrics.ts';
 import { LeaseTable, Poller, workerId } from './leases.ts';
 
 export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired'] as const;
@@ -202,6 +203,11 @@ export class ExportTasks {
     } catch {
       return undefined;
     }
+  }
+
+  /** Tasks waiting and running, and the oldest waiting one's age (metrics). */
+  backlog(): Promise<Backlog> {
+    return this.jobs.backlog(this.db.query);
   }
 
   start(): void {

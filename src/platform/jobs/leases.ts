@@ -22,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { unavailableIn } from '../availability.ts';
 import type { RawExec } from '../db/database.ts';
+import type { Backlog } from '../metrics.ts';
 
 /** Adds a bind parameter to the statement being built and returns its placeholder (`$n`). */
 export type Param = (value: unknown) => string;
@@ -105,6 +106,23 @@ export class LeaseTable {
     this.attempts = o.attempts === undefined ? undefined : ident(o.attempts);
     this.due = o.due === undefined ? undefined : ident(o.due);
     this.interval = `make_interval(secs => ${o.leaseMs / 1000})`;
+  }
+
+  /**
+   * How many jobs wait and run, and the age of the oldest waiting one (metrics); `created` names
+   * the column holding a job's creation time. The states are written as literals, so that the
+   * tables' partial indexes on them serve the count.
+   */
+  async backlog(exec: RawExec, created = 'created_at'): Promise<Backlog> {
+    const waiting = `'${ident(this.waiting)}'`;
+    const running = `'${ident(this.running)}'`;
+    const [row] = await exec<{ waiting: number; running: number; oldest: number | null }>(
+      `SELECT count(*) FILTER (WHERE ${this.status} = ${waiting})::int AS waiting,
+              count(*) FILTER (WHERE ${this.status} = ${running})::int AS running,
+              extract(epoch FROM now() - min(${ident(created)}) FILTER (WHERE ${this.status} = ${waiting}))::float8 AS oldest
+       FROM ${this.table} WHERE ${this.status} = ${waiting} OR ${this.status} = ${running}`,
+    );
+    return { waiting: row?.waiting ?? 0, running: row?.running ?? 0, oldestWaitingSeconds: row?.oldest ?? null };
   }
 
   /** SQL: the row's lease has run out (for a running row; one without a lease time counts as expired). */

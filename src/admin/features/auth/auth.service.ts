@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { renderCaptcha } from '../../../platform/auth/captcha.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../../platform/auth/password.ts';
 import type { KvStore } from '../../../platform/cache/kv.ts';
+import type { Metrics } from '../../../platform/metrics.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { AppError } from '../../../platform/http/errors.ts';
@@ -47,7 +48,8 @@ export class AuthService {
   private readonly sessions: SessionService;
   private readonly rbac: RbacService;
   private readonly logger: Logger;
-  constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: SessionService; rbac: RbacService; logger: Logger }) {
+  private readonly metrics: Metrics;
+  constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: SessionService; rbac: RbacService; logger: Logger; metrics: Metrics }) {
     this.db = deps.db;
     this.orm = deps.db.orm;
     this.kv = deps.kv;
@@ -55,6 +57,7 @@ export class AuthService {
     this.sessions = deps.sessions;
     this.rbac = deps.rbac;
     this.logger = deps.logger;
+    this.metrics = deps.metrics;
   }
 
   async newCaptcha() {
@@ -72,6 +75,7 @@ export class AuthService {
   }
 
   private async log(username: string, adminId: number | null, client: ClientInfo, reason: Exclude<LoginReason, 'success'>) {
+    this.metrics.loginFailure('admin', reason);
     await this.db.query(
       `INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($1, $2, $3, $4, 0, $5)`,
       [adminId, username.slice(0, 64), client.ip, client.userAgent.slice(0, 512), reason],
@@ -141,6 +145,7 @@ export class AuthService {
    * LOGIN_LOCK_SECONDS; the failure that reaches the limit locks the name for a full window.
    */
   private async fail(key: string, username: string, adminId: number | null, client: ClientInfo, reason: Exclude<LoginReason, 'success'>) {
+    this.metrics.loginFailure('admin', reason);
     const [row] = await this.db.query<{ failures: number }>(
       `WITH f AS (
          INSERT INTO admin.login_failures AS f (account_key, failures, ends_at) VALUES ($1, 1, now() + make_interval(secs => $2))
@@ -155,6 +160,7 @@ export class AuthService {
       [key, this.config.LOGIN_LOCK_SECONDS, this.config.LOGIN_MAX_FAILURES, adminId, username.slice(0, 64), client.ip, client.userAgent.slice(0, 512), reason],
     );
     if (row!.failures === this.config.LOGIN_MAX_FAILURES) {
+      this.metrics.lockout('admin');
       this.logger.warn({ username, ip: client.ip }, 'administrator login locked after repeated failures');
     }
   }

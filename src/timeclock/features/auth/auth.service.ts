@@ -9,6 +9,7 @@ import { verifyAgainstDummy, verifyPassword } from '../../../platform/auth/passw
 import { AppError } from '../../../platform/http/errors.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
+import type { Metrics } from '../../../platform/metrics.ts';
 import type { Caller, Role, TimeclockClaims } from '../../auth.ts';
 import { E } from '../../errors.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
@@ -20,12 +21,14 @@ export class AuthService {
   private readonly config: Config;
   private readonly logger: Logger;
   private readonly devices: DevicesService;
-  constructor(db: Database, jwt: JwtCodec<TimeclockClaims>, config: Config, logger: Logger, devices: DevicesService) {
-    this.db = db;
-    this.jwt = jwt;
-    this.config = config;
-    this.logger = logger;
-    this.devices = devices;
+  private readonly metrics: Metrics;
+  constructor(deps: { db: Database; jwt: JwtCodec<TimeclockClaims>; config: Config; logger: Logger; devices: DevicesService; metrics: Metrics }) {
+    this.db = deps.db;
+    this.jwt = deps.jwt;
+    this.config = deps.config;
+    this.logger = deps.logger;
+    this.devices = deps.devices;
+    this.metrics = deps.metrics;
   }
 
   async login(input: Static<typeof LoginBody>): Promise<Static<typeof LoginReply>> {
@@ -36,12 +39,19 @@ export class AuthService {
       [input.username.trim()],
     );
     const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
-    if (!user || !passwordOk) throw new AppError(E.INVALID_CREDENTIALS);
-    if (user.status !== 1) throw new AppError(E.ACCOUNT_DISABLED);
+    if (!user || !passwordOk) {
+      this.metrics.loginFailure('timeclock', user ? 'bad_password' : 'unknown_user');
+      throw new AppError(E.INVALID_CREDENTIALS);
+    }
+    if (user.status !== 1) {
+      this.metrics.loginFailure('timeclock', 'disabled');
+      throw new AppError(E.ACCOUNT_DISABLED);
+    }
     const userId = user.id;
     if (user.role === 'worker') {
       const outcome = await this.devices.bindOrCheck(userId, input.deviceUuid);
       if (!outcome.ok) {
+        this.metrics.loginFailure('timeclock', outcome.reason);
         await this.devices.recordMismatch({ userId, deviceUuid: input.deviceUuid.toLowerCase(), reason: outcome.reason, source: 'login' });
         throw new AppError(E.DEVICE_NOT_AUTHORIZED, {
           detail: outcome.reason === 'bound_to_another_device'

@@ -16,6 +16,7 @@ import type { Database } from '../../../platform/db/database.ts';
 import { backoffMs, LeaseTable, Poller, workerId } from '../../../platform/jobs/leases.ts';
 import { postWebhook, signature } from './webhooks.http.ts';
 import { WEBHOOK_CHANNEL } from './webhooks.outbox.ts';
+import type { Backlog } from '../../../platform/metrics.ts';
 
 export interface DispatcherOptions {
   db: Database;
@@ -55,6 +56,11 @@ export class WebhookDispatcher {
   private readonly poller: Poller;
   private unlisten: (() => Promise<void>) | undefined;
   private readonly inFlight = new AbortController();
+
+  /** Deliveries waiting (due or backing off) and being sent, and the oldest waiting one's age (metrics). */
+  backlog(): Promise<Backlog> {
+    return this.jobs.backlog(this.o.db.query);
+  }
 
   constructor(o: DispatcherOptions) {
     this.o = { batchSize: 10, ...o };

@@ -24,6 +24,7 @@ export const WEBHOOK_DOC = [
 
 export const webhooksRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const { webhooks: service, dispatcher } = ctx;
+  ctx.platform.metrics.watchQueue('webhook_deliveries', () => dispatcher.backlog());
   app.addHook('onReady', async () => dispatcher.start());
   app.addHook('onClose', async () => dispatcher.stop());
 
