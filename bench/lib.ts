@@ -84,27 +84,35 @@ export async function pair(rounds: number, label: string, a: () => Promise<numbe
   return ratio;
 }
 
+/** A new, empty database next to `baseUrl`'s (on its server), and how to drop it. */
+export async function freshDatabase(baseUrl: string, name = 'db'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const dbName = `fieldops_bench_${name}_${process.pid}_${Date.now().toString(36)}`;
+  const s = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  await s.unsafe(`CREATE DATABASE ${dbName}`);
+  await s.end();
+  const u = new URL(baseUrl);
+  u.pathname = `/${dbName}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const d = postgres(baseUrl, { max: 1, onnotice: () => {} });
+      await d.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await d.end();
+    },
+  };
+}
+
 /**
  * The real server of a browser benchmark, listening on a free port with its web clients built:
  * on PGlite, or on a fresh database next to BENCH_DATABASE_URL (dropped by close()).
  */
 export async function browserBenchServer(name: string, overrides: Record<string, string>) {
   ensureConsoleBuilt();
-  const baseUrl = process.env.BENCH_DATABASE_URL;
-  const dbName = `fieldops_bench_${name}_${process.pid}`;
-  let dbUrl: string | undefined;
-  if (baseUrl) {
-    const s = postgres(baseUrl, { max: 1, onnotice: () => {} });
-    await s.unsafe(`CREATE DATABASE ${dbName}`);
-    await s.end();
-    const u = new URL(baseUrl);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-  }
+  const db = process.env.BENCH_DATABASE_URL ? await freshDatabase(process.env.BENCH_DATABASE_URL, name) : undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), `fieldops-bench-${name}-`));
   const server = await buildServer(loadConfig({
     DATA_DIR: dataDir,
-    ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+    ...(db ? { DATABASE_URL: db.url } : {}),
     JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
     LOG_LEVEL: 'warn',
     ...overrides,
@@ -117,11 +125,7 @@ export async function browserBenchServer(name: string, overrides: Record<string,
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
-      if (baseUrl) {
-        const s = postgres(baseUrl, { max: 1, onnotice: () => {} });
-        await s.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-        await s.end();
-      }
+      await db?.drop();
     },
   };
 }

@@ -1,10 +1,16 @@
 // Composition root: configuration -> server -> listen, and a graceful stop on SIGTERM/SIGINT:
 // readiness fails first, in-flight requests finish, connections close, exit 0.
+import { enableCompileCache } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig } from './platform/config.ts';
-import { listenMetrics } from './platform/http/metrics-endpoint.ts';
-import { exitOnStartupError } from './platform/startup.ts';
-import { buildServer } from './server.ts';
+
+// Node keeps the compiled sources (TypeScript stripped, bytecode) between starts, in the
+// system's temporary folder: the modules below load in about half the time from the second
+// start on. Turned on before they are imported, hence the dynamic imports.
+enableCompileCache();
+const { loadConfig } = await import('./platform/config.ts');
+const { listenMetrics } = await import('./platform/http/metrics-endpoint.ts');
+const { exitOnStartupError } = await import('./platform/startup.ts');
+const { buildServer } = await import('./server.ts');
 
 async function main() {
   const config = loadConfig();

@@ -3,10 +3,13 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyRequest, onRouteHookHandler } from 'fastify';
 import Fastify, { LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
 import { ADMIN_PREFIX, adminService } from './admin/app.ts';
 import type { FeatureOptions } from './admin/context.ts';
-import type { Config } from './platform/config.ts';
+import { loadConfig, type Config } from './platform/config.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { buildValidator, describeValidation } from './platform/http/validation.ts';
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
@@ -37,6 +40,23 @@ const TRACE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 export async function migrateAll(platform: Platform): Promise<void> {
   for (const service of ['admin', 'timeclock'] as const) {
     if (platform.config.services.has(service)) await migrate(platform.db, service, platform.logger);
+  }
+}
+
+/** An in-memory database with every migration applied, dumped: what a new embedded database can start from. */
+export async function migratedTemplate(): Promise<Blob> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fieldops-template-'));
+  try {
+    const silent = pino({ level: 'silent' });
+    const platform = await createPlatform(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), { logger: silent, inMemoryDatabase: true });
+    try {
+      await migrateAll(platform);
+      return await platform.db.dumpTemplate!();
+    } finally {
+      await platform.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

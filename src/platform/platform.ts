@@ -4,6 +4,7 @@ import { MemoryKv, RedisKv, type KvStore } from './cache/kv.ts';
 import { MemoryPubSub, PostgresPubSub, RedisPubSub, type PubSub } from './cache/pubsub.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
+import { readInstalledTemplate } from './db/pglite-template.ts';
 import { loggerOptions } from './logger.ts';
 import { Metrics } from './metrics.ts';
 import { connectRedis, type RedisConnections } from './redis.ts';
@@ -39,7 +40,8 @@ export async function createPlatform(config: Config, opts: PlatformOptions = {})
     dataDir: config.dataDir,
     poolMax: config.DB_POOL_MAX,
     logger,
-    pgliteTemplate: opts.pgliteTemplate,
+    // A new embedded data folder starts from the template made at install time, when there is one.
+    pgliteTemplate: opts.pgliteTemplate ?? (config.DATABASE_URL || opts.inMemoryDatabase ? undefined : readInstalledTemplate()),
     inMemory: opts.inMemoryDatabase ?? false,
     timeoutMs: config.DEPENDENCY_TIMEOUT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,

@@ -18,7 +18,7 @@
 // was running when the outage was declared stops before its next statement, so it is rolled
 // back rather than committed after its caller was answered. On PostgreSQL every statement is
 // also limited by `statement_timeout` (exports and import batches by a longer one).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { parse as pgliteParse, PGlite, protocol, type PGliteInterface, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
@@ -178,11 +178,13 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     mkdirSync(dir, { recursive: true });
     unlock = lockDataDir(path.join(opts.dataDir, 'pglite.pid'), `the embedded database in ${dir}`);
   }
+  // A template only ever starts a new database: an existing folder is opened as it is.
+  const template = dir && existsSync(path.join(dir, 'PG_VERSION')) ? undefined : opts.pgliteTemplate;
   let client: PGlite;
   try {
     client = await PGlite.create({
       ...(dir ? { dataDir: dir } : {}),
-      ...(opts.pgliteTemplate ? { loadDataDir: opts.pgliteTemplate } : {}),
+      ...(template ? { loadDataDir: template } : {}),
     });
   } catch (err) {
     unlock();
