@@ -9,14 +9,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 enableCompileCache();
 const { loadConfig } = await import('./platform/config.ts');
 const { listenMetrics } = await import('./platform/http/metrics-endpoint.ts');
-const { exitOnStartupError } = await import('./platform/startup.ts');
+const { endpointOf, exitOnStartupError } = await import('./platform/startup.ts');
+const { createLogger, prettyLogs } = await import('./platform/logger.ts');
+const { announceReady } = await import('./platform/ready-message.ts');
 const { buildServer } = await import('./server.ts');
 
 async function main() {
   const config = loadConfig();
-  const server = await buildServer(config);
+  const log = createLogger(config);
+  const database = config.DATABASE_URL ? `PostgreSQL at ${endpointOf(config.DATABASE_URL)}` : `embedded PostgreSQL (PGlite) in ${config.dataDir}`;
+  log.info(`starting: opening the database (${database}), applying migrations`);
+  const server = await buildServer(config, { logger: log });
   const { app, platform } = server;
-  const log = platform.logger;
   await app.listen({ host: config.HOST, port: config.PORT });
   const address = app.server.address();
   const base = typeof address === 'object' && address ? `${config.TLS_CERT_FILE ? 'https' : 'http'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : '';
@@ -32,7 +36,14 @@ async function main() {
   const metricsServer = config.METRICS_PORT > 0
     ? await listenMetrics(platform.metrics, config.METRICS_HOST, config.METRICS_PORT, config.METRICS_TOKEN)
     : undefined;
-  if (metricsServer) log.info(`metrics at http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics`);
+  announceReady({
+    base,
+    services: config.services,
+    database: `${database}${platform.redis ? ', Redis' : ''}`,
+    seconds: performance.now() / 1000,
+    metrics: metricsServer ? `http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics` : config.METRICS_TOKEN ? `${base}/metrics (bearer token)` : undefined,
+    credentials: platform.generatedCredentials,
+  }, prettyLogs(config.LOG_FORMAT), log);
 
   let stopping = false;
   const stop = async (signal: string) => {

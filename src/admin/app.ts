@@ -179,7 +179,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   app.addHook('onReady', async () => {
     await guard.start(pubsub);
     await syncPermissionCatalogue(db, declared);
-    await ensureBootstrapAdmin(db, config, logger);
+    await ensureBootstrapAdmin(db, config, logger, platform.generatedCredentials);
     ctx.exports.start();
     platform.metrics.watchQueue('export_tasks', () => ctx.exports.backlog());
     platform.metrics.watchValue('websockets_open', 'Notification WebSockets open on this instance', () => ctx.push.hub.size);

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Config } from '../platform/config.ts';
 import type { Database, Executor } from '../platform/db/database.ts';
+import type { GeneratedCredential } from '../platform/platform.ts';
 import { adminRoles, admins, permissions, roles, SUPER_ADMIN_ROLE } from './db/schema.ts';
 
 export interface DeclaredPermission {
@@ -18,7 +19,7 @@ export interface DeclaredPermission {
 
 const hasAdmins = async (db: Executor) => ((await db.orm.select({ n: count() }).from(admins))[0]?.n ?? 0) > 0;
 
-export async function ensureBootstrapAdmin(db: Database, config: Config, logger: Logger): Promise<void> {
+export async function ensureBootstrapAdmin(db: Database, config: Config, logger: Logger, credentials: GeneratedCredential[]): Promise<void> {
   if (await hasAdmins(db)) return;
   const generated = !config.ADMIN_PASSWORD;
   const password = config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
@@ -36,9 +37,7 @@ export async function ensureBootstrapAdmin(db: Database, config: Config, logger:
   });
   if (!created) return;
   if (generated) {
-    logger.warn(
-      `Bootstrap administrator created: username=${config.ADMIN_USERNAME} password=${password} (shown once; change it after signing in)`,
-    );
+    credentials.push({ account: 'administrator', username: config.ADMIN_USERNAME, password, reset: `npm run reset-password -- admin ${config.ADMIN_USERNAME}` });
   } else {
     logger.info({ username: config.ADMIN_USERNAME }, 'bootstrap administrator created with ADMIN_PASSWORD');
   }

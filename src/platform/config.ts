@@ -103,6 +103,10 @@ export const ConfigSchema = Type.Object({
   CLOCK_MAP_ATTRIBUTION: Str('', 'attribution text shown on the manager console’s maps (e.g. © OpenStreetMap contributors)'),
   SHUTDOWN_DRAIN_MS: Int(1000, 'on SIGTERM, how long /readyz answers 503 before the listener closes', 0, 20_000),
   SHUTDOWN_TIMEOUT_MS: Int(25_000, 'hard limit for a graceful shutdown', 1000, 120_000),
+  LOG_FORMAT: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
+    default: 'auto',
+    description: '`json`: one JSON object per line; `pretty`: readable lines (pino-pretty); `auto`: pretty when standard output is a terminal, else JSON',
+  }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
     default: 'info',
     description: 'pino log level',

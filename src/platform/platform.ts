@@ -1,11 +1,11 @@
 // The shared mechanisms one process needs, opened once and closed once.
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { MemoryKv, RedisKv, type KvStore } from './cache/kv.ts';
 import { MemoryPubSub, PostgresPubSub, RedisPubSub, type PubSub } from './cache/pubsub.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { readInstalledTemplate } from './db/pglite-template.ts';
-import { loggerOptions } from './logger.ts';
+import { createLogger } from './logger.ts';
 import { Metrics } from './metrics.ts';
 import { connectRedis, type RedisConnections } from './redis.ts';
 
@@ -17,6 +17,8 @@ export interface Platform {
   readonly pubsub: PubSub;
   /** Present when REDIS_URL is set (rate-limit store, readiness). */
   readonly redis: RedisConnections | undefined;
+  /** Accounts this start created with generated passwords, for the start-up message to show once. */
+  readonly generatedCredentials: GeneratedCredential[];
   /** Prometheus metrics; recording is a no-op unless METRICS_TOKEN or METRICS_PORT is set. */
   readonly metrics: Metrics;
   /** Aborted when the process begins to shut down: long requests (an import) stop at their next safe point. */
@@ -27,6 +29,15 @@ export interface Platform {
   close(): Promise<void>;
 }
 
+export interface GeneratedCredential {
+  /** `administrator`, `time-clock manager`. */
+  account: string;
+  username: string;
+  password: string;
+  /** The command that sets a new one. */
+  reset: string;
+}
+
 export interface PlatformOptions {
   logger?: Logger;
   pgliteTemplate?: Blob;
@@ -34,7 +45,7 @@ export interface PlatformOptions {
 }
 
 export async function createPlatform(config: Config, opts: PlatformOptions = {}): Promise<Platform> {
-  const logger = opts.logger ?? pino(loggerOptions(config.LOG_LEVEL));
+  const logger = opts.logger ?? createLogger(config);
   const db = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: config.dataDir,
@@ -68,6 +79,7 @@ export async function createPlatform(config: Config, opts: PlatformOptions = {})
   const stopping = new AbortController();
   return {
     metrics,
+    generatedCredentials: [],
     config,
     logger,
     db,

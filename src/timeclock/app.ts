@@ -148,5 +148,5 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
     await app.register(feature, { ctx });
   }
 
-  app.addHook('onReady', async () => ensureBootstrapManager(platform.db, platform.config, platform.logger));
+  app.addHook('onReady', async () => ensureBootstrapManager(platform.db, platform.config, platform.logger, platform.generatedCredentials));
 }

@@ -5,11 +5,12 @@ import type { Logger } from 'pino';
 import { hashPassword } from '../platform/auth/password.ts';
 import type { Config } from '../platform/config.ts';
 import type { Database, Executor } from '../platform/db/database.ts';
+import type { GeneratedCredential } from '../platform/platform.ts';
 import { users } from './db/schema.ts';
 
 const managers = async (exec: Executor) => (await exec.orm.select({ n: count() }).from(users).where(eq(users.role, 'manager')))[0]?.n ?? 0;
 
-export async function ensureBootstrapManager(db: Database, config: Config, logger: Logger): Promise<void> {
+export async function ensureBootstrapManager(db: Database, config: Config, logger: Logger, credentials: GeneratedCredential[]): Promise<void> {
   if ((await managers(db)) > 0) return;
   const generated = !config.MANAGER_PASSWORD;
   const password = config.MANAGER_PASSWORD ?? randomBytes(12).toString('base64url');
@@ -23,9 +24,7 @@ export async function ensureBootstrapManager(db: Database, config: Config, logge
   });
   if (!created) return;
   if (generated) {
-    logger.warn(
-      `Bootstrap time-clock manager created: username=${config.MANAGER_USERNAME} password=${password} (shown once; change it after signing in)`,
-    );
+    credentials.push({ account: 'time-clock manager', username: config.MANAGER_USERNAME, password, reset: `npm run reset-password -- timeclock ${config.MANAGER_USERNAME}` });
   } else {
     logger.info({ username: config.MANAGER_USERNAME }, 'bootstrap time-clock manager created with MANAGER_PASSWORD');
   }
