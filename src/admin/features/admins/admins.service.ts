@@ -17,7 +17,7 @@ import { contains } from '../../../platform/db/like.ts';
 import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf, parseTimeRange } from '../../../platform/http/schemas.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps, formatDisplay } from '../../../platform/time.ts';
 import { adminRoles, admins, departments, permissions, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
@@ -188,8 +188,7 @@ export class AdminsService {
       roles: byAdmin.get(r.id) ?? [],
       status: r.status,
       is_2fa_bound: r.bound,
-      created_at: formatDisplay(r.createdAt, this.tz)!,
-      updated_at: formatDisplay(r.updatedAt, this.tz)!,
+      ...displayStamps(r, this.tz),
       last_login_at: formatDisplay(r.lastLoginAt, this.tz),
     }));
   }
@@ -303,14 +302,15 @@ export class AdminsService {
           if (!before) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
           await tx.orm
             .update(admins)
+            // Fields absent from the request are undefined, which the builder leaves out of the SET.
             .set({
-              ...(input.nickname !== undefined ? { nickname: input.nickname } : {}),
-              ...(input.email !== undefined ? { email: input.email } : {}),
-              ...(input.phone !== undefined ? { phone: input.phone } : {}),
-              ...(input.avatar !== undefined ? { avatar: input.avatar } : {}),
-              ...(input.department_id !== undefined ? { departmentId: input.department_id } : {}),
-              ...(status !== undefined ? { status } : {}),
-              ...(passwordHash !== undefined ? { passwordHash } : {}),
+              nickname: input.nickname,
+              email: input.email,
+              phone: input.phone,
+              avatar: input.avatar,
+              departmentId: input.department_id,
+              status,
+              passwordHash,
               updatedAt: new Date(),
             })
             .where(eq(admins.id, id));

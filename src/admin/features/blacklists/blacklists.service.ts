@@ -169,10 +169,11 @@ export class BlacklistService {
     try {
       [row] = await this.orm
         .update(blacklists)
+        // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
           ip: rule.text,
           status,
-          ...(input.remark !== undefined ? { remark: input.remark.trim() } : {}),
+          remark: input.remark?.trim(),
           updatedAt: new Date(),
         })
         .where(eq(blacklists.id, id))

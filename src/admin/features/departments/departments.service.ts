@@ -7,7 +7,7 @@ import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { buildTree, isInSubtree } from '../../../platform/tree.ts';
@@ -28,7 +28,7 @@ export class DepartmentService {
     return {
       id: d.id, parent_id: d.parentId, name: d.name, leader: d.leader, phone: d.phone, email: d.email,
       status: d.status, sort: d.sort,
-      created_at: formatDisplay(d.createdAt, this.tz)!, updated_at: formatDisplay(d.updatedAt, this.tz)!,
+      ...displayStamps(d, this.tz),
       children: [],
     };
   }
@@ -101,14 +101,15 @@ export class DepartmentService {
       }
       await tx.orm
         .update(departments)
+        // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.parent_id !== undefined ? { parentId: input.parent_id } : {}),
-          ...(input.leader !== undefined ? { leader: input.leader } : {}),
-          ...(input.phone !== undefined ? { phone: input.phone } : {}),
-          ...(input.email !== undefined ? { email: input.email } : {}),
-          ...(input.status !== undefined ? { status: input.status } : {}),
-          ...(input.sort !== undefined ? { sort: input.sort } : {}),
+          name: input.name,
+          parentId: input.parent_id,
+          leader: input.leader,
+          phone: input.phone,
+          email: input.email,
+          status: input.status,
+          sort: input.sort,
           updatedAt: sql`now()`,
         })
         .where(eq(departments.id, id));

@@ -120,14 +120,15 @@ export class DictionaryService {
         }
         const [row] = await tx
           .update(dictionaries)
+          // Fields absent from the request are undefined, which the builder leaves out of the SET.
           .set({
-            ...(patch.parent_id !== undefined ? { parentId: patch.parent_id } : {}),
-            ...(patch.name !== undefined ? { name: patch.name } : {}),
-            ...(patch.code !== undefined ? { code: patch.code } : {}),
-            ...(patch.value !== undefined ? { value: patch.value } : {}),
-            ...(patch.description !== undefined ? { description: patch.description } : {}),
-            ...(patch.status !== undefined ? { status: patch.status } : {}),
-            ...(patch.sort !== undefined ? { sort: patch.sort } : {}),
+            parentId: patch.parent_id,
+            name: patch.name,
+            code: patch.code,
+            value: patch.value,
+            description: patch.description,
+            status: patch.status,
+            sort: patch.sort,
             updatedAt: sql`now()`,
           })
           .where(eq(dictionaries.id, id))

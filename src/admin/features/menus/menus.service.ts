@@ -7,7 +7,7 @@ import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import { menus } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { MenuNode } from '../../kernel/rbac.ts';
@@ -68,7 +68,7 @@ export class MenuService {
     const nodes = all.map(node);
     buildTree(nodes);
     const self = nodes.find((n) => n.id === id)!;
-    return { ...self, created_at: formatDisplay(row.createdAt, this.tz)!, updated_at: formatDisplay(row.updatedAt, this.tz)! };
+    return { ...self, ...displayStamps(row, this.tz) };
   }
 
   async create(input: Static<typeof MenuCreateBody>): Promise<MenuRecord> {
@@ -114,16 +114,17 @@ export class MenuService {
       }
       await tx.orm
         .update(menus)
+        // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
-          ...(input.parent_id !== undefined ? { parentId: input.parent_id } : {}),
-          ...(input.title !== undefined ? { title: input.title } : {}),
-          ...(input.slug !== undefined ? { slug: input.slug } : {}),
-          ...(input.icon !== undefined ? { icon: input.icon } : {}),
-          ...(input.path !== undefined ? { path: input.path } : {}),
-          ...(input.component !== undefined ? { component: input.component } : {}),
-          ...(input.type !== undefined ? { type: input.type } : {}),
-          ...(input.status !== undefined ? { status: input.status } : {}),
-          ...(input.sort !== undefined ? { sort: input.sort } : {}),
+          parentId: input.parent_id,
+          title: input.title,
+          slug: input.slug,
+          icon: input.icon,
+          path: input.path,
+          component: input.component,
+          type: input.type,
+          status: input.status,
+          sort: input.sort,
           updatedAt: sql`now()`,
         })
         .where(eq(menus.id, id));

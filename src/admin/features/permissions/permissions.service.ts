@@ -12,7 +12,7 @@ import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import { adminRoles, menus, permissions, rolePermissions } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { GrantCatalogue } from '../../kernel/grant-catalogue.ts';
@@ -48,8 +48,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
       menu_id: r.menuId,
       status: r.status,
       is_system: r.isSystem,
-      created_at: formatDisplay(r.createdAt, this.tz)!,
-      updated_at: formatDisplay(r.updatedAt, this.tz)!,
+      ...displayStamps(r, this.tz),
     };
   }
 

@@ -11,7 +11,7 @@ import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import { adminRoles, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { GrantCatalogue } from '../../kernel/grant-catalogue.ts';
@@ -175,8 +175,7 @@ export class RoleService extends GrantCatalogue<typeof roles> {
       status: r.status,
       sort: r.sort,
       is_system: r.isSystem,
-      created_at: formatDisplay(r.createdAt, this.tz)!,
-      updated_at: formatDisplay(r.updatedAt, this.tz)!,
+      ...displayStamps(r, this.tz),
       permission_ids: permsOf.get(r.id) ?? [],
       menu_ids: menusOf.get(r.id) ?? [],
     }));
