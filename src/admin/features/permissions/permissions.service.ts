@@ -4,7 +4,6 @@
 // a role on their next request. Updates and deletions run through the administration guard
 // (no lock-out, no losing one's own `admin.update`).
 import { and, count, eq, ilike } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
@@ -21,7 +20,7 @@ import type { CreatePermissionBody, PermissionOrderField, PermissionQuery, Updat
 
 type Row = typeof permissions.$inferSelect;
 
-const ORDER_COLUMNS: Record<PermissionOrderField, AnyPgColumn> = {
+const ORDER_COLUMNS = {
   id: permissions.id,
   name: permissions.name,
   slug: permissions.slug,

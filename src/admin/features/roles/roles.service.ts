@@ -3,7 +3,6 @@
 // role grants applies to its administrators' next request. Updates and deletions run through
 // the administration guard (no lock-out, no losing one's own `admin.update`).
 import { and, asc, count, eq, ilike, inArray } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
@@ -20,7 +19,7 @@ import type { CreateRoleBody, RoleOrderField, RoleQuery, UpdateRoleBody } from '
 
 type Row = typeof roles.$inferSelect;
 
-const ORDER_COLUMNS: Record<RoleOrderField, AnyPgColumn> = {
+const ORDER_COLUMNS = {
   id: roles.id,
   name: roles.name,
   slug: roles.slug,
