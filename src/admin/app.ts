@@ -184,7 +184,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     auth.start();
   });
   app.addHook('onClose', async () => {
-    auth.stop();
+    await auth.stop();
     await ctx.exports.stop();
     await guard.stop();
   });

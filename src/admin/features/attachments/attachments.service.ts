@@ -24,6 +24,7 @@ import type { Database, Executor } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
+import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { LeaseTable } from '../../../platform/jobs/leases.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { StorageLimitError, StorageNotFoundError, type ByteRange, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
@@ -134,8 +135,7 @@ export class AttachmentService {
   readonly storage: Storage;
   private readonly config: Config;
   private readonly logger: Logger;
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<unknown> | undefined;
+  private readonly sweeper: Periodic;
   private readonly timing: MergeTiming;
   /** Upload sessions as merge jobs: an open upload waits for its merge, whose claim is leased. */
   private readonly merges: LeaseTable;
@@ -151,6 +151,15 @@ export class AttachmentService {
       table: 'admin.upload_sessions', waiting: 'open', running: 'merging', holder: 'merge_token', lease: { renewed: 'updated_at' }, leaseMs: this.timing.leaseMs,
     });
     this.sessionColumns = sessionColumns(this.merges);
+    this.sweeper = new Periodic({
+      everyMs: SWEEP_EVERY_MS,
+      logger: this.logger,
+      failure: 'upload sweep failed',
+      task: async () => {
+        const n = await this.sweep();
+        if (n.sessions + n.orphans + n.assemblies + n.pending > 0) this.logger.info(n, 'abandoned uploads removed');
+      },
+    });
   }
 
   limitOf(type: AttachmentType): number {
@@ -607,24 +616,10 @@ export class AttachmentService {
 
   /** Sweeps now and every 10 minutes until stop(). */
   start(): void {
-    const run = () => {
-      this.sweeping ??= this.sweep()
-        .then((n) => {
-          if (n.sessions + n.orphans + n.assemblies + n.pending > 0) this.logger.info(n, 'abandoned uploads removed');
-        })
-        .catch((err: unknown) => this.logger.error({ err }, 'upload sweep failed'))
-        .finally(() => {
-          this.sweeping = undefined;
-        });
-    };
-    run();
-    this.timer = setInterval(run, SWEEP_EVERY_MS);
-    this.timer.unref();
+    this.sweeper.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.sweeping;
+  stop(): Promise<void> {
+    return this.sweeper.stop();
   }
 }

@@ -10,6 +10,7 @@ import type { KvStore } from '../../../platform/cache/kv.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { AppError } from '../../../platform/http/errors.ts';
+import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -47,6 +48,7 @@ export class AuthService {
   private readonly sessions: SessionService;
   private readonly rbac: RbacService;
   private readonly logger: Logger;
+  private readonly purger: Periodic;
   constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: SessionService; rbac: RbacService; logger: Logger }) {
     this.db = deps.db;
     this.orm = deps.db.orm;
@@ -55,6 +57,16 @@ export class AuthService {
     this.sessions = deps.sessions;
     this.rbac = deps.rbac;
     this.logger = deps.logger;
+    this.purger = new Periodic({
+      everyMs: 3_600_000,
+      atStart: false,
+      logger: this.logger,
+      level: 'warn',
+      failure: 'purging expired login failure counts failed',
+      task: async () => {
+        await this.db.query(`DELETE FROM admin.login_failures WHERE ends_at < now()`);
+      },
+    });
   }
 
   async newCaptcha() {
@@ -159,21 +171,13 @@ export class AuthService {
     }
   }
 
-  private purgeTimer: NodeJS.Timeout | undefined;
-
   /** Forgets, every hour, failure counts whose window has passed (they no longer count anyway). */
   start() {
-    const purge = () => {
-      this.db.query(`DELETE FROM admin.login_failures WHERE ends_at < now()`).catch((err: unknown) => {
-        this.logger.warn({ err }, 'purging expired login failure counts failed');
-      });
-    };
-    this.purgeTimer = setInterval(purge, 3_600_000);
-    this.purgeTimer.unref();
+    this.purger.start();
   }
 
-  stop() {
-    clearInterval(this.purgeTimer);
+  stop(): Promise<void> {
+    return this.purger.stop();
   }
 
   private lockedError(seconds: number) {
