@@ -66,10 +66,6 @@ export interface AdminOptions {
   jwtSecret: string;
 }
 
-const ERROR_TABLE = Object.values(E)
-  .map((d) => `| ${d.code} | ${d.status} | ${d.message['en-US']} |`)
-  .join('\n');
-
 /** Registers the admin service on `app`; returns its context, which the server hands to `adminExtras`. */
 export async function adminService(app: FastifyInstance, { platform, jwtSecret }: AdminOptions): Promise<AdminContext> {
   const { config, db, kv, pubsub, logger, redis } = platform;
@@ -150,11 +146,8 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
       'Authenticate with `Authorization: Bearer <token>` from `POST /login`. Messages follow `Accept-Language` (`en-US`, `zh-CN`).',
       'Paging: `page` ≥ 1, `page_size` 1..100 (out of range is a 400). `order_by` is `field:asc|desc` over each list’s fields.',
       'Times in records are `YYYY-MM-DD HH:mm:ss` in the server’s display time zone; token expiry is ISO 8601 UTC.',
-      '',
-      '| code | HTTP | meaning |',
-      '|---|---|---|',
-      ERROR_TABLE,
     ].join('\n'),
+    errors: E,
   });
 
   await app.register(rateLimit, {

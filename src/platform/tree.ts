@@ -13,6 +13,19 @@ export function buildTree<T extends { id: number; parent_id: number; children: T
 }
 
 /**
+ * The rows among `rows` named in `ids` together with their ancestors, in `rows`' order, so that
+ * a filtered tree stays connected. Ids not among `rows` are skipped.
+ */
+export function withAncestors<T extends { id: number; parentId: number }>(rows: T[], ids: Iterable<number>): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const keep = new Set<number>();
+  for (const id of ids) {
+    for (let r = byId.get(id); r && !keep.has(r.id); r = byId.get(r.parentId)) keep.add(r.id);
+  }
+  return rows.filter((r) => keep.has(r.id));
+}
+
+/**
  * Whether `candidate` lies in the subtree under `ancestor` in `table` (a fixed
  * `schema.table` name, never input, with `id` and `parent_id` columns), read on `tx`.
  */

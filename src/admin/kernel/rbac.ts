@@ -7,7 +7,7 @@ import { and, asc, eq, exists, inArray, or } from 'drizzle-orm';
 import type { Config } from '../../platform/config.ts';
 import type { Database, Executor, Orm } from '../../platform/db/database.ts';
 import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
-import { buildTree } from '../../platform/tree.ts';
+import { buildTree, withAncestors } from '../../platform/tree.ts';
 import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../db/schema.ts';
 
 /** The permission that lets an administrator manage administrators (with the super role). */
@@ -162,13 +162,8 @@ export class RbacService {
             .innerJoin(roles, eq(roles.id, roleMenus.roleId))
             .where(and(inArray(roleMenus.roleId, activeRoleIds), eq(roles.status, 1)))
         : [];
-      const shown = new Set(visible.map((m) => m.id));
-      const keep = new Set<number>();
-      for (const { menuId } of granted) {
-        if (!shown.has(menuId)) continue;
-        for (let m = byId.get(menuId); m && !keep.has(m.id); m = byId.get(m.parentId)) keep.add(m.id);
-      }
-      visible = visible.filter((m) => keep.has(m.id));
+      // The ancestors of a visible menu are visible (enabled up to the root).
+      visible = withAncestors(visible, granted.map((g) => g.menuId));
     }
     return buildTree(
       visible.map((m) => ({

@@ -10,7 +10,7 @@ import { AppError } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { buildTree, isInSubtree } from '../../../platform/tree.ts';
+import { buildTree, isInSubtree, withAncestors } from '../../../platform/tree.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
 import type { DepartmentCreateBody, DepartmentNode, DepartmentUpdateBody } from './departments.schema.ts';
 
@@ -46,12 +46,7 @@ export class DepartmentService {
     );
     if (filter) {
       const hits = await this.db.orm.select({ id: departments.id }).from(departments).where(filter);
-      const byId = new Map(all.map((d) => [d.id, d]));
-      const keep = new Set<number>();
-      for (const { id } of hits) {
-        for (let d = byId.get(id); d && !keep.has(d.id); d = byId.get(d.parentId)) keep.add(d.id);
-      }
-      rows = all.filter((d) => keep.has(d.id));
+      rows = withAncestors(all, hits.map((h) => h.id));
     }
     return { list: buildTree(rows.map((d) => this.node(d))), total: rows.length };
   }

@@ -12,7 +12,7 @@ import { menus } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { MenuNode } from '../../kernel/rbac.ts';
 import type { MenuCreateBody, MenuUpdateBody } from './menus.schema.ts';
-import { buildTree, isInSubtree } from '../../../platform/tree.ts';
+import { buildTree, isInSubtree, withAncestors } from '../../../platform/tree.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 
 export const BUTTON = 3;
@@ -50,12 +50,7 @@ export class MenuService {
     );
     if (filter) {
       const hits = await this.db.orm.select({ id: menus.id }).from(menus).where(filter);
-      const byId = new Map(all.map((m) => [m.id, m]));
-      const keep = new Set<number>();
-      for (const { id } of hits) {
-        for (let m = byId.get(id); m && !keep.has(m.id); m = byId.get(m.parentId)) keep.add(m.id);
-      }
-      rows = all.filter((m) => keep.has(m.id));
+      rows = withAncestors(all, hits.map((h) => h.id));
     }
     return { list: buildTree(rows.map(node)), total: rows.length };
   }
