@@ -6,11 +6,11 @@ import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { AppError } from '../../../platform/http/errors.ts';
+import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { buildTree, isInSubtree, withAncestors } from '../../../platform/tree.ts';
+import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
 import type { DepartmentCreateBody, DepartmentNode, DepartmentUpdateBody } from './departments.schema.ts';
 
@@ -87,12 +87,9 @@ export class DepartmentService {
     await this.write(async (tx) => {
       const [current] = await tx.orm.select().from(departments).where(eq(departments.id, id)).for('update');
       if (!current) throw notFound(id);
-      if (input.parent_id !== undefined && input.parent_id !== current.parentId) {
-        if (input.parent_id === id) throw invalid('parent_id', `department ${id} cannot be its own parent`);
-        await this.checkParent(tx, input.parent_id);
-        if (await isInSubtree(tx, 'admin.departments', input.parent_id, id)) {
-          throw invalid('parent_id', `parent_id ${input.parent_id} is a descendant of department ${id}: moving it there would make a cycle`);
-        }
+      const parentId = input.parent_id;
+      if (parentId !== undefined && parentId !== current.parentId) {
+        await checkMove(tx, { table: 'admin.departments', noun: 'department', id, parentId, checkParent: () => this.checkParent(tx, parentId) });
       }
       await tx.orm
         .update(departments)
@@ -139,22 +136,15 @@ export class DepartmentService {
   private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
     const [parent] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, parentId));
-    if (!parent) throw invalid('parent_id', `parent_id ${parentId} does not exist`);
+    if (!parent) throw new InvalidInput(`parent_id ${parentId} does not exist`, 'parent_id');
   }
 
   /** One transaction behind the tree lock. */
-  private async write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('admin.departments.tree'))`);
-      return fn(tx);
-    });
+  private write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    return treeTransaction(this.db, 'admin.departments', fn);
   }
 }
 
 function notFound(id: number) {
   return new AppError(E.DATA_NOT_FOUND, { detail: `department ${id} does not exist` });
-}
-
-function invalid(field: string, detail: string) {
-  return new AppError(E.VALIDATION, { detail, details: { field } });
 }

@@ -6,13 +6,13 @@ import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { AppError } from '../../../platform/http/errors.ts';
+import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
 import { menus } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { MenuNode } from '../../kernel/rbac.ts';
 import type { MenuCreateBody, MenuUpdateBody } from './menus.schema.ts';
-import { buildTree, isInSubtree, withAncestors } from '../../../platform/tree.ts';
+import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 
 export const BUTTON = 3;
@@ -94,18 +94,13 @@ export class MenuService {
     await this.write(input.slug, async (tx) => {
       const [current] = await tx.orm.select().from(menus).where(eq(menus.id, id)).for('update');
       if (!current) throw notFound(id);
-      if (input.parent_id !== undefined && input.parent_id !== current.parentId) {
-        if (input.parent_id === id) {
-          throw invalid('parent_id', `menu ${id} cannot be its own parent`);
-        }
-        await this.checkParent(tx, input.parent_id);
-        if (await isInSubtree(tx, 'admin.menus', input.parent_id, id)) {
-          throw invalid('parent_id', `parent_id ${input.parent_id} is a descendant of menu ${id}: moving it there would make a cycle`);
-        }
+      const parentId = input.parent_id;
+      if (parentId !== undefined && parentId !== current.parentId) {
+        await checkMove(tx, { table: 'admin.menus', noun: 'menu', id, parentId, checkParent: () => this.checkParent(tx, parentId) });
       }
       if (input.type === BUTTON && current.type !== BUTTON) {
         const [child] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
-        if (child) throw invalid('type', `menu ${id} has children: a button (type 3) cannot have children`);
+        if (child) throw new InvalidInput(`menu ${id} has children: a button (type 3) cannot have children`, 'type');
       }
       await tx.orm
         .update(menus)
@@ -145,17 +140,14 @@ export class MenuService {
   private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
     const [parent] = await tx.orm.select({ type: menus.type }).from(menus).where(eq(menus.id, parentId));
-    if (!parent) throw invalid('parent_id', `parent_id ${parentId} does not exist`);
-    if (parent.type === BUTTON) throw invalid('parent_id', `parent_id ${parentId} is a button (type 3), which cannot have children`);
+    if (!parent) throw new InvalidInput(`parent_id ${parentId} does not exist`, 'parent_id');
+    if (parent.type === BUTTON) throw new InvalidInput(`parent_id ${parentId} is a button (type 3), which cannot have children`, 'parent_id');
   }
 
   /** One transaction behind the tree lock; a duplicate slug becomes 30002. */
   private async write<T>(slug: string | undefined, fn: (tx: Transaction) => Promise<T>): Promise<T> {
     try {
-      return await this.db.transaction(async (tx) => {
-        await tx.query(`SELECT pg_advisory_xact_lock(hashtext('admin.menus.tree'))`);
-        return fn(tx);
-      });
+      return await treeTransaction(this.db, 'admin.menus', fn);
     } catch (err) {
       if (pgErrorCode(err) === UNIQUE_VIOLATION) {
         throw new AppError(E.ALREADY_EXISTS, { detail: `a menu with slug ${slug ?? ''} already exists`, details: { field: 'slug' } });
@@ -167,8 +159,4 @@ export class MenuService {
 
 function notFound(id: number) {
   return new AppError(E.DATA_NOT_FOUND, { detail: `menu ${id} does not exist` });
-}
-
-function invalid(field: string, detail: string) {
-  return new AppError(E.VALIDATION, { detail, details: { field } });
 }
