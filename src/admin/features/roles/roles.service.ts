@@ -42,7 +42,10 @@ export class RoleService extends GrantCatalogue<typeof roles> {
       q.status !== undefined ? eq(roles.status, q.status) : undefined,
     );
     const [rows, [total]] = await Promise.all([
-      this.orm.select().from(roles).where(where).orderBy(...sortBy<RoleOrderField>(q.order_by ?? 'id:desc', ORDER_COLUMNS, roles.id)).limit(q.page_size).offset(offsetOf(q)),
+      this.orm.select().from(roles).where(where)
+        .orderBy(...sortBy<RoleOrderField>(q.order_by ?? 'id:desc', ORDER_COLUMNS, roles.id))
+        .limit(q.page_size)
+        .offset(offsetOf(q)),
       this.orm.select({ n: count() }).from(roles).where(where),
     ]);
     return { list: await this.records(this.orm, rows), total: total?.n ?? 0 };
