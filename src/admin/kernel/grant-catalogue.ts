@@ -1,17 +1,19 @@
 // The grant catalogue (part of the access kernel): the roles and the permissions that say what
 // administrators may do. Their two services extend this one base, which holds what they share:
-// their dependencies, reading a row by id, and the one way a change to what roles grant is
-// written. A change runs in one transaction, through the administration guard when it could
+// their dependencies, reading a row by id or a page of rows, and the one way a change to what
+// roles grant is written. A change runs in one transaction, through the administration guard when it could
 // take administration away (updates and deletions); a unique violation is refused as 30002, a
 // foreign-key violation (a row referred to vanished meanwhile) as 30001; after the commit, the
 // cached grants of the administrators it affects are dropped on every instance, so it applies
 // to their next request.
-import { eq } from 'drizzle-orm';
+import { count, eq, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Config } from '../../platform/config.ts';
 import type { Database, Orm } from '../../platform/db/database.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
+import { sortBy } from '../../platform/db/order.ts';
 import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
+import { offsetOf } from '../../platform/http/schemas.ts';
 import { E } from '../errors.ts';
 import type { Principal } from './guard.ts';
 import type { RbacService } from './rbac.ts';
@@ -51,6 +53,26 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
     const [row] = (await (forUpdate ? query.for('update') : query)) as Table['$inferSelect'][];
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no ${this.noun} ${id}` });
     return row;
+  }
+
+  /**
+   * One page of the rows matching `where`, sorted by `q.order_by` (default `id:desc`) over
+   * `columns`, and the count of every match.
+   */
+  protected async page<F extends string>(
+    q: { page: number; page_size: number; order_by?: string | undefined },
+    where: SQL | undefined,
+    columns: Record<F, AnyColumn>,
+  ): Promise<{ rows: Table['$inferSelect'][]; total: number }> {
+    const table: PgTable = this.table;
+    const [rows, [total]] = await Promise.all([
+      this.orm.select().from(table).where(where)
+        .orderBy(...sortBy<F>(q.order_by ?? 'id:desc', columns, this.table.id))
+        .limit(q.page_size)
+        .offset(offsetOf(q)),
+      this.orm.select({ n: count() }).from(table).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
   }
 
   /**

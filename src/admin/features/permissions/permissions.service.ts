@@ -3,14 +3,12 @@
 // alters what roles grant (status, slug, deletion) applies to every administrator holding such
 // a role on their next request. Updates and deletions run through the administration guard
 // (no lock-out, no losing one's own `admin.update`).
-import { and, count, eq, ilike } from 'drizzle-orm';
+import { and, eq, ilike } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { missingIds } from '../../../platform/db/missing-ids.ts';
-import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf } from '../../../platform/http/schemas.ts';
 import { displayStamps } from '../../../platform/time.ts';
 import { adminRoles, menus, permissions, rolePermissions } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -59,14 +57,8 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
       q.status !== undefined ? eq(permissions.status, q.status) : undefined,
       q.menu_id !== undefined ? eq(permissions.menuId, q.menu_id) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
-      this.orm.select().from(permissions).where(where)
-        .orderBy(...sortBy<PermissionOrderField>(q.order_by ?? 'id:desc', ORDER_COLUMNS, permissions.id))
-        .limit(q.page_size)
-        .offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(permissions).where(where),
-    ]);
-    return { list: rows.map((r) => this.record(r)), total: total?.n ?? 0 };
+    const { rows, total } = await this.page<PermissionOrderField>(q, where, ORDER_COLUMNS);
+    return { list: rows.map((r) => this.record(r)), total };
   }
 
   async get(id: number) {

@@ -7,9 +7,7 @@ import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { missingIds } from '../../../platform/db/missing-ids.ts';
-import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf } from '../../../platform/http/schemas.ts';
 import { displayStamps } from '../../../platform/time.ts';
 import { adminRoles, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -41,14 +39,8 @@ export class RoleService extends GrantCatalogue<typeof roles> {
       q.name ? ilike(roles.name, contains(q.name)) : undefined,
       q.status !== undefined ? eq(roles.status, q.status) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
-      this.orm.select().from(roles).where(where)
-        .orderBy(...sortBy<RoleOrderField>(q.order_by ?? 'id:desc', ORDER_COLUMNS, roles.id))
-        .limit(q.page_size)
-        .offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(roles).where(where),
-    ]);
-    return { list: await this.records(this.orm, rows), total: total?.n ?? 0 };
+    const { rows, total } = await this.page<RoleOrderField>(q, where, ORDER_COLUMNS);
+    return { list: await this.records(this.orm, rows), total };
   }
 
   async get(id: number) {
