@@ -67,10 +67,6 @@ export interface AdminOptions {
   jwtSecret: string;
 }
 
-const ERROR_TABLE = Object.values(E)
-  .map((d) => `| ${d.code} | ${d.status} | ${d.message['en-US']} |`)
-  .join('\n');
-
 /** Registers the admin service on `app`; returns its context, which the server hands to `adminExtras`. */
 export async function adminService(app: FastifyInstance, { platform, jwtSecret }: AdminOptions): Promise<AdminContext> {
   const { config, db, kv, pubsub, logger, redis } = platform;
@@ -156,11 +152,8 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
       '`/captcha` and `/login` are limited per client IP (`AUTH_RATE_LIMIT` a minute each): their answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds), and over the limit 429 10009 with `Retry-After` (seconds).',
       'Paging: `page` ≥ 1, `page_size` 1..100 (out of range is a 400). `order_by` is `field:asc|desc` over each list’s fields.',
       'Times in records are `YYYY-MM-DD HH:mm:ss` in the server’s display time zone; token expiry is ISO 8601 UTC.',
-      '',
-      '| code | HTTP | meaning |',
-      '|---|---|---|',
-      ERROR_TABLE,
     ].join('\n'),
+    errors: E,
   });
 
 
@@ -186,7 +179,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     auth.start();
   });
   app.addHook('onClose', async () => {
-    auth.stop();
+    await auth.stop();
     await ctx.exports.stop();
     await guard.stop();
   });

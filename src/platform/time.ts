@@ -24,6 +24,11 @@ export function formatDisplay(date: Date | null | undefined, tz: string): string
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
 }
 
+/** A row's `createdAt` and `updatedAt` as records show them: `created_at`, `updated_at` in `tz`. */
+export function displayStamps(row: { createdAt: Date; updatedAt: Date }, tz: string): { created_at: string; updated_at: string } {
+  return { created_at: formatDisplay(row.createdAt, tz)!, updated_at: formatDisplay(row.updatedAt, tz)! };
+}
+
 export const DISPLAY_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
 
 /** Parses `YYYY-MM-DD HH:mm:ss` as a wall-clock time in `tz`; null when it is not a real time. */

@@ -40,10 +40,6 @@ export interface TimeclockOptions {
 
 export { ErrorBody } from './http.ts';
 
-const ERROR_TABLE = Object.values(E)
-  .map((d) => `| ${d.code} | ${d.status} | ${d.message['en-US']} |`)
-  .join('\n');
-
 /** Every service object of the time-clock, each built once. */
 function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>): TimeclockContext {
   const { config, db, logger } = platform;
@@ -123,11 +119,8 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
       'Success bodies are exactly as the contract lists them; errors are `{ message, code, details }`. Times are ISO 8601 UTC.',
       'Authenticate with `Authorization: Bearer <token>` from `POST /api/auth/login`. A worker acts only on their own `userId` (403 `FORBIDDEN` otherwise); managers on anyone’s.',
       'Rate limits (fixed one-minute windows): login and refresh 5 per client IP; `POST /api/clock` 10 per user; `POST /api/location/update` 60 per user; every other signed-in route 100 per user (configurable, `TIMECLOCK_RATE_LIMIT_*`). Limited responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds); over the limit: 429 `RATE_LIMITED` with `Retry-After` (seconds).',
-      '',
-      '| code | HTTP | meaning |',
-      '|---|---|---|',
-      ERROR_TABLE,
     ].join('\n'),
+    errors: E,
   });
 
   app.get('/health', {

@@ -1,15 +1,13 @@
 // What an administrator's roles grant (part of the access kernel): permission slugs and menus.
 // The super-administrator role grants everything; disabled roles, permissions and menus grant
 // nothing. Also the one guard every change of grants runs through, so that administration
-// cannot be locked out, and which administrators are protected.
+// cannot be locked out (how such a change is written: grant-catalogue.ts), and which
+// administrators are protected.
 import { and, asc, eq, exists, inArray, or } from 'drizzle-orm';
 import type { Config } from '../../platform/config.ts';
-import type { Database, Executor, Orm, Transaction } from '../../platform/db/database.ts';
-import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
+import type { Database, Executor, Orm } from '../../platform/db/database.ts';
 import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
-import { buildTree } from '../../platform/tree.ts';
-import { E } from '../errors.ts';
-import type { SessionService } from './sessions.ts';
+import { buildTree, withAncestors } from '../../platform/tree.ts';
 import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../db/schema.ts';
 
 /** The permission that lets an administrator manage administrators (with the super role). */
@@ -33,30 +31,6 @@ export interface MenuNode {
   status: number;
   sort: number;
   children: MenuNode[];
-}
-
-/**
- * Runs a change to what roles and permissions grant in one transaction: a unique violation is
- * refused as 30002 (`refusals.duplicate`), a foreign-key violation (a row referred to vanished
- * meanwhile) as 30001 (`refusals.missing`); after the commit, the cached grants of the
- * administrators `fn` names in `affected` are dropped on every instance.
- */
-export async function writeGrants<T>(
-  deps: { db: Database; sessions: SessionService },
-  refusals: { duplicate: string; missing: string },
-  fn: (tx: Transaction) => Promise<{ value: T; affected: number[] }>,
-): Promise<T> {
-  let result: { value: T; affected: number[] };
-  try {
-    result = await deps.db.transaction(fn);
-  } catch (err) {
-    const code = pgErrorCode(err);
-    if (code === UNIQUE_VIOLATION) throw new AppError(E.ALREADY_EXISTS, { detail: refusals.duplicate });
-    if (code === FOREIGN_KEY_VIOLATION) throw new AppError(E.VALIDATION, { detail: refusals.missing });
-    throw err;
-  }
-  if (result.affected.length) await deps.sessions.publish({ admins: result.affected });
-  return result.value;
 }
 
 export class RbacService {
@@ -188,13 +162,8 @@ export class RbacService {
             .innerJoin(roles, eq(roles.id, roleMenus.roleId))
             .where(and(inArray(roleMenus.roleId, activeRoleIds), eq(roles.status, 1)))
         : [];
-      const shown = new Set(visible.map((m) => m.id));
-      const keep = new Set<number>();
-      for (const { menuId } of granted) {
-        if (!shown.has(menuId)) continue;
-        for (let m = byId.get(menuId); m && !keep.has(m.id); m = byId.get(m.parentId)) keep.add(m.id);
-      }
-      visible = visible.filter((m) => keep.has(m.id));
+      // The ancestors of a visible menu are visible (enabled up to the root).
+      visible = withAncestors(visible, granted.map((g) => g.menuId));
     }
     return buildTree(
       visible.map((m) => ({

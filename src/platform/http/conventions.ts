@@ -153,8 +153,15 @@ export interface DocsOptions {
   route: `/${string}`;
   title: string;
   description: string;
+  /** The service's errors, listed after the description as a table (code, HTTP status, meaning). */
+  errors: Record<string, ErrorDef>;
   version: string;
   tags?: { name: string; description: string }[];
+}
+
+function withErrorTable(description: string, errors: Record<string, ErrorDef>): string {
+  const rows = Object.values(errors).map((d) => `| ${d.code} | ${d.status} | ${d.message['en-US']} |`);
+  return [description, '', '| code | HTTP | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
 /** OpenAPI generated from this context's route schemas, with an interactive page. */
@@ -163,7 +170,7 @@ export async function registerDocs(app: FastifyInstance, opts: DocsOptions): Pro
     decorator: opts.decorator,
     openapi: {
       openapi: '3.1.0',
-      info: { title: opts.title, description: opts.description, version: opts.version },
+      info: { title: opts.title, description: withErrorTable(opts.description, opts.errors), version: opts.version },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       tags: opts.tags ?? [],
     },

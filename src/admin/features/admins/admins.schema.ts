@@ -19,43 +19,37 @@ export const AdminListQuery = Type.Object({
   order_by: OrderByQuery(ADMIN_ORDER_FIELDS, 'id:desc'),
 });
 
-const Username = Type.String({
-  minLength: 3,
-  maxLength: 64,
-  pattern: '^[A-Za-z0-9._-]+$',
-  description: '3 to 64 letters, digits, `.`, `_` or `-`; unique, case-insensitive',
+/**
+ * Every field of the create and update requests, declared once: create requires `username`
+ * and `password`, update changes only the fields sent and never the username.
+ */
+const AdminFields = Type.Object({
+  username: Type.String({
+    minLength: 3,
+    maxLength: 64,
+    pattern: '^[A-Za-z0-9._-]+$',
+    description: '3 to 64 letters, digits, `.`, `_` or `-`; unique, case-insensitive',
+  }),
+  nickname: Type.String({ maxLength: 64 }),
+  email: Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 128 })], { description: 'an e-mail address, or empty' }),
+  phone: Type.String({ maxLength: 32, pattern: '^[0-9+() -]*$', description: 'digits, spaces, `+`, `-`, parentheses' }),
+  avatar: Type.String({ maxLength: 512, description: 'image URL, may be empty' }),
+  department_id: Type.Union([Id(), Type.Null()], { description: 'an existing department, or null for none' }),
+  status: Type.Union([Type.Literal(1), Type.Literal(0), Type.Literal('1'), Type.Literal('0')], {
+    description: '1 enabled, 0 disabled (integer or the strings "1"/"0")',
+  }),
+  password: Type.String(PASSWORD_RULE),
+  role_ids: Type.Array(Id(), { maxItems: 100, uniqueItems: true, description: 'existing roles; replaces the current ones' }),
 });
-const Nickname = Type.String({ maxLength: 64 });
-const Email = Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 128 })], { description: 'an e-mail address, or empty' });
-const Phone = Type.String({ maxLength: 32, pattern: '^[0-9+() -]*$', description: 'digits, spaces, `+`, `-`, parentheses' });
-const Avatar = Type.String({ maxLength: 512, description: 'image URL, may be empty' });
-const DepartmentId = Type.Union([Id(), Type.Null()], { description: 'an existing department, or null for none' });
-const Status = Type.Union([Type.Literal(1), Type.Literal(0), Type.Literal('1'), Type.Literal('0')], {
-  description: '1 enabled, 0 disabled (integer or the strings "1"/"0")',
-});
-const RoleIds = Type.Array(Id(), { maxItems: 100, uniqueItems: true, description: 'existing roles; replaces the current ones' });
 
 export const CreateAdminBody = Body({
-  username: Username,
-  password: Type.String(PASSWORD_RULE),
-  nickname: Type.Optional(Nickname),
-  email: Type.Optional(Email),
-  phone: Type.Optional(Phone),
-  avatar: Type.Optional(Avatar),
-  department_id: Type.Optional(DepartmentId),
-  status: Type.Optional(Status),
-  role_ids: Type.Optional(RoleIds),
+  ...Type.Pick(AdminFields, ['username', 'password']).properties,
+  ...Type.Partial(Type.Omit(AdminFields, ['username', 'password'])).properties,
 });
 
 export const UpdateAdminBody = Body({
-  nickname: Type.Optional(Nickname),
-  email: Type.Optional(Email),
-  phone: Type.Optional(Phone),
-  avatar: Type.Optional(Avatar),
-  department_id: Type.Optional(DepartmentId),
-  status: Type.Optional(Status),
-  password: Type.Optional(Type.String({ ...PASSWORD_RULE, description: '8 to 128 characters; omitted: unchanged' })),
-  role_ids: Type.Optional(RoleIds),
+  ...Type.Partial(Type.Omit(AdminFields, ['username'])).properties,
+  password: Type.Optional(Type.String({ ...PASSWORD_RULE, description: `${PASSWORD_RULE.description}; omitted: unchanged` })),
 });
 
 export const ResetPasswordBody = Body({ password: Type.String(PASSWORD_RULE) });

@@ -14,9 +14,10 @@ import { hashPassword } from '../../../platform/auth/password.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/schemas.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import { offsetOf, parseTimeRange } from '../../../platform/http/schemas.ts';
+import { displayStamps, formatDisplay } from '../../../platform/time.ts';
 import { adminRoles, admins, departments, permissions, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
@@ -55,6 +56,7 @@ const ORDER_COLUMNS = {
   status: admins.status,
 } as const;
 
+/** An administrator's row as the list, the export and `get` read it: with its department's name. */
 const rowColumns = {
   id: admins.id,
   username: admins.username,
@@ -70,6 +72,8 @@ const rowColumns = {
   lastLoginAt: admins.lastLoginAt,
   departmentName: departments.name,
 };
+const selectRows = (orm: Orm) => orm.select(rowColumns).from(admins).leftJoin(departments, eq(departments.id, admins.departmentId));
+type Row = Awaited<ReturnType<typeof selectRows>>[number];
 
 export class AdminsService {
   private readonly db: Database;
@@ -124,10 +128,7 @@ export class AdminsService {
     let last: number | undefined;
     for (;;) {
       signal?.throwIfAborted();
-      const rows = await this.orm
-        .select(rowColumns)
-        .from(admins)
-        .leftJoin(departments, eq(departments.id, admins.departmentId))
+      const rows = await selectRows(this.orm)
         .where(and(filter, last === undefined ? undefined : direction === 'asc' ? gt(admins.id, last) : lt(admins.id, last)))
         .orderBy(direction === 'asc' ? asc(admins.id) : desc(admins.id))
         .limit(pageSize);
@@ -140,22 +141,10 @@ export class AdminsService {
 
   async list(q: Static<typeof AdminListQuery>) {
     const filter = this.filterOf(q);
-    const { field, direction } = parseOrderBy<AdminOrderField>(q.order_by);
-    const column = ORDER_COLUMNS[field];
-    const order: SQL[] = [
-      field === 'last_login_at'
-        ? sql`${column} ${sql.raw(direction)} NULLS LAST`
-        : direction === 'asc' ? asc(column) : desc(column),
-    ];
-    if (field !== 'id') order.push(direction === 'asc' ? asc(admins.id) : desc(admins.id));
-
     const [rows, [total]] = await Promise.all([
-      this.orm
-        .select(rowColumns)
-        .from(admins)
-        .leftJoin(departments, eq(departments.id, admins.departmentId))
+      selectRows(this.orm)
         .where(filter)
-        .orderBy(...order)
+        .orderBy(...sortBy<AdminOrderField>(q.order_by, ORDER_COLUMNS, admins.id, ['last_login_at']))
         .limit(q.page_size)
         .offset(offsetOf(q)),
       this.orm.select({ n: count() }).from(admins).where(filter),
@@ -164,18 +153,14 @@ export class AdminsService {
   }
 
   async get(id: number, orm: Orm = this.orm): Promise<AdminRecord> {
-    const rows = await orm
-      .select(rowColumns)
-      .from(admins)
-      .leftJoin(departments, eq(departments.id, admins.departmentId))
-      .where(eq(admins.id, id));
+    const rows = await selectRows(orm).where(eq(admins.id, id));
     if (rows.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
     const [record] = await this.withRoles(rows, orm);
     return record!;
   }
 
   /** One query for the roles of every administrator of a page. */
-  private async withRoles(rows: RowShape[], orm: Orm = this.orm): Promise<AdminRecord[]> {
+  private async withRoles(rows: Row[], orm: Orm = this.orm): Promise<AdminRecord[]> {
     const ids = rows.map((r) => r.id);
     const roleRows = ids.length === 0
       ? []
@@ -203,8 +188,7 @@ export class AdminsService {
       roles: byAdmin.get(r.id) ?? [],
       status: r.status,
       is_2fa_bound: r.bound,
-      created_at: formatDisplay(r.createdAt, this.tz)!,
-      updated_at: formatDisplay(r.updatedAt, this.tz)!,
+      ...displayStamps(r, this.tz),
       last_login_at: formatDisplay(r.lastLoginAt, this.tz),
     }));
   }
@@ -318,14 +302,15 @@ export class AdminsService {
           if (!before) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
           await tx.orm
             .update(admins)
+            // Fields absent from the request are undefined, which the builder leaves out of the SET.
             .set({
-              ...(input.nickname !== undefined ? { nickname: input.nickname } : {}),
-              ...(input.email !== undefined ? { email: input.email } : {}),
-              ...(input.phone !== undefined ? { phone: input.phone } : {}),
-              ...(input.avatar !== undefined ? { avatar: input.avatar } : {}),
-              ...(input.department_id !== undefined ? { departmentId: input.department_id } : {}),
-              ...(status !== undefined ? { status } : {}),
-              ...(passwordHash !== undefined ? { passwordHash } : {}),
+              nickname: input.nickname,
+              email: input.email,
+              phone: input.phone,
+              avatar: input.avatar,
+              departmentId: input.department_id,
+              status,
+              passwordHash,
               updatedAt: new Date(),
             })
             .where(eq(admins.id, id));
@@ -416,22 +401,6 @@ export class AdminsService {
     });
     await this.sessions.publish({ admins: [id], sessions: ended });
   }
-}
-
-interface RowShape {
-  id: number;
-  username: string;
-  nickname: string;
-  email: string;
-  phone: string;
-  avatar: string;
-  departmentId: number | null;
-  status: number;
-  bound: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  lastLoginAt: Date | null;
-  departmentName: string | null;
 }
 
 function sameSet(a: number[], b: number[]) {

@@ -16,15 +16,17 @@
 // claim first, so that no live merge records a removed file).
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
+import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { LeaseTable } from '../../../platform/jobs/leases.ts';
-import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
+import { offsetOf } from '../../../platform/http/schemas.ts';
 import { StorageLimitError, StorageNotFoundError, type ByteRange, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
 import { attachments, uploadChunks, uploadSessions, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -37,7 +39,7 @@ type SessionRow = typeof uploadSessions.$inferSelect & {
   stale: boolean;
 };
 
-const ORDER_COLUMNS = { created_at: attachments.createdAt, size: attachments.size } as const;
+const ORDER_COLUMNS = { id: attachments.id, created_at: attachments.createdAt, size: attachments.size } as const;
 
 type ChunkRow = Pick<typeof uploadChunks.$inferSelect, 'chunkIndex' | 'size' | 'sha256'>;
 const CHUNK_COLUMNS = { chunkIndex: uploadChunks.chunkIndex, size: uploadChunks.size, sha256: uploadChunks.sha256 };
@@ -133,8 +135,7 @@ export class AttachmentService {
   readonly storage: Storage;
   private readonly config: Config;
   private readonly logger: Logger;
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<unknown> | undefined;
+  private readonly sweeper: Periodic;
   private readonly timing: MergeTiming;
   /** Upload sessions as merge jobs: an open upload waits for its merge, whose claim is leased. */
   private readonly merges: LeaseTable;
@@ -150,6 +151,15 @@ export class AttachmentService {
       table: 'admin.upload_sessions', waiting: 'open', running: 'merging', holder: 'merge_token', lease: { renewed: 'updated_at' }, leaseMs: this.timing.leaseMs,
     });
     this.sessionColumns = sessionColumns(this.merges);
+    this.sweeper = new Periodic({
+      everyMs: SWEEP_EVERY_MS,
+      logger: this.logger,
+      failure: 'upload sweep failed',
+      task: async () => {
+        const n = await this.sweep();
+        if (n.sessions + n.orphans + n.assemblies + n.pending > 0) this.logger.info(n, 'abandoned uploads removed');
+      },
+    });
   }
 
   limitOf(type: AttachmentType): number {
@@ -517,11 +527,9 @@ export class AttachmentService {
       q.uploaded_by !== undefined ? eq(attachments.uploadedBy, q.uploaded_by) : undefined,
       q.original_name !== undefined ? ilike(attachments.originalName, contains(q.original_name)) : undefined,
     );
-    const { field, direction } = parseOrderBy<AttachmentOrderField>(q.order_by);
-    const dir = direction === 'asc' ? asc : desc;
     const [rows, [counted]] = await Promise.all([
       this.db.orm.select().from(attachments).where(filter)
-        .orderBy(...(field === 'id' ? [dir(attachments.id)] : [dir(ORDER_COLUMNS[field]), dir(attachments.id)]))
+        .orderBy(...sortBy<AttachmentOrderField>(q.order_by, ORDER_COLUMNS, attachments.id))
         .limit(q.page_size)
         .offset(offsetOf(q)),
       this.db.orm.select({ n: count() }).from(attachments).where(filter),
@@ -608,24 +616,10 @@ export class AttachmentService {
 
   /** Sweeps now and every 10 minutes until stop(). */
   start(): void {
-    const run = () => {
-      this.sweeping ??= this.sweep()
-        .then((n) => {
-          if (n.sessions + n.orphans + n.assemblies + n.pending > 0) this.logger.info(n, 'abandoned uploads removed');
-        })
-        .catch((err: unknown) => this.logger.error({ err }, 'upload sweep failed'))
-        .finally(() => {
-          this.sweeping = undefined;
-        });
-    };
-    run();
-    this.timer = setInterval(run, SWEEP_EVERY_MS);
-    this.timer.unref();
+    this.sweeper.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.sweeping;
+  stop(): Promise<void> {
+    return this.sweeper.stop();
   }
 }

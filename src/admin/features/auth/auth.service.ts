@@ -11,6 +11,7 @@ import type { Metrics } from '../../../platform/metrics.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { AppError } from '../../../platform/http/errors.ts';
+import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -49,6 +50,7 @@ export class AuthService {
   private readonly rbac: RbacService;
   private readonly logger: Logger;
   private readonly metrics: Metrics;
+  private readonly purger: Periodic;
   constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: SessionService; rbac: RbacService; logger: Logger; metrics: Metrics }) {
     this.db = deps.db;
     this.orm = deps.db.orm;
@@ -58,6 +60,16 @@ export class AuthService {
     this.rbac = deps.rbac;
     this.logger = deps.logger;
     this.metrics = deps.metrics;
+    this.purger = new Periodic({
+      everyMs: 3_600_000,
+      atStart: false,
+      logger: this.logger,
+      level: 'warn',
+      failure: 'purging expired login failure counts failed',
+      task: async () => {
+        await this.db.query(`DELETE FROM admin.login_failures WHERE ends_at < now()`);
+      },
+    });
   }
 
   async newCaptcha() {
@@ -165,21 +177,13 @@ export class AuthService {
     }
   }
 
-  private purgeTimer: NodeJS.Timeout | undefined;
-
   /** Forgets, every hour, failure counts whose window has passed (they no longer count anyway). */
   start() {
-    const purge = () => {
-      this.db.query(`DELETE FROM admin.login_failures WHERE ends_at < now()`).catch((err: unknown) => {
-        this.logger.warn({ err }, 'purging expired login failure counts failed');
-      });
-    };
-    this.purgeTimer = setInterval(purge, 3_600_000);
-    this.purgeTimer.unref();
+    this.purger.start();
   }
 
-  stop() {
-    clearInterval(this.purgeTimer);
+  stop(): Promise<void> {
+    return this.purger.stop();
   }
 
   private lockedError(seconds: number) {

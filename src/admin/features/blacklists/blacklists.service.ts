@@ -4,13 +4,14 @@
 // instance publishes a change on BLACKLIST_CHANNEL (after its transaction commits), and every
 // RELOAD_EVERY_MS as a safety net for a lost message.
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
+import { offsetOf } from '../../../platform/http/schemas.ts';
 import { E } from '../../errors.ts';
 import { IpMatcher, parseRule, ruleCovers, type IpRule, type MatchedRule } from './blacklists.ip.ts';
 import type { BlacklistOrderField } from './blacklists.schema.ts';
@@ -125,14 +126,12 @@ export class BlacklistService {
       q.ip ? ilike(blacklists.ip, contains(q.ip.trim().toLowerCase())) : undefined,
       q.status !== undefined ? eq(blacklists.status, q.status) : undefined,
     );
-    const { field, direction } = parseOrderBy<BlacklistOrderField>(q.order_by);
-    const dir = direction === 'asc' ? asc : desc;
     const [rows, [total]] = await Promise.all([
       this.orm
         .select()
         .from(blacklists)
         .where(filter)
-        .orderBy(dir(ORDER_COLUMNS[field]), dir(blacklists.id))
+        .orderBy(...sortBy<BlacklistOrderField>(q.order_by, ORDER_COLUMNS, blacklists.id))
         .limit(q.page_size)
         .offset(offsetOf(q)),
       this.orm.select({ n: count() }).from(blacklists).where(filter),
@@ -170,10 +169,11 @@ export class BlacklistService {
     try {
       [row] = await this.orm
         .update(blacklists)
+        // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
           ip: rule.text,
           status,
-          ...(input.remark !== undefined ? { remark: input.remark.trim() } : {}),
+          remark: input.remark?.trim(),
           updatedAt: new Date(),
         })
         .where(eq(blacklists.id, id))

@@ -1,5 +1,5 @@
 // How blacklist rules look in replies.
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import type { BlacklistRow } from './blacklists.service.ts';
 
 export function renderBlacklist(r: BlacklistRow, tz: string) {
@@ -8,7 +8,6 @@ export function renderBlacklist(r: BlacklistRow, tz: string) {
     ip: r.ip,
     remark: r.remark,
     status: r.status,
-    created_at: formatDisplay(r.createdAt, tz)!,
-    updated_at: formatDisplay(r.updatedAt, tz)!,
+    ...displayStamps(r, tz),
   };
 }

@@ -6,11 +6,11 @@ import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { AppError } from '../../../platform/http/errors.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { buildTree, isInSubtree } from '../../../platform/tree.ts';
+import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
 import type { DepartmentCreateBody, DepartmentNode, DepartmentUpdateBody } from './departments.schema.ts';
 
@@ -28,7 +28,7 @@ export class DepartmentService {
     return {
       id: d.id, parent_id: d.parentId, name: d.name, leader: d.leader, phone: d.phone, email: d.email,
       status: d.status, sort: d.sort,
-      created_at: formatDisplay(d.createdAt, this.tz)!, updated_at: formatDisplay(d.updatedAt, this.tz)!,
+      ...displayStamps(d, this.tz),
       children: [],
     };
   }
@@ -46,12 +46,7 @@ export class DepartmentService {
     );
     if (filter) {
       const hits = await this.db.orm.select({ id: departments.id }).from(departments).where(filter);
-      const byId = new Map(all.map((d) => [d.id, d]));
-      const keep = new Set<number>();
-      for (const { id } of hits) {
-        for (let d = byId.get(id); d && !keep.has(d.id); d = byId.get(d.parentId)) keep.add(d.id);
-      }
-      rows = all.filter((d) => keep.has(d.id));
+      rows = withAncestors(all, hits.map((h) => h.id));
     }
     return { list: buildTree(rows.map((d) => this.node(d))), total: rows.length };
   }
@@ -92,23 +87,21 @@ export class DepartmentService {
     await this.write(async (tx) => {
       const [current] = await tx.orm.select().from(departments).where(eq(departments.id, id)).for('update');
       if (!current) throw notFound(id);
-      if (input.parent_id !== undefined && input.parent_id !== current.parentId) {
-        if (input.parent_id === id) throw invalid('parent_id', `department ${id} cannot be its own parent`);
-        await this.checkParent(tx, input.parent_id);
-        if (await isInSubtree(tx, 'admin.departments', input.parent_id, id)) {
-          throw invalid('parent_id', `parent_id ${input.parent_id} is a descendant of department ${id}: moving it there would make a cycle`);
-        }
+      const parentId = input.parent_id;
+      if (parentId !== undefined && parentId !== current.parentId) {
+        await checkMove(tx, { table: 'admin.departments', noun: 'department', id, parentId, checkParent: () => this.checkParent(tx, parentId) });
       }
       await tx.orm
         .update(departments)
+        // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.parent_id !== undefined ? { parentId: input.parent_id } : {}),
-          ...(input.leader !== undefined ? { leader: input.leader } : {}),
-          ...(input.phone !== undefined ? { phone: input.phone } : {}),
-          ...(input.email !== undefined ? { email: input.email } : {}),
-          ...(input.status !== undefined ? { status: input.status } : {}),
-          ...(input.sort !== undefined ? { sort: input.sort } : {}),
+          name: input.name,
+          parentId: input.parent_id,
+          leader: input.leader,
+          phone: input.phone,
+          email: input.email,
+          status: input.status,
+          sort: input.sort,
           updatedAt: sql`now()`,
         })
         .where(eq(departments.id, id));
@@ -143,22 +136,15 @@ export class DepartmentService {
   private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
     const [parent] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, parentId));
-    if (!parent) throw invalid('parent_id', `parent_id ${parentId} does not exist`);
+    if (!parent) throw new InvalidInput(`parent_id ${parentId} does not exist`, 'parent_id');
   }
 
   /** One transaction behind the tree lock. */
-  private async write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('admin.departments.tree'))`);
-      return fn(tx);
-    });
+  private write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    return treeTransaction(this.db, 'admin.departments', fn);
   }
 }
 
 function notFound(id: number) {
   return new AppError(E.DATA_NOT_FOUND, { detail: `department ${id} does not exist` });
-}
-
-function invalid(field: string, detail: string) {
-  return new AppError(E.VALIDATION, { detail, details: { field } });
 }

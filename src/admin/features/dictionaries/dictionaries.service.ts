@@ -3,13 +3,14 @@
 // span rows (the parent is a type, a type with items is neither deleted nor turned into an
 // item) are checked in a transaction that locks the rows involved, so that a concurrent
 // insert of an item under a type being deleted cannot leave an orphan.
-import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Static } from 'typebox';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
+import { offsetOf } from '../../../platform/http/schemas.ts';
 import { E } from '../../errors.ts';
 import type { DictionaryCreateBody, DictionaryOrderField, DictionaryQuery, DictionaryUpdateBody } from './dictionaries.schema.ts';
 import { dictionaries, type DictionaryRow } from '../../db/schema.ts';
@@ -51,11 +52,8 @@ export class DictionaryService {
       q.code ? ilike(dictionaries.code, contains(q.code)) : undefined,
       q.status !== undefined ? eq(dictionaries.status, q.status) : undefined,
     );
-    const { field, direction } = parseOrderBy<DictionaryOrderField>(q.order_by);
-    const dir = direction === 'asc' ? asc : desc;
-    const order: SQL[] = field === 'id' ? [dir(dictionaries.id)] : [dir(ORDER_COLUMNS[field]), dir(dictionaries.id)];
     const [rows, [total]] = await Promise.all([
-      this.db.orm.select().from(dictionaries).where(filter).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
+      this.db.orm.select().from(dictionaries).where(filter).orderBy(...sortBy<DictionaryOrderField>(q.order_by, ORDER_COLUMNS, dictionaries.id)).limit(q.page_size).offset(offsetOf(q)),
       this.db.orm.select({ n: count() }).from(dictionaries).where(filter),
     ]);
     return { rows, total: Number(total?.n ?? 0) };
@@ -122,14 +120,15 @@ export class DictionaryService {
         }
         const [row] = await tx
           .update(dictionaries)
+          // Fields absent from the request are undefined, which the builder leaves out of the SET.
           .set({
-            ...(patch.parent_id !== undefined ? { parentId: patch.parent_id } : {}),
-            ...(patch.name !== undefined ? { name: patch.name } : {}),
-            ...(patch.code !== undefined ? { code: patch.code } : {}),
-            ...(patch.value !== undefined ? { value: patch.value } : {}),
-            ...(patch.description !== undefined ? { description: patch.description } : {}),
-            ...(patch.status !== undefined ? { status: patch.status } : {}),
-            ...(patch.sort !== undefined ? { sort: patch.sort } : {}),
+            parentId: patch.parent_id,
+            name: patch.name,
+            code: patch.code,
+            value: patch.value,
+            description: patch.description,
+            status: patch.status,
+            sort: patch.sort,
             updatedAt: sql`now()`,
           })
           .where(eq(dictionaries.id, id))

@@ -1,5 +1,5 @@
 // How dictionary types and items look in replies.
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import type { DictionaryRow } from '../../db/schema.ts';
 
 export function renderDictionary(r: DictionaryRow, tz: string) {
@@ -12,7 +12,6 @@ export function renderDictionary(r: DictionaryRow, tz: string) {
     description: r.description,
     status: r.status,
     sort: r.sort,
-    created_at: formatDisplay(r.createdAt, tz)!,
-    updated_at: formatDisplay(r.updatedAt, tz)!,
+    ...displayStamps(r, tz),
   };
 }

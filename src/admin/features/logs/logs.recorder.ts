@@ -20,6 +20,7 @@ import type { FeatureOptions } from '../../context.ts';
 import { capJson, describeError, maskFields, redact } from './logs.redact.ts';
 import type { SystemLogLevel } from '../../db/schema.ts';
 import { purgeLogs, type LogWriter } from './logs.writer.ts';
+import { Periodic } from '../../../platform/jobs/periodic.ts';
 
 const RECORDED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Covered by the login log (paths under the service prefix). */
@@ -167,31 +168,21 @@ export const operationRecorder = fp<FeatureOptions>(async (app, { ctx }) => {
   });
 
   // Retention: at start-up, then every hour; each run deletes in bounded batches.
-  let purgeTimer: NodeJS.Timeout | undefined;
-  let purging: Promise<unknown> | undefined;
-  let stopping = false;
-  const purge = () => {
-    const days = platform.config.LOG_RETENTION_DAYS;
-    if (days === 0 || purging) return;
-    purging = purgeLogs(platform.db.orm, days, () => stopping)
-      .then((deleted) => {
-        if (deleted.operation + deleted.system + deleted.login > 0) platform.logger.info({ deleted, days }, 'old log rows purged');
-      })
-      .catch((err: unknown) => platform.logger.error({ err }, 'purging old log rows failed'))
-      .finally(() => {
-        purging = undefined;
-      });
-  };
-  app.addHook('onReady', async () => {
-    purge();
-    purgeTimer = setInterval(purge, PURGE_EVERY_MS);
-    purgeTimer.unref();
+  const purger = new Periodic({
+    everyMs: PURGE_EVERY_MS,
+    logger: platform.logger,
+    failure: 'purging old log rows failed',
+    task: async (stopping) => {
+      const days = platform.config.LOG_RETENTION_DAYS;
+      if (days === 0) return;
+      const deleted = await purgeLogs(platform.db.orm, days, () => stopping.aborted);
+      if (deleted.operation + deleted.system + deleted.login > 0) platform.logger.info({ deleted, days }, 'old log rows purged');
+    },
   });
+  app.addHook('onReady', async () => purger.start());
 
   app.addHook('onClose', async () => {
-    stopping = true;
-    clearInterval(purgeTimer);
-    await purging;
+    await purger.stop();
     await writer.close();
     const i = openWriters.indexOf(writer);
     if (i >= 0) openWriters.splice(i, 1);

@@ -1,11 +1,12 @@
 // Reading the three logs: filters, paging and sort over indexed columns; times shown in the
 // display zone.
-import { and, asc, count, desc, eq, gte, ilike, lt, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lt, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { sortBy } from '../../../platform/db/order.ts';
 import { InvalidInput } from '../../../platform/http/errors.ts';
-import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
+import { offsetOf } from '../../../platform/http/schemas.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
 import { loginLogs, operationLogs, systemLogs, type SystemLogLevel } from '../../db/schema.ts';
 
@@ -32,14 +33,6 @@ type Range = { from: Date | undefined; until: Date | undefined };
 
 function inRange(column: AnyColumn, r: Range): SQL | undefined {
   return and(r.from ? gte(column, r.from) : undefined, r.until ? lt(column, r.until) : undefined);
-}
-
-function sortBy<F extends string>(q: Paged, columns: Record<F, AnyColumn>, id: AnyColumn) {
-  const { field, direction } = parseOrderBy<F>(q.order_by);
-  const column = columns[field];
-  const dir = direction === 'asc' ? asc : desc;
-  // id breaks ties so that pages never overlap.
-  return column === id ? [dir(id)] : [dir(column), dir(id)];
 }
 
 const operationColumns = {
@@ -101,7 +94,7 @@ export class LogsService {
       q.trace_id !== undefined ? eq(operationLogs.traceId, q.trace_id) : undefined,
       inRange(operationLogs.createdAt, parseDateRange(q, this.tz)),
     );
-    const order = sortBy(q, { id: operationLogs.id, created_at: operationLogs.createdAt, duration_ms: operationLogs.durationMs, status_code: operationLogs.statusCode }, operationLogs.id);
+    const order = sortBy(q.order_by, { id: operationLogs.id, created_at: operationLogs.createdAt, duration_ms: operationLogs.durationMs, status_code: operationLogs.statusCode }, operationLogs.id);
     const [rows, [total]] = await Promise.all([
       this.orm.select(operationColumns).from(operationLogs).where(where).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
       this.orm.select({ n: count() }).from(operationLogs).where(where),
@@ -116,7 +109,7 @@ export class LogsService {
       q.status !== undefined ? eq(loginLogs.status, q.status) : undefined,
       inRange(loginLogs.createdAt, parseDateRange(q, this.tz)),
     );
-    const order = sortBy(q, { id: loginLogs.id, created_at: loginLogs.createdAt }, loginLogs.id);
+    const order = sortBy(q.order_by, { id: loginLogs.id, created_at: loginLogs.createdAt }, loginLogs.id);
     const [rows, [total]] = await Promise.all([
       this.orm.select(loginColumns).from(loginLogs).where(where).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
       this.orm.select({ n: count() }).from(loginLogs).where(where),
@@ -130,7 +123,7 @@ export class LogsService {
       q.trace_id !== undefined ? eq(systemLogs.traceId, q.trace_id) : undefined,
       inRange(systemLogs.createdAt, parseDateRange(q, this.tz)),
     );
-    const order = sortBy(q, { id: systemLogs.id, created_at: systemLogs.createdAt }, systemLogs.id);
+    const order = sortBy(q.order_by, { id: systemLogs.id, created_at: systemLogs.createdAt }, systemLogs.id);
     const [rows, [total]] = await Promise.all([
       this.orm.select(systemColumns).from(systemLogs).where(where).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
       this.orm.select({ n: count() }).from(systemLogs).where(where),

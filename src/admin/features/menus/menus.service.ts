@@ -6,13 +6,13 @@ import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { AppError } from '../../../platform/http/errors.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import { menus } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { MenuNode } from '../../kernel/rbac.ts';
 import type { MenuCreateBody, MenuUpdateBody } from './menus.schema.ts';
-import { buildTree, isInSubtree } from '../../../platform/tree.ts';
+import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 
 export const BUTTON = 3;
@@ -50,12 +50,7 @@ export class MenuService {
     );
     if (filter) {
       const hits = await this.db.orm.select({ id: menus.id }).from(menus).where(filter);
-      const byId = new Map(all.map((m) => [m.id, m]));
-      const keep = new Set<number>();
-      for (const { id } of hits) {
-        for (let m = byId.get(id); m && !keep.has(m.id); m = byId.get(m.parentId)) keep.add(m.id);
-      }
-      rows = all.filter((m) => keep.has(m.id));
+      rows = withAncestors(all, hits.map((h) => h.id));
     }
     return { list: buildTree(rows.map(node)), total: rows.length };
   }
@@ -68,7 +63,7 @@ export class MenuService {
     const nodes = all.map(node);
     buildTree(nodes);
     const self = nodes.find((n) => n.id === id)!;
-    return { ...self, created_at: formatDisplay(row.createdAt, this.tz)!, updated_at: formatDisplay(row.updatedAt, this.tz)! };
+    return { ...self, ...displayStamps(row, this.tz) };
   }
 
   async create(input: Static<typeof MenuCreateBody>): Promise<MenuRecord> {
@@ -99,31 +94,27 @@ export class MenuService {
     await this.write(input.slug, async (tx) => {
       const [current] = await tx.orm.select().from(menus).where(eq(menus.id, id)).for('update');
       if (!current) throw notFound(id);
-      if (input.parent_id !== undefined && input.parent_id !== current.parentId) {
-        if (input.parent_id === id) {
-          throw invalid('parent_id', `menu ${id} cannot be its own parent`);
-        }
-        await this.checkParent(tx, input.parent_id);
-        if (await isInSubtree(tx, 'admin.menus', input.parent_id, id)) {
-          throw invalid('parent_id', `parent_id ${input.parent_id} is a descendant of menu ${id}: moving it there would make a cycle`);
-        }
+      const parentId = input.parent_id;
+      if (parentId !== undefined && parentId !== current.parentId) {
+        await checkMove(tx, { table: 'admin.menus', noun: 'menu', id, parentId, checkParent: () => this.checkParent(tx, parentId) });
       }
       if (input.type === BUTTON && current.type !== BUTTON) {
         const [child] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
-        if (child) throw invalid('type', `menu ${id} has children: a button (type 3) cannot have children`);
+        if (child) throw new InvalidInput(`menu ${id} has children: a button (type 3) cannot have children`, 'type');
       }
       await tx.orm
         .update(menus)
+        // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
-          ...(input.parent_id !== undefined ? { parentId: input.parent_id } : {}),
-          ...(input.title !== undefined ? { title: input.title } : {}),
-          ...(input.slug !== undefined ? { slug: input.slug } : {}),
-          ...(input.icon !== undefined ? { icon: input.icon } : {}),
-          ...(input.path !== undefined ? { path: input.path } : {}),
-          ...(input.component !== undefined ? { component: input.component } : {}),
-          ...(input.type !== undefined ? { type: input.type } : {}),
-          ...(input.status !== undefined ? { status: input.status } : {}),
-          ...(input.sort !== undefined ? { sort: input.sort } : {}),
+          parentId: input.parent_id,
+          title: input.title,
+          slug: input.slug,
+          icon: input.icon,
+          path: input.path,
+          component: input.component,
+          type: input.type,
+          status: input.status,
+          sort: input.sort,
           updatedAt: sql`now()`,
         })
         .where(eq(menus.id, id));
@@ -149,17 +140,14 @@ export class MenuService {
   private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
     const [parent] = await tx.orm.select({ type: menus.type }).from(menus).where(eq(menus.id, parentId));
-    if (!parent) throw invalid('parent_id', `parent_id ${parentId} does not exist`);
-    if (parent.type === BUTTON) throw invalid('parent_id', `parent_id ${parentId} is a button (type 3), which cannot have children`);
+    if (!parent) throw new InvalidInput(`parent_id ${parentId} does not exist`, 'parent_id');
+    if (parent.type === BUTTON) throw new InvalidInput(`parent_id ${parentId} is a button (type 3), which cannot have children`, 'parent_id');
   }
 
   /** One transaction behind the tree lock; a duplicate slug becomes 30002. */
   private async write<T>(slug: string | undefined, fn: (tx: Transaction) => Promise<T>): Promise<T> {
     try {
-      return await this.db.transaction(async (tx) => {
-        await tx.query(`SELECT pg_advisory_xact_lock(hashtext('admin.menus.tree'))`);
-        return fn(tx);
-      });
+      return await treeTransaction(this.db, 'admin.menus', fn);
     } catch (err) {
       if (pgErrorCode(err) === UNIQUE_VIOLATION) {
         throw new AppError(E.ALREADY_EXISTS, { detail: `a menu with slug ${slug ?? ''} already exists`, details: { field: 'slug' } });
@@ -171,8 +159,4 @@ export class MenuService {
 
 function notFound(id: number) {
   return new AppError(E.DATA_NOT_FOUND, { detail: `menu ${id} does not exist` });
-}
-
-function invalid(field: string, detail: string) {
-  return new AppError(E.VALIDATION, { detail, details: { field } });
 }

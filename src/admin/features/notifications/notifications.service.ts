@@ -6,13 +6,14 @@
 // reporting system events (export finished, session kicked out, password reset, import
 // finished) through `notify`, which never throws (a failed notification must not fail the
 // operation that caused it).
-import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
 import type { Database, Executor } from '../../../platform/db/database.ts';
+import { sortBy } from '../../../platform/db/order.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
-import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
+import { offsetOf } from '../../../platform/http/schemas.ts';
 import { admins, notificationRecipients, notifications, roles } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { NotificationListQuery, NotificationRecord } from './notifications.schema.ts';
@@ -228,12 +229,10 @@ export class NotificationService {
   async list(adminId: number, q: Static<typeof NotificationListQuery>) {
     const r = notificationRecipients;
     const readFilter = q.is_read === '1' ? isNotNull(r.readAt) : q.is_read === '0' ? isNull(r.readAt) : undefined;
-    const { field, direction } = parseOrderBy<keyof typeof ORDER_COLUMNS>(q.order_by);
-    const dir = direction === 'asc' ? asc : desc;
     const [rows, [counts]] = await Promise.all([
       this.db.orm.select(RECORD_COLUMNS).from(r).innerJoin(notifications, eq(notifications.id, r.notificationId))
         .where(and(eq(r.adminId, adminId), readFilter))
-        .orderBy(dir(ORDER_COLUMNS[field]), dir(r.notificationId))
+        .orderBy(...sortBy(q.order_by, ORDER_COLUMNS, r.notificationId))
         .limit(q.page_size)
         .offset(offsetOf(q)),
       this.db.orm.select({

@@ -1,6 +1,6 @@
 // How orders and their detail rows look in replies: every stored field, display times, money
 // as JSON numbers (the database's decimal text read as a number, for display only).
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps, formatDisplay } from '../../../platform/time.ts';
 import type { OrderDetailRow, OrderRow } from '../../db/schema.ts';
 
 export function renderOrder(r: OrderRow, tz: string) {
@@ -13,8 +13,7 @@ export function renderOrder(r: OrderRow, tz: string) {
     status: r.status,
     created_by: r.createdBy,
     paid_at: formatDisplay(r.paidAt, tz),
-    created_at: formatDisplay(r.createdAt, tz)!,
-    updated_at: formatDisplay(r.updatedAt, tz)!,
+    ...displayStamps(r, tz),
   };
 }
 

@@ -1,14 +1,15 @@
 // Payment methods: full CRUD. `code` is unique ignoring case (unique index on lower(code)),
 // `config` is stored as jsonb and its secrets never leave the service unmasked. A method that
 // payment records refer to cannot be deleted (the foreign key decides); deactivate it instead.
-import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, sql } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { Static } from 'typebox';
 import type { Database } from '../../../platform/db/database.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { sortBy } from '../../../platform/db/order.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
-import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
+import { offsetOf } from '../../../platform/http/schemas.ts';
 import { paymentMethods, type PaymentMethodRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { CreatePaymentMethodBody, PaymentMethodOrderField, PaymentMethodQuery, UpdatePaymentMethodBody } from './payment-methods.schema.ts';
@@ -53,11 +54,9 @@ export class PaymentMethodsService {
       q.type ? eq(paymentMethods.type, q.type) : undefined,
       q.is_active !== undefined ? eq(paymentMethods.isActive, q.is_active === '1' || q.is_active === 'true') : undefined,
     );
-    const { field, direction } = parseOrderBy<PaymentMethodOrderField>(q.order_by);
-    const dir = direction === 'asc' ? asc : desc;
     const [rows, [counted]] = await Promise.all([
       this.db.orm.select().from(paymentMethods).where(filter)
-        .orderBy(...(field === 'id' ? [dir(paymentMethods.id)] : [dir(ORDER_COLUMNS[field]), dir(paymentMethods.id)]))
+        .orderBy(...sortBy<PaymentMethodOrderField>(q.order_by, ORDER_COLUMNS, paymentMethods.id))
         .limit(q.page_size)
         .offset(offsetOf(q)),
       this.db.orm.select({ n: count() }).from(paymentMethods).where(filter),

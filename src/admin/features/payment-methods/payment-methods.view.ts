@@ -1,5 +1,5 @@
 // How payment methods look in replies: their config with its secrets masked.
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import type { PaymentMethodRow } from '../../db/schema.ts';
 import { maskConfig } from './payment-methods.secrets.ts';
 
@@ -13,7 +13,6 @@ export function renderPaymentMethod(r: PaymentMethodRow, tz: string) {
     is_active: r.isActive,
     sort: r.sort,
     description: r.description,
-    created_at: formatDisplay(r.createdAt, tz)!,
-    updated_at: formatDisplay(r.updatedAt, tz)!,
+    ...displayStamps(r, tz),
   };
 }

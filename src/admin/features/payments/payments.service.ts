@@ -2,13 +2,14 @@
 // (an order marked paid, see orders.service.ts; the seed command) and outlive their order:
 // a deleted order leaves its payments with order_id null and their order number.
 import { randomInt } from 'node:crypto';
-import { and, asc, count, desc, eq, getTableColumns, gte, ilike, lte, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gte, ilike, lte } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/schemas.ts';
+import { offsetOf, parseTimeRange } from '../../../platform/http/schemas.ts';
 import { paymentMethods, payments, type PaymentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { PaymentListQuery, PaymentOrderField } from './payments.schema.ts';
@@ -56,12 +57,9 @@ export class PaymentsService {
       from ? gte(payments.createdAt, from) : undefined,
       to ? lte(payments.createdAt, to) : undefined,
     );
-    const { field, direction } = parseOrderBy<PaymentOrderField>(q.order_by);
-    const dir = direction === 'asc' ? asc : desc;
-    const first = field === 'paid_at' ? sql`${payments.paidAt} ${sql.raw(direction === 'asc' ? 'ASC' : 'DESC')} NULLS LAST` : dir(ORDER_COLUMNS[field]);
     const [rows, [counted]] = await Promise.all([
       this.db.orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId)).where(filter)
-        .orderBy(...(field === 'id' ? [first] : [first, dir(payments.id)]))
+        .orderBy(...sortBy<PaymentOrderField>(q.order_by, ORDER_COLUMNS, payments.id, ['paid_at']))
         .limit(q.page_size)
         .offset(offsetOf(q)),
       this.db.orm.select({ n: count() }).from(payments).where(filter),

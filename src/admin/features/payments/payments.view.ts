@@ -1,6 +1,6 @@
 // How payment records look in replies: display times, money as JSON numbers (the database's
 // decimal text read as a number, for display only).
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps, formatDisplay } from '../../../platform/time.ts';
 import type { PaymentRow } from '../../db/schema.ts';
 import type { PaymentListRow } from './payments.service.ts';
 
@@ -15,8 +15,7 @@ export function renderPayment(r: PaymentRow, tz: string) {
     amount: Number(r.amount),
     status: r.status,
     paid_at: formatDisplay(r.paidAt, tz),
-    created_at: formatDisplay(r.createdAt, tz)!,
-    updated_at: formatDisplay(r.updatedAt, tz)!,
+    ...displayStamps(r, tz),
   };
 }
 

@@ -40,14 +40,8 @@ export const CreatePermissionBody = Body({
   status: Type.Optional(Status),
 });
 
-export const UpdatePermissionBody = Body({
-  name: Type.Optional(Name),
-  slug: Type.Optional(PERMISSION_SLUG),
-  method: Type.Optional(Method),
-  path: Type.Optional(Path),
-  menu_id: Type.Optional(MenuId),
-  status: Type.Optional(Status),
-});
+/** Every field of the create body, optional: only the fields sent change. */
+export const UpdatePermissionBody = Body(Type.Partial(CreatePermissionBody).properties);
 
 export const PermissionRecord = Type.Object({
   id: Type.Integer(),

@@ -1,28 +1,24 @@
 // The permission catalogue: permissions generated from the route table (is_system) and
-// custom ones. A change that alters what roles grant (status, slug, deletion) drops the
-// cached grants of every administrator holding such a role, on every instance. Updates and
-// deletions run through the administration guard (no lock-out, no losing one's own
-// `admin.update`), checked inside the transaction before the commit.
-import { and, asc, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+// custom ones. Writes are the grant catalogue's (kernel/grant-catalogue.ts): a change that
+// alters what roles grant (status, slug, deletion) applies to every administrator holding such
+// a role on their next request. Updates and deletions run through the administration guard
+// (no lock-out, no losing one's own `admin.update`).
+import { and, eq, ilike } from 'drizzle-orm';
 import type { Static } from 'typebox';
-import { AppError } from '../../../platform/http/errors.ts';
+import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import { missingIds } from '../../../platform/db/missing-ids.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import { adminRoles, menus, permissions, rolePermissions } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import { GrantCatalogue } from '../../kernel/grant-catalogue.ts';
 import type { Principal } from '../../kernel/guard.ts';
-import { writeGrants, type RbacService } from '../../kernel/rbac.ts';
-import type { SessionService } from '../../kernel/sessions.ts';
-import type { Config } from '../../../platform/config.ts';
-import type { Database, Orm, Transaction } from '../../../platform/db/database.ts';
-import { missingIds } from '../../../platform/db/missing-ids.ts';
 import type { CreatePermissionBody, PermissionOrderField, PermissionQuery, UpdatePermissionBody } from './permissions.schema.ts';
 
 type Row = typeof permissions.$inferSelect;
 
-const ORDER_COLUMNS: Record<PermissionOrderField, AnyPgColumn> = {
+const ORDER_COLUMNS = {
   id: permissions.id,
   name: permissions.name,
   slug: permissions.slug,
@@ -34,19 +30,10 @@ const ORDER_COLUMNS: Record<PermissionOrderField, AnyPgColumn> = {
   updated_at: permissions.updatedAt,
 };
 
-export class PermissionService {
-  private readonly db: Database;
-  private readonly orm: Orm;
-  private readonly tz: string;
-  private readonly sessions: SessionService;
-  private readonly rbac: RbacService;
-  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService }) {
-    this.db = deps.db;
-    this.orm = deps.db.orm;
-    this.tz = deps.config.DISPLAY_TIMEZONE;
-    this.sessions = deps.sessions;
-    this.rbac = deps.rbac;
-  }
+export class PermissionService extends GrantCatalogue<typeof permissions> {
+  protected readonly table = permissions;
+  protected readonly noun = 'permission';
+  protected readonly vanished = 'menu_id does not exist';
 
   record(r: Row) {
     return {
@@ -58,8 +45,7 @@ export class PermissionService {
       menu_id: r.menuId,
       status: r.status,
       is_system: r.isSystem,
-      created_at: formatDisplay(r.createdAt, this.tz)!,
-      updated_at: formatDisplay(r.updatedAt, this.tz)!,
+      ...displayStamps(r, this.tz),
     };
   }
 
@@ -71,25 +57,16 @@ export class PermissionService {
       q.status !== undefined ? eq(permissions.status, q.status) : undefined,
       q.menu_id !== undefined ? eq(permissions.menuId, q.menu_id) : undefined,
     );
-    const { field, direction } = parseOrderBy<PermissionOrderField>(q.order_by ?? 'id:desc');
-    const column = ORDER_COLUMNS[field];
-    const order: SQL[] = [direction === 'asc' ? asc(column) : desc(column)];
-    if (field !== 'id') order.push(direction === 'asc' ? asc(permissions.id) : desc(permissions.id));
-    const [rows, [total]] = await Promise.all([
-      this.orm.select().from(permissions).where(where).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(permissions).where(where),
-    ]);
-    return { list: rows.map((r) => this.record(r)), total: total?.n ?? 0 };
+    const { rows, total } = await this.page<PermissionOrderField>(q, where, ORDER_COLUMNS);
+    return { list: rows.map((r) => this.record(r)), total };
   }
 
   async get(id: number) {
-    const [row] = await this.orm.select().from(permissions).where(eq(permissions.id, id));
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no permission ${id}` });
-    return this.record(row);
+    return this.record(await this.rowOf(id));
   }
 
   async create(input: Static<typeof CreatePermissionBody>) {
-    const row = await this.write(async ({ orm: tx }) => {
+    const row = await this.write(input.slug, async (tx) => {
       await this.checkMenu(tx, input.menu_id);
       const [created] = await tx
         .insert(permissions)
@@ -104,15 +81,13 @@ export class PermissionService {
         })
         .returning();
       return { value: created!, affected: [] };
-    }, input.slug);
+    });
     return this.record(row);
   }
 
   async update(caller: Principal, id: number, input: Static<typeof UpdatePermissionBody>) {
-    const row = await this.write((t) => this.rbac.guardAdministration(t, caller.adminId, E.UPDATE_FAILED, async () => {
-      const tx = t.orm;
-      const [current] = await tx.select().from(permissions).where(eq(permissions.id, id)).for('update');
-      if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no permission ${id}` });
+    const row = await this.write(input.slug, async (tx) => {
+      const current = await this.rowOf(id, tx, true);
       if (current.isSystem) {
         const fixed = (['slug', 'method', 'path'] as const).filter((f) => input[f] !== undefined && input[f] !== current[f]);
         if (fixed.length) {
@@ -136,25 +111,19 @@ export class PermissionService {
         .where(eq(permissions.id, id))
         .returning();
       return { value: updated!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
-    }), input.slug);
+    }, { caller, failure: E.UPDATE_FAILED });
     return this.record(row);
   }
 
   /** Deletes a custom permission; roles holding it lose it (their administrators' grants are reloaded). */
   async remove(caller: Principal, id: number) {
-    await this.write((t) => this.rbac.guardAdministration(t, caller.adminId, E.DELETE_FAILED, async () => {
-      const tx = t.orm;
-      const [current] = await tx.select().from(permissions).where(eq(permissions.id, id)).for('update');
-      if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no permission ${id}` });
+    await this.write(undefined, async (tx) => {
+      const current = await this.rowOf(id, tx, true);
       if (current.isSystem) throw new AppError(E.ACCESS_DENIED, { detail: `the system permission ${current.slug} cannot be deleted` });
       const affected = await this.holdersOf(tx, id);
       await tx.delete(permissions).where(eq(permissions.id, id));
-      return { value: current, affected };
-    }));
-  }
-
-  private write(fn: (tx: Transaction) => Promise<{ value: Row; affected: number[] }>, slug?: string): Promise<Row> {
-    return writeGrants({ db: this.db, sessions: this.sessions }, { duplicate: `a permission with slug ${slug ?? ''} already exists`, missing: 'menu_id does not exist' }, fn);
+      return { value: null, affected };
+    }, { caller, failure: E.DELETE_FAILED });
   }
 
   private async checkMenu(tx: Orm, menuId: number | null | undefined) {

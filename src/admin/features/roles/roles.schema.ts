@@ -35,15 +35,8 @@ export const CreateRoleBody = Body({
   sort: Type.Optional(Sort),
 });
 
-export const UpdateRoleBody = Body({
-  name: Type.Optional(Name),
-  slug: Type.Optional(Slug),
-  description: Type.Optional(Description),
-  permission_ids: Type.Optional(IdList('permission')),
-  menu_ids: Type.Optional(IdList('menu')),
-  status: Type.Optional(Status),
-  sort: Type.Optional(Sort),
-});
+/** Every field of the create body, optional: only the fields sent change. */
+export const UpdateRoleBody = Body(Type.Partial(CreateRoleBody).properties);
 
 export const RoleRecord = Type.Object({
   id: Type.Integer(),

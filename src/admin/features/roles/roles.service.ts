@@ -1,28 +1,23 @@
-// Roles: name, slug, status, and the sets of permissions and menus they grant. Writes run in
-// one transaction; a change to what a role grants drops, after the commit, the cached grants
-// of its administrators on every instance, so it applies to their next request. Updates and
-// deletions run through the administration guard (no lock-out, no losing one's own
-// `admin.update`), checked inside the transaction before the commit.
-import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+// Roles: name, slug, status, and the sets of permissions and menus they grant. Writes are
+// the grant catalogue's (kernel/grant-catalogue.ts): one transaction, and a change to what a
+// role grants applies to its administrators' next request. Updates and deletions run through
+// the administration guard (no lock-out, no losing one's own `admin.update`).
+import { and, asc, count, eq, ilike, inArray } from 'drizzle-orm';
 import type { Static } from 'typebox';
-import type { Config } from '../../../platform/config.ts';
-import type { Database, Orm, Transaction } from '../../../platform/db/database.ts';
-import { missingIds } from '../../../platform/db/missing-ids.ts';
+import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf, parseOrderBy } from '../../../platform/http/schemas.ts';
-import { formatDisplay } from '../../../platform/time.ts';
+import { displayStamps } from '../../../platform/time.ts';
 import { adminRoles, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import { GrantCatalogue } from '../../kernel/grant-catalogue.ts';
 import type { Principal } from '../../kernel/guard.ts';
-import { writeGrants, type RbacService } from '../../kernel/rbac.ts';
-import type { SessionService } from '../../kernel/sessions.ts';
 import type { CreateRoleBody, RoleOrderField, RoleQuery, UpdateRoleBody } from './roles.schema.ts';
 
 type Row = typeof roles.$inferSelect;
 
-const ORDER_COLUMNS: Record<RoleOrderField, AnyPgColumn> = {
+const ORDER_COLUMNS = {
   id: roles.id,
   name: roles.name,
   slug: roles.slug,
@@ -34,44 +29,26 @@ const ORDER_COLUMNS: Record<RoleOrderField, AnyPgColumn> = {
 
 const isSuperRole = (r: Row) => r.slug === SUPER_ADMIN_ROLE;
 
-export class RoleService {
-  private readonly db: Database;
-  private readonly orm: Orm;
-  private readonly tz: string;
-  private readonly sessions: SessionService;
-  private readonly rbac: RbacService;
-  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService }) {
-    this.db = deps.db;
-    this.orm = deps.db.orm;
-    this.tz = deps.config.DISPLAY_TIMEZONE;
-    this.sessions = deps.sessions;
-    this.rbac = deps.rbac;
-  }
+export class RoleService extends GrantCatalogue<typeof roles> {
+  protected readonly table = roles;
+  protected readonly noun = 'role';
+  protected readonly vanished = 'a permission, menu or role referred to no longer exists';
 
   async list(q: Static<typeof RoleQuery>) {
     const where = and(
       q.name ? ilike(roles.name, contains(q.name)) : undefined,
       q.status !== undefined ? eq(roles.status, q.status) : undefined,
     );
-    const { field, direction } = parseOrderBy<RoleOrderField>(q.order_by ?? 'id:desc');
-    const dir = direction === 'asc' ? asc : desc;
-    const order: SQL[] = [dir(ORDER_COLUMNS[field])];
-    if (field !== 'id') order.push(dir(roles.id));
-    const [rows, [total]] = await Promise.all([
-      this.orm.select().from(roles).where(where).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(roles).where(where),
-    ]);
-    return { list: await this.records(this.orm, rows), total: total?.n ?? 0 };
+    const { rows, total } = await this.page<RoleOrderField>(q, where, ORDER_COLUMNS);
+    return { list: await this.records(this.orm, rows), total };
   }
 
   async get(id: number) {
-    const [row] = await this.orm.select().from(roles).where(eq(roles.id, id));
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no role ${id}` });
-    return (await this.records(this.orm, [row]))[0]!;
+    return (await this.records(this.orm, [await this.rowOf(id)]))[0]!;
   }
 
   async create(input: Static<typeof CreateRoleBody>) {
-    return this.write(input.slug, async ({ orm: tx }) => {
+    return this.write(input.slug, async (tx) => {
       await this.checkIds(tx, input);
       const [row] = await tx
         .insert(roles)
@@ -90,10 +67,8 @@ export class RoleService {
   }
 
   async update(caller: Principal, id: number, input: Static<typeof UpdateRoleBody>) {
-    return this.write(input.slug, (t) => this.rbac.guardAdministration(t, caller.adminId, E.UPDATE_FAILED, async () => {
-      const tx = t.orm;
-      const [current] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
-      if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no role ${id}` });
+    return this.write(input.slug, async (tx) => {
+      const current = await this.rowOf(id, tx, true);
       if (isSuperRole(current) || current.isSystem) {
         if (input.slug !== undefined && input.slug !== current.slug) {
           throw new AppError(E.ACCESS_DENIED, { detail: `the slug of the system role ${current.slug} cannot be changed` });
@@ -119,16 +94,14 @@ export class RoleService {
       const grantsChange = input.permission_ids !== undefined || input.menu_ids !== undefined
         || (input.status !== undefined && input.status !== current.status);
       return { value: (await this.records(tx, [row!]))[0]!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
-    }));
+    }, { caller, failure: E.UPDATE_FAILED });
   }
 
   /** Deletes a role nobody holds; the super-administrator role is never deleted. */
   async remove(caller: Principal, id: number) {
-    await this.write(undefined, (t) => this.rbac.guardAdministration(t, caller.adminId, E.DELETE_FAILED, async () => {
-      const tx = t.orm;
+    await this.write(undefined, async (tx) => {
       // The row lock makes a concurrent assignment of this role wait for (and then fail on) the delete.
-      const [current] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
-      if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no role ${id}` });
+      const current = await this.rowOf(id, tx, true);
       if (isSuperRole(current) || current.isSystem) {
         throw new AppError(E.ACCESS_DENIED, { detail: `the system role ${current.slug} cannot be deleted` });
       }
@@ -138,11 +111,7 @@ export class RoleService {
       }
       await tx.delete(roles).where(eq(roles.id, id));
       return { value: null, affected: [] };
-    }));
-  }
-
-  private write<T>(slug: string | undefined, fn: (tx: Transaction) => Promise<{ value: T; affected: number[] }>): Promise<T> {
-    return writeGrants({ db: this.db, sessions: this.sessions }, { duplicate: `a role with slug ${slug ?? ''} already exists`, missing: 'a permission, menu or role referred to no longer exists' }, fn);
+    }, { caller, failure: E.DELETE_FAILED });
   }
 
   /** Refuses unknown permission or menu ids, naming them. */
@@ -200,8 +169,7 @@ export class RoleService {
       status: r.status,
       sort: r.sort,
       is_system: r.isSystem,
-      created_at: formatDisplay(r.createdAt, this.tz)!,
-      updated_at: formatDisplay(r.updatedAt, this.tz)!,
+      ...displayStamps(r, this.tz),
       permission_ids: permsOf.get(r.id) ?? [],
       menu_ids: menusOf.get(r.id) ?? [],
     }));

@@ -18,6 +18,7 @@ import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor } from '../../../platform/db/database.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
+import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { lastPositions, securityAlerts, users } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { recordSecurityEvent, type SecurityEvent } from '../security/security.service.ts';
@@ -178,13 +179,22 @@ export class LocationService {
   private readonly db: Database;
   private readonly config: Config;
   private readonly logger: Logger;
-  private timer: NodeJS.Timeout | undefined;
-  private purging: Promise<unknown> | undefined;
+  private readonly purger: Periodic;
 
   constructor(db: Database, config: Config, logger: Logger) {
     this.db = db;
     this.config = config;
     this.logger = logger;
+    this.purger = new Periodic({
+      everyMs: PURGE_EVERY_MS,
+      logger,
+      level: 'warn',
+      failure: 'purging location samples failed',
+      task: async () => {
+        const n = await this.purge();
+        if (n > 0) this.logger.info({ deleted: n }, 'purged old location samples');
+      },
+    });
   }
 
   get limits(): PositionLimits {
@@ -263,23 +273,12 @@ export class LocationService {
     }
   }
 
-  /** Purges at start and hourly (unref'd timer), until `stop`. */
+  /** Purges at start and hourly, until `stop`. */
   start(): void {
-    if (this.timer) return;
-    const run = () => {
-      this.purging = this.purge().then(
-        (n) => n > 0 && this.logger.info({ deleted: n }, 'purged old location samples'),
-        (err: unknown) => this.logger.warn({ err }, 'purging location samples failed'),
-      );
-    };
-    run();
-    this.timer = setInterval(run, PURGE_EVERY_MS);
-    this.timer.unref();
+    this.purger.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.purging;
+  stop(): Promise<void> {
+    return this.purger.stop();
   }
 }

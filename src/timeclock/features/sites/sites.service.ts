@@ -80,9 +80,10 @@ export class SitesService {
     checkFence(input.fence);
     const rows = await this.db.orm
       .update(sites)
+      // Fields absent from the request are undefined, which the builder leaves out of the SET.
       .set({
-        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-        ...(input.fence !== undefined ? { fence: input.fence } : {}),
+        name: input.name?.trim(),
+        fence: input.fence,
         updatedAt: sql`now()`,
       })
       .where(eq(sites.id, id))
@@ -181,10 +182,11 @@ export class QrCodesService {
       : { deactivatedAt: input.is_active ? null : sql`CASE WHEN ${qrCodes.isActive} THEN now() ELSE ${qrCodes.deactivatedAt} END` };
     const rows = await this.db.orm
       .update(qrCodes)
+      // Fields absent from the request are undefined, which the builder leaves out of the SET.
       .set({
-        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-        ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
-        ...(input.siteId !== undefined ? { siteId: input.siteId } : {}),
+        name: input.name?.trim(),
+        isActive: input.is_active,
+        siteId: input.siteId,
         updatedAt: sql`now()`,
         ...deactivatedAt,
       })
