@@ -143,6 +143,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   app.addSchema(MenuNodeShared);
   await registerDocs(app, {
     decorator: 'adminOpenapi',
+    publicUrl: config.PUBLIC_URL,
     route: docsRoute,
     title: 'Back-office administration API',
     version: '1.0',

@@ -22,6 +22,7 @@ export const ConfigSchema = Type.Object({
   PORT: Int(3000, 'listen port (0 picks a free one)', 0, 65535),
   TLS_CERT_FILE: OptStr('PEM certificate file (with its chain); with TLS_KEY_FILE the server speaks HTTPS (a phone’s camera and position need HTTPS beyond localhost)'),
   TLS_KEY_FILE: OptStr('PEM private key file of TLS_CERT_FILE'),
+  PUBLIC_URL: OptStr('the origin clients reach this server at (https://ops.example.com), as the API documents name it; unset: the origin of each request (behind a proxy, set TRUST_PROXY so that its scheme and host are used)'),
   CORS_ORIGINS: Str('', 'comma-separated origins (scheme://host[:port]) whose pages may call the APIs and open the notification WebSocket; empty: same origin only'),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'serves GET /metrics (Prometheus) on the main port to requests bearing this token (16+ characters)' })),
   METRICS_PORT: Int(0, 'serves GET /metrics (Prometheus) on this port of METRICS_HOST, apart from the public one; 0: not', 0, 65535),

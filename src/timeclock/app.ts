@@ -112,6 +112,7 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
 
   await registerDocs(app, {
     decorator: 'timeclockOpenapi',
+    publicUrl: platform.config.PUBLIC_URL,
     route: docsRoute,
     title: 'Worker time-clock API',
     version: '1.0',

@@ -157,7 +157,15 @@ export interface DocsOptions {
   errors: Record<string, ErrorDef>;
   version: string;
   tags?: { name: string; description: string }[];
+  /** PUBLIC_URL: the origin the documents name as their server; unset: the origin each request came to. */
+  publicUrl?: string | undefined;
 }
+
+/** The reference page: only what helps a reader of this API (no AI agent, MCP, client download or editing controls), error tables readable. */
+const REFERENCE_CSS = `
+.markdown table { display: block; overflow-x: auto; }
+.markdown table td:first-child, .markdown table td:nth-child(2) { white-space: nowrap; font-variant-numeric: tabular-nums; }
+`;
 
 function withErrorTable(description: string, errors: Record<string, ErrorDef>): string {
   const rows = Object.values(errors).map((d) => `| ${d.code} | ${d.status} | ${d.message['en-US']} |`);
@@ -176,12 +184,27 @@ export async function registerDocs(app: FastifyInstance, opts: DocsOptions): Pro
     },
   });
   const prefix = app.prefix;
+  // The document names the server it was fetched from (or PUBLIC_URL), so that the page's
+  // examples and its "send" are full URLs that work as they are.
+  const documentRoute = `${opts.route}/openapi.json`;
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    if (request.routeOptions.url !== documentRoute) return payload;
+    const url = opts.publicUrl ?? `${request.protocol}://${request.host}`;
+    return { ...(payload as object), servers: [{ url, description: opts.publicUrl ? 'PUBLIC_URL' : 'this server' }] };
+  });
   await app.register(scalar, {
     routePrefix: opts.route.slice(prefix.length) as `/${string}`,
     logLevel: 'warn',
     configuration: {
       title: opts.title,
+      pageTitle: `${opts.title} — reference`,
+      metaData: { title: `${opts.title} — reference` },
       withDefaultFonts: false,
+      hideClientButton: true,
+      showDeveloperTools: 'never',
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      customCss: REFERENCE_CSS,
       content: () => (app as unknown as Record<string, () => unknown>)[opts.decorator]!(),
     },
   });
