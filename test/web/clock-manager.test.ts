@@ -16,9 +16,13 @@ import { clock, managerToken, workerLogin } from '../helpers/timeclock.ts';
 const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
 const SCREENS = ['board', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webhooks'] as const;
 
-/** Waits until no animation is running and no table is loading, so that a screenshot shows the screen as it settles. */
+/**
+ * Waits until no table is loading and no animation or transition is running (a finite one: the
+ * fade of a table that has just loaded, say), so that a screenshot shows the screen as it settles.
+ */
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(`!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')`);
+  await page.waitForFunction(`!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')
+    && document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`);
 }
 
 /** Decodes the QR image shown on the page (drawn to a canvas in the page, decoded here). */
@@ -92,6 +96,8 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await page.getByTitle('North yard').click();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: 'Gate A', exact: true }).waitFor();
+    // Each code says its site.
+    await page.getByRole('row', { name: /Gate A/ }).getByRole('cell', { name: 'North yard', exact: true }).waitFor();
     const codes = await call(server.app, 'GET', `/api/managers/qr-codes?siteId=${site.id}`, { token: manager });
     assert.equal(codes.body.length, 1);
     const qr = codes.body[0].id as string;
