@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { MANAGER_PASSWORD } from '../helpers/app.ts';
 import { browserSkip, launchBrowser, newPage, screenshot, signInClock, startConsole, type ConsoleServer, type Watched } from '../helpers/browser.ts';
 import { call } from '../helpers/http.ts';
-import { clock, managerToken, workerLogin } from '../helpers/timeclock.ts';
+import { clock, createWorker, managerToken, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
 
 const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
 const SCREENS = ['board', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webhooks'] as const;
@@ -48,7 +48,8 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
   let server: ConsoleServer;
   let manager: string;
   before(async () => {
-    server = await startConsole();
+    // Clock events are rate limited per worker (10 a minute); one test here needs more.
+    server = await startConsole({ TIMECLOCK_RATE_LIMIT_CLOCK: '1000' });
     browser = await launchBrowser();
     manager = await managerToken(server.app);
   });
@@ -239,6 +240,46 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await w.page.goto(`${server.base}/clock/manager/qr/${codes.body[0].id}/print`);
       await w.page.getByRole('img').first().waitFor();
       await screenshot(w.page, `clock-manager-qr-sheet-${lang}`);
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, []);
+      await w.context.close();
+    }
+  });
+
+  test('a worker’s history in the console pages through every event, newest first', async () => {
+    const spot = await siteWithQr(server.app, manager);
+    const cal = await createWorker(server.app, manager, { fullName: 'Cal Many' });
+    const token = await workerLogin(server.app, cal.username, cal.password);
+    for (let i = 0; i < 23; i += 1) {
+      const res = await clock(server.app, token, { userId: cal.id, eventType: i % 2 === 0 ? 'clock_in' : 'clock_out', qrCodeValue: spot.qr, ...spot.center });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    const all = await call(server.app, 'GET', `/api/worker/clock-history/${cal.id}?limit=500`, { token: manager });
+    const ids = all.body.map((e: { id: number }) => String(e.id));
+    assert.equal(ids.length, 23);
+
+    for (const lang of ['en-US', 'zh-CN'] as const) {
+      const w = await newPage(browser, lang);
+      await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+      await w.page.waitForURL(/\/clock\/manager\/board$/);
+      await w.page.goto(`${server.base}/clock/manager/workers?q=${cal.username}`);
+      await w.page.getByRole('button', { name: 'Cal Many' }).click();
+      const drawer = w.page.locator('.ant-drawer');
+      await drawer.getByText(lang === 'en-US' ? 'Total: 23' : '共 23 条').waitFor();
+      const rows = drawer.getByRole('tabpanel').locator('tr[data-row-key]');
+      const seen: string[] = [];
+      for (const [page, size] of [[1, 10], [2, 10], [3, 3]] as const) {
+        if (page > 1) await drawer.locator('.ant-pagination').getByTitle(String(page), { exact: true }).click();
+        await drawer.locator(`.ant-pagination-item-active[title="${page}"]`).waitFor();
+        await w.page.waitForFunction(`document.querySelector('.ant-drawer [role=tabpanel] tr[data-row-key]')?.getAttribute('data-row-key') === '${ids[(page - 1) * 10]}'`);
+        assert.equal(await rows.count(), size);
+        seen.push(...await w.page.evaluate<string[]>(`[...document.querySelectorAll('.ant-drawer [role=tabpanel] tr[data-row-key]')].map((tr) => tr.getAttribute('data-row-key'))`));
+        if (page === 3) {
+          await settled(w.page);
+          await screenshot(w.page, `clock-manager-worker-history-page3-${lang}`);
+        }
+      }
+      assert.deepEqual(seen, ids, 'every event once, in the server’s order');
       assert.deepEqual(w.errors, []);
       assert.deepEqual(w.failed, []);
       await w.context.close();

@@ -6,10 +6,12 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, call } from '../api/client.ts';
+import { api, call, callPage } from '../api/client.ts';
 import { fieldErrors, fmt, QueryError, useAction, useUrlFilters } from './common.tsx';
 
 const PAGE_SIZE = 20;
+/** Clock events per page of a worker's history (the server pages them: every event is reachable). */
+const HISTORY_PAGE_SIZE = 10;
 const USERNAME = /^[A-Za-z0-9._@-]{3,64}$/;
 
 type WorkerItem = { id: number; username: string; full_name: string; created_at: string; tags: string };
@@ -170,7 +172,12 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
   const run = useAction();
   const client = useQueryClient();
   const detail = useQuery({ queryKey: ['worker', id], queryFn: () => call(api.GET('/api/managers/workers/{id}', { params: { path: { id } } })) });
-  const history = useQuery({ queryKey: ['worker', id, 'history'], queryFn: () => call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId: id }, query: { page: 1, limit: 50 } } })) });
+  const [historyPage, setHistoryPage] = useState(1);
+  const history = useQuery({
+    queryKey: ['worker', id, 'history', historyPage],
+    queryFn: () => callPage(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId: id }, query: { page: historyPage, limit: HISTORY_PAGE_SIZE } } })),
+    placeholderData: keepPreviousData,
+  });
   const location = useQuery({ queryKey: ['worker', id, 'location'], queryFn: () => call(api.GET('/api/location/status/{userId}', { params: { path: { userId: id } } })) });
   const security = useQuery({ queryKey: ['worker', id, 'security'], queryFn: () => call(api.GET('/api/security/status/{userId}', { params: { path: { userId: id } } })) });
   const d = detail.data;
@@ -209,7 +216,11 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
             {
               key: 'history', label: t('workers.history'),
               children: history.isError ? <QueryError error={history.error} /> : (
-                <Table rowKey="id" size="small" loading={history.isPending} dataSource={history.data ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true }}
+                <Table rowKey="id" size="small" loading={history.isFetching} dataSource={history.data?.items ?? []}
+                  pagination={{
+                    current: historyPage, pageSize: HISTORY_PAGE_SIZE, total: history.data?.total ?? 0, onChange: setHistoryPage,
+                    hideOnSinglePage: true, showSizeChanger: false, showTotal: (n) => t('workers.historyTotal', { n }),
+                  }}
                   locale={{ emptyText: <Empty description={t('workers.noHistory')} /> }}
                   columns={[
                     { title: t('board.event'), dataIndex: 'event_type', render: (v: string, e) => <span>{t(`board.${v}`)} {e.forced && <Tag color="red">{t('workers.forced')}</Tag>}{e.late && <Tag color="orange">{t('workers.late')}</Tag>}</span> },
