@@ -1,9 +1,10 @@
 // The worker app of the time clock (/clock/) in Chromium at phone size, against the real server:
-// sign-in binds the phone and a second phone is refused with the explanation; clock-in with the
-// site's QR code shown to a fake camera (a Y4M video made here from the code's modules) at a
-// position set by the test: the clock screen reads the code before the tap, which only sends; the
-// camera waits for a first tap when the browser would ask for it, and stops when the page is
-// hidden and after a minute without a tap; without a camera, a photo of the code; a refusal outside the fence with the distance; an
+// sign-in binds the phone and a second phone is refused with the explanation; signed out, a page
+// of the app leads to sign-in and back; clock-in with the site's QR code shown to a fake camera (a
+// Y4M video made here from the code's modules) at a position set by the test: the clock screen
+// reads the code before the tap, which only sends; the camera waits for a first tap when the
+// browser would ask for it, and stops when the page is hidden and after a minute without a tap;
+// without a camera, a photo of the code; a refusal outside the fence with the distance; an
 // offline clock-out kept on the phone, shown as waiting, surviving a reload while offline, and
 // sent exactly once when the network returns; history and security screens; both languages.
 import assert from 'node:assert/strict';
@@ -90,6 +91,17 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     assert.deepEqual(en.failed, ['POST /api/auth/login 403']);
     assert.ok(text && text.length > 5, String(text));
     await en.context.close();
+    await w.context.close();
+  });
+
+  test('signed out, a page of the app leads to sign-in, which leads back to it', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await newPage(browser, 'en-US', PHONE);
+    await signInClock(w.page, server.base, worker.username, worker.password, '/clock/security');
+    await w.page.getByRole('heading', { name: 'Security status' }).waitFor();
+    assert.equal(new URL(w.page.url()).pathname, '/clock/security');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
     await w.context.close();
   });
 
