@@ -2,7 +2,7 @@
 // creates a site by typing its fence's coordinates and a QR code on it, prints the QR sheet
 // (checked by decoding the printed image); creates a worker and resets their device binding;
 // sees a worker clocked in on the live board and marks a late punch reviewed; finds a security
-// alert; creates a webhook whose secret is shown once; pages through a worker's history; after
+// alert; creates a webhook whose secret is shown once; is told a username is taken; pages through a worker's history; after
 // sign-in goes to the page asked for, never to another origin. Every screen is photographed in both
 // languages (scratch/screenshots/clock-manager-*).
 import assert from 'node:assert/strict';
@@ -242,6 +242,38 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await screenshot(w.page, `clock-manager-qr-sheet-${lang}`);
       assert.deepEqual(w.errors, []);
       assert.deepEqual(w.failed, []);
+      await w.context.close();
+    }
+  });
+
+  test('a username already taken (in any case, a manager’s too) is refused in words, in both languages', async () => {
+    for (const [lang, taken, others] of [
+      ['en-US', 'This username is taken.', { newWorker: 'New worker', username: 'Username', fullName: 'Full name', password: 'Password', save: 'Save' }],
+      ['zh-CN', '该用户名已被使用。', { newWorker: '新建员工', username: '用户名', fullName: '姓名', password: '密码', save: '保存' }],
+    ] as const) {
+      const w = await newPage(browser, lang);
+      await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD, '/clock/manager/workers');
+      await w.page.getByRole('button', { name: others.newWorker }).click();
+      const dialog = w.page.getByRole('dialog');
+      const notices = w.page.locator('.ant-message').getByText(taken, { exact: true });
+      for (const [i, username] of ['ANA.Field', server.app.platform.config.MANAGER_USERNAME.toUpperCase()].entries()) {
+        await dialog.getByLabel(others.username).fill(username);
+        // A changed username clears the refusal of the one before.
+        await dialog.locator('.ant-form-item-explain-error').getByText(taken).waitFor({ state: 'detached' });
+        await dialog.getByLabel(others.fullName).fill('Ana Again');
+        await dialog.getByLabel(others.password).fill('Worker-pass-123');
+        const answer = w.page.waitForResponse((r) => r.url().endsWith('/api/managers/workers') && r.request().method() === 'POST');
+        await dialog.getByRole('button', { name: others.save }).click();
+        assert.equal((await answer).status(), 409);
+        // Next to the field, and in the message of the action: the manager's language, nothing else.
+        await dialog.locator('.ant-form-item-explain-error').getByText(taken, { exact: true }).waitFor();
+        await notices.nth(i).waitFor();
+        await settled(w.page);
+        await screenshot(w.page, `clock-manager-username-taken-${lang}`);
+      }
+      assert.equal((await call(server.app, 'GET', '/api/managers/workers?search=Ana%20Again', { token: manager })).body.totalCount, 0);
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, ['POST /api/managers/workers 409', 'POST /api/managers/workers 409']);
       await w.context.close();
     }
   });

@@ -3,6 +3,7 @@ const en = {
   nav: { board: 'Live board', workers: 'Workers', sites: 'Sites', qr: 'QR codes', alerts: 'Alerts', blacklist: 'App blacklist', webhooks: 'Webhooks' },
   state: { error: 'Could not load this', done: 'Done', saved: 'Saved', deleted: 'Deleted', empty: 'Nothing here yet', noMatch: 'Nothing matches these filters', loading: 'Loading…' },
   error: { limited: 'Too many requests. Try again in {{seconds}} s.' },
+  conflict: { username: 'This username is taken.', name: 'This name is already used.' },
   code: {
     VALIDATION_ERROR: '', CONFLICT: '', NOT_FOUND: 'It no longer exists (someone may have deleted it). Refresh the list.',
     FORBIDDEN: 'Only managers may do this.', GEOFENCE_NOT_CONFIGURED: 'This site has no fence yet.',
@@ -24,7 +25,7 @@ const en = {
     username: 'Username', fullName: 'Full name', password: 'Password', newPassword: 'New password', createdAt: 'Created',
     create: 'New worker', edit: 'Edit worker', resetPassword: 'Reset password', resetDevice: 'Reset device binding', resetDeviceConfirm: 'The worker’s next sign-in will bind the phone they use. Continue?',
     disable: 'Disable', enable: 'Enable', deleteConfirm: 'Delete this worker? Their history stays for reports.',
-    usernameTaken: 'This username is taken.', usernameRule: '3 to 64 letters, digits, “.”, “_”, “@” or “-”.', passwordRule: 'At least 8 characters.', required: 'Required',
+    usernameRule: '3 to 64 letters, digits, “.”, “_”, “@” or “-”.', passwordRule: 'At least 8 characters.', required: 'Required',
     detail: 'Worker', device: 'Bound device', noDevice: 'No device bound: the next sign-in binds one.', registeredAt: 'Bound', lastSeen: 'Last seen',
     clockState: 'Clock status', history: 'History', location: 'Location', security: 'Security', risk: 'Risk', score: 'score {{score}}',
     noHistory: 'No clock events yet.', historyTotal: 'Total: {{n}}', noLocation: 'No position known.', tracking: 'Tracking', notTracking: 'Not tracking', lastUpdate: 'Last update',
@@ -71,6 +72,7 @@ const zh: Strings = {
   nav: { board: '实时看板', workers: '员工', sites: '工地', qr: '二维码', alerts: '安全告警', blacklist: '应用黑名单', webhooks: 'Webhook' },
   state: { error: '加载失败', done: '已完成', saved: '已保存', deleted: '已删除', empty: '暂无数据', noMatch: '没有符合筛选条件的数据', loading: '加载中…' },
   error: { limited: '请求过于频繁，请 {{seconds}} 秒后再试。' },
+  conflict: { username: '该用户名已被使用。', name: '该名称已被使用。' },
   code: {
     VALIDATION_ERROR: '', CONFLICT: '', NOT_FOUND: '该记录已不存在（可能已被他人删除），请刷新列表。',
     FORBIDDEN: '只有主管可以执行此操作。', GEOFENCE_NOT_CONFIGURED: '该工地尚未设置电子围栏。',
@@ -92,7 +94,7 @@ const zh: Strings = {
     username: '用户名', fullName: '姓名', password: '密码', newPassword: '新密码', createdAt: '创建时间',
     create: '新建员工', edit: '编辑员工', resetPassword: '重置密码', resetDevice: '重置设备绑定', resetDeviceConfirm: '员工下次登录时将绑定其所用的手机。确定继续？',
     disable: '停用', enable: '启用', deleteConfirm: '确定删除该员工？其打卡记录仍会保留。',
-    usernameTaken: '该用户名已被使用。', usernameRule: '3 到 64 个字母、数字或“.”“_”“@”“-”。', passwordRule: '至少 8 个字符。', required: '必填',
+    usernameRule: '3 到 64 个字母、数字或“.”“_”“@”“-”。', passwordRule: '至少 8 个字符。', required: '必填',
     detail: '员工', device: '绑定设备', noDevice: '未绑定设备：下次登录时自动绑定。', registeredAt: '绑定时间', lastSeen: '最近使用',
     clockState: '打卡状态', history: '打卡记录', location: '位置', security: '安全', risk: '风险', score: '评分 {{score}}',
     noHistory: '暂无打卡记录。', historyTotal: '共 {{n}} 条', noLocation: '暂无位置信息。', tracking: '定位中', notTracking: '未在定位', lastUpdate: '最近更新',
