@@ -2,7 +2,7 @@
 // creates a site by typing its fence's coordinates and a QR code on it, prints the QR sheet
 // (checked by decoding the printed image); creates a worker and resets their device binding;
 // sees a worker clocked in on the live board and marks a late punch reviewed; finds a security
-// alert; creates a webhook whose secret is shown once; is told a username is taken; pages through a worker's history; after
+// alert; creates a webhook whose secret is shown once; is told a username is taken; renames a tag; pages through a worker's history; after
 // sign-in goes to the page asked for, never to another origin. Every screen is photographed in both
 // languages (scratch/screenshots/clock-manager-*).
 import assert from 'node:assert/strict';
@@ -22,8 +22,14 @@ const SCREENS = ['board', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webh
  * fade of a table that has just loaded, say), so that a screenshot shows the screen as it settles.
  */
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(`!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')
-    && document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`);
+  try {
+    await page.waitForFunction(`!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')
+      && document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`);
+  } catch (err) {
+    const running = await page.evaluate<string[]>(`document.getAnimations().filter((a) => a.playState === 'running')
+      .map((a) => (a.animationName ?? a.transitionProperty ?? '?') + ' on ' + (a.effect?.target?.className ?? '?'))`);
+    throw new Error(`the page did not settle; running: ${running.join(', ')}`, { cause: err });
+  }
 }
 
 /** Decodes the QR image shown on the page (drawn to a canvas in the page, decoded here). */
@@ -214,6 +220,46 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
+  test('tags: created, renamed (a name in use refused), and the new name shown on the workers who have it', async () => {
+    const found = await call(server.app, 'GET', '/api/managers/workers?search=ana.field', { token: manager });
+    const ana = found.body.workers[0] as { id: number };
+    const night = await call(server.app, 'POST', '/api/managers/tags', { token: manager, body: { name: 'Night shift' } });
+    await call(server.app, 'PATCH', `/api/managers/workers/${ana.id}`, { token: manager, body: { tagIds: [night.body.id] } });
+    const w = await newPage(browser);
+    await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD, '/clock/manager/workers');
+    const anaRow = w.page.getByRole('row', { name: /Ana Field/ });
+    await anaRow.getByText('Night shift').waitFor();
+    await w.page.locator('.mgr-filters').getByRole('button', { name: 'Tags' }).click();
+    const dialog = w.page.getByRole('dialog');
+    await dialog.getByLabel('New tag').fill('Day shift');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByRole('cell', { name: 'Day shift', exact: true }).waitFor();
+
+    await dialog.getByRole('button', { name: 'Rename Night shift' }).click();
+    const name = dialog.getByLabel('Tag name');
+    assert.equal(await name.inputValue(), 'Night shift');
+    await name.fill('day SHIFT');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('This name is already used.').first().waitFor();
+    await name.fill('Nights, late');
+    await name.press('Enter');
+    await dialog.getByText('A tag name cannot contain a comma.').waitFor();
+    await name.fill('Nights');
+    await name.press('Enter');
+    await dialog.getByRole('cell', { name: 'Nights', exact: true }).waitFor();
+    await dialog.getByRole('row', { name: /Nights/ }).getByRole('cell', { name: '1 worker', exact: true }).waitFor();
+    await dialog.getByRole('row', { name: /Day shift/ }).getByRole('cell', { name: '0 workers', exact: true }).waitFor();
+    await settled(w.page);
+    await screenshot(w.page, 'clock-manager-tags-en-US');
+    const tags = await call(server.app, 'GET', '/api/managers/tags', { token: manager });
+    assert.deepEqual(tags.body.map((g: { name: string; worker_count: number }) => [g.name, g.worker_count]), [['Day shift', 0], ['Nights', 1]]);
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    await anaRow.getByText('Nights', { exact: true }).waitFor();
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, ['PATCH /api/managers/tags/' + String(night.body.id) + ' 409']);
+    await w.context.close();
+  });
+
   test('every screen in both languages', async () => {
     for (const lang of ['en-US', 'zh-CN']) {
       const w = await newPage(browser, lang);
@@ -236,6 +282,11 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await w.page.locator('.ant-drawer').getByRole('tab').first().waitFor();
       await settled(w.page);
       await screenshot(w.page, `clock-manager-worker-drawer-${lang}`);
+      await w.page.locator('.ant-drawer-close').click();
+      await w.page.locator('.mgr-filters').getByRole('button', { name: /(Tags|标签)$/ }).click();
+      await w.page.getByRole('dialog').getByRole('button', { name: /^(Rename|重命名) / }).first().click();
+      await settled(w.page);
+      await screenshot(w.page, `clock-manager-tags-${lang}`);
       const codes = await call(server.app, 'GET', '/api/managers/qr-codes', { token: manager });
       await w.page.goto(`${server.base}/clock/manager/qr/${codes.body[0].id}/print`);
       await w.page.getByRole('img').first().waitFor();

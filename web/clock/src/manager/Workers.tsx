@@ -272,8 +272,11 @@ function TagManager({ onClose }: { onClose: () => void }) {
   const run = useAction();
   const client = useQueryClient();
   const [form] = Form.useForm();
+  const [renameForm] = Form.useForm();
+  const [renaming, setRenaming] = useState<number | null>(null);
   const tags = useQuery({ queryKey: ['tags'], queryFn: () => call(api.GET('/api/managers/tags')) });
   const refresh = () => void client.invalidateQueries({ queryKey: ['tags'] });
+  const nameRules = [{ required: true, whitespace: true, message: t('workers.required') }, { max: 64 }, { pattern: /^[^,]*$/, message: t('workers.tagRule') }];
   const add = async (v: { name: string }) => {
     const ok = await run(async () => {
       try {
@@ -285,23 +288,62 @@ function TagManager({ onClose }: { onClose: () => void }) {
     }, t('state.saved'));
     if (ok) { form.resetFields(); refresh(); }
   };
+  const rename = async (id: number, v: { name: string }) => {
+    const ok = await run(async () => {
+      try {
+        await call(api.PATCH('/api/managers/tags/{id}', { params: { path: { id } }, body: { name: v.name.trim() } }));
+      } catch (err) {
+        renameForm.setFields(fieldErrors(err, ['name'], t));
+        throw err;
+      }
+    }, t('state.saved'));
+    if (ok) { setRenaming(null); refresh(); }
+  };
+  const startRename = (g: { id: number; name: string }) => {
+    renameForm.setFieldsValue({ name: g.name });
+    setRenaming(g.id);
+  };
   const remove = (id: number) => void run(() => call(api.DELETE('/api/managers/tags/{id}', { params: { path: { id } } })), t('state.deleted')).then(refresh);
   return (
     <Modal open title={t('workers.manageTags')} onCancel={onClose} footer={<Button onClick={onClose}>{t('common:action.close')}</Button>}>
       <Form form={form} layout="inline" name="tag" onFinish={(v) => void add(v)} style={{ marginBottom: 16 }}>
-        <Form.Item name="name" rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 64 }, { pattern: /^[^,]*$/, message: ',' }]}>
+        <Form.Item name="name" rules={nameRules}>
           <Input placeholder={t('workers.newTag')} aria-label={t('workers.newTag')} />
         </Form.Item>
         <Button htmlType="submit" type="primary">{t('action.create')}</Button>
       </Form>
       {tags.isError ? <QueryError error={tags.error} /> : (
-        <Table rowKey="id" size="small" loading={tags.isPending} dataSource={tags.data ?? []} pagination={false}
-          locale={{ emptyText: <Empty description={t('state.empty')} /> }}
-          columns={[
-            { title: t('sites.name'), dataIndex: 'name' },
-            { title: '', dataIndex: 'worker_count', render: (n: number) => t('workers.tagCount', { n }) },
-            { title: '', key: 'a', render: (_, g) => <Popconfirm title={t('action.confirmDelete')} onConfirm={() => remove(g.id)}><Button type="link" danger>{t('action.delete')}</Button></Popconfirm> },
-          ]} />
+        <Form form={renameForm} name="tag-rename" component={false} onFinish={(v: { name: string }) => renaming !== null && void rename(renaming, v)}>
+          <Table rowKey="id" size="small" loading={tags.isPending} dataSource={tags.data ?? []} pagination={false}
+            locale={{ emptyText: <Empty description={t('state.empty')} /> }}
+            columns={[
+              {
+                title: t('sites.name'), dataIndex: 'name',
+                render: (name: string, g) => renaming === g.id ? (
+                  <Form.Item name="name" rules={nameRules} style={{ margin: 0 }}>
+                    <Input autoFocus aria-label={t('workers.tagName')} onPressEnter={() => renameForm.submit()} />
+                  </Form.Item>
+                ) : name,
+              },
+              { title: '', dataIndex: 'worker_count', render: (n: number) => t('workers.tagCount', { count: n }) },
+              {
+                title: '', key: 'a',
+                render: (_, g) => renaming === g.id ? (
+                  <Space size={0}>
+                    <Button type="link" onClick={() => renameForm.submit()}>{t('action.save')}</Button>
+                    <Button type="link" onClick={() => setRenaming(null)}>{t('action.cancel')}</Button>
+                  </Space>
+                ) : (
+                  <Space size={0}>
+                    <Button type="link" aria-label={`${t('workers.renameTag')} ${g.name}`} onClick={() => startRename(g)}>{t('workers.renameTag')}</Button>
+                    <Popconfirm title={t('action.confirmDelete')} onConfirm={() => remove(g.id)} okText={t('action.delete')} cancelText={t('action.cancel')}>
+                      <Button type="link" danger aria-label={`${t('action.delete')} ${g.name}`}>{t('action.delete')}</Button>
+                    </Popconfirm>
+                  </Space>
+                ),
+              },
+            ]} />
+        </Form>
       )}
     </Modal>
   );

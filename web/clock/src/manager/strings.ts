@@ -29,7 +29,7 @@ const en = {
     detail: 'Worker', device: 'Bound device', noDevice: 'No device bound: the next sign-in binds one.', registeredAt: 'Bound', lastSeen: 'Last seen',
     clockState: 'Clock status', history: 'History', location: 'Location', security: 'Security', risk: 'Risk', score: 'score {{score}}',
     noHistory: 'No clock events yet.', historyTotal: 'Total: {{n}}', noLocation: 'No position known.', tracking: 'Tracking', notTracking: 'Not tracking', lastUpdate: 'Last update',
-    recentAlerts: 'Recent alerts', noAlerts: 'No alert in the last 7 days.', manageTags: 'Tags', newTag: 'New tag', tagCount: '{{n}} workers',
+    recentAlerts: 'Recent alerts', noAlerts: 'No alert in the last 7 days.', manageTags: 'Tags', newTag: 'New tag', tagName: 'Tag name', renameTag: 'Rename', tagRule: 'A tag name cannot contain a comma.', tagCount_one: '{{count}} worker', tagCount_other: '{{count}} workers',
     forced: 'forced', late: 'late', withinFence: 'inside the fence', outsideFence: 'outside the fence',
   },
   sites: {
@@ -98,7 +98,7 @@ const zh: Strings = {
     detail: '员工', device: '绑定设备', noDevice: '未绑定设备：下次登录时自动绑定。', registeredAt: '绑定时间', lastSeen: '最近使用',
     clockState: '打卡状态', history: '打卡记录', location: '位置', security: '安全', risk: '风险', score: '评分 {{score}}',
     noHistory: '暂无打卡记录。', historyTotal: '共 {{n}} 条', noLocation: '暂无位置信息。', tracking: '定位中', notTracking: '未在定位', lastUpdate: '最近更新',
-    recentAlerts: '近期告警', noAlerts: '最近 7 天没有告警。', manageTags: '标签', newTag: '新标签', tagCount: '{{n}} 名员工',
+    recentAlerts: '近期告警', noAlerts: '最近 7 天没有告警。', manageTags: '标签', newTag: '新标签', tagName: '标签名称', renameTag: '重命名', tagRule: '标签名称不能包含逗号。', tagCount_one: '{{count}} 名员工', tagCount_other: '{{count}} 名员工',
     forced: '强制', late: '补传', withinFence: '在围栏内', outsideFence: '在围栏外',
   },
   sites: {
