@@ -6,7 +6,8 @@
 // browser would ask for it, and stops when the page is hidden and after a minute without a tap;
 // without a camera, a photo of the code; a refusal outside the fence with the distance; an
 // offline clock-out kept on the phone, shown as waiting, surviving a reload while offline, and
-// sent exactly once when the network returns; history and security screens; both languages.
+// sent exactly once when the network returns; history and security screens, shown offline as last
+// loaded, with its time; both languages.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -235,6 +236,52 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     assert.equal((await history(worker.id)).filter((e) => e.event_type === 'clock_out').length, 1);
     assert.deepEqual(w.errors, []);
     // Only requests made while offline failed (no answer), none answered with an error.
+    assert.deepEqual(w.failed.filter((f) => !f.endsWith(' failed')), []);
+    await w.context.close();
+  });
+
+  test('without a network, history and security show what was last loaded, marked with its time', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await phone('en-US', worker);
+    await w.page.waitForFunction('navigator.serviceWorker.controller !== null');
+    await w.page.getByRole('button', { name: 'Clock in' }).click();
+    await w.page.getByText(/^Clocked in at \d/).waitFor();
+    const nav = w.page.getByRole('navigation');
+    const [event] = await history(worker.id);
+    const punch = w.page.getByText(new RegExp(`${event!.siteName} · QR `));
+    const asOf = w.page.getByTestId('as-of');
+    // Online: the server's answer, nothing to mark.
+    await nav.getByRole('link', { name: 'History' }).click();
+    await punch.waitFor();
+    await asOf.waitFor({ state: 'detached' });
+    await nav.getByRole('link', { name: 'Security' }).click();
+    await w.page.getByTestId('risk-level').getByText('All good').waitFor();
+    await asOf.waitFor({ state: 'detached' });
+
+    // Offline, even after a reload: the copy kept on this phone, as of when it was loaded.
+    await w.context.setOffline(true);
+    await w.page.reload();
+    await w.page.getByTestId('risk-level').getByText('All good').waitFor();
+    await asOf.getByText(/^As of \d\d:\d\d( [AP]M)? \(kept on this phone\)\. Not updated: No connection/).waitFor();
+    await nav.getByRole('link', { name: 'History' }).click();
+    await punch.waitFor();
+    await asOf.getByText(/^As of \d\d:\d\d( [AP]M)? \(kept on this phone\)\. Not updated: No connection/).waitFor();
+    await screenshot(w.page, 'clock-worker-history-offline-en');
+    await w.page.getByRole('button', { name: '中文' }).click();
+    await w.page.getByRole('heading', { name: '我的打卡' }).waitFor();
+    await asOf.getByText(/^截至 \d\d:\d\d（本机保存）。未能更新：无法连接服务器/).waitFor();
+    await screenshot(w.page, 'clock-worker-history-offline-zh');
+
+    // Online again: the server's answer replaces the copy.
+    await w.context.setOffline(false);
+    await w.page.reload();
+    await punch.waitFor();
+    await asOf.waitFor({ state: 'detached' });
+    // Signing out forgets the copies: the phone keeps nobody's history.
+    await w.page.getByRole('button', { name: '退出登录' }).click();
+    await w.page.getByRole('button', { name: '登录' }).waitFor();
+    assert.equal(await w.page.evaluate<number>(`Object.keys(localStorage).filter((k) => k.startsWith('fieldops.clock.cache.')).length`), 0);
+    assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed.filter((f) => !f.endsWith(' failed')), []);
     await w.context.close();
   });

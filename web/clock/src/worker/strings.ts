@@ -51,7 +51,7 @@ export const strings = {
       other: 'The punch was refused: {{message}}',
     },
     tracking: { on: 'Location sharing is on while you are clocked in (every minute).', off: 'Location sharing is off (you are clocked out).', last: 'Last sent {{time}}', send: 'Send my position now', sent: 'Position sent' },
-    history: { title: 'My punches', empty: 'No punches yet.', forced: 'Forced clock-out', late: 'sent late', site: 'Site', code: 'Code', offline: 'No connection: showing what was loaded last.' },
+    history: { title: 'My punches', empty: 'No punches yet.', forced: 'Forced clock-out', late: 'sent late', site: 'Site', code: 'Code' },
     security: {
       title: 'Security status', level_low: 'All good', level_medium: 'Some warnings', level_high: 'Serious warnings',
       explain_low: 'Nothing unusual was noticed about your punches recently.',
@@ -72,6 +72,7 @@ export const strings = {
       severity: { low: 'low', medium: 'medium', high: 'high' },
     },
     loadFailed: 'Could not load: {{reason}}',
+    cached: { updating: 'As of {{time}} (kept on this phone) · updating…', failed: 'As of {{time}} (kept on this phone). Not updated: {{reason}}' },
   },
   'zh-CN': {
     nav: { label: '页面', clock: '打卡', history: '记录', security: '安全' },
@@ -121,7 +122,7 @@ export const strings = {
       other: '打卡被拒绝：{{message}}',
     },
     tracking: { on: '上班期间位置共享已开启（每分钟一次）。', off: '位置共享已关闭（您已下班）。', last: '上次发送 {{time}}', send: '立即发送我的位置', sent: '位置已发送' },
-    history: { title: '我的打卡', empty: '还没有打卡记录。', forced: '强制下班', late: '延迟发送', site: '场地', code: '二维码', offline: '无网络：显示上次加载的内容。' },
+    history: { title: '我的打卡', empty: '还没有打卡记录。', forced: '强制下班', late: '延迟发送', site: '场地', code: '二维码' },
     security: {
       title: '安全状态', level_low: '一切正常', level_medium: '有一些警告', level_high: '有严重警告',
       explain_low: '最近您的打卡没有发现异常。',
@@ -142,6 +143,7 @@ export const strings = {
       severity: { low: '低', medium: '中', high: '高' },
     },
     loadFailed: '无法加载：{{reason}}',
+    cached: { updating: '截至 {{time}}（本机保存）· 正在更新…', failed: '截至 {{time}}（本机保存）。未能更新：{{reason}}' },
   },
 };
 
