@@ -1,7 +1,7 @@
 // The time-clock manager console in Chromium against the real server: a manager signs in,
 // creates a site by typing its fence's coordinates and a QR code on it, prints the QR sheet
 // (checked by decoding the printed image); creates a worker and resets their device binding;
-// sees a worker clocked in on the live board and marks a late punch reviewed; finds a security
+// sees a worker clocked in on the live board (and on its map) and marks a late punch reviewed; finds a security
 // alert; creates a webhook whose secret is shown once; is told a username is taken; renames a tag; pages through a worker's history; after
 // sign-in goes to the page asked for, never to another origin. Every screen is photographed in both
 // languages (scratch/screenshots/clock-manager-*).
@@ -168,10 +168,24 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await anaRow.getByText('Inside').waitFor();
     const lateTable = page.getByRole('table').nth(1);
     await lateTable.getByText('Ben Late').waitFor();
+    // The map of the last positions (no tiles configured: drawn on a grid): Ana inside the fence.
+    const map = page.getByRole('application', { name: 'Map of the last positions' });
+    await map.locator('.map-worker-label').getByText('Ana Field', { exact: true }).waitFor();
+    await map.locator('path.map-worker.inside').first().waitFor();
+    assert.equal(await map.locator('.leaflet-tile').count(), 0, 'no tiles are loaded');
     await settled(page);
     await screenshot(page, 'clock-manager-board-late-en-US');
     await lateTable.getByRole('button', { name: 'Mark reviewed' }).click();
     await page.getByText('No late punch awaits review.').waitFor();
+    // Ana walks 1 km north: the next refresh shows her outside, in the table and on the map.
+    const moved = await call(server.app, 'POST', '/api/location/update', {
+      token: anaToken, body: { userId: ana.id, latitude: 48.8656, longitude: 2.3522, accuracy: 12, source: 'manual' },
+    });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    await anaRow.getByText('Outside').waitFor();
+    await map.locator('path.map-worker.outside').waitFor();
+    await settled(page);
+    await screenshot(page, 'clock-manager-board-map-en-US');
     const awaiting = await call(server.app, 'GET', '/api/managers/late-punches?reviewed=false', { token: manager });
     assert.equal(awaiting.body.totalCount, 0);
 

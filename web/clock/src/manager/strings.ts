@@ -19,6 +19,7 @@ const en = {
     allSites: 'All sites', late: 'Late punches awaiting review', lateNone: 'No late punch awaits review.',
     event: 'Punch', captured: 'Captured', received: 'Received', delay: 'Delay', review: 'Mark reviewed', reviewed: 'Reviewed',
     clock_in: 'Clock in', clock_out: 'Clock out', gap: 'Suspicious gap', minutes: '{{n}} min',
+    map: 'Map of the last positions', staleDot: 'Faded: not tracking (position older than the tracking window)',
   },
   workers: {
     search: 'Name or username', tags: 'Tags', status: 'Status', active: 'Active', disabled: 'Disabled', any: 'Any status',
@@ -88,6 +89,7 @@ const zh: Strings = {
     allSites: '全部工地', late: '待审核的补传打卡', lateNone: '没有待审核的补传打卡。',
     event: '打卡', captured: '打卡时间', received: '收到时间', delay: '延迟', review: '标记已审核', reviewed: '已审核',
     clock_in: '上班', clock_out: '下班', gap: '间隔可疑', minutes: '{{n}} 分钟',
+    map: '最后位置地图', staleDot: '浅色：未在定位（位置早于定位时间窗口）',
   },
   workers: {
     search: '姓名或用户名', tags: '标签', status: '状态', active: '启用', disabled: '停用', any: '全部状态',
