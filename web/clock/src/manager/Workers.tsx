@@ -89,7 +89,7 @@ export default function Workers() {
       )}
       {editing !== null && <WorkerForm id={editing} tags={tags.data ?? []} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
       {resetting && <ResetPassword worker={resetting} onClose={() => setResetting(null)} />}
-      {viewing !== null && <WorkerDrawer id={viewing} onClose={() => setViewing(null)} onChanged={refresh} />}
+      {viewing !== null && <WorkerDrawer key={viewing} id={viewing} onClose={() => setViewing(null)} onChanged={refresh} />}
       {tagsOpen && <TagManager onClose={() => { setTagsOpen(false); refresh(); }} />}
     </Card>
   );
