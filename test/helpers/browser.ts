@@ -93,9 +93,9 @@ export async function signIn(page: Page, base: string, username: string, passwor
   await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
 }
 
-/** Signs in to the time-clock app (/clock/login) as a worker or a manager. */
-export async function signInClock(page: Page, base: string, username: string, password: string): Promise<void> {
-  await page.goto(`${base}/clock/login`);
+/** Signs in to the time-clock app (/clock/login, or `at`: a page that leads there) as a worker or a manager. */
+export async function signInClock(page: Page, base: string, username: string, password: string, at = '/clock/login'): Promise<void> {
+  await page.goto(`${base}${at}`);
   await page.getByLabel(/^(Username|用户名)$/).fill(username);
   await page.getByLabel(/^(Password|密码)$/).fill(password);
   await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();

@@ -235,6 +235,11 @@ describe('clock events', () => {
     }
     const page2 = await call(app, 'GET', `/api/worker/clock-history/${w.id}?page=2&limit=3`, { token: w.token });
     assert.deepEqual(page2.body.map((e: { id: number }) => e.id), [res.body[3].id]);
+    assert.equal(page2.headers['x-total-count'], '4', 'the total of every page, not of the page');
+    const page1 = await call(app, 'GET', `/api/worker/clock-history/${w.id}?page=1&limit=3`, { token: manager });
+    assert.deepEqual([...page1.body, ...page2.body].map((e: { id: number }) => e.id), res.body.map((e: { id: number }) => e.id), 'the pages together: every event once');
+    const past = await call(app, 'GET', `/api/worker/clock-history/${w.id}?page=3&limit=3`, { token: w.token });
+    assert.deepEqual([past.status, past.body, past.headers['x-total-count']], [200, [], '4']);
     const range = await call(app, 'GET', `/api/worker/clock-history/${w.id}?from=${encodeURIComponent(times[1]!)}&to=${encodeURIComponent(times[2]!)}`, { token: manager });
     assert.deepEqual(range.body.map((e: { id: number }) => e.id), [res.body[1].id, res.body[2].id]);
     assert.equal(range.headers['x-total-count'], '2');

@@ -64,20 +64,29 @@ describe('sites and QR codes', () => {
     assert.equal(def.fence, null);
   });
 
-  test('GET /api/managers/qr-codes: every code with exactly id, name, is_active, created_at, newest first; filters', async () => {
-    const site = await createSite(app, manager, circle());
+  test('GET /api/managers/qr-codes: every code with exactly id, name, is_active, created_at and its site, newest first; filters', async () => {
+    const site = await createSite(app, manager, circle(), 'Listed yard');
     const a = await createQr(app, manager, { name: 'A', siteId: site.id });
     const b = await createQr(app, manager, { name: 'B', siteId: site.id });
     await call(app, 'PATCH', `/api/managers/qr-codes/${a.id}`, { token: manager, body: { is_active: false } });
     const res = await call(app, 'GET', '/api/managers/qr-codes', { token: manager });
     assert.equal(res.status, 200);
     assert.ok(Array.isArray(res.body));
-    for (const q of res.body) assert.deepEqual(Object.keys(q).sort(), ['created_at', 'id', 'is_active', 'name']);
+    for (const q of res.body) assert.deepEqual(Object.keys(q).sort(), ['created_at', 'id', 'is_active', 'name', 'siteId', 'siteName']);
     const ids = res.body.map((q: { id: string }) => q.id);
     assert.ok(ids.indexOf(b.id) < ids.indexOf(a.id));
     assert.equal(res.body.find((q: { id: string }) => q.id === a.id).is_active, false);
     const ofSite = await call(app, 'GET', `/api/managers/qr-codes?siteId=${site.id}&active=true`, { token: manager });
     assert.deepEqual(ofSite.body.map((q: { id: string }) => q.id), [b.id]);
+    // Each code names its own site: the default site's code too, and a moved code its new site.
+    const def = (await call(app, 'GET', '/api/managers/sites', { token: manager })).body.find((s: { is_default: boolean }) => s.is_default);
+    const onDefault = await createQr(app, manager, { name: 'C' });
+    const other = await createSite(app, manager, circle(3, 3, 50), 'Other yard');
+    await call(app, 'PATCH', `/api/managers/qr-codes/${b.id}`, { token: manager, body: { siteId: other.id } });
+    const sites = new Map((await call(app, 'GET', '/api/managers/qr-codes', { token: manager })).body.map((q: { id: string; siteId: number; siteName: string }) => [q.id, [q.siteId, q.siteName]]));
+    assert.deepEqual(sites.get(a.id), [site.id, 'Listed yard']);
+    assert.deepEqual(sites.get(b.id), [other.id, 'Other yard']);
+    assert.deepEqual(sites.get(onDefault.id), [def.id, def.name]);
   });
 
   test('QR codes: site assignment, rename, activation; bad input 400; unknown 404', async () => {

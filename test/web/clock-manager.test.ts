@@ -1,8 +1,9 @@
 // The time-clock manager console in Chromium against the real server: a manager signs in,
 // creates a site by typing its fence's coordinates and a QR code on it, prints the QR sheet
 // (checked by decoding the printed image); creates a worker and resets their device binding;
-// sees a worker clocked in on the live board and marks a late punch reviewed; finds a security
-// alert; creates a webhook whose secret is shown once. Every screen is photographed in both
+// sees a worker clocked in on the live board (and on its map) and marks a late punch reviewed; finds a security
+// alert; creates a webhook whose secret is shown once; is told a username is taken; renames a tag; pages through a worker's history; after
+// sign-in goes to the page asked for, never to another origin. Every screen is photographed in both
 // languages (scratch/screenshots/clock-manager-*).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -11,14 +12,24 @@ import type { Browser, Page } from 'playwright-core';
 import { MANAGER_PASSWORD } from '../helpers/app.ts';
 import { browserSkip, launchBrowser, newPage, screenshot, signInClock, startConsole, type ConsoleServer, type Watched } from '../helpers/browser.ts';
 import { call } from '../helpers/http.ts';
-import { clock, managerToken, workerLogin } from '../helpers/timeclock.ts';
+import { clock, createWorker, managerToken, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
 
 const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
 const SCREENS = ['board', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webhooks'] as const;
 
-/** Waits until no animation is running and no table is loading, so that a screenshot shows the screen as it settles. */
+/**
+ * Waits until no table is loading and no animation or transition is running (a finite one: the
+ * fade of a table that has just loaded, say), so that a screenshot shows the screen as it settles.
+ */
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(`!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')`);
+  try {
+    await page.waitForFunction(`!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')
+      && document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`);
+  } catch (err) {
+    const running = await page.evaluate<string[]>(`document.getAnimations().filter((a) => a.playState === 'running')
+      .map((a) => (a.animationName ?? a.transitionProperty ?? '?') + ' on ' + (a.effect?.target?.className ?? '?'))`);
+    throw new Error(`the page did not settle; running: ${running.join(', ')}`, { cause: err });
+  }
 }
 
 /** Decodes the QR image shown on the page (drawn to a canvas in the page, decoded here). */
@@ -92,6 +103,8 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await page.getByTitle('North yard').click();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: 'Gate A', exact: true }).waitFor();
+    // Each code says its site.
+    await page.getByRole('row', { name: /Gate A/ }).getByRole('cell', { name: 'North yard', exact: true }).waitFor();
     const codes = await call(server.app, 'GET', `/api/managers/qr-codes?siteId=${site.id}`, { token: manager });
     assert.equal(codes.body.length, 1);
     const qr = codes.body[0].id as string;
@@ -155,10 +168,24 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await anaRow.getByText('Inside').waitFor();
     const lateTable = page.getByRole('table').nth(1);
     await lateTable.getByText('Ben Late').waitFor();
+    // The map of the last positions (no tiles configured: drawn on a grid): Ana inside the fence.
+    const map = page.getByRole('application', { name: 'Map of the last positions' });
+    await map.locator('.map-worker-label').getByText('Ana Field', { exact: true }).waitFor();
+    await map.locator('path.map-worker.inside').first().waitFor();
+    assert.equal(await map.locator('.leaflet-tile').count(), 0, 'no tiles are loaded');
     await settled(page);
     await screenshot(page, 'clock-manager-board-late-en-US');
     await lateTable.getByRole('button', { name: 'Mark reviewed' }).click();
     await page.getByText('No late punch awaits review.').waitFor();
+    // Ana walks 1 km north: the next refresh shows her outside, in the table and on the map.
+    const moved = await call(server.app, 'POST', '/api/location/update', {
+      token: anaToken, body: { userId: ana.id, latitude: 48.8656, longitude: 2.3522, accuracy: 12, source: 'manual' },
+    });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    await anaRow.getByText('Outside').waitFor();
+    await map.locator('path.map-worker.outside').waitFor();
+    await settled(page);
+    await screenshot(page, 'clock-manager-board-map-en-US');
     const awaiting = await call(server.app, 'GET', '/api/managers/late-punches?reviewed=false', { token: manager });
     assert.equal(awaiting.body.totalCount, 0);
 
@@ -207,6 +234,46 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
+  test('tags: created, renamed (a name in use refused), and the new name shown on the workers who have it', async () => {
+    const found = await call(server.app, 'GET', '/api/managers/workers?search=ana.field', { token: manager });
+    const ana = found.body.workers[0] as { id: number };
+    const night = await call(server.app, 'POST', '/api/managers/tags', { token: manager, body: { name: 'Night shift' } });
+    await call(server.app, 'PATCH', `/api/managers/workers/${ana.id}`, { token: manager, body: { tagIds: [night.body.id] } });
+    const w = await newPage(browser);
+    await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD, '/clock/manager/workers');
+    const anaRow = w.page.getByRole('row', { name: /Ana Field/ });
+    await anaRow.getByText('Night shift').waitFor();
+    await w.page.locator('.mgr-filters').getByRole('button', { name: 'Tags' }).click();
+    const dialog = w.page.getByRole('dialog');
+    await dialog.getByLabel('New tag').fill('Day shift');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByRole('cell', { name: 'Day shift', exact: true }).waitFor();
+
+    await dialog.getByRole('button', { name: 'Rename Night shift' }).click();
+    const name = dialog.getByLabel('Tag name');
+    assert.equal(await name.inputValue(), 'Night shift');
+    await name.fill('day SHIFT');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('This name is already used.').first().waitFor();
+    await name.fill('Nights, late');
+    await name.press('Enter');
+    await dialog.getByText('A tag name cannot contain a comma.').waitFor();
+    await name.fill('Nights');
+    await name.press('Enter');
+    await dialog.getByRole('cell', { name: 'Nights', exact: true }).waitFor();
+    await dialog.getByRole('row', { name: /Nights/ }).getByRole('cell', { name: '1 worker', exact: true }).waitFor();
+    await dialog.getByRole('row', { name: /Day shift/ }).getByRole('cell', { name: '0 workers', exact: true }).waitFor();
+    await settled(w.page);
+    await screenshot(w.page, 'clock-manager-tags-en-US');
+    const tags = await call(server.app, 'GET', '/api/managers/tags', { token: manager });
+    assert.deepEqual(tags.body.map((g: { name: string; worker_count: number }) => [g.name, g.worker_count]), [['Day shift', 0], ['Nights', 1]]);
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    await anaRow.getByText('Nights', { exact: true }).waitFor();
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, ['PATCH /api/managers/tags/' + String(night.body.id) + ' 409']);
+    await w.context.close();
+  });
+
   test('every screen in both languages', async () => {
     for (const lang of ['en-US', 'zh-CN']) {
       const w = await newPage(browser, lang);
@@ -229,10 +296,107 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await w.page.locator('.ant-drawer').getByRole('tab').first().waitFor();
       await settled(w.page);
       await screenshot(w.page, `clock-manager-worker-drawer-${lang}`);
+      await w.page.locator('.ant-drawer-close').click();
+      await w.page.locator('.mgr-filters').getByRole('button', { name: /(Tags|标签)$/ }).click();
+      await w.page.getByRole('dialog').getByRole('button', { name: /^(Rename|重命名) / }).first().click();
+      await settled(w.page);
+      await screenshot(w.page, `clock-manager-tags-${lang}`);
       const codes = await call(server.app, 'GET', '/api/managers/qr-codes', { token: manager });
       await w.page.goto(`${server.base}/clock/manager/qr/${codes.body[0].id}/print`);
       await w.page.getByRole('img').first().waitFor();
       await screenshot(w.page, `clock-manager-qr-sheet-${lang}`);
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, []);
+      await w.context.close();
+    }
+  });
+
+  test('a username already taken (in any case, a manager’s too) is refused in words, in both languages', async () => {
+    for (const [lang, taken, others] of [
+      ['en-US', 'This username is taken.', { newWorker: 'New worker', username: 'Username', fullName: 'Full name', password: 'Password', save: 'Save' }],
+      ['zh-CN', '该用户名已被使用。', { newWorker: '新建员工', username: '用户名', fullName: '姓名', password: '密码', save: '保存' }],
+    ] as const) {
+      const w = await newPage(browser, lang);
+      await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD, '/clock/manager/workers');
+      await w.page.getByRole('button', { name: others.newWorker }).click();
+      const dialog = w.page.getByRole('dialog');
+      const notices = w.page.locator('.ant-message').getByText(taken, { exact: true });
+      for (const [i, username] of ['ANA.Field', server.app.platform.config.MANAGER_USERNAME.toUpperCase()].entries()) {
+        await dialog.getByLabel(others.username).fill(username);
+        // A changed username clears the refusal of the one before.
+        await dialog.locator('.ant-form-item-explain-error').getByText(taken).waitFor({ state: 'detached' });
+        await dialog.getByLabel(others.fullName).fill('Ana Again');
+        await dialog.getByLabel(others.password).fill('Worker-pass-123');
+        const answer = w.page.waitForResponse((r) => r.url().endsWith('/api/managers/workers') && r.request().method() === 'POST');
+        await dialog.getByRole('button', { name: others.save }).click();
+        assert.equal((await answer).status(), 409);
+        // Next to the field, and in the message of the action: the manager's language, nothing else.
+        await dialog.locator('.ant-form-item-explain-error').getByText(taken, { exact: true }).waitFor();
+        await notices.nth(i).waitFor();
+        await settled(w.page);
+        await screenshot(w.page, `clock-manager-username-taken-${lang}`);
+      }
+      assert.equal((await call(server.app, 'GET', '/api/managers/workers?search=Ana%20Again', { token: manager })).body.totalCount, 0);
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, ['POST /api/managers/workers 409', 'POST /api/managers/workers 409']);
+      await w.context.close();
+    }
+  });
+
+  test('sign-in goes to the page a signed-out visit asked for (`next`), never to another origin', async () => {
+    const w = await newPage(browser);
+    const username = server.app.platform.config.MANAGER_USERNAME;
+    // Signed out, a console page leads to the sign-in page, which then leads back to it, filters kept.
+    await signInClock(w.page, server.base, username, MANAGER_PASSWORD, '/clock/manager/workers?q=ana');
+    await w.page.waitForURL(`${server.base}/clock/manager/workers?q=ana`);
+    assert.equal(await w.page.getByLabel('Name or username').inputValue(), 'ana');
+    await w.page.getByRole('button', { name: 'Ana Field' }).waitFor();
+    // Elsewhere than a page of the app: the console's home.
+    for (const next of ['https://evil.example/', '//evil.example/manager', '/\\evil.example/manager', 'javascript:alert(1)', '/history']) {
+      await w.page.getByRole('button', { name: 'Sign out' }).click();
+      await w.page.waitForURL(/\/clock\/login/);
+      await signInClock(w.page, server.base, username, MANAGER_PASSWORD, `/clock/login?next=${encodeURIComponent(next)}`);
+      await w.page.waitForURL(`${server.base}/clock/manager/board`);
+    }
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
+  test('a worker’s history in the console pages through every event, newest first', async () => {
+    const spot = await siteWithQr(server.app, manager);
+    const cal = await createWorker(server.app, manager, { fullName: 'Cal Many' });
+    const token = await workerLogin(server.app, cal.username, cal.password);
+    for (let i = 0; i < 23; i += 1) {
+      const res = await clock(server.app, token, { userId: cal.id, eventType: i % 2 === 0 ? 'clock_in' : 'clock_out', qrCodeValue: spot.qr, ...spot.center });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    const all = await call(server.app, 'GET', `/api/worker/clock-history/${cal.id}?limit=500`, { token: manager });
+    const ids = all.body.map((e: { id: number }) => String(e.id));
+    assert.equal(ids.length, 23);
+
+    for (const lang of ['en-US', 'zh-CN'] as const) {
+      const w = await newPage(browser, lang);
+      await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+      await w.page.waitForURL(/\/clock\/manager\/board$/);
+      await w.page.goto(`${server.base}/clock/manager/workers?q=${cal.username}`);
+      await w.page.getByRole('button', { name: 'Cal Many' }).click();
+      const drawer = w.page.locator('.ant-drawer');
+      await drawer.getByText(lang === 'en-US' ? 'Total: 23' : '共 23 条').waitFor();
+      const rows = drawer.getByRole('tabpanel').locator('tr[data-row-key]');
+      const seen: string[] = [];
+      for (const [page, size] of [[1, 10], [2, 10], [3, 3]] as const) {
+        if (page > 1) await drawer.locator('.ant-pagination').getByTitle(String(page), { exact: true }).click();
+        await drawer.locator(`.ant-pagination-item-active[title="${page}"]`).waitFor();
+        await w.page.waitForFunction(`document.querySelector('.ant-drawer [role=tabpanel] tr[data-row-key]')?.getAttribute('data-row-key') === '${ids[(page - 1) * 10]}'`);
+        assert.equal(await rows.count(), size);
+        seen.push(...await w.page.evaluate<string[]>(`[...document.querySelectorAll('.ant-drawer [role=tabpanel] tr[data-row-key]')].map((tr) => tr.getAttribute('data-row-key'))`));
+        if (page === 3) {
+          await settled(w.page);
+          await screenshot(w.page, `clock-manager-worker-history-page3-${lang}`);
+        }
+      }
+      assert.deepEqual(seen, ids, 'every event once, in the server’s order');
       assert.deepEqual(w.errors, []);
       assert.deepEqual(w.failed, []);
       await w.context.close();

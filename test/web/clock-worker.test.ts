@@ -1,11 +1,14 @@
 // The worker app of the time clock (/clock/) in Chromium at phone size, against the real server:
-// sign-in binds the phone and a second phone is refused with the explanation; clock-in with the
-// site's QR code shown to a fake camera (a Y4M video made here from the code's modules) at a
-// position set by the test: the clock screen reads the code before the tap, which only sends; the
-// camera waits for a first tap when the browser would ask for it, and stops when the page is
-// hidden and after a minute without a tap; without a camera, a photo of the code; a refusal outside the fence with the distance; an
+// sign-in binds the phone and a second phone is refused with the explanation; signed out, a page
+// of the app leads to sign-in and back; clock-in with the site's QR code shown to a fake camera (a
+// Y4M video made here from the code's modules) at a position set by the test: the clock screen
+// reads the code before the tap, which only sends; the camera waits for a first tap when the
+// browser would ask for it, and stops when the page is hidden and after a minute without a tap;
+// without a camera, a photo of the code; a refusal outside the fence with the distance; an
 // offline clock-out kept on the phone, shown as waiting, surviving a reload while offline, and
-// sent exactly once when the network returns; history and security screens; both languages.
+// sent exactly once when the network returns; a server error said and the punch kept, then
+// recorded once; targets of at least 44 px; history and security screens, shown offline as last
+// loaded, with its time; both languages.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,6 +96,17 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
+  test('signed out, a page of the app leads to sign-in, which leads back to it', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await newPage(browser, 'en-US', PHONE);
+    await signInClock(w.page, server.base, worker.username, worker.password, '/clock/security');
+    await w.page.getByRole('heading', { name: 'Security status' }).waitFor();
+    assert.equal(new URL(w.page.url()).pathname, '/clock/security');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
   test('clock-in with the site’s QR code read before the tap, which only sends; then a refusal outside the fence with the distance', async () => {
     const worker = await createWorker(server.app, manager);
     const w = await phone('en-US', worker);
@@ -124,6 +138,73 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in']);
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, ['POST /api/clock 403']);
+    await w.context.close();
+  });
+
+  test('the clock screen’s targets are big enough for a thumb: the big button spans the screen, nothing is under 44 px', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await phone('en-US', worker);
+    await ready(w.page, 'Clock in').waitFor();
+    const big = await ready(w.page, 'Clock in').boundingBox();
+    // 390 px wide phone, 17 px margins: the button spans the content (356 px), about 2.5 cm high.
+    assert.ok(big && big.width >= 350 && big.height >= 96, JSON.stringify(big));
+    // Every control on the screen (the header's, the navigation's, the photo's, tracking's): at
+    // least 44 × 44 CSS px (WCAG 2.5.5).
+    const controls = `[...document.querySelectorAll('button, a, label.photo')].filter((e) => e.getClientRects().length > 0)
+      .map((e) => { const r = e.getBoundingClientRect(); return { name: (e.textContent || e.getAttribute('aria-label') || e.className).trim(), width: Math.round(r.width), height: Math.round(r.height) }; })`;
+    const all = await w.page.evaluate<{ name: string; width: number; height: number }[]>(controls);
+    assert.ok(all.length >= 7, JSON.stringify(all));
+    assert.deepEqual(all.filter((c) => c.width < 44 || c.height < 44), [], JSON.stringify(all));
+    // Clocked in: the tracking button and the notices' buttons too.
+    await ready(w.page, 'Clock in').click();
+    await w.page.getByText(/^Clocked in at \d/).waitFor();
+    await w.page.getByRole('button', { name: 'Send my position now' }).waitFor();
+    assert.deepEqual((await w.page.evaluate<{ name: string; width: number; height: number }[]>(controls)).filter((c) => c.width < 44 || c.height < 44), []);
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
+  test('a server error keeps the punch on the phone and says so; sent again, it is recorded once', async () => {
+    const worker = await createWorker(server.app, manager);
+    // Service workers blocked: the test answers the app's requests in place of the server.
+    const w = await newPage(browser, 'en-US', { ...PHONE, geolocation: inside(), permissions: ['geolocation', 'camera'], serviceWorkers: 'block' });
+    await signInClock(w.page, server.base, worker.username, worker.password);
+    await ready(w.page, 'Clock in').waitFor();
+
+    // A 500 before the server saw the punch.
+    await w.page.route('**/api/clock', (route) => route.fulfill({
+      status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Internal server error', code: 'INTERNAL_ERROR', details: {} }),
+    }));
+    await ready(w.page, 'Clock in').click();
+    await w.page.getByText(/^The server could not take it just now: your clock-in \(.+\) is kept on this phone and will be sent again automatically\./).waitFor();
+    await w.page.getByRole('heading', { name: 'Waiting to send' }).waitFor();
+    await w.page.getByText('Clocked in', { exact: true }).waitFor();
+    await screenshot(w.page, 'clock-worker-server-error-en');
+    assert.deepEqual(await history(worker.id), [], 'nothing recorded');
+
+    // A 502 from a proxy after the server recorded it: the answer is lost, the punch still waits.
+    await w.page.unrouteAll();
+    await w.page.route('**/api/clock', async (route) => {
+      await route.fetch();
+      await route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad gateway</h1>' });
+    });
+    await w.page.getByRole('button', { name: 'Send now' }).click();
+    await w.page.waitForFunction(`document.querySelector('.waiting') !== null`);
+    await w.page.waitForResponse((r) => r.url().endsWith('/api/clock') && r.status() === 502);
+    await w.page.getByRole('heading', { name: 'Waiting to send' }).waitFor();
+    assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in']);
+
+    // The server answers again: the punch is sent once more and recorded only once.
+    await w.page.unrouteAll();
+    await w.page.getByRole('button', { name: 'Send now' }).click();
+    await w.page.getByText(/Your clock-in of .+ has been sent\./).waitFor();
+    await w.page.getByRole('heading', { name: 'Waiting to send' }).waitFor({ state: 'detached' });
+    await w.page.getByText('Clocked in', { exact: true }).waitFor();
+    assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in']);
+    assert.deepEqual(w.errors, []);
+    // Each answered as the test said (the app may have retried meanwhile).
+    assert.deepEqual([...new Set(w.failed)], ['POST /api/clock 500', 'POST /api/clock 502']);
     await w.context.close();
   });
 
@@ -223,6 +304,52 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     assert.equal((await history(worker.id)).filter((e) => e.event_type === 'clock_out').length, 1);
     assert.deepEqual(w.errors, []);
     // Only requests made while offline failed (no answer), none answered with an error.
+    assert.deepEqual(w.failed.filter((f) => !f.endsWith(' failed')), []);
+    await w.context.close();
+  });
+
+  test('without a network, history and security show what was last loaded, marked with its time', async () => {
+    const worker = await createWorker(server.app, manager);
+    const w = await phone('en-US', worker);
+    await w.page.waitForFunction('navigator.serviceWorker.controller !== null');
+    await w.page.getByRole('button', { name: 'Clock in' }).click();
+    await w.page.getByText(/^Clocked in at \d/).waitFor();
+    const nav = w.page.getByRole('navigation');
+    const [event] = await history(worker.id);
+    const punch = w.page.getByText(new RegExp(`${event!.siteName} · QR `));
+    const asOf = w.page.getByTestId('as-of');
+    // Online: the server's answer, nothing to mark.
+    await nav.getByRole('link', { name: 'History' }).click();
+    await punch.waitFor();
+    await asOf.waitFor({ state: 'detached' });
+    await nav.getByRole('link', { name: 'Security' }).click();
+    await w.page.getByTestId('risk-level').getByText('All good').waitFor();
+    await asOf.waitFor({ state: 'detached' });
+
+    // Offline, even after a reload: the copy kept on this phone, as of when it was loaded.
+    await w.context.setOffline(true);
+    await w.page.reload();
+    await w.page.getByTestId('risk-level').getByText('All good').waitFor();
+    await asOf.getByText(/^As of \d\d:\d\d( [AP]M)? \(kept on this phone\)\. Not updated: No connection/).waitFor();
+    await nav.getByRole('link', { name: 'History' }).click();
+    await punch.waitFor();
+    await asOf.getByText(/^As of \d\d:\d\d( [AP]M)? \(kept on this phone\)\. Not updated: No connection/).waitFor();
+    await screenshot(w.page, 'clock-worker-history-offline-en');
+    await w.page.getByRole('button', { name: '中文' }).click();
+    await w.page.getByRole('heading', { name: '我的打卡' }).waitFor();
+    await asOf.getByText(/^截至 \d\d:\d\d（本机保存）。未能更新：无法连接服务器/).waitFor();
+    await screenshot(w.page, 'clock-worker-history-offline-zh');
+
+    // Online again: the server's answer replaces the copy.
+    await w.context.setOffline(false);
+    await w.page.reload();
+    await punch.waitFor();
+    await asOf.waitFor({ state: 'detached' });
+    // Signing out forgets the copies: the phone keeps nobody's history.
+    await w.page.getByRole('button', { name: '退出登录' }).click();
+    await w.page.getByRole('button', { name: '登录' }).waitFor();
+    assert.equal(await w.page.evaluate<number>(`Object.keys(localStorage).filter((k) => k.startsWith('fieldops.clock.cache.')).length`), 0);
+    assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed.filter((f) => !f.endsWith(' failed')), []);
     await w.context.close();
   });

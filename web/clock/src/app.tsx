@@ -14,7 +14,7 @@ const ManagerApp = lazy(() => import('./manager/ManagerApp.tsx'));
 function RequireRole({ role, children }: { role: Role; children: ReactNode }) {
   const { session } = useAuth();
   const location = useLocation();
-  if (!session) return <Navigate to={`/login?next=${encodeURIComponent(location.pathname)}`} replace />;
+  if (!session) return <Navigate to={`/login?next=${encodeURIComponent(`${location.pathname}${location.search}`)}`} replace />;
   if (session.role !== role) return <Navigate to={session.role === 'manager' ? '/manager' : '/'} replace />;
   return <Suspense fallback={<p className="loading" role="status">…</p>}>{children}</Suspense>;
 }

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, UuidParam } from '../../http.ts';
 import {
-  QrCode, QrCodeCreated, QrCodeDetail, QrCreateBody, QrListQuery, QrUpdateBody, Site, SiteCreateBody, SiteIdParam, SiteUpdateBody,
+  QrCodeCreated, QrCodeDetail, QrCreateBody, QrListQuery, QrUpdateBody, Site, SiteCreateBody, SiteIdParam, SiteUpdateBody,
 } from './sites.schema.ts';
 
 const siteTags = ['Sites (managers)'];
@@ -59,8 +59,9 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
   app.get('/managers/qr-codes', {
     config: manager,
     schema: {
-      tags: qrTags, summary: 'QR codes, newest first', description: 'Optionally only those of one site, or only active or inactive ones.',
-      querystring: QrListQuery, response: { 200: Type.Array(QrCode) },
+      tags: qrTags, summary: 'QR codes with their site, newest first',
+      description: 'Each code with the contract’s fields and its site (`siteId`, `siteName`; an extension). Optionally only those of one site, or only active or inactive ones.',
+      querystring: QrListQuery, response: { 200: Type.Array(QrCodeDetail) },
     },
   }, async (request) => qrCodes.list(request.query));
 

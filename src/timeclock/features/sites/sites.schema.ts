@@ -52,8 +52,8 @@ export const QrCode = Type.Object({
 
 export const QrCodeDetail = Type.Object({
   ...QrCode.properties,
-  siteId: Type.Integer(),
-  siteName: Type.String(),
+  siteId: Type.Integer({ description: 'the site the code belongs to' }),
+  siteName: Type.String({ description: 'that site’s name' }),
 });
 
 export const QrCodeCreated = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), is_active: Type.Boolean() });

@@ -129,16 +129,17 @@ export class QrCodesService {
     this.db = db;
   }
 
-  async list(q: Static<typeof QrListQuery>): Promise<Static<typeof QrCode>[]> {
+  async list(q: Static<typeof QrListQuery>): Promise<Static<typeof QrCodeDetail>[]> {
     const rows = await this.db.orm
-      .select()
+      .select({ qr: qrCodes, siteName: sites.name })
       .from(qrCodes)
+      .innerJoin(sites, eq(sites.id, qrCodes.siteId))
       .where(and(
         q.siteId === undefined ? undefined : eq(qrCodes.siteId, q.siteId),
         q.active === undefined ? undefined : eq(qrCodes.isActive, q.active),
       ))
       .orderBy(desc(qrCodes.createdAt), asc(qrCodes.id));
-    return rows.map(qrView);
+    return rows.map((r) => qrDetail(r.qr, r.siteName));
   }
 
   async get(id: string): Promise<Static<typeof QrCodeDetail>> {

@@ -32,8 +32,7 @@ interface Result<D> {
   response: Response;
 }
 
-/** The body of a successful answer; any failure as an ApiError. */
-export async function call<D>(pending: Promise<Result<D>>): Promise<D> {
+async function settle<D>(pending: Promise<Result<D>>): Promise<{ data: D; response: Response }> {
   let result: Result<D>;
   try {
     result = await pending;
@@ -42,7 +41,18 @@ export async function call<D>(pending: Promise<Result<D>>): Promise<D> {
   }
   const { data, error, response } = result;
   if (!response.ok || error !== undefined) throw apiErrorOf(response.status, error ?? null, response.headers.get('retry-after'));
-  return data as D;
+  return { data: data as D, response };
+}
+
+/** The body of a successful answer; any failure as an ApiError. */
+export async function call<D>(pending: Promise<Result<D>>): Promise<D> {
+  return (await settle(pending)).data;
+}
+
+/** One page of a list whose total the server gives in `X-Total-Count` (clock history). */
+export async function callPage<D>(pending: Promise<Result<D>>): Promise<{ items: D; total: number }> {
+  const { data, response } = await settle(pending);
+  return { items: data, total: Number(response.headers.get('x-total-count') ?? 0) };
 }
 
 // The token is refreshed when 80 % of its life has passed (and again on wake, when a timer was late).

@@ -1,16 +1,18 @@
 // Sign-in for workers and managers: username and password; the device identifier goes with it.
 // Every refusal in words: wrong credentials, a disabled account, another phone bound (a manager
 // must reset the binding), too many attempts, no network. A worker lands on the clock screen, a
-// manager on the console.
+// manager on the console, unless `?next=` names a page of theirs in this app (where a signed-out
+// visit was sent from).
 import { useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { deviceId } from '../api/device.ts';
 import { ApiError } from '../api/errors.ts';
 import { endReason } from '../api/session.ts';
 import { LanguageButton } from '../components/LanguageButton.tsx';
 import { useAuth } from './auth.tsx';
+import { landing } from './landing.ts';
 
 export function refusalText(err: unknown, t: TFunction): string {
   if (!(err instanceof ApiError)) return t('error.unknown', { code: String(err) });
@@ -29,13 +31,14 @@ export default function SignIn() {
   const { t } = useTranslation();
   const { session, signIn } = useAuth();
   const navigate = useNavigate();
+  const next = useSearchParams()[0].get('next');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const reason = endReason();
 
-  if (session) return <Navigate to={session.role === 'manager' ? '/manager' : '/'} replace />;
+  if (session) return <Navigate to={landing(next, session.role)} replace />;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -44,7 +47,7 @@ export default function SignIn() {
     setError(null);
     try {
       const s = await signIn(username.trim(), password);
-      void navigate(s.role === 'manager' ? '/manager' : '/', { replace: true });
+      void navigate(landing(next, s.role), { replace: true });
     } catch (err) {
       setError(refusalText(err, t));
     } finally {

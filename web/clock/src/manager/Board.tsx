@@ -1,12 +1,15 @@
 // Live board: who is clocked in now (site, since when, last position, inside the fence or not,
-// tracking or not), polled every few seconds; and the late (offline) punches awaiting review,
-// which the manager marks reviewed. The site filter lives in the URL.
+// tracking or not), polled every few seconds, in a table and on a map (the last positions over
+// the sites' fences; drawn on a plain grid when no map tiles are configured); and the late
+// (offline) punches awaiting review, which the manager marks reviewed. The filters live in the URL.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Empty, Input, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
-import { fmt, QueryError, useAction, useSites, useUrlFilters } from './common.tsx';
+import { fmt, QueryError, useAction, useConsoleSettings, useSites, useUrlFilters } from './common.tsx';
+import { FenceMap, type Fence, type Marker } from './FenceMap.tsx';
 
 const POLL_MS = 5_000;
 
@@ -27,7 +30,19 @@ export default function Board() {
     queryFn: () => call(api.GET('/api/managers/late-punches', { params: { query: { reviewed: false, page: 1, limit: 100 } } })),
     refetchInterval: POLL_MS * 2,
   });
-  const rows = board.data?.workers ?? [];
+  const settings = useConsoleSettings();
+  const rows = useMemo(() => board.data?.workers ?? [], [board.data]);
+  const markers = useMemo(() => rows.flatMap((r): Marker[] => (r.lastPosition ? [{
+    latitude: r.lastPosition.latitude, longitude: r.lastPosition.longitude, accuracy: r.lastPosition.accuracy, label: r.full_name,
+    state: r.withinGeofence === null ? 'unknown' : r.withinGeofence ? 'inside' : 'outside', stale: !r.isTracking,
+  }] : [])), [rows]);
+  const fences = useMemo(() => {
+    const shown = new Set(rows.map((r) => r.site?.id));
+    return (sites.data ?? []).filter((s) => shown.has(s.id) && s.fence).map((s) => s.fence as Fence);
+  }, [rows, sites.data]);
+  // The view is fitted when who is shown changes (a filter, a worker clocking in or out), not on
+  // every refresh: the manager's own zoom and pan stay.
+  const fitKey = `${siteId ?? ''}|${filters.q ?? ''}|${rows.map((r) => r.userId).sort((a, b) => a - b).join(',')}`;
   const review = (id: number) =>
     void run(() => call(api.POST('/api/managers/late-punches/{id}/review', { params: { path: { id } } })), t('board.reviewed'))
       .then(() => client.invalidateQueries({ queryKey: ['late-punches'] }));
@@ -55,6 +70,18 @@ export default function Board() {
             </Typography.Text>
           )}
         </Space>
+        {markers.length > 0 && settings.data && (
+          <>
+            <FenceMap fence={null} fences={fences} markers={markers} fitKey={fitKey} tileUrl={settings.data.mapTileUrl} attribution={settings.data.mapAttribution}
+              label={t('board.map')} className="board-map" />
+            <Space className="mgr-legend" size={16} wrap>
+              <span><i className="dot inside" />{t('board.inside')}</span>
+              <span><i className="dot outside" />{t('board.outsideTag')}</span>
+              <span><i className="dot unknown" />{t('board.unknown')}</span>
+              <span><i className="dot stale" />{t('board.staleDot')}</span>
+            </Space>
+          </>
+        )}
         {board.isError && !board.data ? <QueryError error={board.error} onRetry={() => void board.refetch()} /> : (
           <Table
             rowKey="userId"

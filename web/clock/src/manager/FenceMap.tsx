@@ -2,19 +2,41 @@
 // come from the console settings (CLOCK_MAP_TILE_URL); without them — the default, and any
 // machine without internet access — the fence is drawn on a plain grid, which is enough to see
 // its shape and to click points. Clicking the map reports the point (the editor decides what it
-// means). Also shows the workers' positions on the live board when given.
+// means). The live board gives it several fences and the workers' last positions (`markers`,
+// coloured by inside / outside the fence, with their accuracy). The view is fitted to what it
+// shows when `fitKey` changes (by default whenever the fence does), and on a refresh only when
+// something shown has left the view and the manager has not moved the map themself since: their
+// own zoom and pan stay.
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
 
 export type Point = { latitude: number; longitude: number };
 export type Fence = { type: 'circle'; center: Point; radiusMetres: number } | { type: 'polygon'; points: Point[] };
+export interface Marker extends Point {
+  /** Shown next to the point (text only). */
+  label: string;
+  /** metres, drawn as a light circle; null when unknown */
+  accuracy: number | null;
+  /** inside the fence, outside it, or unknown */
+  state: 'inside' | 'outside' | 'unknown';
+  /** an old position (not tracking): drawn faded */
+  stale: boolean;
+}
+
+const MARKER_COLOUR = { inside: '#0b6e4f', outside: '#b42318', unknown: '#667085' } as const;
+const NONE: never[] = [];
 
 const valid = (p: Partial<Point> | undefined): p is Point =>
   !!p && typeof p.latitude === 'number' && typeof p.longitude === 'number' && Math.abs(p.latitude) <= 90 && Math.abs(p.longitude) <= 180;
 
-export function FenceMap({ fence, tileUrl, attribution, onPick, label, className = '' }: {
+export function FenceMap({ fence, fences = NONE, markers = NONE, fitKey, tileUrl, attribution, onPick, label, className = '' }: {
   fence: Fence | null;
+  /** more fences, drawn like `fence` (the sites on the live board) */
+  fences?: Fence[];
+  markers?: Marker[];
+  /** the view is fitted again when this changes (default: the fences) */
+  fitKey?: string;
   tileUrl: string | null;
   attribution?: string;
   onPick?: (p: Point) => void;
@@ -26,6 +48,9 @@ export function FenceMap({ fence, tileUrl, attribution, onPick, label, className
   const layer = useRef<L.LayerGroup | null>(null);
   const pick = useRef(onPick);
   pick.current = onPick;
+  const fitted = useRef<string | null>(null);
+  /** The manager has zoomed or panned since the last fit. */
+  const moved = useRef(false);
 
   useEffect(() => {
     if (!box.current) return;
@@ -34,9 +59,17 @@ export function FenceMap({ fence, tileUrl, attribution, onPick, label, className
     layer.current = L.layerGroup().addTo(m);
     m.on('click', (e: L.LeafletMouseEvent) => pick.current?.({ latitude: Number(e.latlng.lat.toFixed(6)), longitude: Number(e.latlng.lng.toFixed(6)) }));
     map.current = m;
+    // Only people press, touch or scroll (a fit moves the map without these).
+    const touched = () => { moved.current = true; };
+    const el = box.current;
+    el.addEventListener('pointerdown', touched);
+    el.addEventListener('wheel', touched, { passive: true });
     return () => {
+      el.removeEventListener('pointerdown', touched);
+      el.removeEventListener('wheel', touched);
       m.remove();
       map.current = null;
+      fitted.current = null;
     };
   }, [tileUrl, attribution]);
 
@@ -46,21 +79,43 @@ export function FenceMap({ fence, tileUrl, attribution, onPick, label, className
     if (!m || !g) return;
     g.clearLayers();
     const style = { color: '#0b6e4f', weight: 2, fillOpacity: 0.15 };
-    let bounds: L.LatLngBounds | null = null;
-    if (fence?.type === 'circle' && valid(fence.center) && fence.radiusMetres > 0) {
-      const c = L.circle([fence.center.latitude, fence.center.longitude], { ...style, radius: fence.radiusMetres }).addTo(g);
-      L.circleMarker([fence.center.latitude, fence.center.longitude], { radius: 4, color: '#0b6e4f', fillOpacity: 1 }).addTo(g);
-      // A circle's bounds need the map's projection: computed once it is on the map.
-      bounds = c.getBounds();
-    } else if (fence?.type === 'polygon') {
-      const pts = fence.points.filter(valid).map((p) => L.latLng(p.latitude, p.longitude));
-      if (pts.length >= 3) L.polygon(pts, style).addTo(g);
-      else if (pts.length === 2) L.polyline(pts, style).addTo(g);
-      for (const p of pts) L.circleMarker(p, { radius: 4, color: '#0b6e4f', fillOpacity: 1 }).addTo(g);
-      if (pts.length > 0) bounds = L.latLngBounds(pts);
+    const shown: L.LatLngBounds[] = [];
+    for (const f of fence ? [fence, ...fences] : fences) {
+      if (f.type === 'circle' && valid(f.center) && f.radiusMetres > 0) {
+        const c = L.circle([f.center.latitude, f.center.longitude], { ...style, radius: f.radiusMetres }).addTo(g);
+        L.circleMarker([f.center.latitude, f.center.longitude], { radius: 4, color: '#0b6e4f', fillOpacity: 1 }).addTo(g);
+        // A circle's bounds need the map's projection: computed once it is on the map.
+        shown.push(c.getBounds());
+      } else if (f.type === 'polygon') {
+        const pts = f.points.filter(valid).map((p) => L.latLng(p.latitude, p.longitude));
+        if (pts.length >= 3) L.polygon(pts, style).addTo(g);
+        else if (pts.length === 2) L.polyline(pts, style).addTo(g);
+        for (const p of pts) L.circleMarker(p, { radius: 4, color: '#0b6e4f', fillOpacity: 1 }).addTo(g);
+        if (pts.length > 0) shown.push(L.latLngBounds(pts));
+      }
     }
-    if (bounds?.isValid()) m.fitBounds(bounds.pad(0.4), { maxZoom: 18 });
-  }, [fence]);
+    for (const w of markers.filter(valid)) {
+      const at = L.latLng(w.latitude, w.longitude);
+      const colour = MARKER_COLOUR[w.state];
+      if (w.accuracy !== null && w.accuracy > 0) L.circle(at, { radius: w.accuracy, color: colour, weight: 1, opacity: 0.4, fillOpacity: 0.08, interactive: false }).addTo(g);
+      const dot = L.circleMarker(at, {
+        radius: 8, color: '#fff', weight: 2, fillColor: colour, fillOpacity: w.stale ? 0.45 : 1,
+        className: `map-worker ${w.state}${w.stale ? ' stale' : ''}`,
+      }).addTo(g);
+      // The label as text (a name is never read as HTML).
+      const text = document.createElement('span');
+      text.textContent = w.label;
+      dot.bindTooltip(text, { permanent: true, direction: 'top', offset: [0, -8], className: 'map-worker-label' });
+      shown.push(L.latLngBounds(at, at));
+    }
+    const key = fitKey ?? JSON.stringify([fence, fences]);
+    const bounds = shown.reduce<L.LatLngBounds | null>((all, b) => (all ? all.extend(b) : L.latLngBounds(b.getSouthWest(), b.getNorthEast())), null);
+    if (bounds?.isValid() && (key !== fitted.current || (!moved.current && !m.getBounds().contains(bounds)))) {
+      fitted.current = key;
+      moved.current = false;
+      m.fitBounds(bounds.pad(0.4), { maxZoom: 18 });
+    }
+  }, [fence, fences, markers, fitKey]);
 
   return <div ref={box} className={`fence-map${tileUrl ? ' with-tiles' : ''} ${className}`} role="application" aria-label={label} />;
 }

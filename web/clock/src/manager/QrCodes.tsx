@@ -10,7 +10,7 @@ import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { fieldErrors, fmt, QueryError, useAction, useSites, useUrlFilters } from './common.tsx';
 
-type Qr = { id: string; name: string; is_active: boolean; created_at: string };
+type Qr = { id: string; name: string; is_active: boolean; created_at: string; siteId: number; siteName: string };
 
 export default function QrCodes() {
   const { t } = useTranslation('manager');
@@ -48,6 +48,7 @@ export default function QrCodes() {
           locale={{ emptyText: <Empty description={siteId || active !== undefined ? t('state.noMatch') : t('state.empty')} /> }}
           columns={[
             { title: t('qr.name'), dataIndex: 'name' },
+            { title: t('qr.site'), dataIndex: 'siteName' },
             { title: t('qr.value'), dataIndex: 'id', render: (v: string) => <Typography.Text code copyable>{v}</Typography.Text> },
             { title: t('qr.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
             {
@@ -105,14 +106,12 @@ function MoveQr({ qr, siteOptions, onClose }: { qr: Qr; siteOptions: { value: nu
   const { t } = useTranslation('manager');
   const [form] = Form.useForm();
   const run = useAction();
-  const detail = useQuery({ queryKey: ['qr', qr.id], queryFn: () => call(api.GET('/api/managers/qr-codes/{id}', { params: { path: { id: qr.id } } })) });
-  if (detail.isPending) return null;
   const save = async (v: { siteId: number }) => {
     if (await run(() => call(api.PATCH('/api/managers/qr-codes/{id}', { params: { path: { id: qr.id } }, body: { siteId: v.siteId } })), t('state.saved'))) onClose(true);
   };
   return (
     <Modal open title={`${t('qr.move')} — ${qr.name}`} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}>
-      <Form form={form} layout="vertical" name="qr-move" onFinish={(v) => void save(v)} initialValues={{ siteId: detail.data?.siteId }}>
+      <Form form={form} layout="vertical" name="qr-move" onFinish={(v) => void save(v)} initialValues={{ siteId: qr.siteId }}>
         <Form.Item name="siteId" label={t('qr.site')} rules={[{ required: true, message: t('workers.required') }]}>
           <Select options={siteOptions} />
         </Form.Item>

@@ -6,10 +6,12 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, call } from '../api/client.ts';
+import { api, call, callPage } from '../api/client.ts';
 import { fieldErrors, fmt, QueryError, useAction, useUrlFilters } from './common.tsx';
 
 const PAGE_SIZE = 20;
+/** Clock events per page of a worker's history (the server pages them: every event is reachable). */
+const HISTORY_PAGE_SIZE = 10;
 const USERNAME = /^[A-Za-z0-9._@-]{3,64}$/;
 
 type WorkerItem = { id: number; username: string; full_name: string; created_at: string; tags: string };
@@ -87,7 +89,7 @@ export default function Workers() {
       )}
       {editing !== null && <WorkerForm id={editing} tags={tags.data ?? []} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
       {resetting && <ResetPassword worker={resetting} onClose={() => setResetting(null)} />}
-      {viewing !== null && <WorkerDrawer id={viewing} onClose={() => setViewing(null)} onChanged={refresh} />}
+      {viewing !== null && <WorkerDrawer key={viewing} id={viewing} onClose={() => setViewing(null)} onChanged={refresh} />}
       {tagsOpen && <TagManager onClose={() => { setTagsOpen(false); refresh(); }} />}
     </Card>
   );
@@ -170,7 +172,12 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
   const run = useAction();
   const client = useQueryClient();
   const detail = useQuery({ queryKey: ['worker', id], queryFn: () => call(api.GET('/api/managers/workers/{id}', { params: { path: { id } } })) });
-  const history = useQuery({ queryKey: ['worker', id, 'history'], queryFn: () => call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId: id }, query: { page: 1, limit: 50 } } })) });
+  const [historyPage, setHistoryPage] = useState(1);
+  const history = useQuery({
+    queryKey: ['worker', id, 'history', historyPage],
+    queryFn: () => callPage(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId: id }, query: { page: historyPage, limit: HISTORY_PAGE_SIZE } } })),
+    placeholderData: keepPreviousData,
+  });
   const location = useQuery({ queryKey: ['worker', id, 'location'], queryFn: () => call(api.GET('/api/location/status/{userId}', { params: { path: { userId: id } } })) });
   const security = useQuery({ queryKey: ['worker', id, 'security'], queryFn: () => call(api.GET('/api/security/status/{userId}', { params: { path: { userId: id } } })) });
   const d = detail.data;
@@ -209,7 +216,11 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
             {
               key: 'history', label: t('workers.history'),
               children: history.isError ? <QueryError error={history.error} /> : (
-                <Table rowKey="id" size="small" loading={history.isPending} dataSource={history.data ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true }}
+                <Table rowKey="id" size="small" loading={history.isFetching} dataSource={history.data?.items ?? []}
+                  pagination={{
+                    current: historyPage, pageSize: HISTORY_PAGE_SIZE, total: history.data?.total ?? 0, onChange: setHistoryPage,
+                    hideOnSinglePage: true, showSizeChanger: false, showTotal: (n) => t('workers.historyTotal', { n }),
+                  }}
                   locale={{ emptyText: <Empty description={t('workers.noHistory')} /> }}
                   columns={[
                     { title: t('board.event'), dataIndex: 'event_type', render: (v: string, e) => <span>{t(`board.${v}`)} {e.forced && <Tag color="red">{t('workers.forced')}</Tag>}{e.late && <Tag color="orange">{t('workers.late')}</Tag>}</span> },
@@ -261,8 +272,11 @@ function TagManager({ onClose }: { onClose: () => void }) {
   const run = useAction();
   const client = useQueryClient();
   const [form] = Form.useForm();
+  const [renameForm] = Form.useForm();
+  const [renaming, setRenaming] = useState<number | null>(null);
   const tags = useQuery({ queryKey: ['tags'], queryFn: () => call(api.GET('/api/managers/tags')) });
   const refresh = () => void client.invalidateQueries({ queryKey: ['tags'] });
+  const nameRules = [{ required: true, whitespace: true, message: t('workers.required') }, { max: 64 }, { pattern: /^[^,]*$/, message: t('workers.tagRule') }];
   const add = async (v: { name: string }) => {
     const ok = await run(async () => {
       try {
@@ -274,23 +288,62 @@ function TagManager({ onClose }: { onClose: () => void }) {
     }, t('state.saved'));
     if (ok) { form.resetFields(); refresh(); }
   };
+  const rename = async (id: number, v: { name: string }) => {
+    const ok = await run(async () => {
+      try {
+        await call(api.PATCH('/api/managers/tags/{id}', { params: { path: { id } }, body: { name: v.name.trim() } }));
+      } catch (err) {
+        renameForm.setFields(fieldErrors(err, ['name'], t));
+        throw err;
+      }
+    }, t('state.saved'));
+    if (ok) { setRenaming(null); refresh(); }
+  };
+  const startRename = (g: { id: number; name: string }) => {
+    renameForm.setFieldsValue({ name: g.name });
+    setRenaming(g.id);
+  };
   const remove = (id: number) => void run(() => call(api.DELETE('/api/managers/tags/{id}', { params: { path: { id } } })), t('state.deleted')).then(refresh);
   return (
     <Modal open title={t('workers.manageTags')} onCancel={onClose} footer={<Button onClick={onClose}>{t('common:action.close')}</Button>}>
       <Form form={form} layout="inline" name="tag" onFinish={(v) => void add(v)} style={{ marginBottom: 16 }}>
-        <Form.Item name="name" rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 64 }, { pattern: /^[^,]*$/, message: ',' }]}>
+        <Form.Item name="name" rules={nameRules}>
           <Input placeholder={t('workers.newTag')} aria-label={t('workers.newTag')} />
         </Form.Item>
         <Button htmlType="submit" type="primary">{t('action.create')}</Button>
       </Form>
       {tags.isError ? <QueryError error={tags.error} /> : (
-        <Table rowKey="id" size="small" loading={tags.isPending} dataSource={tags.data ?? []} pagination={false}
-          locale={{ emptyText: <Empty description={t('state.empty')} /> }}
-          columns={[
-            { title: t('sites.name'), dataIndex: 'name' },
-            { title: '', dataIndex: 'worker_count', render: (n: number) => t('workers.tagCount', { n }) },
-            { title: '', key: 'a', render: (_, g) => <Popconfirm title={t('action.confirmDelete')} onConfirm={() => remove(g.id)}><Button type="link" danger>{t('action.delete')}</Button></Popconfirm> },
-          ]} />
+        <Form form={renameForm} name="tag-rename" component={false} onFinish={(v: { name: string }) => renaming !== null && void rename(renaming, v)}>
+          <Table rowKey="id" size="small" loading={tags.isPending} dataSource={tags.data ?? []} pagination={false}
+            locale={{ emptyText: <Empty description={t('state.empty')} /> }}
+            columns={[
+              {
+                title: t('sites.name'), dataIndex: 'name',
+                render: (name: string, g) => renaming === g.id ? (
+                  <Form.Item name="name" rules={nameRules} style={{ margin: 0 }}>
+                    <Input autoFocus aria-label={t('workers.tagName')} onPressEnter={() => renameForm.submit()} />
+                  </Form.Item>
+                ) : name,
+              },
+              { title: '', dataIndex: 'worker_count', render: (n: number) => t('workers.tagCount', { count: n }) },
+              {
+                title: '', key: 'a',
+                render: (_, g) => renaming === g.id ? (
+                  <Space size={0}>
+                    <Button type="link" onClick={() => renameForm.submit()}>{t('action.save')}</Button>
+                    <Button type="link" onClick={() => setRenaming(null)}>{t('action.cancel')}</Button>
+                  </Space>
+                ) : (
+                  <Space size={0}>
+                    <Button type="link" aria-label={`${t('workers.renameTag')} ${g.name}`} onClick={() => startRename(g)}>{t('workers.renameTag')}</Button>
+                    <Popconfirm title={t('action.confirmDelete')} onConfirm={() => remove(g.id)} okText={t('action.delete')} cancelText={t('action.cancel')}>
+                      <Button type="link" danger aria-label={`${t('action.delete')} ${g.name}`}>{t('action.delete')}</Button>
+                    </Popconfirm>
+                  </Space>
+                ),
+              },
+            ]} />
+        </Form>
       )}
     </Modal>
   );

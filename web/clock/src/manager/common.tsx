@@ -24,6 +24,11 @@ export function messageOf(err: unknown, t: Tr): string {
     if (err.offline) return t('common:error.network');
     if (err.status === 429) return t('manager:error.limited', { seconds: err.retryAfter ?? 60 });
     if (err.status === 503) return t('common:error.unavailable');
+    // A unique value already used (a username, a tag name): the field says which.
+    if (err.code === 'CONFLICT' && typeof err.details.field === 'string') {
+      const taken = t(`manager:conflict.${err.details.field}`, { defaultValue: '' });
+      if (taken) return taken;
+    }
     const known = t(`manager:code.${err.code}`, { defaultValue: '' });
     return known || err.message;
   }
@@ -62,7 +67,6 @@ export function useAction() {
 export function fieldErrors(err: unknown, fields: readonly string[], t: Tr): { name: string; errors: string[] }[] {
   if (!(err instanceof ApiError)) return [];
   const field = typeof err.details.field === 'string' ? err.details.field.replace(/^\/?body\/?/, '').split(/[./]/)[0] ?? '' : '';
-  if (err.code === 'CONFLICT' && fields.includes('username') && /username/i.test(err.message)) return [{ name: 'username', errors: [t('manager:workers.usernameTaken')] }];
   return field && fields.includes(field) ? [{ name: field, errors: [messageOf(err, t)] }] : [];
 }
 

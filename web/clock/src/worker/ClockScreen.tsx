@@ -68,7 +68,6 @@ export default function ClockScreen() {
   const stale = useRef<ReturnType<typeof setTimeout>>(undefined);
   const idle = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [busy, setBusy] = useState(false);
-  const mine = useRef<string | null>(null);
 
   const explain = useCallback((err: unknown) => {
     if (err instanceof GeoError) return t(`geo.${err.reason}`);
@@ -77,17 +76,17 @@ export default function ClockScreen() {
 
   const refresh = useCallback(() => fetchLatest(userId).then(setLatest, () => undefined), [userId]);
 
-  /** Turns a flush's outcomes into notices (the punch just made is reported by `punch`). */
-  const report = useCallback((result: FlushResult<ClockReply>) => {
+  /** Turns a flush's outcomes into notices (`own`: the punch just made, which `send` reports itself). */
+  const report = useCallback((result: FlushResult<ClockReply>, own?: string) => {
     const added: Notice[] = [];
     for (const o of result.outcomes) {
       const p = o.punch;
       if (o.kind === 'sent') {
-        if (p.clientEventId === mine.current) continue;
+        if (p.clientEventId === own) continue;
         added.push({ id: p.clientEventId, kind: 'ok', text: t(`queue.sent_${p.eventType}`, { time: when(p.capturedAt) }) });
       } else {
         const reason = explain(o.error);
-        added.push({ id: p.clientEventId, kind: 'refusal', text: p.clientEventId === mine.current ? reason : t(`queue.refused_${p.eventType}`, { time: when(p.capturedAt), reason }) });
+        added.push({ id: p.clientEventId, kind: 'refusal', text: p.clientEventId === own ? reason : t(`queue.refused_${p.eventType}`, { time: when(p.capturedAt), reason }) });
       }
     }
     if (added.length) setNotices((n) => [...added, ...n.filter((x) => !added.some((a) => a.id === x.id))].slice(0, 4));
@@ -102,7 +101,7 @@ export default function ClockScreen() {
     }
   }, [explain, latest?.siteName, refresh, t, userId]);
 
-  const flush = useCallback(() => queue.flush(userId).then(report, () => undefined), [report, userId]);
+  const flush = useCallback(() => queue.flush(userId).then((r) => report(r), () => undefined), [report, userId]);
 
   useEffect(() => {
     let live = true;
@@ -187,21 +186,23 @@ export default function ClockScreen() {
     setBusy(true);
     try {
       const clientEventId = uuid();
-      mine.current = clientEventId;
       const punch = {
         clientEventId, userId, eventType: tap.eventType, qrCodeValue: qrValueOf(text), latitude: position.latitude, longitude: position.longitude,
         accuracy: position.accuracy, capturedAt: tap.capturedAt, siteName: latest?.siteName ?? null,
       };
       const result = await queue.submit(punch);
       const outcome = result.outcomes.find((o) => o.punch.clientEventId === clientEventId);
-      report(result);
+      report(result, clientEventId);
       if (outcome?.kind === 'sent') {
         setNotices((n) => [{ id: clientEventId, kind: 'ok' as const, text: t(`done.${punch.eventType}`, { time: when(outcome.reply.timestamp) }) }, ...n].slice(0, 4));
       } else if (!outcome) {
+        // Kept on the phone: said as a rate limit, a server error or no connection.
         const blocked = result.blockedBy;
-        const text = blocked instanceof ApiError && blocked.status === 429
-          ? punchRefusal(blocked, t, when)
-          : t(`done.queued_${punch.eventType}`, { time: when(punch.capturedAt) });
+        const at = { time: when(punch.capturedAt) };
+        const text = !(blocked instanceof ApiError) || blocked.offline ? t(`done.queued_${punch.eventType}`, at)
+          : blocked.status === 429 ? punchRefusal(blocked, t, when)
+          : blocked.status >= 500 ? t(`done.serverError_${punch.eventType}`, at)
+          : t(`done.queued_${punch.eventType}`, at);
         setNotices((n) => [{ id: clientEventId, kind: 'waiting' as const, text }, ...n].slice(0, 4));
       }
     } finally {

@@ -1,29 +1,20 @@
 // The worker's own punches, newest first, grouped by day: time, in or out, the site and the code
-// used; forced clock-outs and punches sent late are marked.
-import { useEffect, useState } from 'react';
+// used; forced clock-outs and punches sent late are marked. The last ones loaded are kept on the
+// phone and shown without a network, with the time they were loaded.
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
 import { useAuth } from '../auth/auth.tsx';
-import { refusalText } from '../auth/SignIn.tsx';
+import { useCached } from './cached.ts';
 import { day, time } from './format.ts';
+import { Freshness, LoadFailed } from './Freshness.tsx';
 
 type Item = Awaited<ReturnType<typeof load>>[number];
 const load = (userId: number) => call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId }, query: { page: 1, limit: 100 } } }));
 
 export default function History() {
   const { t } = useTranslation('worker');
-  const { t: tc } = useTranslation();
   const { session } = useAuth();
-  const [items, setItems] = useState<Item[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    load(session!.userId).then((r) => live && setItems(r), (err: unknown) => live && setError(refusalText(err, tc)));
-    return () => {
-      live = false;
-    };
-  }, [session, tc]);
+  const { data: items, asOf, error } = useCached('history', session!.userId, load);
 
   const days = new Map<string, Item[]>();
   for (const e of items ?? []) {
@@ -34,8 +25,7 @@ export default function History() {
   return (
     <section className="history">
       <h2>{t('history.title')}</h2>
-      {error && <p className="refusal" role="alert">{t('loadFailed', { reason: error })}</p>}
-      {!items && !error && <p className="loading" role="status">…</p>}
+      {items ? <Freshness asOf={asOf} error={error} /> : error ? <LoadFailed error={error} /> : <p className="loading" role="status">…</p>}
       {items?.length === 0 && <p className="note">{t('history.empty')}</p>}
       {[...days].map(([d, events]) => (
         <section key={d} className="day">

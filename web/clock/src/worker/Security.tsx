@@ -1,36 +1,25 @@
 // The worker's own security status: the risk level now, explained; the score; the alerts of the
-// last 7 days in words.
-import { useEffect, useState } from 'react';
+// last 7 days in words. The last status loaded is kept on the phone and shown without a network,
+// with the time it was loaded.
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
 import { useAuth } from '../auth/auth.tsx';
-import { refusalText } from '../auth/SignIn.tsx';
+import { useCached } from './cached.ts';
 import { when } from './format.ts';
+import { Freshness, LoadFailed } from './Freshness.tsx';
 
-type Status = Awaited<ReturnType<typeof load>>;
 const load = (userId: number) => call(api.GET('/api/security/status/{userId}', { params: { path: { userId } } }));
 
 export default function Security() {
   const { t } = useTranslation('worker');
-  const { t: tc } = useTranslation();
   const { session } = useAuth();
-  const [status, setStatus] = useState<Status | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    load(session!.userId).then((r) => live && setStatus(r), (err: unknown) => live && setError(refusalText(err, tc)));
-    return () => {
-      live = false;
-    };
-  }, [session, tc]);
+  const { data: status, asOf, error } = useCached('security', session!.userId, load);
 
   const level = status?.securityStatus;
   return (
     <section className="security">
       <h2>{t('security.title')}</h2>
-      {error && <p className="refusal" role="alert">{t('loadFailed', { reason: error })}</p>}
-      {!status && !error && <p className="loading" role="status">…</p>}
+      {status ? <Freshness asOf={asOf} error={error} /> : error ? <LoadFailed error={error} /> : <p className="loading" role="status">…</p>}
       {status && level && (
         <>
           <div className={`level ${level}`} data-testid="risk-level">

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth/auth.tsx';
 import { LanguageButton } from '../components/LanguageButton.tsx';
 import { addStrings } from '../i18n/index.ts';
+import { forgetCached } from './cached.ts';
 import ClockScreen from './ClockScreen.tsx';
 import History from './History.tsx';
 import Security from './Security.tsx';
@@ -26,7 +27,7 @@ export default function WorkerApp() {
         </div>
         <div className="bar-actions">
           <LanguageButton />
-          <button type="button" className="link" onClick={signOut}>{tc('action.signOut')}</button>
+          <button type="button" className="link" onClick={() => { forgetCached(); signOut(); }}>{tc('action.signOut')}</button>
         </div>
       </header>
       <main>

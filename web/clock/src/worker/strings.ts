@@ -28,11 +28,13 @@ export const strings = {
       clock_in: 'Clocked in at {{time}}', clock_out: 'Clocked out at {{time}}',
       queued_clock_in: 'No connection: your clock-in ({{time}}) is kept on this phone and will be sent automatically.',
       queued_clock_out: 'No connection: your clock-out ({{time}}) is kept on this phone and will be sent automatically.',
+      serverError_clock_in: 'The server could not take it just now: your clock-in ({{time}}) is kept on this phone and will be sent again automatically.',
+      serverError_clock_out: 'The server could not take it just now: your clock-out ({{time}}) is kept on this phone and will be sent again automatically.',
       late: 'Sent later; your manager sees it was sent late.',
     },
     queue: {
       title: 'Waiting to send', item_clock_in: 'Clock-in at {{time}}', item_clock_out: 'Clock-out at {{time}}',
-      why: 'Will be sent when the connection returns.',
+      why: 'Will be sent automatically as soon as the server can take it.',
       refusedTitle: 'Not recorded', refused_clock_in: 'Your clock-in of {{time}} was not recorded: {{reason}}', refused_clock_out: 'Your clock-out of {{time}} was not recorded: {{reason}}',
       sent_clock_in: 'Your clock-in of {{time}} has been sent.', sent_clock_out: 'Your clock-out of {{time}} has been sent.',
     },
@@ -51,7 +53,7 @@ export const strings = {
       other: 'The punch was refused: {{message}}',
     },
     tracking: { on: 'Location sharing is on while you are clocked in (every minute).', off: 'Location sharing is off (you are clocked out).', last: 'Last sent {{time}}', send: 'Send my position now', sent: 'Position sent' },
-    history: { title: 'My punches', empty: 'No punches yet.', forced: 'Forced clock-out', late: 'sent late', site: 'Site', code: 'Code', offline: 'No connection: showing what was loaded last.' },
+    history: { title: 'My punches', empty: 'No punches yet.', forced: 'Forced clock-out', late: 'sent late', site: 'Site', code: 'Code' },
     security: {
       title: 'Security status', level_low: 'All good', level_medium: 'Some warnings', level_high: 'Serious warnings',
       explain_low: 'Nothing unusual was noticed about your punches recently.',
@@ -72,6 +74,7 @@ export const strings = {
       severity: { low: 'low', medium: 'medium', high: 'high' },
     },
     loadFailed: 'Could not load: {{reason}}',
+    cached: { updating: 'As of {{time}} (kept on this phone) · updating…', failed: 'As of {{time}} (kept on this phone). Not updated: {{reason}}' },
   },
   'zh-CN': {
     nav: { label: '页面', clock: '打卡', history: '记录', security: '安全' },
@@ -98,11 +101,13 @@ export const strings = {
       clock_in: '已于 {{time}} 上班打卡', clock_out: '已于 {{time}} 下班打卡',
       queued_clock_in: '无网络：您的上班打卡（{{time}}）已保存在本机，联网后会自动发送。',
       queued_clock_out: '无网络：您的下班打卡（{{time}}）已保存在本机，联网后会自动发送。',
+      serverError_clock_in: '服务器暂时无法处理：您的上班打卡（{{time}}）已保存在本机，稍后会自动重新发送。',
+      serverError_clock_out: '服务器暂时无法处理：您的下班打卡（{{time}}）已保存在本机，稍后会自动重新发送。',
       late: '延迟发送；主管会看到这是延迟发送的。',
     },
     queue: {
       title: '等待发送', item_clock_in: '上班打卡 {{time}}', item_clock_out: '下班打卡 {{time}}',
-      why: '网络恢复后会自动发送。',
+      why: '服务器可以接收时会自动发送。',
       refusedTitle: '未记录', refused_clock_in: '您 {{time}} 的上班打卡未被记录：{{reason}}', refused_clock_out: '您 {{time}} 的下班打卡未被记录：{{reason}}',
       sent_clock_in: '您 {{time}} 的上班打卡已发送。', sent_clock_out: '您 {{time}} 的下班打卡已发送。',
     },
@@ -121,7 +126,7 @@ export const strings = {
       other: '打卡被拒绝：{{message}}',
     },
     tracking: { on: '上班期间位置共享已开启（每分钟一次）。', off: '位置共享已关闭（您已下班）。', last: '上次发送 {{time}}', send: '立即发送我的位置', sent: '位置已发送' },
-    history: { title: '我的打卡', empty: '还没有打卡记录。', forced: '强制下班', late: '延迟发送', site: '场地', code: '二维码', offline: '无网络：显示上次加载的内容。' },
+    history: { title: '我的打卡', empty: '还没有打卡记录。', forced: '强制下班', late: '延迟发送', site: '场地', code: '二维码' },
     security: {
       title: '安全状态', level_low: '一切正常', level_medium: '有一些警告', level_high: '有严重警告',
       explain_low: '最近您的打卡没有发现异常。',
@@ -142,6 +147,7 @@ export const strings = {
       severity: { low: '低', medium: '中', high: '高' },
     },
     loadFailed: '无法加载：{{reason}}',
+    cached: { updating: '截至 {{time}}（本机保存）· 正在更新…', failed: '截至 {{time}}（本机保存）。未能更新：{{reason}}' },
   },
 };
 
