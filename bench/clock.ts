@@ -221,8 +221,8 @@ async function main(): Promise<void> {
 
   // The bare twins: the same service calls on the same pool, without token check, rate limit,
   // validation or response schema.
-  const locations = new LocationService(platform.db, platform.config, platform.logger);
-  const clocks = new ClockService(platform.db, platform.logger, platform.config, new SecurityService(platform.db, platform.logger));
+  const locations = new LocationService({ db: platform.db, config: platform.config, logger: platform.logger });
+  const clocks = new ClockService({ db: platform.db, logger: platform.logger, config: platform.config, security: new SecurityService({ db: platform.db, logger: platform.logger }) });
   const bare = Fastify({ logger: false });
   bare.post('/bare/location/update', async (request) => {
     const b = request.body as { userId: number; latitude: number; longitude: number; accuracy?: number; source: 'background' };

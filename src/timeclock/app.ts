@@ -43,9 +43,9 @@ export { ErrorBody } from './http.ts';
 /** Every service object of the time-clock, each built once. */
 function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>): TimeclockContext {
   const { config, db, logger } = platform;
-  const auth = new TimeclockAuth(db, jwt);
-  const security = new SecurityService(db, logger);
-  const devices = new DevicesService(db, security);
+  const auth = new TimeclockAuth({ db, jwt });
+  const security = new SecurityService({ db, logger });
+  const devices = new DevicesService({ db, security });
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production';
   return {
     platform,
@@ -53,13 +53,13 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>): Timec
     auth,
     signIn: new AuthService({ db, jwt, config, logger, devices, metrics: platform.metrics }),
     devices,
-    workers: new WorkersService(db, auth),
-    sites: new SitesService(db),
-    qrCodes: new QrCodesService(db),
-    clock: new ClockService(db, logger, config, security),
-    location: new LocationService(db, config, logger),
+    workers: new WorkersService({ db, auth }),
+    sites: new SitesService({ db }),
+    qrCodes: new QrCodesService({ db }),
+    clock: new ClockService({ db, logger, config, security }),
+    location: new LocationService({ db, config, logger }),
     security,
-    webhooks: new WebhooksService(db, allowPrivate),
+    webhooks: new WebhooksService({ db, allowPrivate }),
     dispatcher: new WebhookDispatcher({
       db,
       logger,
@@ -71,7 +71,7 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>): Timec
       retentionDays: config.WEBHOOK_RETENTION_DAYS,
       allowPrivate,
     }),
-    board: new BoardService(db, config),
+    board: new BoardService({ db, config }),
   };
 }
 

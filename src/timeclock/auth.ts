@@ -48,7 +48,7 @@ export class TimeclockAuth {
   private readonly db: Database;
   private readonly jwt: JwtCodec<TimeclockClaims>;
 
-  constructor(db: Database, jwt: JwtCodec<TimeclockClaims>) {
+  constructor({ db, jwt }: { db: Database; jwt: JwtCodec<TimeclockClaims> }) {
     this.db = db;
     this.jwt = jwt;
   }

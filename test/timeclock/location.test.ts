@@ -263,7 +263,7 @@ describe('location rate limit and retention', () => {
              FROM generate_series(1, 40) d) g`,
       [w.id],
     );
-    const service = new LocationService(db, app.platform.config, app.platform.logger);
+    const service = new LocationService({ db, config: app.platform.config, logger: app.platform.logger });
     const purged = await service.purge();
     assert.equal(purged, 10, 'days 31..40');
     const [left] = await db.query<{ n: number; oldest: number }>(

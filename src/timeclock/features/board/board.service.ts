@@ -17,7 +17,7 @@ export class BoardService {
   private readonly config: Config;
   private readonly trackingWindowSeconds: number;
 
-  constructor(db: Database, config: Config) {
+  constructor({ db, config }: { db: Database; config: Config }) {
     this.db = db;
     this.config = config;
     this.trackingWindowSeconds = config.TRACKING_WINDOW_SECONDS;

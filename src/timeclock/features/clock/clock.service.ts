@@ -109,7 +109,7 @@ export class ClockService {
   private readonly logger: Logger;
   private readonly config: Config;
   private readonly security: SecurityService;
-  constructor(db: Database, logger: Logger, config: Config, security: SecurityService) {
+  constructor({ db, logger, config, security }: { db: Database; logger: Logger; config: Config; security: SecurityService }) {
     this.db = db;
     this.logger = logger;
     this.config = config;

@@ -34,7 +34,7 @@ const info = (r: typeof devices.$inferSelect): Static<typeof DeviceInfo> => ({
 export class DevicesService {
   private readonly db: Database;
   private readonly security: SecurityService;
-  constructor(db: Database, security: SecurityService) {
+  constructor({ db, security }: { db: Database; security: SecurityService }) {
     this.db = db;
     this.security = security;
   }

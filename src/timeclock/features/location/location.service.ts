@@ -181,7 +181,7 @@ export class LocationService {
   private readonly logger: Logger;
   private readonly purger: Periodic;
 
-  constructor(db: Database, config: Config, logger: Logger) {
+  constructor({ db, config, logger }: { db: Database; config: Config; logger: Logger }) {
     this.db = db;
     this.config = config;
     this.logger = logger;

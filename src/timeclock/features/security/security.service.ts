@@ -87,7 +87,7 @@ export class SecurityService {
   private readonly db: Database;
   private readonly logger: Logger;
 
-  constructor(db: Database, logger: Logger) {
+  constructor({ db, logger }: { db: Database; logger: Logger }) {
     this.db = db;
     this.logger = logger;
   }

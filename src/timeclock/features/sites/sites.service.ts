@@ -48,7 +48,7 @@ export async function currentSiteFence(exec: Executor, userId: number): Promise<
 
 export class SitesService {
   private readonly db: Database;
-  constructor(db: Database) {
+  constructor({ db }: { db: Database }) {
     this.db = db;
   }
 
@@ -125,7 +125,7 @@ const foreignKeyToUnknownSite = (siteId: number) => (err: unknown): never => {
 /** QR codes: the value a worker scans is the code's UUID; each belongs to one site. */
 export class QrCodesService {
   private readonly db: Database;
-  constructor(db: Database) {
+  constructor({ db }: { db: Database }) {
     this.db = db;
   }
 

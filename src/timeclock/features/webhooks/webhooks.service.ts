@@ -58,7 +58,7 @@ export class WebhooksService {
   /** Whether endpoints may be loopback or private addresses (WEBHOOK_ALLOW_PRIVATE). */
   readonly allowPrivate: boolean;
 
-  constructor(db: Database, allowPrivate: boolean) {
+  constructor({ db, allowPrivate }: { db: Database; allowPrivate: boolean }) {
     this.db = db;
     this.allowPrivate = allowPrivate;
   }

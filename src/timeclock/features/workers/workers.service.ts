@@ -33,7 +33,7 @@ export class WorkersService {
   private readonly auth: TimeclockAuth;
   /** A worker's columns as lists show them, `tags` their tag names, comma-separated in alphabetical order. */
   private readonly itemColumns;
-  constructor(db: Database, auth: TimeclockAuth) {
+  constructor({ db, auth }: { db: Database; auth: TimeclockAuth }) {
     this.db = db;
     this.auth = auth;
     // Subqueries with a join, so that the builder qualifies every column: in a one-table query
