@@ -318,7 +318,10 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await w.page.getByRole('button', { name: others.newWorker }).click();
       const dialog = w.page.getByRole('dialog');
       const notices = w.page.locator('.ant-message').getByText(taken, { exact: true });
-      for (const [i, username] of ['ANA.Field', server.app.platform.config.MANAGER_USERNAME.toUpperCase()].entries()) {
+      for (const username of ['ANA.Field', server.app.platform.config.MANAGER_USERNAME.toUpperCase()]) {
+        // The notice of the attempt before closes by itself after a few seconds; counting notices
+        // across attempts would race it on a loaded machine, so each attempt starts with none.
+        await notices.first().waitFor({ state: 'detached' });
         await dialog.getByLabel(others.username).fill(username);
         // A changed username clears the refusal of the one before.
         await dialog.locator('.ant-form-item-explain-error').getByText(taken).waitFor({ state: 'detached' });
@@ -329,7 +332,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
         assert.equal((await answer).status(), 409);
         // Next to the field, and in the message of the action: the manager's language, nothing else.
         await dialog.locator('.ant-form-item-explain-error').getByText(taken, { exact: true }).waitFor();
-        await notices.nth(i).waitFor();
+        await notices.first().waitFor();
         await settled(w.page);
         await screenshot(w.page, `clock-manager-username-taken-${lang}`);
       }
