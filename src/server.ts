@@ -11,7 +11,7 @@ import { ADMIN_PREFIX, adminService } from './admin/app.ts';
 import type { FeatureOptions } from './admin/context.ts';
 import { loadConfig, type Config } from './platform/config.ts';
 import { migrate } from './platform/db/migrate.ts';
-import { buildValidator, describeValidation } from './platform/http/validation.ts';
+import { buildValidator, RequestValidationError, validationMessages } from './platform/http/validation.ts';
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { installCors } from './platform/http/cors.ts';
@@ -86,7 +86,7 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
         const given = req.headers['x-trace-id'] ?? req.headers['x-request-id'];
         return typeof given === 'string' && TRACE_ID.test(given) ? given : randomUUID().replaceAll('-', '');
       },
-      schemaErrorFormatter: (errors, dataVar) => new Error(describeValidation(errors, dataVar)),
+      schemaErrorFormatter: (errors, dataVar) => new RequestValidationError(validationMessages(errors, dataVar)),
       // Fastify's type says an Ajv compile function; at run time it calls the result with the route schema.
       schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
       return503OnClosing: true,

@@ -59,6 +59,7 @@ import { Guard } from './kernel/guard.ts';
 import { RbacService } from './kernel/rbac.ts';
 import { MenuNodeShared } from './kernel/rbac.schema.ts';
 import { SessionService, type AdminTokenClaims } from './kernel/sessions.ts';
+import { msg } from '../platform/i18n.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
 
@@ -117,11 +118,11 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
 
   // Every route says who may call it, and that declaration becomes the route's auth hook and
   // its documented security and refusals; the permission catalogue is the set of declared slugs.
-  // A signed-in route can answer 400, 401 (token) and 403 (permission, or the IP blacklist);
-  // a route with `limitPerIp` 429.
+  // A signed-in route can answer 400, 401 (token) and 403 (permission, or the IP blacklist); a
+  // public one 403 (the IP blacklist refuses every route); a route with `limitPerIp` 429.
   await app.register(rateLimit, { global: false, ...rateLimitStorage(platform.redis, `${config.REDIS_KEY_PREFIX}admin-rl:`, logger) });
   const perIp = limitHook(app, { max: config.AUTH_RATE_LIMIT, windowMs: 60_000, key: (request) => `${request.routeOptions.url}:${request.ip}` }, ({ retryAfter }) =>
-    new AppError(E.TOO_MANY_REQUESTS, { detail: `at most ${config.AUTH_RATE_LIMIT} requests per minute from one address; retry in ${retryAfter} s`, headers: { 'Retry-After': String(retryAfter) } }));
+    new AppError(E.TOO_MANY_REQUESTS, { detail: msg('admin.app.authRateLimited', { AUTH_RATE_LIMIT: config.AUTH_RATE_LIMIT, retryAfter }), headers: { 'Retry-After': String(retryAfter) } }));
   const declared: DeclaredPermission[] = [];
   const docsRoute = `${ADMIN_PREFIX}/docs`;
   app.addHook('onRoute', (route) => {
@@ -135,7 +136,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     const signedIn = cfg.auth !== 'public';
     // Counted first, so that every attempt counts and carries the headers.
     route.onRequest = [...(cfg.limitPerIp ? [perIp] : []), ...(signedIn ? [guard.hookFor(cfg.permission)] : []), ...[route.onRequest ?? []].flat()];
-    const refusals = signedIn ? [400, 401, 403] : [];
+    const refusals = signedIn ? [400, 401, 403] : [403];
     if (cfg.limitPerIp) refusals.push(429);
     documentAccess(route, { bearer: signedIn, errors: refusals }, ErrorEnvelope);
   });
@@ -149,7 +150,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     version: '1.0',
     description: [
       'Every response is `{ code, message, data, trace_id }`; lists put `{ list, page, page_size, total }` in `data`.',
-      'Authenticate with `Authorization: Bearer <token>` from `POST /login`. Messages follow `Accept-Language` (`en-US`, `zh-CN`).',
+      'Authenticate with `Authorization: Bearer <token>` from `POST /login`. Messages follow `Accept-Language` (`en-US`, the default, or `zh-CN`), the detail after a code’s message included; a validation message names the field and the values it accepts.',
       '`/captcha` and `/login` are limited per client IP (`AUTH_RATE_LIMIT` a minute each): their answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds), and over the limit 429 10009 with `Retry-After` (seconds).',
       'Paging: `page` ≥ 1, `page_size` 1..100 (out of range is a 400). `order_by` is `field:asc|desc` over each list’s fields.',
       'Times in records are `YYYY-MM-DD HH:mm:ss` in the server’s display time zone; token expiry is ISO 8601 UTC.',

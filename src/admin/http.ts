@@ -20,10 +20,8 @@ declare module 'fastify' {
   }
 }
 
-const OK = { 'en-US': 'success', 'zh-CN': '操作成功' };
-
 export function ok<T>(request: FastifyRequest, data: T) {
-  return { code: 200, message: translate(OK, localeOf(request)), data, trace_id: request.id };
+  return { code: 200, message: translate('admin.ok', localeOf(request)), data, trace_id: request.id };
 }
 
 export function okList<T>(request: FastifyRequest, list: T[], q: { page: number; page_size: number }, total: number) {

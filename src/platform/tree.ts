@@ -1,6 +1,7 @@
 // Trees stored as rows with a parent id (menus, departments).
 import type { Database, Executor, Transaction } from './db/database.ts';
 import { InvalidInput } from './http/errors.ts';
+import { msg, type Msg } from './i18n.ts';
 
 /** Nests rows under their parents; rows whose parent is absent (or 0) become roots. Keeps order. */
 export function buildTree<T extends { id: number; parent_id: number; children: T[] }>(rows: T[]): T[] {
@@ -65,11 +66,11 @@ export function treeTransaction<T>(db: Database, table: string, fn: (tx: Transac
  */
 export async function checkMove(
   tx: Executor,
-  o: { table: string; noun: string; id: number; parentId: number; checkParent: () => Promise<void> },
+  o: { table: string; noun: Msg; id: number; parentId: number; checkParent: () => Promise<void> },
 ): Promise<void> {
-  if (o.parentId === o.id) throw new InvalidInput(`${o.noun} ${o.id} cannot be its own parent`, 'parent_id');
+  if (o.parentId === o.id) throw new InvalidInput(msg('platform.tree.cannotOwnParent', { noun: o.noun, id: o.id }), 'parent_id');
   await o.checkParent();
   if (await isInSubtree(tx, o.table, o.parentId, o.id)) {
-    throw new InvalidInput(`parent_id ${o.parentId} is a descendant of ${o.noun} ${o.id}: moving it there would make a cycle`, 'parent_id');
+    throw new InvalidInput(msg('platform.tree.parentIdDescendantMoving', { parentId: o.parentId, noun: o.noun, id: o.id }), 'parent_id');
   }
 }

@@ -118,6 +118,7 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
     version: '1.0',
     description: [
       'Success bodies are exactly as the contract lists them; errors are `{ message, code, details }`. Times are ISO 8601 UTC.',
+      'Error messages follow `Accept-Language` (`en-US`, the default, or `zh-CN`); a validation failure lists one message per field in `details.errors`, naming the field and the values it accepts.',
       'Authenticate with `Authorization: Bearer <token>` from `POST /api/auth/login`. A worker acts only on their own `userId` (403 `FORBIDDEN` otherwise); managers on anyone’s.',
       'Rate limits (fixed one-minute windows): login and refresh 5 per client IP; `POST /api/clock` 10 per user; `POST /api/location/update` 60 per user; every other signed-in route 100 per user (configurable, `TIMECLOCK_RATE_LIMIT_*`). Limited responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds); over the limit: 429 `RATE_LIMITED` with `Retry-After` (seconds).',
     ].join('\n'),

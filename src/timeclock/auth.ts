@@ -9,6 +9,7 @@ import type { Database } from '../platform/db/database.ts';
 import { AppError } from '../platform/http/errors.ts';
 import type { ROLES } from './db/schema.ts';
 import { E } from './errors.ts';
+import { msg } from '../platform/i18n.ts';
 
 export type Role = (typeof ROLES)[number];
 
@@ -61,7 +62,7 @@ export class TimeclockAuth {
   hookFor(access: Exclude<RouteAccess, 'public'>): onRequestAsyncHookHandler {
     return async (request) => {
       const caller = await this.authenticate(request);
-      if (access === 'manager' && caller.role !== 'manager') throw new AppError(E.FORBIDDEN, { detail: 'managers only' });
+      if (access === 'manager' && caller.role !== 'manager') throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.auth.managersOnly') });
       request.user = caller;
     };
   }
@@ -70,14 +71,14 @@ export class TimeclockAuth {
   async authenticate(request: FastifyRequest): Promise<Caller> {
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (!match) throw new AppError(E.TOKEN_INVALID, { detail: 'missing bearer token' });
+    if (!match) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.missingBearerToken') });
     const verified = this.jwt.verify(match[1]!);
     if (!verified.ok) throw new AppError(verified.reason === 'expired' ? E.TOKEN_EXPIRED : E.TOKEN_INVALID);
     const { userId, iat } = verified.payload;
     if (!Number.isSafeInteger(userId)) throw new AppError(E.TOKEN_INVALID);
     const account = await this.account(userId);
-    if (!account) throw new AppError(E.TOKEN_INVALID, { detail: 'account disabled or deleted' });
-    if (iat < account.validAfter) throw new AppError(E.TOKEN_INVALID, { detail: 'token revoked' });
+    if (!account) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.accountDisabledDeleted') });
+    if (iat < account.validAfter) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.tokenRevoked') });
     return { userId, role: account.role };
   }
 
@@ -108,7 +109,7 @@ export function assertSelfOrManager(request: FastifyRequest, userId: number): Ca
   const caller = request.user;
   if (!caller) throw new AppError(E.TOKEN_INVALID);
   if (caller.role !== 'manager' && caller.userId !== userId) {
-    throw new AppError(E.FORBIDDEN, { detail: 'a worker may act only on their own userId' });
+    throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.auth.workerMayActOnly') });
   }
   return caller;
 }

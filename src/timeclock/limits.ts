@@ -20,6 +20,7 @@ import { AppError } from '../platform/http/errors.ts';
 import { limitHook } from '../platform/http/rate-limit.ts';
 import type { Platform } from '../platform/platform.ts';
 import { E } from './errors.ts';
+import { msg } from '../platform/i18n.ts';
 
 export type LimitTier = 'auth' | 'clock' | 'location' | 'general';
 
@@ -46,7 +47,7 @@ export async function installLimits(app: FastifyInstance, platform: Platform): P
       key: tier === 'auth' ? (req) => `${tier}:${req.ip}` : (req) => `${tier}:${req.user!.userId}`,
       cache: LOCAL_KEYS,
     }, ({ max: limit, retryAfter }) => new AppError(E.RATE_LIMITED, {
-      detail: `at most ${limit} requests per minute (${tier}); retry in ${retryAfter} s`,
+      detail: msg('timeclock.limits.rateLimited', { limit, tier: msg(`timeclock.limits.tier.${tier}`), retryAfter }),
       details: { limit, tier, retryAfter },
       headers: { 'Retry-After': String(retryAfter) },
     }));

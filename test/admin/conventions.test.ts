@@ -290,6 +290,27 @@ describe('localisation', () => {
     assert.match(media.body.message, /^不支持的内容类型/);
   });
 
+  test('details are localised with the message, in both languages', async () => {
+    const zh = { 'accept-language': 'zh-CN' };
+    const missing = await call(app, 'GET', '/api/admin/admins/999999', { token, headers: zh });
+    assertError(missing, 404, 30003);
+    assert.equal(missing.body.message, '数据不存在：管理员 999999 不存在');
+    const missingEn = await call(app, 'GET', '/api/admin/admins/999999', { token });
+    assert.equal(missingEn.body.message, 'Data does not exist: no administrator 999999');
+    const wrongType = await call(app, 'POST', LOGIN, { body: { username: 1, password: 'x' }, headers: zh });
+    assert.equal(wrongType.body.message, '参数校验失败：body.username 必须是字符串');
+    const union = await call(app, 'GET', '/api/admin/notifications?is_read=2', { token, headers: zh });
+    assertError(union, 400, 30001);
+    assert.equal(union.body.message, '参数校验失败：querystring.is_read 必须是以下之一：1、0');
+    const unionEn = await call(app, 'GET', '/api/admin/notifications?is_read=2', { token });
+    assert.equal(unionEn.body.message, 'Parameter validation failed: querystring.is_read must be one of: 1, 0');
+    const route = await call(app, 'GET', '/api/admin/nope', { headers: zh });
+    assert.equal(route.body.message, '资源不存在：GET /api/admin/nope');
+    const json = await call(app, 'POST', LOGIN, { payload: '{"username":', headers: { ...zh, 'content-type': 'application/json' } });
+    assertError(json, 400, 30004);
+    assert.equal(json.body.message, '格式错误：请求体不是有效的 JSON');
+  });
+
   test('success messages are localised', async () => {
     const res = await call(app, 'GET', INFO, { token, headers: { 'accept-language': 'zh-CN' } });
     assert.equal(res.status, 200);

@@ -4,7 +4,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { orderProblems } from '../../src/admin/features/orders/orders.service.ts';
+import { orderProblems as problemsOf } from '../../src/admin/features/orders/orders.service.ts';
+import { translate } from '../../src/platform/i18n.ts';
+
+const orderProblems = (input: Parameters<typeof problemsOf>[0]) => problemsOf(input).map((p) => translate(p, 'en-US'));
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 import { call, login, signedInAdmin, type Reply } from '../helpers/http.ts';
@@ -241,6 +244,13 @@ describe('GET /orders', () => {
     assert.deepEqual(ids(await list(`?user_id=${user}&min_amount=5.01`)), [c.id, a.id]);
     assert.deepEqual(ids(await list(`?user_id=${user}&min_amount=5&max_amount=5`)), [b.id]);
     assert.deepEqual(ids(await list(`?user_id=${user}&order_by=amount:asc`)), [b.id, a.id, c.id]);
+    // Amounts sort as numbers, not as their text ("100.00" < "20.00").
+    const other = (userSeq += 1);
+    const item = (price: number) => [{ product_id: 1, product_name: 'p', price, quantity: 1 }];
+    const big = (await create({ user_id: other, amount: 100, products: item(100) })).body.data.order as Order;
+    const small = (await create({ user_id: other, amount: 20, products: item(20) })).body.data.order as Order;
+    assert.deepEqual(ids(await list(`?user_id=${other}&order_by=amount:asc`)), [small.id, big.id]);
+    assert.deepEqual(ids(await list(`?user_id=${other}&order_by=amount:desc`)), [big.id, small.id]);
     // LIKE wildcards in order_no match themselves.
     assert.equal(assertOk(await list('?order_no=%25')).total, 0);
     assert.equal(assertOk(await list(`?user_id=${user}&status=paid`)).total, 0);

@@ -14,7 +14,7 @@ import { contains, escapeLike } from '../../src/platform/db/like.ts';
 import { InvalidInput } from '../../src/platform/http/errors.ts';
 import { OrderByQuery, PagingQuery, offsetOf, parseOrderBy, parseTimeRange } from '../../src/platform/http/schemas.ts';
 import { describeValidation, validatorCompiler } from '../../src/platform/http/validation.ts';
-import { pickLocale, translate } from '../../src/platform/i18n.ts';
+import { msg, Msg, pickLocale, sentences, translate } from '../../src/platform/i18n.ts';
 import { addMonths, formatDisplay, parseDisplay } from '../../src/platform/time.ts';
 
 describe('pickLocale', () => {
@@ -54,21 +54,32 @@ describe('pickLocale', () => {
 });
 
 describe('translate', () => {
-  const msg = { 'en-US': 'Try again in {minutes} minutes', 'zh-CN': '请 {minutes} 分钟后再试' };
-
-  test('renders the chosen locale', () => {
-    assert.equal(translate(msg, 'en-US'), 'Try again in {minutes} minutes');
-    assert.equal(translate(msg, 'zh-CN', { minutes: 15 }), '请 15 分钟后再试');
+  test('renders the chosen locale with its parameters', () => {
+    assert.equal(translate('admin.error.LOGIN_LOCKED', 'en-US', { minutes: 15 }), 'Too many failed logins; try again in 15 minutes');
+    assert.equal(translate('admin.error.LOGIN_LOCKED', 'zh-CN', { minutes: 15 }), '登录失败次数过多，请 15 分钟后再试');
   });
 
-  test('substitutes parameters and leaves unknown placeholders alone', () => {
-    assert.equal(translate(msg, 'en-US', { minutes: 5 }), 'Try again in 5 minutes');
-    assert.equal(translate(msg, 'en-US', { other: 1 }), 'Try again in {minutes} minutes');
+  test('leaves unknown placeholders alone', () => {
+    assert.equal(translate('admin.error.LOGIN_LOCKED', 'en-US', { other: 1 }), 'Too many failed logins; try again in {minutes} minutes');
   });
 
-  test('falls back to en-US when a locale is missing', () => {
-    const onlyEn = { 'en-US': 'Hello {name}' } as unknown as Parameters<typeof translate>[0];
-    assert.equal(translate(onlyEn, 'zh-CN', { name: 'Ann' }), 'Hello Ann');
+  test('renders nested messages, lists and sentences in the same language', () => {
+    const nested = msg('platform.tree.cannotOwnParent', { noun: msg('noun.menu'), id: 3 });
+    assert.equal(translate(nested, 'en-US'), 'menu 3 cannot be its own parent');
+    assert.equal(translate(nested, 'zh-CN'), '菜单 3 不能是自己的上级');
+    const list = msg('admin.roles.unknownMenuIds', { unknownMenus: [4, 5] });
+    assert.equal(translate(list, 'en-US'), 'unknown menu_ids: 4, 5');
+    assert.equal(translate(list, 'zh-CN'), '未知的 menu_ids：4、5');
+    assert.equal(translate([nested, list], 'en-US'), 'menu 3 cannot be its own parent; unknown menu_ids: 4, 5');
+    assert.equal(translate(sentences([nested, list]), 'zh-CN'), '菜单 3 不能是自己的上级；未知的 menu_ids：4、5');
+  });
+
+  test('a stored message reads back as the same message; a stored plain string stays as it was', () => {
+    const nested = msg('platform.tree.cannotOwnParent', { noun: msg('noun.menu'), id: 3 });
+    const back = Msg.fromJSON(JSON.parse(JSON.stringify(nested)));
+    assert.equal(translate(back!, 'zh-CN'), translate(nested, 'zh-CN'));
+    assert.equal(translate(Msg.fromJSON('as it was')!, 'zh-CN'), 'as it was');
+    assert.equal(Msg.fromJSON({ key: 'no.such.key' }), undefined);
   });
 });
 

@@ -92,6 +92,13 @@ describe('admin routes', () => {
       assert.ok(op.responses['401'] && op.responses['403'], `${label(r)} documents 401 and 403`);
     }
   });
+
+  test('the document shows the IP blacklist’s 403 on the public routes too', async () => {
+    const documented = [...(await operations(`${ADMIN_PREFIX}/docs/openapi.json`, routesOf(ADMIN_PREFIX).filter((r) => r.config?.auth === 'public')))]
+      .filter(([, op]) => op);
+    assert.ok(documented.length >= 3, `${documented.length} public routes documented`);
+    for (const [r, op] of documented) assert.ok(op!.responses['403'], `${label(r)} documents 403`);
+  });
 });
 
 describe('time-clock routes', () => {

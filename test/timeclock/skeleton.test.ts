@@ -97,6 +97,22 @@ describe('both services (default)', () => {
     assert.equal(res.body.data, null);
   });
 
+  test('messages follow Accept-Language: validation names the allowed values, in Chinese too', async () => {
+    const login = await call(app, 'POST', '/api/auth/login', { body: { username: 'manager', password: MANAGER_PASSWORD, deviceUuid: 'web-00000000-0000-4000-8000-000000000001' } });
+    assert.equal(login.status, 200);
+    const token = (login.body as { token: string }).token;
+    const body = { userId: 1, eventType: 'lunch', qrCodeValue: 'x', latitude: 0, longitude: 0 };
+    const zh = await call(app, 'POST', '/api/clock', { body, headers: { authorization: `Bearer ${token}`, 'accept-language': 'zh-CN' } });
+    assertTimeclockError(zh, 400, 'VALIDATION_ERROR');
+    assert.equal(zh.body.message, '请求数据无效：body.eventType 必须是以下之一：clock_in、clock_out');
+    assert.deepEqual(zh.body.details.errors, ['body.eventType 必须是以下之一：clock_in、clock_out']);
+    const en = await call(app, 'POST', '/api/clock', { body, headers: { authorization: `Bearer ${token}` } });
+    assert.equal(en.body.message, 'Invalid request data: body.eventType must be one of: clock_in, clock_out');
+    const missing = await call(app, 'GET', '/api/workers/999999', { headers: { authorization: `Bearer ${token}`, 'accept-language': 'zh' } });
+    assertTimeclockError(missing, 404, 'NOT_FOUND');
+    assert.equal(missing.body.message, '未找到：员工 999999 不存在');
+  });
+
   test('paths outside both services get the process-level 404', async () => {
     assertRootNotFound(await call(app, 'GET', '/nowhere'), '/nowhere');
   });

@@ -18,6 +18,7 @@ import { E } from '../errors.ts';
 import type { Principal } from './guard.ts';
 import type { RbacService } from './rbac.ts';
 import type { SessionService } from './sessions.ts';
+import { msg, type Msg } from '../../platform/i18n.ts';
 
 /** What a change returns: its value, and the administrators whose grants it changed. */
 export interface GrantChange<T> {
@@ -29,9 +30,9 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
   /** The catalogue's table, with an `id` and a unique `slug`. */
   protected abstract readonly table: Table;
   /** What a row is called in refusals (`no role 5`). */
-  protected abstract readonly noun: string;
+  protected abstract readonly noun: Msg;
   /** The refusal when a row the change refers to no longer exists (a foreign-key violation). */
-  protected abstract readonly vanished: string;
+  protected abstract readonly vanished: Msg;
 
   protected readonly orm: Orm;
   protected readonly tz: string;
@@ -51,7 +52,7 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
     const table: PgTable = this.table; // widened: the builder's types cannot follow a generic table
     const query = orm.select().from(table).where(eq(this.table.id, id));
     const [row] = (await (forUpdate ? query.for('update') : query)) as Table['$inferSelect'][];
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no ${this.noun} ${id}` });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.grantCatalogue.notFound', { noun: this.noun, id }) });
     return row;
   }
 
@@ -91,7 +92,7 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
         guard ? this.rbac.guardAdministration(tx, guard.caller.adminId, guard.failure, () => change(tx.orm)) : change(tx.orm));
     } catch (err) {
       const code = pgErrorCode(err);
-      if (code === UNIQUE_VIOLATION) throw new AppError(E.ALREADY_EXISTS, { detail: `a ${this.noun} with slug ${slug ?? ''} already exists` });
+      if (code === UNIQUE_VIOLATION) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.grantCatalogue.slugTaken', { noun: this.noun, slug: slug ?? '' }) });
       if (code === FOREIGN_KEY_VIOLATION) throw new AppError(E.VALIDATION, { detail: this.vanished });
       throw err;
     }

@@ -12,6 +12,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import { E } from '../errors.ts';
 import type { RbacService } from './rbac.ts';
 import { AUTH_CHANNEL, type AdminTokenClaims, type AuthInvalidation, type SessionService } from './sessions.ts';
+import { msg } from '../../platform/i18n.ts';
 
 export interface Principal {
   sessionId: number;
@@ -81,7 +82,7 @@ export class Guard {
     const authorize = (request: FastifyRequest, principal: Principal) => {
       request.admin = principal;
       if (permission && !principal.isSuper && !principal.permissions.has(permission)) {
-        throw new AppError(E.NO_PERMISSION, { detail: permission });
+        throw new AppError(E.NO_PERMISSION, { detail: msg('admin.guard.permissionNeeded', { permission }) });
       }
     };
     return (request, _reply, done) => {

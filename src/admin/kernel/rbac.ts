@@ -9,6 +9,7 @@ import type { Database, Executor, Orm } from '../../platform/db/database.ts';
 import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
 import { buildTree, withAncestors } from '../../platform/tree.ts';
 import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../db/schema.ts';
+import { msg } from '../../platform/i18n.ts';
 
 /** The permission that lets an administrator manage administrators (with the super role). */
 export const ADMINISTER_ADMINS = 'admin.update';
@@ -80,10 +81,10 @@ export class RbacService {
     const callerBefore = await this.canAdminister(tx, callerId);
     const result = await change();
     if (superBefore && !(await this.hasEnabledSuper(tx))) {
-      throw new AppError(failure, { detail: 'this would leave no enabled super administrator' });
+      throw new AppError(failure, { detail: msg('admin.rbac.wouldLeaveNoEnabled') });
     }
     if (callerBefore && !(await this.canAdminister(tx, callerId))) {
-      throw new AppError(failure, { detail: `this would remove your own permission to administer administrators (${ADMINISTER_ADMINS})` });
+      throw new AppError(failure, { detail: msg('admin.rbac.wouldRemoveYourOwn', { ADMINISTER_ADMINS }) });
     }
     return result;
   }

@@ -6,10 +6,11 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Route
 import type { HTTPMethod } from 'find-my-way';
 import Router from 'find-my-way';
 import type { TSchema } from 'typebox';
-import { pickLocale, translate, type Locale } from '../i18n.ts';
+import { msg, pickLocale, translate, translateDeep, type Locale } from '../i18n.ts';
 import { unavailableIn } from '../availability.ts';
 import { isConnectionError, pgErrorCode, QUERY_CANCELED } from '../db/errors.ts';
 import { AppError, InvalidInput, type ErrorDef, type FrameworkErrors } from './errors.ts';
+import { RequestValidationError } from './validation.ts';
 
 export interface RenderedError {
   def: ErrorDef;
@@ -45,9 +46,10 @@ export function localeOf(request: FastifyRequest): Locale {
 
 export function renderAppError(err: AppError, locale: Locale): { message: string; details: Record<string, unknown> } {
   const base = translate(err.def.message, locale, err.options.params);
+  const { detail } = err.options;
   return {
-    message: err.options.detail ? `${base}: ${err.options.detail}` : base,
-    details: err.options.details ?? {},
+    message: detail ? translate('common.withDetail', locale, { message: base, detail: translate(detail, locale) }) : base,
+    details: (translateDeep(err.options.details ?? {}, locale) as Record<string, unknown>),
   };
 }
 
@@ -55,30 +57,31 @@ export function renderAppError(err: AppError, locale: Locale): { message: string
 export function classify(err: unknown, errors: FrameworkErrors): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof InvalidInput) {
-    return new AppError(errors.validation, { detail: err.message, details: err.field ? { field: err.field } : {} });
+    return new AppError(errors.validation, { detail: err.detail, details: err.field ? { field: err.field } : {} });
   }
   const unavailable = unavailableIn(err);
   if (unavailable || isConnectionError(err)) {
-    return new AppError(errors.unavailable, { detail: `${unavailable?.dependency ?? 'database'} unreachable`, headers: { 'Retry-After': RETRY_AFTER_S } });
+    const dependency = unavailable?.dependency === 'Redis' ? 'redis' : 'database';
+    return new AppError(errors.unavailable, { detail: msg(`unavailable.${dependency}`), headers: { 'Retry-After': RETRY_AFTER_S } });
   }
   if (pgErrorCode(err) === QUERY_CANCELED) {
-    return new AppError(errors.unavailable, { detail: 'a database statement took too long and was cancelled', headers: { 'Retry-After': RETRY_AFTER_S } });
+    return new AppError(errors.unavailable, { detail: msg('unavailable.statementTimeout'), headers: { 'Retry-After': RETRY_AFTER_S } });
   }
+  if (err instanceof RequestValidationError) return new AppError(errors.validation, { detail: err.messages, details: { errors: err.messages } });
   const e = err as FastifyError & { validation?: unknown[]; validationContext?: string };
-  if (e.validation) {
-    return new AppError(errors.validation, { detail: e.message, details: { errors: e.message.split('; ') } });
-  }
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError(errors.malformedBody, { detail: msg('request.invalidJson') });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError(errors.malformedBody, { detail: msg('request.emptyJson') });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError(errors.malformedBody, { detail: e.message });
+      return new AppError(errors.malformedBody, { detail: msg('request.contentLength') });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError(errors.bodyTooLarge);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(errors.unsupportedMediaType, { detail: e.message });
+      return new AppError(errors.unsupportedMediaType, { detail: msg('request.mediaType', { type: String(e.message.split(': ')[1] ?? '') }) });
   }
-  if (e instanceof SyntaxError && e.statusCode === 400) return new AppError(errors.malformedBody, { detail: e.message });
+  if (e instanceof SyntaxError && e.statusCode === 400) return new AppError(errors.malformedBody, { detail: msg('request.invalidJson') });
   switch (e.statusCode) {
     case 429:
       return new AppError(errors.tooManyRequests);
@@ -91,7 +94,7 @@ export function classify(err: unknown, errors: FrameworkErrors): AppError {
     case 415:
       return new AppError(errors.unsupportedMediaType);
   }
-  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new AppError(errors.validation, { detail: e.message });
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new AppError(errors.validation, { detail: msg('request.invalid') });
   return new AppError(errors.internal);
 }
 
@@ -123,9 +126,9 @@ export function installConventions(app: FastifyInstance, conv: ServiceConvention
     const allowed = METHODS.filter((m) => m !== request.method && router.find(m, path));
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
-      return send(reply, request, new AppError(conv.errors.methodNotAllowed, { detail: `${request.method} ${path}` }));
+      return send(reply, request, new AppError(conv.errors.methodNotAllowed, { detail: msg('request.route', { method: request.method, path }) }));
     }
-    return send(reply, request, new AppError(conv.errors.notFound, { detail: `${request.method} ${path}` }));
+    return send(reply, request, new AppError(conv.errors.notFound, { detail: msg('request.route', { method: request.method, path }) }));
   });
 }
 
@@ -168,7 +171,7 @@ const REFERENCE_CSS = `
 `;
 
 function withErrorTable(description: string, errors: Record<string, ErrorDef>): string {
-  const rows = Object.values(errors).map((d) => `| ${d.code} | ${d.status} | ${d.message['en-US']} |`);
+  const rows = Object.values(errors).map((d) => `| ${d.code} | ${d.status} | ${translate(d.message, 'en-US')} |`);
   return [description, '', '| code | HTTP | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 

@@ -1,20 +1,21 @@
 // Errors that carry a registry entry. Each service declares its registry (business code,
 // HTTP status, localised message) once in its errors.ts; handlers throw AppError with an
 // entry and the service's error handler renders it in that service's shape.
-import type { Messages } from '../i18n.ts';
+import { translate, type MessageKey, type Msg } from '../i18n.ts';
 
 export interface ErrorDef<C extends number | string = number | string> {
   readonly code: C;
   readonly status: number;
-  readonly message: Messages;
+  /** The catalogue key of the entry's message (src/messages/). */
+  readonly message: MessageKey;
 }
 
 export interface AppErrorOptions {
   /** Values substituted into the message template. */
   params?: Record<string, unknown>;
-  /** A more precise reason, appended to the localised message (not localised). */
-  detail?: string;
-  /** Structured information for clients (the time-clock `details` object). */
+  /** A more precise reason, appended to the entry's message in the reader's language. */
+  detail?: Msg | readonly Msg[];
+  /** Structured information for clients (the time-clock `details` object); any `Msg` in it is rendered. */
   details?: Record<string, unknown>;
   headers?: Record<string, string>;
 }
@@ -24,7 +25,7 @@ export class AppError extends Error {
   readonly def: ErrorDef;
   readonly options: AppErrorOptions;
   constructor(def: ErrorDef, options: AppErrorOptions = {}) {
-    super(options.detail ?? def.message['en-US']);
+    super(translate(options.detail ?? def.message, 'en-US'));
     this.def = def;
     this.options = options;
   }
@@ -61,8 +62,10 @@ export interface FrameworkErrors {
 export class InvalidInput extends Error {
   override name = 'InvalidInput';
   readonly field: string | undefined;
-  constructor(message: string, field?: string) {
-    super(message);
+  readonly detail: Msg;
+  constructor(detail: Msg, field?: string) {
+    super(translate(detail, 'en-US'));
+    this.detail = detail;
     this.field = field;
   }
 }

@@ -2,6 +2,7 @@
 import { Type, type TSchema } from 'typebox';
 import { addMonths, DISPLAY_TIME_PATTERN, formatDisplay, parseDisplay } from '../time.ts';
 import { InvalidInput } from './errors.ts';
+import { msg } from '../i18n.ts';
 
 export const PAGE_SIZE_MAX = 100;
 
@@ -47,12 +48,12 @@ export function parseTimeRange(
 ): { from: Date | undefined; to: Date | undefined } {
   const from = q.start_time === undefined ? undefined : parseDisplay(q.start_time, tz);
   const to = q.end_time === undefined ? undefined : parseDisplay(q.end_time, tz);
-  if (from === null) throw new InvalidInput('start_time is not a valid date and time', 'start_time');
-  if (to === null) throw new InvalidInput('end_time is not a valid date and time', 'end_time');
-  if (from && to && from > to) throw new InvalidInput('start_time must not be after end_time', 'start_time');
+  if (from === null) throw new InvalidInput(msg('platform.schemas.startTimeNotValid'), 'start_time');
+  if (to === null) throw new InvalidInput(msg('platform.schemas.endTimeNotValid'), 'end_time');
+  if (from && to && from > to) throw new InvalidInput(msg('platform.schemas.startTimeMustNot'), 'start_time');
   // Calendar months on the wall clock of the display zone: 03-01 00:00 to 06-01 00:00 is 3 months.
   if (maxMonths !== undefined && from && to && q.start_time && parseDisplay(formatDisplay(addMonths(parseDisplay(q.start_time, 'UTC')!, maxMonths), 'UTC')!, tz)! < to) {
-    throw new InvalidInput(`the time range must not exceed ${maxMonths} months`, 'end_time');
+    throw new InvalidInput(msg('platform.schemas.timeRangeMustNot', { maxMonths }), 'end_time');
   }
   return { from, to };
 }

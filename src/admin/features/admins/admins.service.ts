@@ -27,9 +27,10 @@ import type { EndReason, SessionService } from '../../kernel/sessions.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
 import type { AdminListQuery, AdminOrderField, AdminRecord as AdminRecordSchema, CreateAdminBody, UpdateAdminBody } from './admins.schema.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 /** One's own password changes only through PUT /password, which asks for the old one. */
-const OWN_PASSWORD = 'change your own password with PUT /password (it asks for old_password), not through the administration routes';
+const OWN_PASSWORD = msg('admin.admins.ownPassword');
 
 /** The filters the list and the export share. */
 export interface AdminFilter {
@@ -154,7 +155,7 @@ export class AdminsService {
 
   async get(id: number, orm: Orm = this.orm): Promise<AdminRecord> {
     const rows = await selectRows(orm).where(eq(admins.id, id));
-    if (rows.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
+    if (rows.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.admins.noAdministrator', { id }) });
     const [record] = await this.withRoles(rows, orm);
     return record!;
   }
@@ -196,7 +197,7 @@ export class AdminsService {
   private async checkDepartment(id: number | null | undefined) {
     if (id === undefined || id === null) return;
     const [row] = await this.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, id));
-    if (!row) throw new AppError(E.VALIDATION, { detail: `department_id ${id} does not exist`, details: { field: 'department_id' } });
+    if (!row) throw new AppError(E.VALIDATION, { detail: msg('admin.admins.departmentIdDoesNot', { id }), details: { field: 'department_id' } });
   }
 
   /**
@@ -208,13 +209,13 @@ export class AdminsService {
     const found = await this.orm.select({ id: roles.id, slug: roles.slug }).from(roles).where(inArray(roles.id, roleIds));
     const missing = roleIds.filter((id) => !found.some((r) => r.id === id));
     if (missing.length > 0) {
-      throw new AppError(E.VALIDATION, { detail: `role_ids ${missing.join(', ')} do not exist`, details: { field: 'role_ids' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.admins.roleIdsDoNot', { missing }), details: { field: 'role_ids' } });
     }
     if (caller.isSuper) return;
     const added = found.filter((r) => !current.includes(r.id));
     if (added.length === 0) return;
     const superRole = added.find((r) => r.slug === SUPER_ADMIN_ROLE);
-    if (superRole) throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can grant the super-administrator role' });
+    if (superRole) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.onlySuperGrantsSuper') });
     const carried = await this.orm
       .selectDistinct({ roleId: rolePermissions.roleId, slug: permissions.slug })
       .from(rolePermissions)
@@ -222,7 +223,7 @@ export class AdminsService {
       .where(and(inArray(rolePermissions.roleId, added.map((r) => r.id)), eq(permissions.status, 1)));
     const beyond = carried.find((p) => !caller.permissions.has(p.slug));
     if (beyond) {
-      throw new AppError(E.ACCESS_DENIED, { detail: `role ${beyond.roleId} grants ${beyond.slug}, which the caller does not hold` });
+      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsWhichCaller', { roleId: beyond.roleId, slug: beyond.slug }) });
     }
   }
 
@@ -233,7 +234,7 @@ export class AdminsService {
 
   private async exists(id: number) {
     const [row] = await this.orm.select({ id: admins.id, username: admins.username, bound: rowColumns.bound }).from(admins).where(eq(admins.id, id));
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.admins.noAdministrator', { id }) });
     return row;
   }
 
@@ -268,8 +269,8 @@ export class AdminsService {
   private mapWriteError(err: unknown, username?: string) {
     if (err instanceof AppError) return err;
     const code = pgErrorCode(err);
-    if (code === UNIQUE_VIOLATION) return new AppError(E.ALREADY_EXISTS, { detail: username ? `username ${username} is taken` : 'duplicate', details: { field: 'username' } });
-    if (code === FOREIGN_KEY_VIOLATION) return new AppError(E.VALIDATION, { detail: 'a referenced department or role no longer exists' });
+    if (code === UNIQUE_VIOLATION) return new AppError(E.ALREADY_EXISTS, { detail: username ? msg('admin.admins.usernameTaken', { username }) : msg('admin.admins.duplicate'), details: { field: 'username' } });
+    if (code === FOREIGN_KEY_VIOLATION) return new AppError(E.VALIDATION, { detail: msg('admin.admins.referencedDepartmentRoleNo') });
     return err;
   }
 
@@ -281,11 +282,11 @@ export class AdminsService {
     const rolesChange = input.role_ids !== undefined && !sameSet(input.role_ids, current);
 
     if (self && input.password !== undefined) throw new AppError(E.ACCESS_DENIED, { detail: OWN_PASSWORD });
-    if (status === 0 && self) throw new AppError(E.ACCESS_DENIED, { detail: 'you cannot disable yourself' });
+    if (status === 0 && self) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.youCannotDisableYourself') });
     if ((status === 0 || rolesChange || input.password !== undefined) && !self && (await this.rbac.isProtected(id))) {
-      if (status === 0) throw new AppError(E.ACCESS_DENIED, { detail: 'a protected administrator cannot be disabled' });
-      if (rolesChange) throw new AppError(E.ACCESS_DENIED, { detail: 'the roles of a protected administrator cannot be changed by others' });
-      if (!caller.isSuper) throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can set the password of a protected administrator' });
+      if (status === 0) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.protectedAdministratorCannotDisabled') });
+      if (rolesChange) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.rolesProtectedAdministratorCannot') });
+      if (!caller.isSuper) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.onlySuperSetsProtectedPassword') });
     }
     await this.checkDepartment(input.department_id);
     if (rolesChange) await this.checkRoleGrants(caller, input.role_ids!, current);
@@ -299,7 +300,7 @@ export class AdminsService {
       record = await this.db.transaction(async (tx) => {
         const write = async () => {
           const [before] = await tx.orm.select({ status: admins.status }).from(admins).where(eq(admins.id, id)).for('update');
-          if (!before) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
+          if (!before) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.admins.noAdministrator', { id }) });
           await tx.orm
             .update(admins)
             // Fields absent from the request are undefined, which the builder leaves out of the SET.
@@ -336,19 +337,19 @@ export class AdminsService {
 
   async remove(caller: Principal, id: number) {
     await this.exists(id);
-    if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: 'you cannot delete yourself' });
-    if (await this.rbac.isProtected(id)) throw new AppError(E.ACCESS_DENIED, { detail: 'a protected administrator cannot be deleted' });
+    if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.youCannotDeleteYourself') });
+    if (await this.rbac.isProtected(id)) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.protectedAdministratorCannotDeleted') });
     let ended: number[];
     try {
       // Protected administrators (super role holders) are refused above; the guard still checks.
       ended = await this.db.transaction((tx) => this.rbac.guardAdministration(tx, caller.adminId, E.DELETE_FAILED, async () => {
         const ids = await this.sessions.endAllOf(id, 'deleted', undefined, tx);
         const deleted = await tx.orm.delete(admins).where(eq(admins.id, id)).returning({ id: admins.id });
-        if (deleted.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: `no administrator ${id}` });
+        if (deleted.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.admins.noAdministrator', { id }) });
         return ids;
       }));
     } catch (err) {
-      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.DELETE_FAILED, { detail: 'other records still refer to this administrator' });
+      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.admins.otherRecordsStillRefer') });
       throw err;
     }
     await this.sessions.publish({ admins: [id], sessions: ended });
@@ -358,7 +359,7 @@ export class AdminsService {
     await this.exists(id);
     if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: OWN_PASSWORD });
     if (!caller.isSuper && (await this.rbac.isProtected(id))) {
-      throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can reset the password of a protected administrator' });
+      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.onlySuperResetsProtectedPassword') });
     }
     const passwordHash = await hashPassword(password);
     const ended = await this.db.transaction(async (tx) => {
@@ -387,12 +388,12 @@ export class AdminsService {
     const target = await this.exists(id);
     const self = caller.adminId === id;
     if (!self && !caller.isSuper && (await this.rbac.isProtected(id))) {
-      throw new AppError(E.ACCESS_DENIED, { detail: 'only a super administrator can unbind the authenticator of a protected administrator' });
+      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.onlySuperUnbindsProtected') });
     }
     const [me] = await this.orm.select({ secret: admins.totpSecret }).from(admins).where(eq(admins.id, caller.adminId));
-    if (!me?.secret) throw new AppError(E.ACCESS_DENIED, { detail: 'bind an authenticator to your own account first' });
+    if (!me?.secret) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.bindAuthenticatorYourOwn') });
     if (!(await consumeTotp(this.db, caller.adminId, me.secret, code))) {
-      throw new AppError(E.VALIDATION, { detail: 'the authenticator code is wrong or already used', details: { field: 'code' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.admins.authenticatorCodeWrongAlready'), details: { field: 'code' } });
     }
     if (!target.bound) return;
     const ended = await this.db.transaction(async (tx) => {

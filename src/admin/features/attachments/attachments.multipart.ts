@@ -10,6 +10,7 @@ import { StorageLimitError, type PendingObject, type Storage } from '../../../pl
 import { E } from '../../errors.ts';
 import { multipartParserError } from '../../multipart.ts';
 import type { ContentProbe } from './attachments.types.ts';
+import { msg, type Msg } from '../../../platform/i18n.ts';
 
 export interface ReceivedFile {
   /** The client's name of the file part (base name; only data). */
@@ -28,7 +29,7 @@ declare module 'fastify' {
 export interface FilePlan {
   maxBytes: number;
   /** What the 413 says. */
-  limitDetail: string;
+  limitDetail: Msg;
   probe?: ContentProbe;
 }
 
@@ -42,21 +43,21 @@ export interface MultipartOptions {
 
 const FILE_FIELD = 'file';
 
-const invalid = (detail: string) => new AppError(E.VALIDATION, { detail });
+const invalid = (detail: Msg) => new AppError(E.VALIDATION, { detail });
 
 /** Our error for a failure of the multipart parser, including a file over its limit. */
 function mapParserError(err: unknown): unknown {
   if (err instanceof StorageLimitError) return new AppError(E.BODY_TOO_LARGE);
   const code = (err as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(E.BODY_TOO_LARGE);
-  if (code === 'FST_MP_PREMATURE_CLOSE') return new AppError(E.INVALID_FORMAT, { detail: 'the multipart body ended early' });
-  return multipartParserError(err, (c) => (c === 'FST_FILES_LIMIT' ? 'only one file part is accepted' : 'too many form fields'));
+  if (code === 'FST_MP_PREMATURE_CLOSE') return new AppError(E.INVALID_FORMAT, { detail: msg('admin.attachments.multipartBodyEndedEarly') });
+  return multipartParserError(err, (c) => (c === 'FST_FILES_LIMIT' ? msg('admin.attachments.oneFilePart') : msg('admin.attachments.tooManyFields')));
 }
 
 export function multipartBody(opts: MultipartOptions): preValidationAsyncHookHandler {
   return async function readMultipart(request: FastifyRequest, reply: FastifyReply) {
     if (!request.isMultipart()) {
-      throw new AppError(E.UNSUPPORTED_MEDIA_TYPE, { detail: 'send multipart/form-data' });
+      throw new AppError(E.UNSUPPORTED_MEDIA_TYPE, { detail: msg('admin.attachments.sendMultipartFormData') });
     }
     const fields: Record<string, string> = {};
     let planned: FilePlan | undefined;
@@ -66,14 +67,14 @@ export function multipartBody(opts: MultipartOptions): preValidationAsyncHookHan
       });
       for await (const part of parts) {
         const name = part.fieldname;
-        if (Object.hasOwn(fields, name) || (name === FILE_FIELD && request.receivedFile)) throw invalid(`body.${name} is given more than once`);
+        if (Object.hasOwn(fields, name) || (name === FILE_FIELD && request.receivedFile)) throw invalid(msg('admin.attachments.bodyGivenMoreThan', { name }));
         if (part.type === 'field') {
-          if (name === FILE_FIELD) throw invalid('body.file must be a file part (with a filename)');
-          if (part.fieldnameTruncated || part.valueTruncated) throw invalid(`body.${name} is too long`);
+          if (name === FILE_FIELD) throw invalid(msg('admin.attachments.bodyFileMustFile'));
+          if (part.fieldnameTruncated || part.valueTruncated) throw invalid(msg('admin.attachments.bodyTooLong', { name }));
           fields[name] = String(part.value);
           continue;
         }
-        if (name !== FILE_FIELD) throw invalid(`body.${name} is not an accepted field (the file part is named "file")`);
+        if (name !== FILE_FIELD) throw invalid(msg('admin.attachments.bodyNotAcceptedField', { name }));
         planned = opts.plan(part.filename, fields);
         const { probe } = planned;
         const pending = await opts.storage.write(part.file, {

@@ -29,6 +29,7 @@ import {
 } from './attachments.schema.ts';
 import { sendAttachment } from './attachments.serve.ts';
 import { renderAttachment } from './attachments.view.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 const tags = ['Attachments'];
 const ATTACHMENT_VIEW = 'attachment.view';
@@ -57,7 +58,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   const visible = async (caller: Principal, id: number) => {
     const row = await service.get(id);
     if (row.uploadedBy !== caller.adminId && !caller.isSuper && !caller.permissions.has(ATTACHMENT_VIEW)) {
-      throw new AppError(E.NO_PERMISSION, { detail: `attachment ${id} was uploaded by another administrator` });
+      throw new AppError(E.NO_PERMISSION, { detail: msg('admin.attachments.attachmentWasUploadedBy', { id }) });
     }
     return row;
   };
@@ -185,7 +186,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
     },
   }, async (request, reply) => {
     const row = config.UPLOAD_PUBLIC_IMAGES ? await service.findByStoredName(request.params.stored_name) : undefined;
-    if (!row || row.type !== 'image') throw new AppError(E.DATA_NOT_FOUND, { detail: 'no such public image' });
+    if (!row || row.type !== 'image') throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noSuchPublicImage') });
     return sendAttachment(service, request, reply, row, 'public, max-age=86400');
   });
 };

@@ -33,6 +33,7 @@ import { E } from '../../errors.ts';
 import type { AttachmentOrderField, AttachmentQuery, ChunkFields, MergeBody } from './attachments.schema.ts';
 import type { FilePlan, ReceivedFile } from './attachments.multipart.ts';
 import { ContentProbe, EXTENSIONS, fileNameProblem, formatOf, type FileFormat } from './attachments.types.ts';
+import { msg, type Msg } from '../../../platform/i18n.ts';
 
 type SessionRow = typeof uploadSessions.$inferSelect & {
   /** Computed in queries: the merge's lease (updated_at + lease) has expired. */
@@ -100,8 +101,8 @@ export const assemblyOwner = (token: string) => `merge-${token}`;
 const ASSEMBLY_OWNER = /^merge-([0-9a-f]{32})$/;
 const TOKEN = /^[0-9a-f]{32}$/;
 
-const invalid = (detail: string, field: string) => new AppError(E.VALIDATION, { detail, details: { field } });
-const failed = (detail: string) => new AppError(E.UPLOAD_FAILED, { detail });
+const invalid = (detail: Msg, field: string) => new AppError(E.VALIDATION, { detail, details: { field } });
+const failed = (detail: Msg) => new AppError(E.UPLOAD_FAILED, { detail });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const chunkDir = (storageDir: string) => `chunks/${storageDir}`;
 const chunkKey = (storageDir: string, index: number) => `${chunkDir(storageDir)}/${String(index).padStart(6, '0')}`;
@@ -178,11 +179,11 @@ export class AttachmentService {
    */
   formatFor(fileName: string, field: 'file' | 'filename'): FileFormat {
     const problem = fileNameProblem(fileName);
-    if (problem) throw invalid(`${field === 'file' ? 'the file name' : field} ${problem}`, field);
+    if (problem) throw invalid(msg('admin.attachments.badFileName', { field, problem }), field);
     const format = formatOf(fileName);
     if (!format) {
       const accepted = Object.values(EXTENSIONS).flat().join(', ');
-      throw failed(`files of this kind are not accepted (accepted extensions: ${accepted})`);
+      throw failed(msg('admin.attachments.filesKindAreNot', { accepted }));
     }
     return format;
   }
@@ -192,17 +193,17 @@ export class AttachmentService {
     const format = this.formatFor(fileName, 'file');
     this.checkType(format, fields.type);
     const limit = this.limitOf(format.type);
-    return { maxBytes: limit, limitDetail: `${format.type} files are limited to ${limit} bytes`, probe: new ContentProbe(format.extension) };
+    return { maxBytes: limit, limitDetail: msg('admin.attachments.filesAreLimitedBytes', { type: format.type, limit }), probe: new ContentProbe(format.extension) };
   }
 
   planChunk(): FilePlan {
     const limit = this.config.UPLOAD_CHUNK_MAX_BYTES;
-    return { maxBytes: limit, limitDetail: `a chunk is limited to ${limit} bytes` };
+    return { maxBytes: limit, limitDetail: msg('admin.attachments.chunkLimitedBytes', { limit }) };
   }
 
   private checkType(format: FileFormat, type: string | undefined) {
     if (type !== undefined && type !== format.type && Object.hasOwn(EXTENSIONS, type)) {
-      throw failed(`a .${format.extension} file is not of type ${type} (${type}: ${EXTENSIONS[type as AttachmentType].join(', ')})`);
+      throw failed(msg('admin.attachments.fileNotType', { extension: format.extension, type, value: EXTENSIONS[type as AttachmentType].join(', ') }));
     }
   }
 
@@ -212,7 +213,7 @@ export class AttachmentService {
     try {
       const format = this.formatFor(file.fileName, 'file');
       this.checkType(format, type);
-      const problem = file.probe ? file.probe.problem() : 'the content was not checked';
+      const problem = file.probe ? file.probe.problem() : msg('admin.attachments.contentNotChecked');
       if (problem) throw failed(problem);
       const { pending } = file;
       return await this.commitAndRecord(pending, format.extension, (stored) =>
@@ -235,7 +236,7 @@ export class AttachmentService {
     await pending.commit(stored.key);
     try {
       const row = await write(stored);
-      if (!row) throw failed('this merge was taken over by another request after it stalled; ask again');
+      if (!row) throw failed(msg('admin.attachments.mergeWasTakenOver'));
       return row;
     } catch (err) {
       await this.storage.delete(stored.key).catch((e: unknown) => this.logger.error({ err: e }, 'removing an unrecorded upload failed'));
@@ -278,11 +279,11 @@ export class AttachmentService {
   private async storeChunk(ownerId: number, fields: ChunkFields, file: ReceivedFile): Promise<ChunkResult> {
     const index = Number(fields.chunk_index);
     const total = Number(fields.total_chunks);
-    if (total > this.config.UPLOAD_MAX_CHUNKS) throw invalid(`total_chunks must be at most ${this.config.UPLOAD_MAX_CHUNKS}`, 'total_chunks');
-    if (index >= total) throw invalid('chunk_index must be below total_chunks', 'chunk_index');
+    if (total > this.config.UPLOAD_MAX_CHUNKS) throw invalid(msg('admin.attachments.totalChunksMustAt', { UPLOAD_MAX_CHUNKS: this.config.UPLOAD_MAX_CHUNKS }), 'total_chunks');
+    if (index >= total) throw invalid(msg('admin.attachments.chunkIndexMustBelow'), 'chunk_index');
     const format = this.formatFor(fields.filename, 'filename');
     const { pending } = file;
-    if (pending.size === 0) throw invalid('the chunk is empty', 'file');
+    if (pending.size === 0) throw invalid(msg('admin.attachments.chunkEmpty'), 'file');
     const limit = this.limitOf(format.type);
 
     return this.db.transaction(async (tx) => {
@@ -294,20 +295,20 @@ export class AttachmentService {
         storageDir: randomBytes(16).toString('hex'),
       }).onConflictDoNothing({ target: uploadSessions.chunkId });
       const session = await this.lockSession(tx, fields.chunk_id, ownerId);
-      if (session.status === 'merged') throw failed(`upload ${session.chunkId} is already merged (attachment ${session.attachmentId ?? 'deleted'})`);
-      if (session.status === 'merging') throw failed(`upload ${session.chunkId} is being merged`);
+      if (session.status === 'merged') throw failed(msg('admin.attachments.uploadAlreadyMergedAttachment', { chunkId: session.chunkId, attachmentId: session.attachmentId ?? 'deleted' }));
+      if (session.status === 'merging') throw failed(msg('admin.attachments.uploadBeingMerged', { chunkId: session.chunkId }));
       this.checkSameUpload(session, fields.filename, total);
 
       const [existing] = await tx.orm.select(CHUNK_COLUMNS).from(uploadChunks)
         .where(and(eq(uploadChunks.sessionId, session.id), eq(uploadChunks.chunkIndex, index)));
       if (existing && existing.sha256 !== pending.sha256) {
-        throw failed(`chunk ${index} was already received with different content; start a new upload (another chunk_id) to change it`);
+        throw failed(msg('admin.attachments.chunkWasAlreadyReceived', { index }));
       }
       if (!existing) {
         const [sum] = await tx.orm.select({ bytes: sql<number>`coalesce(sum(${uploadChunks.size}), 0)`.mapWith(Number) }).from(uploadChunks)
           .where(eq(uploadChunks.sessionId, session.id));
         if (sum!.bytes + pending.size > limit) {
-          throw new AppError(E.BODY_TOO_LARGE, { detail: `${format.type} files are limited to ${limit} bytes` });
+          throw new AppError(E.BODY_TOO_LARGE, { detail: msg('admin.attachments.filesAreLimitedBytes', { type: format.type, limit }) });
         }
         await pending.commit(chunkKey(session.storageDir, index));
         await tx.orm.insert(uploadChunks).values({ sessionId: session.id, chunkIndex: index, size: pending.size, sha256: pending.sha256 });
@@ -334,14 +335,14 @@ export class AttachmentService {
   }
 
   private owned(session: SessionRow | undefined, chunkId: string, ownerId: number): SessionRow {
-    if (!session) throw new AppError(E.DATA_NOT_FOUND, { detail: `no upload with chunk_id ${chunkId}` });
-    if (session.ownerId !== ownerId) throw new AppError(E.NO_PERMISSION, { detail: `upload ${chunkId} belongs to another administrator` });
+    if (!session) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noUploadWithChunk', { chunkId }) });
+    if (session.ownerId !== ownerId) throw new AppError(E.NO_PERMISSION, { detail: msg('admin.attachments.uploadBelongsAnotherAdministrator', { chunkId }) });
     return session;
   }
 
   private checkSameUpload(session: SessionRow, filename: string, total: number) {
-    if (total !== session.totalChunks) throw invalid(`total_chunks differs from this upload's (${session.totalChunks})`, 'total_chunks');
-    if (filename !== session.filename) throw invalid('filename differs from this upload\'s', 'filename');
+    if (total !== session.totalChunks) throw invalid(msg('admin.attachments.totalChunksDiffersFrom', { totalChunks: session.totalChunks }), 'total_chunks');
+    if (filename !== session.filename) throw invalid(msg('admin.attachments.filenameDiffersFromUpload'), 'filename');
   }
 
   async state(ownerId: number, chunkId: string): Promise<UploadState> {
@@ -384,10 +385,10 @@ export class AttachmentService {
         const held = new Set(chunks.map((c) => c.chunkIndex));
         const missing: number[] = [];
         for (let i = 0; i < session.totalChunks; i++) if (!held.has(i)) missing.push(i);
-        if (missing.length > 0) throw failed(`missing chunks: ${describeMissing(missing)}`);
+        if (missing.length > 0) throw failed(msg('admin.attachments.missingChunks', { value: describeMissing(missing) }));
         const limit = this.limitOf(format.type);
         if (chunks.reduce((n, c) => n + c.size, 0) > limit) {
-          throw new AppError(E.BODY_TOO_LARGE, { detail: `${format.type} files are limited to ${limit} bytes` });
+          throw new AppError(E.BODY_TOO_LARGE, { detail: msg('admin.attachments.filesAreLimitedBytes', { type: format.type, limit }) });
         }
         const token = randomBytes(16).toString('hex');
         // Always taken: the session is locked, and open or under an expired claim.
@@ -403,10 +404,10 @@ export class AttachmentService {
       }
       if (step.kind === 'merged') {
         const row = step.attachmentId === null ? undefined : await this.find(step.attachmentId);
-        if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `the attachment of upload ${body.chunk_id} was deleted` });
+        if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.attachmentUploadWasDeleted', { chunk_id: body.chunk_id }) });
         return row;
       }
-      if (Date.now() > deadline) throw failed(`a merge of upload ${body.chunk_id} is still running; ask again later`);
+      if (Date.now() > deadline) throw failed(msg('admin.attachments.mergeUploadStillRunning', { chunk_id: body.chunk_id }));
       await sleep(this.timing.pollMs);
     }
   }
@@ -425,7 +426,7 @@ export class AttachmentService {
     const lost = new AbortController();
     const stopRenewing = this.merges.keepAlive(this.db.query, session.id, token, {
       everyMs: this.timing.renewMs,
-      onLost: () => lost.abort(failed('this merge lost its claim after it stalled; ask again')),
+      onLost: () => lost.abort(failed(msg('admin.attachments.mergeLostClaimAfter'))),
       onError: (err) => this.logger.warn({ err }, 'renewing a merge lease failed'),
     });
     let pending: PendingObject | undefined;
@@ -439,7 +440,7 @@ export class AttachmentService {
       const problem = probe.problem();
       if (problem) {
         await this.removeUpload(session, token);
-        throw failed(`${problem}; the upload was removed`);
+        throw failed(msg('admin.attachments.uploadWasRemoved', { problem }));
       }
       const merged = pending;
       const row = await this.commitAndRecord(merged, format.extension, (stored) =>
@@ -459,10 +460,10 @@ export class AttachmentService {
       await pending?.discard();
       const reset = await this.merges.release(this.db.query, session.id, token);
       // Whatever failed (an aborted write, a partial file removed under it), the claim was lost first.
-      if (!reset && !(err instanceof AppError)) throw failed('this merge lost its claim after it stalled; ask again');
+      if (!reset && !(err instanceof AppError)) throw failed(msg('admin.attachments.mergeLostClaimAfter'));
       if (err instanceof ChunkDamaged) {
         await this.db.orm.delete(uploadChunks).where(and(eq(uploadChunks.sessionId, session.id), eq(uploadChunks.chunkIndex, err.index)));
-        throw failed(`chunk ${err.index} was lost; send it again`);
+        throw failed(msg('admin.attachments.chunkWasLostSend', { index: err.index }));
       }
       if (err instanceof StorageLimitError) throw new AppError(E.BODY_TOO_LARGE);
       throw err;
@@ -512,7 +513,7 @@ export class AttachmentService {
 
   async get(id: number): Promise<AttachmentRow> {
     const row = await this.find(id);
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no attachment ${id}` });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noAttachment', { id }) });
     return row;
   }
 
@@ -544,7 +545,7 @@ export class AttachmentService {
     } catch (err) {
       if (err instanceof StorageNotFoundError) {
         this.logger.error({ attachment: row.id }, 'the file of an attachment is missing from storage');
-        throw new AppError(E.DATA_NOT_FOUND, { detail: `the file of attachment ${row.id} is missing` });
+        throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.fileAttachmentMissing', { id: row.id }) });
       }
       throw err;
     }

@@ -4,6 +4,7 @@
 // client's claim. SVG and HTML are not accepted at all (they can carry scripts).
 import { TextDecoder } from 'node:util';
 import type { AttachmentType } from '../../db/schema.ts';
+import { msg, type Msg } from '../../../platform/i18n.ts';
 
 interface Format {
   type: AttachmentType;
@@ -93,12 +94,12 @@ export function formatOf(fileName: string): FileFormat | undefined {
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f/\\\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** Why a client file name is refused (it is only data, but it must stay a plain base name), or null. */
-export function fileNameProblem(name: string): string | null {
-  if (name.length === 0) return 'is empty';
-  if (Buffer.byteLength(name, 'utf8') > 255) return 'is longer than 255 bytes';
-  if (name === '.' || name === '..') return 'is not a file name';
-  if (FORBIDDEN.test(name)) return 'contains a slash, a backslash, a control character or a direction override';
-  if (name.trim() !== name) return 'starts or ends with white space';
+export function fileNameProblem(name: string): Msg | null {
+  if (name.length === 0) return msg('admin.attachments.nameEmpty');
+  if (Buffer.byteLength(name, 'utf8') > 255) return msg('admin.attachments.nameTooLong');
+  if (name === '.' || name === '..') return msg('admin.attachments.notFileName');
+  if (FORBIDDEN.test(name)) return msg('admin.attachments.nameForbiddenCharacters');
+  if (name.trim() !== name) return msg('admin.attachments.nameWhiteSpace');
   return null;
 }
 
@@ -112,7 +113,7 @@ export class ContentProbe {
   private readonly format: Format;
   private head = Buffer.alloc(0);
   private size = 0;
-  private textProblem: string | null = null;
+  private textProblem: Msg | null = null;
   private readonly decoder: TextDecoder | undefined;
   private readonly missing: Set<string>;
   private tail = Buffer.alloc(0);
@@ -131,12 +132,12 @@ export class ContentProbe {
     this.size += chunk.length;
     if (this.head.length < HEAD_BYTES) this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
     if (this.decoder && !this.textProblem) {
-      if (chunk.includes(0)) this.textProblem = 'contains NUL bytes';
+      if (chunk.includes(0)) this.textProblem = msg('admin.attachments.contentNul');
       else {
         try {
           this.decoder.decode(chunk, { stream: true });
         } catch {
-          this.textProblem = 'is not valid UTF-8 text';
+          this.textProblem = msg('admin.attachments.contentNotUtf8');
         }
       }
     }
@@ -148,18 +149,18 @@ export class ContentProbe {
   }
 
   /** null when the content agrees with the extension, else why not. */
-  problem(): string | null {
-    if (this.size === 0) return 'the file is empty';
+  problem(): Msg | null {
+    if (this.size === 0) return msg('admin.attachments.fileEmpty');
     if (this.decoder && !this.textProblem) {
       try {
         this.decoder.decode();
       } catch {
-        this.textProblem = 'is not valid UTF-8 text';
+        this.textProblem = msg('admin.attachments.contentNotUtf8');
       }
     }
-    if (this.textProblem) return `the content ${this.textProblem}`;
-    if (this.format.signature && !this.format.signature(this.head)) return 'the content does not match the file extension';
-    if (this.missing.size > 0) return 'the content does not match the file extension';
+    if (this.textProblem) return this.textProblem;
+    if (this.format.signature && !this.format.signature(this.head)) return msg('admin.attachments.contentNotExtension');
+    if (this.missing.size > 0) return msg('admin.attachments.contentNotExtension');
     return null;
   }
 }

@@ -19,6 +19,7 @@ import type { Principal } from '../../kernel/guard.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import type { SessionService } from '../../kernel/sessions.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export const CAPTCHA_TTL_MS = 120_000;
 
@@ -102,7 +103,7 @@ export class AuthService {
     const key = username.toLowerCase();
     if (this.config.CAPTCHA_ENABLED) {
       if (!input.captcha_id || !input.captcha_code) {
-        throw new AppError(E.VALIDATION, { detail: 'captcha_id and captcha_code are required' });
+        throw new AppError(E.VALIDATION, { detail: msg('admin.auth.captchaIdCaptchaCode') });
       }
       if (!(await this.checkCaptcha(input.captcha_id, input.captcha_code))) {
         await this.log(username, null, client, 'captcha');
@@ -139,7 +140,7 @@ export class AuthService {
     if (admin.totpSecret) {
       if (!input.google_code) {
         await this.log(username, admin.id, client, 'authenticator_required');
-        throw new AppError(E.AUTHENTICATOR_CODE_INVALID, { detail: 'google_code is required for this account' });
+        throw new AppError(E.AUTHENTICATOR_CODE_INVALID, { detail: msg('admin.auth.googleCodeRequiredAccount') });
       }
       if (!(await consumeTotp(this.db, admin.id, admin.totpSecret, input.google_code))) {
         await this.fail(key, username, admin.id, client, 'authenticator_wrong');
@@ -230,14 +231,14 @@ export class AuthService {
   /** Checks the old password, stores the new one and ends the administrator's other sessions. */
   async changePassword(principal: Principal, input: { old_password: string; password: string; password_confirmation: string }) {
     if (input.password !== input.password_confirmation) {
-      throw new AppError(E.VALIDATION, { detail: 'password_confirmation does not match password', details: { field: 'password_confirmation' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.auth.passwordConfirmationDoesNot'), details: { field: 'password_confirmation' } });
     }
     const [admin] = await this.orm.select({ hash: admins.passwordHash }).from(admins).where(eq(admins.id, principal.adminId));
     if (!admin || !(await verifyPassword(admin.hash, input.old_password))) {
-      throw new AppError(E.VALIDATION, { detail: 'old_password is incorrect', details: { field: 'old_password' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.auth.oldPasswordIncorrect'), details: { field: 'old_password' } });
     }
     if (input.old_password === input.password) {
-      throw new AppError(E.VALIDATION, { detail: 'the new password must differ from the old one', details: { field: 'password' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.auth.newPasswordMustDiffer'), details: { field: 'password' } });
     }
     const hash = await hashPassword(input.password);
     const ended = await this.db.transaction(async (tx) => {

@@ -14,6 +14,7 @@ import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
 import type { SessionService } from '../../kernel/sessions.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export const TOTP_ISSUER = 'FieldOps Admin';
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -53,7 +54,7 @@ export class AuthenticatorService {
   /** A new pending secret (replacing any earlier pending one), its otpauth URI and QR code. */
   async newSecret(principal: Principal) {
     const { username, secret: bound } = await this.account(principal.adminId);
-    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: 'an authenticator is already bound; unbind it first' });
+    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.authenticatorAlreadyBoundUnbind') });
     const secret = newTotpSecret();
     const uri = totpUri(secret, TOTP_ISSUER, username);
     const qrcode = await QRCode.toDataURL(uri, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 240 });
@@ -63,14 +64,14 @@ export class AuthenticatorService {
 
   async bind(principal: Principal, input: { secret: string; code: string }) {
     const { secret: bound } = await this.account(principal.adminId);
-    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: 'an authenticator is already bound; unbind it first' });
+    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.authenticatorAlreadyBoundUnbind') });
     const key = pendingKey(principal.adminId);
     const pending = await this.kv.get(key);
     if (!pending || !sameSecret(pending, input.secret)) {
-      throw new AppError(E.VALIDATION, { detail: 'the secret is not the pending one (or it expired): request a new QR code', details: { field: 'secret' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.secretNotPendingOne'), details: { field: 'secret' } });
     }
     if (!(await consumeTotp(this.db, principal.adminId, pending, input.code))) {
-      throw new AppError(E.VALIDATION, { detail: 'the authenticator code is wrong or already used', details: { field: 'code' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.authenticatorCodeWrongAlready'), details: { field: 'code' } });
     }
     const ended = await this.db.transaction(async (tx) => {
       const updated = await tx.orm
@@ -78,7 +79,7 @@ export class AuthenticatorService {
         .set({ totpSecret: pending, updatedAt: new Date() })
         .where(and(eq(admins.id, principal.adminId), isNull(admins.totpSecret)))
         .returning({ id: admins.id });
-      if (updated.length === 0) throw new AppError(E.ALREADY_EXISTS, { detail: 'an authenticator is already bound' });
+      if (updated.length === 0) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.authenticatorAlreadyBound') });
       return this.sessions.endAllOf(principal.adminId, 'security', principal.sessionId, tx);
     });
     await this.kv.del(key);
@@ -87,9 +88,9 @@ export class AuthenticatorService {
 
   async unbind(principal: Principal, code: string) {
     const { secret } = await this.account(principal.adminId);
-    if (!secret) throw new AppError(E.VALIDATION, { detail: 'no authenticator is bound' });
+    if (!secret) throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.noAuthenticatorBound') });
     if (!(await consumeTotp(this.db, principal.adminId, secret, code))) {
-      throw new AppError(E.VALIDATION, { detail: 'the authenticator code is wrong or already used', details: { field: 'code' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.authenticatorCodeWrongAlready'), details: { field: 'code' } });
     }
     const ended = await this.db.transaction(async (tx) => {
       await tx.orm

@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../../../platform/http/errors.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export const blacklistGate = fp<FeatureOptions>(async (app, { ctx }) => {
   const service = ctx.blacklists;
@@ -20,7 +21,7 @@ export const blacklistGate = fp<FeatureOptions>(async (app, { ctx }) => {
     }
     const path = request.url.split('?')[0];
     request.log.warn({ ip, rule: rule.ip, rule_id: rule.id, path, method: request.method }, 'request refused by the IP blacklist');
-    done(new AppError(E.ACCESS_DENIED, { detail: `requests from ${ip} are blocked` }));
+    done(new AppError(E.ACCESS_DENIED, { detail: msg('admin.blacklists.requestsFromAreBlocked', { ip }) }));
   });
 
   app.addHook('onReady', async () => service.start());

@@ -5,6 +5,7 @@
 // Matching goes through node:net BlockList, always told the family (it assumes IPv4 otherwise);
 // given the family it matches IPv4-mapped IPv6 addresses against IPv4 rules and vice versa.
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { msg, type Msg } from '../../../platform/i18n.ts';
 
 export type Family = 'ipv4' | 'ipv6';
 
@@ -65,17 +66,17 @@ const address = (a: Addr): IpRule => {
 };
 
 /** Validates a rule and returns it in canonical form, or a sentence saying what is wrong. */
-export function parseRule(input: string): IpRule | { error: string } {
+export function parseRule(input: string): IpRule | { error: Msg } {
   const text = input.trim();
-  if (text === '') return { error: 'ip must not be empty' };
+  if (text === '') return { error: msg('admin.blacklists.ipMustNotEmpty') };
 
   if (text.includes('/')) {
     const [addrText, prefixText, ...rest] = text.split('/') as [string, string, ...string[]];
     const raw = parseAddress(addrText);
-    if (!raw || rest.length > 0) return { error: `"${text}" is not a valid CIDR block (address/prefix)` };
+    if (!raw || rest.length > 0) return { error: msg('admin.blacklists.notValidCidrBlock', { text }) };
     const max = BITS[raw.family];
     if (!/^(0|[1-9]\d{0,2})$/.test(prefixText) || Number(prefixText) > max) {
-      return { error: `the prefix of "${text}" must be a whole number from 0 to ${max}` };
+      return { error: msg('admin.blacklists.prefixMustWholeNumber', { text, max }) };
     }
     let prefix = Number(prefixText);
     let a = raw;
@@ -94,11 +95,11 @@ export function parseRule(input: string): IpRule | { error: string } {
   if (text.includes('-')) {
     const parts = text.split('-').map((s) => s.trim());
     const [s, e] = parts.map((p) => parseAddress(p));
-    if (parts.length !== 2 || !s || !e) return { error: `"${text}" is not a valid range (start-end, two addresses of one family)` };
+    if (parts.length !== 2 || !s || !e) return { error: msg('admin.blacklists.notValidRangeStart', { text }) };
     const start = unmap(s);
     const end = unmap(e);
-    if (start.family !== end.family) return { error: `the two ends of "${text}" must be of the same family (both IPv4 or both IPv6)` };
-    if (start.value > end.value) return { error: `the start of "${text}" must not be after its end` };
+    if (start.family !== end.family) return { error: msg('admin.blacklists.twoEndsMustSame', { text }) };
+    if (start.value > end.value) return { error: msg('admin.blacklists.startMustNotAfter', { text }) };
     if (start.value === end.value) return address(start);
     const a = format(start);
     const b = format(end);
@@ -106,7 +107,7 @@ export function parseRule(input: string): IpRule | { error: string } {
   }
 
   const a = parseAddress(text);
-  if (!a) return { error: `"${text}" is not an IPv4 or IPv6 address, a CIDR block or a start-end range` };
+  if (!a) return { error: msg('admin.blacklists.notIpvIpvAddress', { text }) };
   return address(unmap(a));
 }
 

@@ -17,6 +17,7 @@ import { IpMatcher, parseRule, ruleCovers, type IpRule, type MatchedRule } from 
 import type { BlacklistOrderField } from './blacklists.schema.ts';
 import { blacklists } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export const BLACKLIST_CHANNEL = 'admin.blacklist';
 export const RELOAD_EVERY_MS = 30_000;
@@ -115,7 +116,7 @@ export class BlacklistService {
   private refuseSelfLockout(rule: IpRule, status: number, callerIp: string) {
     if (status === 1 && ruleCovers(rule, callerIp)) {
       throw new AppError(E.OPERATION_FAILED, {
-        detail: `the rule ${rule.text} covers your own address ${callerIp}; an active rule must not lock out the administrator who sets it (save it inactive, or set it from another address)`,
+        detail: msg('admin.blacklists.ruleCoversYourOwn', { text: rule.text, callerIp }),
         details: { field: 'ip' },
       });
     }
@@ -141,7 +142,7 @@ export class BlacklistService {
 
   async get(id: number): Promise<BlacklistRow> {
     const [row] = await this.orm.select().from(blacklists).where(eq(blacklists.id, id));
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no blacklist rule ${id}` });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.blacklists.noBlacklistRule', { id }) });
     return row;
   }
 
@@ -153,7 +154,7 @@ export class BlacklistService {
     try {
       [row] = await this.orm.insert(blacklists).values({ ip: rule.text, remark: input.remark?.trim() ?? '', status }).returning();
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(E.ALREADY_EXISTS, { detail: `a rule for ${rule.text} already exists`, details: { field: 'ip' } });
+      if (isUniqueViolation(err)) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.blacklists.ruleAlreadyExists', { text: rule.text }), details: { field: 'ip' } });
       throw err;
     }
     await this.changed();
@@ -179,17 +180,17 @@ export class BlacklistService {
         .where(eq(blacklists.id, id))
         .returning();
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(E.ALREADY_EXISTS, { detail: `a rule for ${rule.text} already exists`, details: { field: 'ip' } });
+      if (isUniqueViolation(err)) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.blacklists.ruleAlreadyExists', { text: rule.text }), details: { field: 'ip' } });
       throw err;
     }
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no blacklist rule ${id}` });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.blacklists.noBlacklistRule', { id }) });
     await this.changed();
     return row;
   }
 
   async remove(id: number): Promise<void> {
     const { deleted } = await this.removeMany([id]);
-    if (deleted === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: `no blacklist rule ${id}` });
+    if (deleted === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.blacklists.noBlacklistRule', { id }) });
   }
 
   /** Deletes the given rules in one statement (all or nothing); ids that do not exist are reported. */

@@ -13,6 +13,7 @@ import { E } from '../../errors.ts';
 import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
 import type { DepartmentCreateBody, DepartmentNode, DepartmentUpdateBody } from './departments.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 type Row = typeof departments.$inferSelect;
 
@@ -83,13 +84,13 @@ export class DepartmentService {
   }
 
   async update(id: number, input: Static<typeof DepartmentUpdateBody>): Promise<DepartmentNode> {
-    if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: 'send at least one field to change' });
+    if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: msg('admin.departments.sendAtLeastOne') });
     await this.write(async (tx) => {
       const [current] = await tx.orm.select().from(departments).where(eq(departments.id, id)).for('update');
       if (!current) throw notFound(id);
       const parentId = input.parent_id;
       if (parentId !== undefined && parentId !== current.parentId) {
-        await checkMove(tx, { table: 'admin.departments', noun: 'department', id, parentId, checkParent: () => this.checkParent(tx, parentId) });
+        await checkMove(tx, { table: 'admin.departments', noun: msg('noun.department'), id, parentId, checkParent: () => this.checkParent(tx, parentId) });
       }
       await tx.orm
         .update(departments)
@@ -116,17 +117,17 @@ export class DepartmentService {
         const [current] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, id)).for('update');
         if (!current) throw notFound(id);
         const [child] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.parentId, id)).limit(1);
-        if (child) throw new AppError(E.DELETE_FAILED, { detail: `department ${id} still has child departments: delete or move them first` });
+        if (child) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.departmentStillHasChild', { id }) });
         const [members] = await tx.orm.select({ n: sql<number>`count(*)::int` }).from(admins).where(eq(admins.departmentId, id));
         if (members && members.n > 0) {
-          throw new AppError(E.DELETE_FAILED, { detail: `department ${id} still has ${members.n} administrator(s): move them to another department first` });
+          throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.departmentStillHasAdministrator', { id, n: members.n }) });
         }
         await tx.orm.delete(departments).where(eq(departments.id, id));
       });
     } catch (err) {
       // An administrator assigned meanwhile: the foreign key refuses the delete.
       if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) {
-        throw new AppError(E.DELETE_FAILED, { detail: `department ${id} still has administrators: move them to another department first` });
+        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.departmentStillHasAdministrators', { id }) });
       }
       throw err;
     }
@@ -136,7 +137,7 @@ export class DepartmentService {
   private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
     const [parent] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, parentId));
-    if (!parent) throw new InvalidInput(`parent_id ${parentId} does not exist`, 'parent_id');
+    if (!parent) throw new InvalidInput(msg('admin.departments.parentIdDoesNot', { parentId }), 'parent_id');
   }
 
   /** One transaction behind the tree lock. */
@@ -146,5 +147,5 @@ export class DepartmentService {
 }
 
 function notFound(id: number) {
-  return new AppError(E.DATA_NOT_FOUND, { detail: `department ${id} does not exist` });
+  return new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.departments.departmentDoesNotExist', { id }) });
 }

@@ -15,6 +15,7 @@ import { E } from '../../errors.ts';
 import type { DictionaryCreateBody, DictionaryOrderField, DictionaryQuery, DictionaryUpdateBody } from './dictionaries.schema.ts';
 import { dictionaries, type DictionaryRow } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
+import { msg, type Msg } from '../../../platform/i18n.ts';
 
 const ORDER_COLUMNS = {
   id: dictionaries.id,
@@ -28,12 +29,12 @@ const types = alias(dictionaries, 'dictionary_types');
 
 function duplicate(parentId: number, code: string) {
   return new AppError(E.ALREADY_EXISTS, {
-    detail: parentId === 0 ? `a dictionary type with code "${code}" already exists` : `code "${code}" already exists in dictionary type ${parentId}`,
+    detail: parentId === 0 ? msg('admin.dictionaries.typeCodeTaken', { code }) : msg('admin.dictionaries.itemCodeTaken', { code, parentId }),
     details: { field: 'code' },
   });
 }
 
-const invalid = (detail: string, field: string) => new AppError(E.VALIDATION, { detail, details: { field } });
+const invalid = (detail: Msg, field: string) => new AppError(E.VALIDATION, { detail, details: { field } });
 
 export class DictionaryService {
   private readonly db: Database;
@@ -61,7 +62,7 @@ export class DictionaryService {
 
   async get(id: number): Promise<DictionaryRow> {
     const [row] = await this.db.orm.select().from(dictionaries).where(eq(dictionaries.id, id));
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no dictionary ${id}` });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.noDictionary', { id }) });
     return row;
   }
 
@@ -95,7 +96,7 @@ export class DictionaryService {
   }
 
   async update(id: number, patch: Static<typeof DictionaryUpdateBody>): Promise<DictionaryRow> {
-    if (Object.values(patch).every((v) => v === undefined)) throw invalid('send at least one field to change', 'body');
+    if (Object.values(patch).every((v) => v === undefined)) throw invalid(msg('admin.dictionaries.sendAtLeastOne'), 'body');
     let parentId = patch.parent_id;
     try {
       return await this.db.transaction(async ({ orm: tx }) => {
@@ -108,14 +109,14 @@ export class DictionaryService {
           .orderBy(asc(dictionaries.id))
           .for('update');
         const current = locked.find((r) => r.id === id);
-        if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: `no dictionary ${id}` });
+        if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.noDictionary', { id }) });
         parentId ??= current.parentId;
         if (patch.parent_id !== undefined && patch.parent_id !== current.parentId) {
-          if (patch.parent_id === id) throw invalid('a dictionary cannot be its own parent', 'parent_id');
+          if (patch.parent_id === id) throw invalid(msg('admin.dictionaries.dictionaryCannotOwnParent'), 'parent_id');
           if (patch.parent_id !== 0) assertType(locked.find((r) => r.id === patch.parent_id), patch.parent_id);
           if (current.parentId === 0) {
             const items = await this.itemCount(tx, id);
-            if (items > 0) throw invalid(`dictionary type ${id} has ${items} items and cannot become an item itself`, 'parent_id');
+            if (items > 0) throw invalid(msg('admin.dictionaries.dictionaryTypeHasItems', { id, items }), 'parent_id');
           }
         }
         const [row] = await tx
@@ -152,11 +153,11 @@ export class DictionaryService {
         .from(dictionaries)
         .where(eq(dictionaries.id, id))
         .for('update');
-      if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no dictionary ${id}` });
+      if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.noDictionary', { id }) });
       if (row.parentId === 0) {
         const items = await this.itemCount(tx, id);
         if (items > 0) {
-          throw new AppError(E.DELETE_FAILED, { detail: `dictionary type "${row.code}" still has ${items} item(s); delete them first` });
+          throw new AppError(E.DELETE_FAILED, { detail: msg('admin.dictionaries.dictionaryTypeStillHas', { code: row.code, items }) });
         }
       }
       await tx.delete(dictionaries).where(eq(dictionaries.id, id));
@@ -171,6 +172,6 @@ export class DictionaryService {
 
 /** The parent of an item must exist and be a type: items do not nest. */
 function assertType(parent: { parentId: number } | undefined, parentId: number): void {
-  if (!parent) throw invalid(`parent_id ${parentId} is not an existing dictionary type`, 'parent_id');
-  if (parent.parentId !== 0) throw invalid(`parent_id ${parentId} is an item, not a dictionary type: items cannot nest`, 'parent_id');
+  if (!parent) throw invalid(msg('admin.dictionaries.parentIdNotExisting', { parentId }), 'parent_id');
+  if (parent.parentId !== 0) throw invalid(msg('admin.dictionaries.parentIdItemNot', { parentId }), 'parent_id');
 }

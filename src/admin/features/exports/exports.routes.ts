@@ -15,6 +15,7 @@ import { ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import { adminExportParams, adminsExportKind } from './exports.admins.ts';
 import { AdminExportBody, ExportTaskReply } from './exports.schema.ts';
 import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from './exports.view.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 const CsvFile = Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the CSV file (text/csv)' });
 const withNotFound = { 404: ErrorEnvelope };
@@ -76,7 +77,7 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
   }, async (request, reply) => {
     const task = await visible(request.admin!, request.params.id);
     const file = tasks.downloadable(task);
-    if (!file) throw new AppError(E.DATA_NOT_FOUND, { detail: `export task ${task.id} has no downloadable file (${task.status})` });
+    if (!file) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.exports.exportTaskHasNo', { id: task.id, status: task.status }) });
     const name = `${task.kind}-export-${task.id}.csv`;
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')

@@ -5,6 +5,7 @@ import type { ExportTask, ExportTasks } from '../../../platform/jobs/export-task
 import { formatDisplay } from '../../../platform/time.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export const EXPORT_MANAGE = 'export.manage';
 
@@ -40,9 +41,9 @@ export function renderExportTask(tasks: ExportTasks, task: ExportTask, prefix: s
 /** The task when `caller` may see it; 30003 when there is none, 20001 when it is someone else's. */
 export async function visibleExportTask(tasks: ExportTasks, caller: Principal, id: number, kind?: string): Promise<ExportTask> {
   const task = await tasks.get(id);
-  if (!task || (kind && task.kind !== kind)) throw new AppError(E.DATA_NOT_FOUND, { detail: `no ${kind ?? 'export'} task ${id}` });
+  if (!task || (kind && task.kind !== kind)) throw new AppError(E.DATA_NOT_FOUND, { detail: kind ? msg('admin.exports.kindTaskNotFound', { kind, id }) : msg('admin.exports.taskNotFound', { id }) });
   if (task.owner_id !== caller.adminId && !caller.isSuper && !caller.permissions.has(EXPORT_MANAGE)) {
-    throw new AppError(E.NO_PERMISSION, { detail: `export task ${id} belongs to another administrator` });
+    throw new AppError(E.NO_PERMISSION, { detail: msg('admin.exports.exportTaskBelongsAnother', { id }) });
   }
   return task;
 }

@@ -9,6 +9,7 @@ import { InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
 import { loginLogs, operationLogs, systemLogs, type SystemLogLevel } from '../../db/schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 /**
  * `start_date`/`end_date` (`YYYY-MM-DD HH:mm:ss`, or `YYYY-MM-DD` for the whole day) as a
@@ -19,12 +20,12 @@ export function parseDateRange(q: { start_date?: string | undefined; end_date?: 
     if (text === undefined) return undefined;
     const full = text.length === 10 ? `${text} ${endOfDay ? '23:59:59' : '00:00:00'}` : text;
     const at = parseDisplay(full, tz);
-    if (!at) throw new InvalidInput(`${field} is not a valid date`, field);
+    if (!at) throw new InvalidInput(msg('admin.logs.notValidDate', { field }), field);
     return at;
   };
   const from = bound(q.start_date, 'start_date', false);
   const to = bound(q.end_date, 'end_date', true);
-  if (from && to && from > to) throw new InvalidInput('start_date must not be after end_date', 'start_date');
+  if (from && to && from > to) throw new InvalidInput(msg('admin.logs.startDateMustNot'), 'start_date');
   return { from, until: to ? new Date(to.getTime() + 1000) : undefined };
 }
 

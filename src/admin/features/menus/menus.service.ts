@@ -14,6 +14,7 @@ import type { MenuNode } from '../../kernel/rbac.ts';
 import type { MenuCreateBody, MenuUpdateBody } from './menus.schema.ts';
 import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export const BUTTON = 3;
 
@@ -90,17 +91,17 @@ export class MenuService {
   }
 
   async update(id: number, input: Static<typeof MenuUpdateBody>): Promise<MenuRecord> {
-    if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: 'send at least one field to change' });
+    if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: msg('admin.menus.sendAtLeastOne') });
     await this.write(input.slug, async (tx) => {
       const [current] = await tx.orm.select().from(menus).where(eq(menus.id, id)).for('update');
       if (!current) throw notFound(id);
       const parentId = input.parent_id;
       if (parentId !== undefined && parentId !== current.parentId) {
-        await checkMove(tx, { table: 'admin.menus', noun: 'menu', id, parentId, checkParent: () => this.checkParent(tx, parentId) });
+        await checkMove(tx, { table: 'admin.menus', noun: msg('noun.menu'), id, parentId, checkParent: () => this.checkParent(tx, parentId) });
       }
       if (input.type === BUTTON && current.type !== BUTTON) {
         const [child] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
-        if (child) throw new InvalidInput(`menu ${id} has children: a button (type 3) cannot have children`, 'type');
+        if (child) throw new InvalidInput(msg('admin.menus.menuHasChildrenButton', { id }), 'type');
       }
       await tx.orm
         .update(menus)
@@ -131,7 +132,7 @@ export class MenuService {
       const [current] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.id, id)).for('update');
       if (!current) throw notFound(id);
       const [child] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
-      if (child) throw new AppError(E.DELETE_FAILED, { detail: `menu ${id} still has children: delete or move them first` });
+      if (child) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.menus.menuStillHasChildren', { id }) });
       await tx.orm.delete(menus).where(eq(menus.id, id));
     });
   }
@@ -140,8 +141,8 @@ export class MenuService {
   private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
     const [parent] = await tx.orm.select({ type: menus.type }).from(menus).where(eq(menus.id, parentId));
-    if (!parent) throw new InvalidInput(`parent_id ${parentId} does not exist`, 'parent_id');
-    if (parent.type === BUTTON) throw new InvalidInput(`parent_id ${parentId} is a button (type 3), which cannot have children`, 'parent_id');
+    if (!parent) throw new InvalidInput(msg('admin.menus.parentIdDoesNot', { parentId }), 'parent_id');
+    if (parent.type === BUTTON) throw new InvalidInput(msg('admin.menus.parentIdButtonType', { parentId }), 'parent_id');
   }
 
   /** One transaction behind the tree lock; a duplicate slug becomes 30002. */
@@ -150,7 +151,7 @@ export class MenuService {
       return await treeTransaction(this.db, 'admin.menus', fn);
     } catch (err) {
       if (pgErrorCode(err) === UNIQUE_VIOLATION) {
-        throw new AppError(E.ALREADY_EXISTS, { detail: `a menu with slug ${slug ?? ''} already exists`, details: { field: 'slug' } });
+        throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.menus.menuWithSlugAlready', { slug: slug ?? '' }), details: { field: 'slug' } });
       }
       throw err;
     }
@@ -158,5 +159,5 @@ export class MenuService {
 }
 
 function notFound(id: number) {
-  return new AppError(E.DATA_NOT_FOUND, { detail: `menu ${id} does not exist` });
+  return new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.menus.menuDoesNotExist', { id }) });
 }

@@ -14,6 +14,7 @@ import { E } from '../../errors.ts';
 import type { Guard, Principal } from '../../kernel/guard.ts';
 import { AUTH_CHANNEL, type AuthInvalidation, type SessionService } from '../../kernel/sessions.ts';
 import { NOTIFY_CHANNEL, type NotificationMessage, type NotificationService, type PushMessage } from './notifications.service.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 interface PushDeps {
   config: Config;
@@ -100,7 +101,7 @@ export class NotificationPush {
     const grant = await this.identify(ticket, authorization);
     if (this.hub.sessionFull(grant.sessionId)) {
       const max = this.deps.config.WS_MAX_SOCKETS_PER_SESSION;
-      throw new AppError(E.TOO_MANY_REQUESTS, { detail: `this session already has ${max} open notification sockets; close one first` });
+      throw new AppError(E.TOO_MANY_REQUESTS, { detail: msg('admin.notifications.sessionAlreadyHasOpen', { max }) });
     }
     return grant;
   }
@@ -109,10 +110,10 @@ export class NotificationPush {
     const epoch = this.epoch;
     if (ticket !== undefined) {
       const stored = await this.deps.kv.take(ticketKey(ticket));
-      if (!stored) throw new AppError(E.TOKEN_INVALID, { detail: 'unknown, expired or already used ticket' });
+      if (!stored) throw new AppError(E.TOKEN_INVALID, { detail: msg('admin.notifications.ticketUnusable') });
       const { sid, uid } = JSON.parse(stored) as { sid: number; uid: number };
       const session = await this.liveSession(sid);
-      if (!session || session.adminId !== uid) throw new AppError(E.TOKEN_REVOKED, { detail: 'the session of this ticket has ended' });
+      if (!session || session.adminId !== uid) throw new AppError(E.TOKEN_REVOKED, { detail: msg('admin.notifications.sessionTicketHasEnded') });
       return { userId: uid, sessionId: sid, expiresAt: session.expiresAt, epoch };
     }
     const principal = await this.deps.guard.authenticate(authorization);

@@ -22,6 +22,7 @@ import {
   TicketReply,
 } from './notifications.schema.ts';
 import type { Audience, NotificationService } from './notifications.service.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 const tags = ['Notifications'];
 
@@ -95,7 +96,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   }, async (request) => {
     const { title, content, admin_ids, role_id, all } = request.body;
     const targets = [admin_ids !== undefined, role_id !== undefined, all === true].filter(Boolean).length;
-    if (targets !== 1 || all === false) throw new InvalidInput('give exactly one audience: admin_ids, role_id or all: true', 'admin_ids');
+    if (targets !== 1 || all === false) throw new InvalidInput(msg('admin.notifications.giveExactlyOneAudience'), 'admin_ids');
     const audience: Audience = admin_ids ? { adminIds: admin_ids } : role_id !== undefined ? { roleId: role_id } : { everyone: true };
     return ok(request, await notifications.send(audience, { title, content, kind: 'message', senderId: request.admin!.adminId }));
   });
@@ -135,7 +136,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
     },
     preHandler: async (request, reply) => {
       if (!originAllowed(request, ctx.platform.config)) {
-        throw new AppError(E.ACCESS_DENIED, { detail: `pages of ${request.headers.origin} may not open this socket (CORS_ORIGINS)` });
+        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.notifications.pagesMayNotOpen', { origin: request.headers.origin }) });
       }
       grants.set(request, { grant: await push.authenticate(request.query.ticket, request.headers.authorization), reply });
     },
@@ -151,7 +152,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       push.attach(socket, grant);
     },
     handler: async () => {
-      throw new AppError(E.VALIDATION, { detail: 'this endpoint needs a WebSocket upgrade (Connection: Upgrade, Upgrade: websocket)' });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.notifications.endpointNeedsWebsocketUpgrade') });
     },
   });
 };

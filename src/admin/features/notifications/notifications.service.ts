@@ -17,6 +17,7 @@ import { offsetOf } from '../../../platform/http/schemas.ts';
 import { admins, notificationRecipients, notifications, roles } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { NotificationListQuery, NotificationRecord } from './notifications.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export const NOTIFY_CHANNEL = 'admin.notifications';
 export const TITLE_MAX = 200;
@@ -155,7 +156,7 @@ export class NotificationService {
       });
     } catch (err) {
       if (!(err instanceof NoRecipients)) throw err;
-      if (strict) throw new AppError(E.OPERATION_FAILED, { detail: 'nobody to notify: the audience has no enabled administrator' });
+      if (strict) throw new AppError(E.OPERATION_FAILED, { detail: msg('admin.notifications.nobodyNotifyAudienceHas') });
       return null;
     }
     const notification: NotificationMessage = {
@@ -175,14 +176,14 @@ export class NotificationService {
       if (strict) {
         const found = new Set((await tx.orm.select({ id: admins.id }).from(admins).where(inArray(admins.id, ids))).map((r) => r.id));
         const unknown = ids.filter((id) => !found.has(id));
-        if (unknown.length > 0) throw new InvalidInput(`unknown administrators: ${unknown.join(', ')}`, 'admin_ids');
+        if (unknown.length > 0) throw new InvalidInput(msg('admin.notifications.unknownAdministrators', { unknown }), 'admin_ids');
       }
       return ['SELECT id FROM admin.admins WHERE id = ANY($5::bigint[])', [ids]];
     }
     if ('roleId' in audience) {
       if (strict) {
         const [role] = await tx.orm.select({ id: roles.id }).from(roles).where(eq(roles.id, audience.roleId));
-        if (!role) throw new InvalidInput(`unknown role ${audience.roleId}`, 'role_id');
+        if (!role) throw new InvalidInput(msg('admin.notifications.unknownRole', { roleId: audience.roleId }), 'role_id');
       }
       return [
         `SELECT a.id FROM admin.admins a JOIN admin.admin_roles ar ON ar.admin_id = a.id WHERE ar.role_id = $5 AND a.status = 1`,
@@ -256,7 +257,7 @@ export class NotificationService {
        FROM u JOIN admin.notifications n ON n.id = u.notification_id`,
       [adminId, id],
     );
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no notification ${id}` });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.notifications.noNotification', { id }) });
     return toRecord(row);
   }
 

@@ -11,6 +11,7 @@ import { csvUnguard } from '../../../platform/jobs/csv.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../../db/schema.ts';
 import { checkOrder, type OrderItemInput } from './orders.rules.ts';
 import { OrderLookupQuery } from './orders.schema.ts';
+import { msg, type Msg } from '../../../platform/i18n.ts';
 
 export const ORDER_CSV_COLUMNS = ['order_no', 'request_id', 'user_id', 'amount', 'status', 'paid_at', 'created_at', 'products'] as const;
 export type OrderCsvColumn = (typeof ORDER_CSV_COLUMNS)[number];
@@ -30,8 +31,8 @@ const BINARY = /[\u0000-\u0008\u000e-\u001f]/;
 export type ColumnIndex = Readonly<Record<OrderCsvColumn, number>>;
 
 /** The position of each column named by the header record, or why the header is refused. */
-export function readHeader(cells: readonly string[]): { ok: true; index: ColumnIndex; width: number } | { ok: false; problem: string; binary?: boolean } {
-  if (cells.some((c) => BINARY.test(c))) return { ok: false, problem: 'the file is not CSV text', binary: true };
+export function readHeader(cells: readonly string[]): { ok: true; index: ColumnIndex; width: number } | { ok: false; problem: Msg; binary?: boolean } {
+  if (cells.some((c) => BINARY.test(c))) return { ok: false, problem: msg('admin.orders.fileNotCsvText'), binary: true };
   const index: Partial<Record<OrderCsvColumn, number>> = {};
   const unknown: string[] = [];
   const repeated: string[] = [];
@@ -43,10 +44,10 @@ export function readHeader(cells: readonly string[]): { ok: true; index: ColumnI
   });
   const expected = `the first record must be the header, with the columns ${ORDER_CSV_COLUMNS.join(',')} (required: ${REQUIRED_IMPORT_COLUMNS.join(', ')})`;
   const show = (names: string[]) => names.slice(0, 5).map((n) => JSON.stringify(n.slice(0, 40))).join(', ');
-  if (unknown.length > 0) return { ok: false, problem: `unknown column(s) ${show(unknown)}: ${expected}` };
-  if (repeated.length > 0) return { ok: false, problem: `column(s) ${show(repeated)} appear more than once` };
+  if (unknown.length > 0) return { ok: false, problem: msg('admin.orders.unknownColumnS', { value: show(unknown), expected }) };
+  if (repeated.length > 0) return { ok: false, problem: msg('admin.orders.columnSAppearMore', { value: show(repeated) }) };
   const missing = REQUIRED_IMPORT_COLUMNS.filter((c) => index[c] === undefined);
-  if (missing.length > 0) return { ok: false, problem: `missing column(s) ${missing.join(', ')}: ${expected}` };
+  if (missing.length > 0) return { ok: false, problem: msg('admin.orders.missingColumnS', { missing, expected }) };
   for (const c of ORDER_CSV_COLUMNS) index[c] ??= -1;
   return { ok: true, index: index as ColumnIndex, width: cells.length };
 }
@@ -67,38 +68,38 @@ export interface ImportRow {
 
 /** Reads and checks one data record under the rules of POST /orders plus the CSV's own columns. */
 export function readOrderRecord(cells: readonly string[], index: ColumnIndex, width: number):
-  { ok: true; row: ImportRow } | { ok: false; problems: string[]; request_id: string | null } {
+  { ok: true; row: ImportRow } | { ok: false; problems: Msg[]; request_id: string | null } {
   const cell = (c: OrderCsvColumn) => (index[c] < 0 ? '' : csvUnguard(cells[index[c]] ?? ''));
   const requestId = cell('request_id');
   const shownId = requestId === '' ? null : requestId.slice(0, 64);
-  if (cells.length !== width) return { ok: false, problems: [`expected ${width} cells, found ${cells.length}`], request_id: shownId };
-  const problems: string[] = [];
-  if (requestId === '') problems.push('request_id is required in an import (it is what makes a re-run skip imported orders)');
+  if (cells.length !== width) return { ok: false, problems: [msg('admin.orders.cellCount', { width, found: cells.length })], request_id: shownId };
+  const problems: Msg[] = [];
+  if (requestId === '') problems.push(msg('admin.orders.requestIdRequiredImport'));
   let products: unknown;
   const productsText = cell('products');
   try {
     products = JSON.parse(productsText);
   } catch {
-    problems.push('products must be a JSON array of {product_id, product_name, price, quantity}');
+    problems.push(msg('admin.orders.productsMustJsonArray'));
     products = undefined;
   }
   const checked = checkOrder({ user_id: cell('user_id'), amount: cell('amount'), products, request_id: requestId });
-  if (!checked.ok) problems.push(...checked.problems.filter((p) => products !== undefined || !p.startsWith('products')));
+  if (!checked.ok) problems.push(...checked.problems.filter((p) => products !== undefined || p.key !== 'admin.orders.productsMustListItems'));
   // PostgreSQL text cannot hold NUL: refused here rather than failing the whole batch.
-  if (checked.ok && checked.order.products.some((p) => p.product_name.includes('\u0000'))) problems.push('product_name must not contain NUL characters');
+  if (checked.ok && checked.order.products.some((p) => p.product_name.includes('\u0000'))) problems.push(msg('admin.orders.productNameMustNot'));
 
   const orderNo = cell('order_no');
   if (orderNo !== '' && (orderNo.length > ORDER_NO.maxLength || !ORDER_NO_RE.test(orderNo))) {
-    problems.push(`order_no must be 1 to ${ORDER_NO.maxLength} letters, digits, _ or - (or empty: generated)`);
+    problems.push(msg('admin.orders.orderNoMustLetters', { maxLength: ORDER_NO.maxLength }));
   }
   const statusText = cell('status');
   const status = (statusText === '' ? 'pending' : statusText) as OrderStatus;
-  if (!STATUSES.has(status)) problems.push(`status must be one of ${ORDER_STATUSES.join(', ')} (or empty: pending)`);
+  if (!STATUSES.has(status)) problems.push(msg('admin.orders.statusMustOneEmpty', { ORDER_STATUSES }));
   const paidAt = cell('paid_at');
   const createdAt = cell('created_at');
-  if (paidAt !== '' && !isDisplayTime(paidAt)) problems.push('paid_at must be a time YYYY-MM-DD HH:mm:ss (or empty)');
-  if (paidAt !== '' && status !== 'paid') problems.push('paid_at is only for paid orders');
-  if (createdAt !== '' && !isDisplayTime(createdAt)) problems.push('created_at must be a time YYYY-MM-DD HH:mm:ss (or empty: now)');
+  if (paidAt !== '' && !isDisplayTime(paidAt)) problems.push(msg('admin.orders.paidAtMustTime'));
+  if (paidAt !== '' && status !== 'paid') problems.push(msg('admin.orders.paidAtOnlyPaid'));
+  if (createdAt !== '' && !isDisplayTime(createdAt)) problems.push(msg('admin.orders.createdAtMustTime'));
 
   if (problems.length > 0 || !checked.ok) return { ok: false, problems, request_id: shownId };
   return {

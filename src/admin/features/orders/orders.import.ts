@@ -20,6 +20,7 @@ import { AppError, type ErrorDef } from '../../../platform/http/errors.ts';
 import { E } from '../../errors.ts';
 import { readHeader, readOrderRecord, type ImportRow } from './orders.csv.ts';
 import { newOrderNo } from './orders.rules.ts';
+import { msg, sentences, translate, type Locale, type Msg } from '../../../platform/i18n.ts';
 
 /** Errors listed in the summary (the counts cover all of them). */
 export const IMPORT_ERRORS_SHOWN = 100;
@@ -32,7 +33,8 @@ export interface ImportRowError {
   /** Position of the record in the file, the header being row 1 (blank lines not counted). */
   row: number;
   request_id: string | null;
-  reason: string;
+  /** Rendered in the reader's language when the summary is sent. */
+  reason: Msg;
 }
 
 export interface OrderImportSummary {
@@ -48,10 +50,15 @@ export interface OrderImportSummary {
   errors_truncated: boolean;
 }
 
+/** The summary as sent: each row's reason in the reader's language. */
+export function renderSummary(summary: OrderImportSummary, locale: Locale) {
+  return { ...summary, errors: summary.errors.map((e) => ({ ...e, reason: translate(e.reason, locale) })) };
+}
+
 /** The import stopped before the end of the file; `summary` says what was done until then. */
 export class OrderImportStopped extends AppError {
   readonly summary: OrderImportSummary;
-  constructor(def: ErrorDef, detail: string, summary: OrderImportSummary) {
+  constructor(def: ErrorDef, detail: Msg, summary: OrderImportSummary) {
     super(def, { detail });
     this.summary = summary;
   }
@@ -187,7 +194,7 @@ async function reserveIds(db: Database, n: number): Promise<number> {
 /** Reads the CSV from `source` to its end and writes the orders; the summary of the run. */
 export async function importOrders(source: Readable, o: OrderImportOptions): Promise<OrderImportSummary> {
   const summary: OrderImportSummary = { total: 0, succeeded: 0, failed: 0, duplicates: 0, errors: [], errors_truncated: false };
-  const fail = (row: number, requestId: string | null, reason: string, duplicate = false) => {
+  const fail = (row: number, requestId: string | null, reason: Msg, duplicate = false) => {
     summary.failed += 1;
     if (duplicate) summary.duplicates += 1;
     keepError(summary, { row, request_id: requestId, reason });
@@ -233,14 +240,13 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
     inflight.catch(() => {}); // awaited before the next batch or at the end
   };
   /** What was done before the stop, for the error message. */
-  const progress = () =>
-    `${summary.succeeded} order(s) imported from the rows before it are kept (${summary.failed} row(s) refused); importing the same file again skips them`;
+  const progress = () => msg('admin.orders.importProgress', { succeeded: summary.succeeded, failed: summary.failed });
 
   const take = async (cells: string[]) => {
     if (o.signal?.aborted) {
       // Shutting down: the batch being written is kept, the one being filled is left for a re-run.
       await inflight;
-      throw new OrderImportStopped(E.SERVICE_UNAVAILABLE, `the server is shutting down, so the import stopped after row ${lastWritten}; ${progress()}`, summary);
+      throw new OrderImportStopped(E.SERVICE_UNAVAILABLE, msg('admin.orders.importShuttingDown', { row: lastWritten, progress: progress() }), summary);
     }
     if (!header) {
       const h = readHeader(cells);
@@ -252,7 +258,7 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
     summary.total += 1;
     const r = readOrderRecord(cells, header.index, header.width);
     if (!r.ok) {
-      fail(row, r.request_id, r.problems.join('; '));
+      fail(row, r.request_id, sentences(r.problems));
       return;
     }
     // Duplicates inside the batch are left to the database (a duplicate fails the COPY and the
@@ -282,7 +288,7 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
       throw new Error('file too large');
     }
     if (previous) await take(previous);
-    if (!header) throw new AppError(E.VALIDATION, { detail: 'the file is empty: expected a CSV header and order rows' });
+    if (!header) throw new AppError(E.VALIDATION, { detail: msg('admin.orders.fileEmptyExpectedCsv') });
     if (filling.count > 0) await submit();
     await inflight;
   } catch (err) {
@@ -292,17 +298,17 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
     source.unpipe(parser);
     summary.errors.sort((a, b) => a.row - b.row);
     if (err instanceof AppError) throw err;
-    if (tooLarge) throw new OrderImportStopped(E.BODY_TOO_LARGE, `the file is larger than the import limit; ${progress()}`, summary);
+    if (tooLarge) throw new OrderImportStopped(E.BODY_TOO_LARGE, msg('admin.orders.importTooLarge', { progress: progress() }), summary);
     if (err instanceof CsvError) {
       const line = (err as CsvError & { lines?: number }).lines;
-      throw new OrderImportStopped(E.INVALID_FORMAT, `not valid CSV${line ? ` at line ${line}` : ''} (${err.message.split(':')[0]}); ${progress()}`, summary);
+      throw new OrderImportStopped(E.INVALID_FORMAT, line ? msg('admin.orders.importNotCsvAt', { line, reason: err.message.split(':')[0], progress: progress() }) : msg('admin.orders.importNotCsv', { progress: progress() }), summary);
     }
     if (uploadFailed) {
-      throw new OrderImportStopped(E.UPLOAD_FAILED, `the upload ended early (${err instanceof Error ? err.message : String(err)}); ${progress()}`, summary);
+      throw new OrderImportStopped(E.UPLOAD_FAILED, msg('admin.orders.importUploadEnded', { progress: progress() }), summary);
     }
     o.logger.error({ err }, 'order import: a batch failed');
     const def = pgErrorCode(err) ? E.DATABASE : E.INTERNAL;
-    throw new OrderImportStopped(def, `the import stopped after row ${lastWritten}: a batch could not be written; ${progress()}`, summary);
+    throw new OrderImportStopped(def, msg('admin.orders.importBatchFailed', { row: lastWritten, progress: progress() }), summary);
   }
   summary.errors.sort((a, b) => a.row - b.row);
   return summary;
@@ -455,15 +461,15 @@ async function stageOrders(tx: Transaction, batch: Batch, tz: string): Promise<{
 interface Refused {
   row: number;
   request_id: string;
-  reason: string;
+  reason: Msg;
   duplicate: boolean;
 }
 
 const duplicateOf = (row: number, requestId: string, other: string): Refused =>
-  ({ row, request_id: requestId, reason: `duplicate request_id: order ${other} has it already`, duplicate: true });
+  ({ row, request_id: requestId, reason: msg('admin.orders.duplicateRequestIdOrder', { other }), duplicate: true });
 const numberTaken = (row: number, requestId: string, orderNo: string, generated: boolean): Refused => ({
   row,
   request_id: requestId,
-  reason: generated ? 'the order number drawn for it was taken meanwhile; import the file again' : `order_no ${orderNo} exists already`,
+  reason: generated ? msg('admin.orders.orderNumberDrawnWas') : msg('admin.orders.orderNoExistsAlready', { orderNo }),
   duplicate: false,
 });

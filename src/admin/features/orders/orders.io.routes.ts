@@ -14,8 +14,10 @@ import { ExportTaskReply } from '../exports/exports.schema.ts';
 import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from '../exports/exports.view.ts';
 import { ORDER_CSV_COLUMNS, REQUIRED_IMPORT_COLUMNS } from './orders.csv.ts';
 import { EXPORT_MAX_MONTHS, orderExportParams, ordersExportKind, ORDERS_EXPORT_KIND } from './orders.export.ts';
-import { IMPORT_ERRORS_SHOWN, importOrders, OrderImportStopped, type OrderImportSummary } from './orders.import.ts';
+import { IMPORT_ERRORS_SHOWN, importOrders, OrderImportStopped, renderSummary, type OrderImportSummary } from './orders.import.ts';
 import { OrderExportQuery } from './orders.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
+import { localeOf } from '../../../platform/http/conventions.ts';
 
 const FILE_FIELD = 'file';
 /** Room for the multipart boundaries and part headers around the file. */
@@ -77,11 +79,11 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
     preParsing: async (request) => {
       const type = String(request.headers['content-type'] ?? '').toLowerCase();
       if (!type.startsWith('multipart/form-data')) {
-        throw new AppError(E.UNSUPPORTED_MEDIA_TYPE, { detail: `send multipart/form-data with the CSV in a "${FILE_FIELD}" part` });
+        throw new AppError(E.UNSUPPORTED_MEDIA_TYPE, { detail: msg('admin.orders.sendMultipartFormData', { FILE_FIELD }) });
       }
       const length = Number(request.headers['content-length']);
       if (Number.isFinite(length) && length > maxBytes + MULTIPART_OVERHEAD) {
-        throw new AppError(E.BODY_TOO_LARGE, { detail: `the import limit is ${maxBytes} bytes (ORDER_IMPORT_MAX_BYTES)` });
+        throw new AppError(E.BODY_TOO_LARGE, { detail: msg('admin.orders.importLimitBytesOrder', { maxBytes }) });
       }
     },
   }, async (request, reply) => {
@@ -90,7 +92,7 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       const parts = request.parts({ limits: { fileSize: maxBytes, files: 1, fields: 0, parts: 1, fieldNameSize: 64, headerPairs: 20 } });
       for await (const part of parts) {
         if (part.type !== 'file' || part.fieldname !== FILE_FIELD) {
-          throw new AppError(E.VALIDATION, { detail: `the only accepted part is the file "${FILE_FIELD}" (got "${part.fieldname.slice(0, 64)}")` });
+          throw new AppError(E.VALIDATION, { detail: msg('admin.orders.onlyAcceptedPartFile', { FILE_FIELD, fieldname: part.fieldname.slice(0, 64) }) });
         }
         summary = await importOrders(part.file, { db, logger: request.log, tz, batchRows: config.ORDER_IMPORT_BATCH_ROWS, signal: platform.stopping });
         // Anything after the file part is not read.
@@ -106,16 +108,16 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
           content: `${err.summary.total} rows read before it stopped: ${err.summary.succeeded} orders imported, ${err.summary.failed} failed. ${err.message}`,
         });
       }
-      throw multipartParserError(err, () => `the only accepted part is the file "${FILE_FIELD}"`);
+      throw multipartParserError(err, () => msg('admin.orders.onlyFilePart', { FILE_FIELD }));
     }
-    if (!summary) throw new AppError(E.VALIDATION, { detail: `a "${FILE_FIELD}" part with the CSV is required` });
+    if (!summary) throw new AppError(E.VALIDATION, { detail: msg('admin.orders.partWithCsvRequired', { FILE_FIELD }) });
     // The reply has the result too; the notification reaches the administrator's other tabs and devices.
     await ctx.notifications.notify(request.admin!.adminId, {
       kind: 'import',
       title: 'Order import finished',
       content: `${summary.total} rows read: ${summary.succeeded} orders imported, ${summary.failed} failed (${summary.duplicates} duplicates).`,
     });
-    return ok(request, summary);
+    return ok(request, renderSummary(summary, localeOf(request)));
   });
 
   app.post('/orders/export', {

@@ -2,6 +2,7 @@
 // the order-number generator. Money is handled as integer cents parsed from the decimal text
 // of the value, never through binary floating-point arithmetic.
 import { randomInt } from 'node:crypto';
+import { msg, type Msg } from '../../../platform/i18n.ts';
 
 /** Largest value of a numeric(12,2) column, in cents. */
 export const MAX_CENTS = 999_999_999_999n;
@@ -63,16 +64,16 @@ export interface NormalizedOrder {
  * text (CSV cells): `"12.50"` for a price, `"3"` for a quantity.
  */
 export function checkOrder(input: { user_id: unknown; amount: unknown; products: unknown; request_id?: unknown }):
-  { ok: true; order: NormalizedOrder } | { ok: false; problems: string[] } {
-  const problems: string[] = [];
+  { ok: true; order: NormalizedOrder } | { ok: false; problems: Msg[] } {
+  const problems: Msg[] = [];
   const userId = toPositiveInt(input.user_id);
-  if (userId === null) problems.push('user_id must be a positive integer');
+  if (userId === null) problems.push(msg('admin.orders.userIdMustPositive'));
   const amount = toCents(input.amount);
-  if (amount === null) problems.push('amount must be a number ≥ 0 with at most 2 decimals (at most 9999999999.99)');
+  if (amount === null) problems.push(msg('admin.orders.amountMustNumberWith'));
   let requestId: string | undefined;
   if (input.request_id !== undefined && input.request_id !== null && input.request_id !== '') {
     if (typeof input.request_id !== 'string' || !REQUEST_ID_RE.test(input.request_id)) {
-      problems.push('request_id must be 1 to 64 printable ASCII characters without spaces');
+      problems.push(msg('admin.orders.requestIdMustPrintable'));
     } else {
       requestId = input.request_id;
     }
@@ -80,26 +81,26 @@ export function checkOrder(input: { user_id: unknown; amount: unknown; products:
   const products: OrderItemInput[] = [];
   let total = 0n;
   if (!Array.isArray(input.products) || input.products.length === 0 || input.products.length > MAX_PRODUCTS) {
-    problems.push(`products must be a list of 1 to ${MAX_PRODUCTS} items`);
+    problems.push(msg('admin.orders.productsMustListItems', { MAX_PRODUCTS }));
   } else {
     input.products.forEach((raw: unknown, i) => {
       const at = `products[${i}]`;
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-        problems.push(`${at} must be an object with product_id, product_name, price and quantity`);
+        problems.push(msg('admin.orders.mustObjectWithProduct', { at }));
         return;
       }
       const item = raw as Record<string, unknown>;
       const unknownKeys = Object.keys(item).filter((k) => !['product_id', 'product_name', 'price', 'quantity'].includes(k));
-      if (unknownKeys.length > 0) problems.push(`${at} has unknown field(s): ${unknownKeys.join(', ')}`);
+      if (unknownKeys.length > 0) problems.push(msg('admin.orders.hasUnknownFieldS', { at, unknownKeys }));
       const productId = toPositiveInt(item.product_id);
-      if (productId === null) problems.push(`${at}.product_id must be a positive integer`);
+      if (productId === null) problems.push(msg('admin.orders.productIdMustPositive', { at }));
       const name = item.product_name;
       const nameOk = typeof name === 'string' && name.trim().length > 0 && [...name].length <= PRODUCT_NAME_MAX;
-      if (!nameOk) problems.push(`${at}.product_name must be a non-empty text of at most ${PRODUCT_NAME_MAX} characters`);
+      if (!nameOk) problems.push(msg('admin.orders.productNameMustNon', { at, PRODUCT_NAME_MAX }));
       const price = toCents(item.price);
-      if (price === null) problems.push(`${at}.price must be a number ≥ 0 with at most 2 decimals`);
+      if (price === null) problems.push(msg('admin.orders.priceMustNumberWith', { at }));
       const quantity = toPositiveInt(item.quantity, QUANTITY_MAX);
-      if (quantity === null) problems.push(`${at}.quantity must be an integer ≥ 1`);
+      if (quantity === null) problems.push(msg('admin.orders.quantityMustInteger', { at }));
       if (productId !== null && nameOk && price !== null && quantity !== null) {
         total += price * BigInt(quantity);
         products.push({ product_id: productId, product_name: name, price: centsText(price), quantity });
@@ -107,7 +108,7 @@ export function checkOrder(input: { user_id: unknown; amount: unknown; products:
     });
   }
   if (problems.length === 0 && amount !== total) {
-    problems.push(`amount ${centsText(amount!)} does not equal the sum of price × quantity (${centsText(total)})`);
+    problems.push(msg('admin.orders.amountDoesNotEqual', { value: centsText(amount!), value2: centsText(total) }));
   }
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, order: { user_id: userId!, amount: centsText(amount!), request_id: requestId, products } };
@@ -117,7 +118,7 @@ export function checkOrder(input: { user_id: unknown; amount: unknown; products:
  * Problems of one order input under the rules of POST /orders (empty when it is valid).
  * Used by the CSV import; numbers may be given as text.
  */
-export function orderProblems(input: { user_id: unknown; amount: unknown; products: unknown; request_id?: unknown }): string[] {
+export function orderProblems(input: { user_id: unknown; amount: unknown; products: unknown; request_id?: unknown }): Msg[] {
   const r = checkOrder(input);
   return r.ok ? [] : r.problems;
 }

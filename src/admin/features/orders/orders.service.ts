@@ -23,6 +23,7 @@ import { E } from '../../errors.ts';
 import { newPaymentNo } from '../payments/payments.service.ts';
 import { checkOrder, newOrderNo } from './orders.rules.ts';
 import type { CreateOrderBody, OrderListQuery, OrderOrderField } from './orders.schema.ts';
+import { msg, type Msg } from '../../../platform/i18n.ts';
 
 export { newOrderNo, orderProblems } from './orders.rules.ts';
 
@@ -56,7 +57,7 @@ export function orderFilter(q: OrderFilter, tz: string, first = 1, now = new Dat
   else if (!from && to) from = addMonths(to, -ORDER_RANGE_MONTHS);
   else if (!from && !to) from = addMonths(now, -ORDER_RANGE_MONTHS);
   if (q.min_amount !== undefined && q.max_amount !== undefined && q.min_amount > q.max_amount) {
-    throw new InvalidInput('min_amount must not be greater than max_amount', 'min_amount');
+    throw new InvalidInput(msg('admin.orders.minAmountMustNot'), 'min_amount');
   }
   const clauses: string[] = [];
   const params: unknown[] = [];
@@ -75,13 +76,17 @@ export function orderFilter(q: OrderFilter, tz: string, first = 1, now = new Dat
   return { where: clauses.join(' AND '), params };
 }
 
-/** `ORDER BY` of the list for an allow-listed `order_by` (ties by id, same direction). */
+/**
+ * `ORDER BY` of the list for an allow-listed `order_by` (ties by id, same direction). Columns are
+ * qualified: a bare name would sort by the select list's column of that name, and `amount` is
+ * selected as text ("100.00" before "20.00").
+ */
 export function orderSort(orderBy: string): string {
   const { field, direction } = parseOrderBy<OrderOrderField>(orderBy);
   const dir = direction === 'asc' ? 'ASC' : 'DESC';
-  if (field === 'id') return `id ${dir}`;
+  if (field === 'id') return `orders.id ${dir}`;
   const nulls = field === 'paid_at' ? ' NULLS LAST' : '';
-  return `${field} ${dir}${nulls}, id ${dir}`;
+  return `orders.${field} ${dir}${nulls}, orders.id ${dir}`;
 }
 
 // Raw: one statement writes the order and its details (a CTE write), on the hot POST /orders.
@@ -120,7 +125,7 @@ export class OrdersService {
    */
   async create(input: Static<typeof CreateOrderBody>, createdBy: number | null): Promise<{ order: OrderRow; details: OrderDetailRow[] }> {
     const checked = checkOrder(input);
-    if (!checked.ok) throw new AppError(E.VALIDATION, { detail: checked.problems.join('; ') });
+    if (!checked.ok) throw new AppError(E.VALIDATION, { detail: checked.problems });
     const { order } = checked;
     const requestId = order.request_id ?? randomUUID();
     const products = JSON.stringify(order.products);
@@ -142,12 +147,12 @@ export class OrdersService {
       const [existing] = await this.db.orm.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.requestId, requestId));
       if (existing) {
         throw new AppError(E.ALREADY_EXISTS, {
-          detail: `request_id "${requestId}" was already used by order ${existing.orderNo}`,
+          detail: msg('admin.orders.requestIdWasAlready', { requestId, orderNo: existing.orderNo }),
           details: { field: 'request_id', order_no: existing.orderNo },
         });
       }
       // The order holding that request_id was deleted meanwhile: the key is free again.
-      if (attempt >= INSERT_ATTEMPTS) throw new AppError(E.CREATE_FAILED, { detail: 'the order could not be written; try again' });
+      if (attempt >= INSERT_ATTEMPTS) throw new AppError(E.CREATE_FAILED, { detail: msg('admin.orders.orderCouldNotWritten') });
     }
   }
 
@@ -180,7 +185,7 @@ export class OrdersService {
    */
   async setStatus(lookup: OrderLookup, status: OrderStatus, paymentMethodId?: number): Promise<{ order: OrderRow; details: OrderDetailRow[]; payment: PaymentRow | null }> {
     if (paymentMethodId !== undefined && status !== 'paid') {
-      throw new AppError(E.VALIDATION, { detail: 'payment_method_id can only be given with status "paid"', details: { field: 'payment_method_id' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.orders.paymentMethodIdCan'), details: { field: 'payment_method_id' } });
     }
     const { where, label } = lookupOf(lookup);
     for (let attempt = 1; ; attempt++) {
@@ -190,7 +195,7 @@ export class OrdersService {
           if (!current) throw notFound(label);
           if (current.status !== 'pending' || status === 'pending') {
             throw new AppError(E.UPDATE_FAILED, {
-              detail: `order ${current.orderNo} is ${current.status}; only a pending order can be marked paid or cancelled`,
+              detail: msg('admin.orders.orderOnlyPendingOrder', { orderNo: current.orderNo, status: current.status }),
               details: { field: 'status', current: current.status },
             });
           }
@@ -238,28 +243,28 @@ export class OrdersService {
 }
 
 function lookupOf(lookup: OrderLookup) {
-  if (lookup.order_no) return { where: eq(orders.orderNo, lookup.order_no), label: `order ${lookup.order_no}` };
+  if (lookup.order_no) return { where: eq(orders.orderNo, lookup.order_no), label: msg('admin.orders.orderNumbered', { orderNo: lookup.order_no }) };
   const id = Number(lookup.id);
-  if (!Number.isSafeInteger(id) || id < 1) throw new InvalidInput('give a positive order id in the path, or the order_no query parameter', 'id');
-  return { where: eq(orders.id, id), label: `order id ${id}` };
+  if (!Number.isSafeInteger(id) || id < 1) throw new InvalidInput(msg('admin.orders.givePositiveOrderId'), 'id');
+  return { where: eq(orders.id, id), label: msg('admin.orders.orderWithId', { id }) };
 }
 
-const notFound = (label: string) => new AppError(E.DATA_NOT_FOUND, { detail: `no ${label}` });
+const notFound = (label: Msg) => new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.orders.notFound', { label }) });
 
 /** The payment method of a payment: the one given (active), else the first active one by sort, then id. */
 async function paymentMethodFor(tx: Executor, given: number | undefined): Promise<number> {
   if (given !== undefined) {
     // FOR SHARE: the method cannot be deleted or changed until this payment is committed.
     const [m] = await tx.orm.select({ id: paymentMethods.id, isActive: paymentMethods.isActive }).from(paymentMethods).where(eq(paymentMethods.id, given)).for('share');
-    if (!m) throw new AppError(E.VALIDATION, { detail: `no payment method ${given}`, details: { field: 'payment_method_id' } });
-    if (!m.isActive) throw new AppError(E.VALIDATION, { detail: `payment method ${given} is not active`, details: { field: 'payment_method_id' } });
+    if (!m) throw new AppError(E.VALIDATION, { detail: msg('admin.orders.noPaymentMethod', { given }), details: { field: 'payment_method_id' } });
+    if (!m.isActive) throw new AppError(E.VALIDATION, { detail: msg('admin.orders.paymentMethodNotActive', { given }), details: { field: 'payment_method_id' } });
     return m.id;
   }
   const [m] = await tx.orm.select({ id: paymentMethods.id }).from(paymentMethods).where(eq(paymentMethods.isActive, true))
     .orderBy(asc(paymentMethods.sort), asc(paymentMethods.id)).limit(1).for('share');
   if (!m) {
     throw new AppError(E.UPDATE_FAILED, {
-      detail: 'there is no active payment method; activate or create one, or give payment_method_id',
+      detail: msg('admin.orders.thereNoActivePayment'),
       details: { field: 'payment_method_id' },
     });
   }

@@ -4,6 +4,7 @@
 // only ever saw masked.
 import { InvalidInput } from '../../../platform/http/errors.ts';
 import { isSecretFieldName, normalisedKey } from '../../../platform/secret-fields.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export const SECRET_MASK = '******';
 
@@ -39,7 +40,7 @@ export function unmaskConfig(sent: unknown, stored: unknown, path = 'config'): u
   for (const [k, v] of Object.entries(sent)) {
     const before = isPlainObject(stored) ? stored[k] : undefined;
     if (v === SECRET_MASK && isSecretConfigKey(k)) {
-      if (before === undefined) throw new InvalidInput(`${path}.${k} is the mask ${SECRET_MASK} but no value is stored there; send the real value`, `${path}.${k}`);
+      if (before === undefined) throw new InvalidInput(msg('admin.paymentMethods.maskButNoValue', { path, k, SECRET_MASK }), `${path}.${k}`);
       out[k] = before;
     } else {
       out[k] = unmaskConfig(v, before, `${path}.${k}`);

@@ -14,6 +14,7 @@ import { paymentMethods, type PaymentMethodRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { CreatePaymentMethodBody, PaymentMethodOrderField, PaymentMethodQuery, UpdatePaymentMethodBody } from './payment-methods.schema.ts';
 import { unmaskConfig } from './payment-methods.secrets.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 /** SQLSTATE of a delete refused by an ON DELETE RESTRICT foreign key. */
 const RESTRICT_VIOLATION = '23001';
@@ -34,7 +35,7 @@ function writeError(err: unknown, code: string | undefined): unknown {
   if (err instanceof AppError || err instanceof InvalidInput) return err;
   const sqlState = pgErrorCode(err);
   if (sqlState === UNIQUE_VIOLATION) {
-    return new AppError(E.ALREADY_EXISTS, { detail: `a payment method with code "${code ?? ''}" already exists (codes ignore case)`, details: { field: 'code' } });
+    return new AppError(E.ALREADY_EXISTS, { detail: msg('admin.paymentMethods.paymentMethodWithCode', { code: code ?? '' }), details: { field: 'code' } });
   }
   // Drizzle's error message lists the parameters: the driver's does not.
   const cause = err instanceof DrizzleQueryError ? err.cause : err;
@@ -117,7 +118,7 @@ export class PaymentMethodsService {
     } catch (err) {
       const code = pgErrorCode(err);
       if (code === FOREIGN_KEY_VIOLATION || code === RESTRICT_VIOLATION) {
-        throw new AppError(E.DELETE_FAILED, { detail: `payment method ${id} has payment records and cannot be deleted; deactivate it instead (is_active: false)` });
+        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.paymentMethods.paymentMethodHasPayment', { id }) });
       }
       throw err;
     }
@@ -125,4 +126,4 @@ export class PaymentMethodsService {
   }
 }
 
-const notFound = (id: number) => new AppError(E.DATA_NOT_FOUND, { detail: `no payment method ${id}` });
+const notFound = (id: number) => new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.paymentMethods.noPaymentMethod', { id }) });

@@ -13,6 +13,7 @@ import { offsetOf, parseTimeRange } from '../../../platform/http/schemas.ts';
 import { paymentMethods, payments, type PaymentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { PaymentListQuery, PaymentOrderField } from './payments.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export type PaymentListRow = PaymentRow & { paymentMethodName: string; paymentMethodCode: string };
 
@@ -70,7 +71,7 @@ export class PaymentsService {
   async get(id: number): Promise<PaymentListRow> {
     const [row] = await this.db.orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId))
       .where(eq(payments.id, id));
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: `no payment record ${id}` });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.payments.noPaymentRecord', { id }) });
     return row;
   }
 }

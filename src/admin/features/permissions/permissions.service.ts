@@ -15,6 +15,7 @@ import { E } from '../../errors.ts';
 import { GrantCatalogue } from '../../kernel/grant-catalogue.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { CreatePermissionBody, PermissionOrderField, PermissionQuery, UpdatePermissionBody } from './permissions.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 type Row = typeof permissions.$inferSelect;
 
@@ -32,8 +33,8 @@ const ORDER_COLUMNS = {
 
 export class PermissionService extends GrantCatalogue<typeof permissions> {
   protected readonly table = permissions;
-  protected readonly noun = 'permission';
-  protected readonly vanished = 'menu_id does not exist';
+  protected readonly noun = msg('noun.permission');
+  protected readonly vanished = msg('admin.permissions.menuVanished');
 
   record(r: Row) {
     return {
@@ -91,7 +92,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
       if (current.isSystem) {
         const fixed = (['slug', 'method', 'path'] as const).filter((f) => input[f] !== undefined && input[f] !== current[f]);
         if (fixed.length) {
-          throw new AppError(E.ACCESS_DENIED, { detail: `${fixed.join(', ')} of the system permission ${current.slug} cannot be changed` });
+          throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.permissions.systemPermissionCannotChanged', { fixed, slug: current.slug }) });
         }
       }
       await this.checkMenu(tx, input.menu_id);
@@ -119,7 +120,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
   async remove(caller: Principal, id: number) {
     await this.write(undefined, async (tx) => {
       const current = await this.rowOf(id, tx, true);
-      if (current.isSystem) throw new AppError(E.ACCESS_DENIED, { detail: `the system permission ${current.slug} cannot be deleted` });
+      if (current.isSystem) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.permissions.systemPermissionCannotDeleted', { slug: current.slug }) });
       const affected = await this.holdersOf(tx, id);
       await tx.delete(permissions).where(eq(permissions.id, id));
       return { value: null, affected };
@@ -129,7 +130,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
   private async checkMenu(tx: Orm, menuId: number | null | undefined) {
     if (menuId == null) return;
     if ((await missingIds(tx, menus.id, [menuId])).length) {
-      throw new AppError(E.VALIDATION, { detail: `unknown menu_id: ${menuId}`, details: { field: 'menu_id' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.permissions.unknownMenuId', { menuId }), details: { field: 'menu_id' } });
     }
   }
 

@@ -14,6 +14,7 @@ import { E } from '../../errors.ts';
 import { GrantCatalogue } from '../../kernel/grant-catalogue.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { CreateRoleBody, RoleOrderField, RoleQuery, UpdateRoleBody } from './roles.schema.ts';
+import { msg, type Msg } from '../../../platform/i18n.ts';
 
 type Row = typeof roles.$inferSelect;
 
@@ -31,8 +32,8 @@ const isSuperRole = (r: Row) => r.slug === SUPER_ADMIN_ROLE;
 
 export class RoleService extends GrantCatalogue<typeof roles> {
   protected readonly table = roles;
-  protected readonly noun = 'role';
-  protected readonly vanished = 'a permission, menu or role referred to no longer exists';
+  protected readonly noun = msg('noun.role');
+  protected readonly vanished = msg('admin.roles.referenceVanished');
 
   async list(q: Static<typeof RoleQuery>) {
     const where = and(
@@ -71,9 +72,9 @@ export class RoleService extends GrantCatalogue<typeof roles> {
       const current = await this.rowOf(id, tx, true);
       if (isSuperRole(current) || current.isSystem) {
         if (input.slug !== undefined && input.slug !== current.slug) {
-          throw new AppError(E.ACCESS_DENIED, { detail: `the slug of the system role ${current.slug} cannot be changed` });
+          throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.slugSystemRoleCannot', { slug: current.slug }) });
         }
-        if (input.status === 0) throw new AppError(E.ACCESS_DENIED, { detail: `the system role ${current.slug} cannot be disabled` });
+        if (input.status === 0) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.systemRoleCannotDisabled', { slug: current.slug }) });
       }
       await this.checkIds(tx, input);
       // The sets first, then the row: a failure of either (a duplicate slug) undoes both.
@@ -103,11 +104,11 @@ export class RoleService extends GrantCatalogue<typeof roles> {
       // The row lock makes a concurrent assignment of this role wait for (and then fail on) the delete.
       const current = await this.rowOf(id, tx, true);
       if (isSuperRole(current) || current.isSystem) {
-        throw new AppError(E.ACCESS_DENIED, { detail: `the system role ${current.slug} cannot be deleted` });
+        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.systemRoleCannotDeleted', { slug: current.slug }) });
       }
       const [held] = await tx.select({ n: count() }).from(adminRoles).where(eq(adminRoles.roleId, id));
       if ((held?.n ?? 0) > 0) {
-        throw new AppError(E.DELETE_FAILED, { detail: `the role ${current.slug} is held by ${held!.n} administrator(s); remove it from them first` });
+        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.roles.roleHeldByAdministrator', { slug: current.slug, value: held!.n }) });
       }
       await tx.delete(roles).where(eq(roles.id, id));
       return { value: null, affected: [] };
@@ -116,14 +117,14 @@ export class RoleService extends GrantCatalogue<typeof roles> {
 
   /** Refuses unknown permission or menu ids, naming them. */
   private async checkIds(tx: Orm, input: Static<typeof UpdateRoleBody>) {
-    const problems: string[] = [];
+    const problems: Msg[] = [];
     const unknownPermissions = await missingIds(tx, permissions.id, input.permission_ids ?? []);
-    if (unknownPermissions.length) problems.push(`unknown permission_ids: ${unknownPermissions.join(', ')}`);
+    if (unknownPermissions.length) problems.push(msg('admin.roles.unknownPermissionIds', { unknownPermissions }));
     const unknownMenus = await missingIds(tx, menus.id, input.menu_ids ?? []);
-    if (unknownMenus.length) problems.push(`unknown menu_ids: ${unknownMenus.join(', ')}`);
+    if (unknownMenus.length) problems.push(msg('admin.roles.unknownMenuIds', { unknownMenus }));
     if (problems.length) {
       throw new AppError(E.VALIDATION, {
-        detail: problems.join('; '),
+        detail: problems,
         details: { field: unknownPermissions.length ? 'permission_ids' : 'menu_ids' },
       });
     }

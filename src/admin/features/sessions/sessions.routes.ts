@@ -4,6 +4,7 @@ import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
 import { ErrorEnvelope, ok, okList } from '../../http.ts';
 import { BatchKickBody, KickReply, OnlineList, OnlineQuery, TokenIdParam } from './sessions.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 const tags = ['Online administrators'];
 
@@ -29,7 +30,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
     },
   }, async (request) => {
     const result = await online.kick(request.admin!, [request.params.token_id]);
-    if (result.kicked.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: `no live session ${request.params.token_id}` });
+    if (result.kicked.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.sessions.noLiveSession', { token_id: request.params.token_id }) });
     return ok(request, result);
   });
 

@@ -14,6 +14,7 @@ import type { RbacService } from '../../kernel/rbac.ts';
 import type { SessionService } from '../../kernel/sessions.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
 import type { OnlineQuery, OnlineSession } from './sessions.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export class OnlineAdminsService {
   private readonly db: Database;
@@ -76,7 +77,7 @@ export class OnlineAdminsService {
     const owners = await this.liveOwners(ids);
     for (const owner of owners) {
       if (owner.adminId !== caller.adminId && (await this.rbac.isProtected(owner.adminId))) {
-        throw new AppError(E.ACCESS_DENIED, { detail: `session ${owner.id} belongs to protected administrator ${owner.username}` });
+        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.sessions.sessionBelongsProtectedAdministrator', { id: owner.id, username: owner.username }) });
       }
     }
     const kicked = await this.sessions.end(owners.map((o) => o.id), 'kicked');

@@ -14,6 +14,7 @@ import type { Caller, Role, TimeclockClaims } from '../../auth.ts';
 import { E } from '../../errors.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
 import type { LoginBody, LoginReply, RefreshReply } from './auth.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export class AuthService {
   private readonly db: Database;
@@ -54,9 +55,7 @@ export class AuthService {
         this.metrics.loginFailure('timeclock', outcome.reason);
         await this.devices.recordMismatch({ userId, deviceUuid: input.deviceUuid.toLowerCase(), reason: outcome.reason, source: 'login' });
         throw new AppError(E.DEVICE_NOT_AUTHORIZED, {
-          detail: outcome.reason === 'bound_to_another_device'
-            ? 'this account is bound to another device; ask a manager to reset it'
-            : 'this device is registered to another user',
+          detail: outcome.reason === 'bound_to_another_device' ? msg('timeclock.auth.boundToAnotherDevice') : msg('timeclock.auth.deviceOfAnotherUser'),
           details: { reason: outcome.reason },
         });
       }
@@ -70,7 +69,7 @@ export class AuthService {
       return { token: this.sign(caller) };
     } catch (err) {
       this.logger.error({ err, userId: caller.userId }, 'token refresh failed');
-      throw new AppError(E.INTERNAL_ERROR, { detail: 'refresh failed' });
+      throw new AppError(E.INTERNAL_ERROR, { detail: msg('timeclock.auth.refreshFailed') });
     }
   }
 

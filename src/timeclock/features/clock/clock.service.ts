@@ -50,6 +50,7 @@ import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
 import type {
   ClockBody, ClockReply as ClockReplySchema, HistoryItem, HistoryQuery, LatePunch, LatePunchList, LatePunchQuery,
 } from './clock.schema.ts';
+import { msg, Msg } from '../../../platform/i18n.ts';
 
 export const FORCE_CLOCK_OUT = 'FORCE_CLOCK_OUT';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -83,7 +84,14 @@ interface Punch {
 interface StoredOutcome {
   request: CanonicalRequest;
   status: number | null;
-  reply: ClockReply | { code: string; detail: string | null; details: Record<string, unknown> } | null;
+  reply: ClockReply | StoredRefusal | null;
+}
+
+/** A refusal as stored: its detail is a message's stored form (`Msg.toJSON`), rendered again in the replay's language. */
+interface StoredRefusal {
+  code: string;
+  detail: unknown;
+  details: Record<string, unknown>;
 }
 
 /** A refusal decided inside the recording transaction: thrown to roll it back, then recorded. */
@@ -121,10 +129,10 @@ export class ClockService {
     const location = { latitude: input.latitude, longitude: input.longitude };
     const forced = input.qrCodeValue === FORCE_CLOCK_OUT && this.config.FORCE_CLOCK_OUT_ENABLED;
     if (forced && caller.userId !== input.userId) {
-      throw new AppError(E.FORBIDDEN, { detail: 'FORCE_CLOCK_OUT needs the worker’s own token' });
+      throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.clock.forceClockOutNeeds') });
     }
     if (forced && input.eventType !== 'clock_out') {
-      throw new AppError(E.VALIDATION_ERROR, { detail: 'FORCE_CLOCK_OUT only clocks out', details: { field: 'eventType' } });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.clock.forceClockOutOnly'), details: { field: 'eventType' } });
     }
     const punch = this.normalise(caller, input);
     if (punch.clientEventId) {
@@ -148,10 +156,11 @@ export class ClockService {
     const active = qr && (qr.is_active || (punch.capturedAt !== null && qr.deactivated_ms !== null && punch.capturedAt.getTime() < qr.deactivated_ms));
     if (!qr || !active) {
       const reason = input.qrCodeValue === FORCE_CLOCK_OUT ? 'forced clock-out is disabled' : qr ? 'inactive' : 'not found';
+      const why = input.qrCodeValue === FORCE_CLOCK_OUT ? 'forcedDisabled' : qr ? 'inactive' : 'notFound';
       return this.refuse(
         punch,
         { userId: input.userId, type: 'qr_invalid', severity: qr ? 'low' : 'medium', details: { ...attempt, reason } },
-        new AppError(E.QR_CODE_INACTIVE, { detail: `QR code ${reason}`, details: { reason } }),
+        new AppError(E.QR_CODE_INACTIVE, { detail: msg(`timeclock.clock.qr.${why}`), details: { reason } }),
       );
     }
     const site = { siteId: qr.site_id, siteName: qr.site_name };
@@ -160,7 +169,7 @@ export class ClockService {
         punch,
         { userId: input.userId, type: 'geofence_violation', severity: 'low', details: { ...attempt, ...site, reason: 'site has no geofence' } },
         new AppError(E.GEOFENCE_NOT_CONFIGURED, {
-          detail: `site "${qr.site_name}" has no geofence; a manager must set one`,
+          detail: msg('timeclock.clock.siteHasNoGeofence', { site_name: qr.site_name }),
           details: { ...site, reason: 'site has no geofence' },
         }),
       );
@@ -171,7 +180,7 @@ export class ClockService {
       return this.refuse(
         punch,
         { userId: input.userId, type: 'geofence_violation', severity: outsideSeverity(distanceMetres), details: { ...attempt, ...site, distanceMetres } },
-        new AppError(E.OUTSIDE_GEOFENCE, { detail: `${distanceMetres} m outside the site’s geofence`, details: { distanceMetres, ...site } }),
+        new AppError(E.OUTSIDE_GEOFENCE, { detail: msg('timeclock.clock.outsideGeofence', { distanceMetres }), details: { distanceMetres, ...site } }),
       );
     }
     return this.commit(punch, { ...attempt, ...site }, { qrCodeId: qr.id, siteId: site.siteId, forced: false });
@@ -184,7 +193,7 @@ export class ClockService {
       // The schema's date-time format admits a few forms Date cannot read (`+02` offsets, leap seconds).
       if (Number.isNaN(capturedAt.getTime())) {
         throw new AppError(E.VALIDATION_ERROR, {
-          detail: 'capturedAt must be an ISO 8601 date-time with an offset such as +02:00 or Z',
+          detail: msg('timeclock.clock.capturedatMustIsoDate'),
           details: { field: 'capturedAt' },
         });
       }
@@ -215,13 +224,13 @@ export class ClockService {
     const windowHours = this.config.CLOCK_CAPTURE_WINDOW_HOURS;
     if (p.capturedAt.getTime() > now + aheadSeconds * 1000) {
       return new AppError(E.VALIDATION_ERROR, {
-        detail: `capturedAt is more than ${aheadSeconds} s ahead of the server clock`,
+        detail: msg('timeclock.clock.capturedatMoreThanS', { aheadSeconds }),
         details: { field: 'capturedAt', reason: 'in the future', maxAheadSeconds: aheadSeconds },
       });
     }
     if (p.capturedAt.getTime() < now - windowHours * 3_600_000) {
       return new AppError(E.VALIDATION_ERROR, {
-        detail: `capturedAt is more than ${windowHours} h old`,
+        detail: msg('timeclock.clock.capturedatMoreThanH', { windowHours }),
         details: { field: 'capturedAt', reason: 'too old', windowHours },
       });
     }
@@ -251,16 +260,16 @@ export class ClockService {
           throw new Refused(
             { userId: input.userId, type: 'out_of_order_event', severity: 'low', details: { ...attempt, latestEventAt: now.latest.toISOString() } },
             new AppError(E.LATER_EVENT_RECORDED, {
-              detail: `a later event is already recorded (at ${now.latest.toISOString()}); a punch cannot be inserted before it`,
+              detail: msg('timeclock.clock.laterEventAlreadyRecorded', { latest: now.latest.toISOString() }),
               details: { capturedAt: at.toISOString(), latestEventAt: now.latest.toISOString(), currentState: now.state },
             }),
           );
         }
         if (!how.forced && now.state === input.eventType) {
-          const state = input.eventType === 'clock_in' ? 'clocked in' : 'clocked out';
+          const state = msg(input.eventType === 'clock_in' ? 'timeclock.clock.state.in' : 'timeclock.clock.state.out');
           throw new Refused(
             { userId: input.userId, type: 'duplicate_event', severity: 'low', details: attempt },
-            new AppError(E.DUPLICATE_EVENT, { detail: `already ${state}`, details: { currentState: input.eventType } }),
+            new AppError(E.DUPLICATE_EVENT, { detail: msg('timeclock.clock.alreadyInState', { state }), details: { currentState: input.eventType } }),
           );
         }
         const late = p.capturedAt !== null && receivedAt.getTime() - p.capturedAt.getTime() > this.config.CLOCK_LATE_AFTER_SECONDS * 1000;
@@ -415,26 +424,27 @@ export class ClockService {
     const fields = (Object.keys(p.request) as (keyof CanonicalRequest)[]).filter((k) => stored.request[k] !== p.request[k]);
     if (fields.length > 0) {
       throw new AppError(E.CLIENT_EVENT_ID_REUSED, {
-        detail: `clientEventId ${p.clientEventId} was used for a punch with a different ${fields.join(', ')}`,
+        detail: msg('timeclock.clock.clienteventidWasUsedPunch', { clientEventId: p.clientEventId, fields }),
         details: { field: 'clientEventId', clientEventId: p.clientEventId, fields },
       });
     }
     if (stored.status === null || stored.reply === null) throw new Error('a clock request was read before its outcome was stored');
     if (stored.status === 200) return stored.reply as ClockReply;
-    const refusal = stored.reply as { code: string; detail: string | null; details: Record<string, unknown> };
-    throw new AppError(ERROR_DEFS.get(refusal.code) ?? E.INTERNAL_ERROR, { ...(refusal.detail ? { detail: refusal.detail } : {}), details: refusal.details });
+    const refusal = stored.reply as StoredRefusal;
+    const detail = Array.isArray(refusal.detail) ? refusal.detail.map((d) => Msg.fromJSON(d)).filter((d) => d !== undefined) : Msg.fromJSON(refusal.detail);
+    throw new AppError(ERROR_DEFS.get(refusal.code) ?? E.INTERNAL_ERROR, { ...(detail ? { detail } : {}), details: refusal.details });
   }
 
   /** Clock history, newest first, optionally within [from, to], paged. */
   async history(userId: number, q: Static<typeof HistoryQuery>): Promise<{ total: number; events: Static<typeof HistoryItem>[] }> {
     const from = q.from === undefined ? null : new Date(q.from);
     const to = q.to === undefined ? null : new Date(q.to);
-    if (from && to && from > to) throw new AppError(E.VALIDATION_ERROR, { detail: 'from must not be after to', details: { field: 'from' } });
+    if (from && to && from > to) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.clock.fromMustNotAfter'), details: { field: 'from' } });
     const [user] = await this.db.orm
       .select({ id: users.id })
       .from(users)
       .where(and(eq(users.id, userId), eq(users.role, 'worker'), isNull(users.deletedAt)));
-    if (!user) throw new AppError(E.NOT_FOUND, { detail: `worker ${userId} not found`, details: { userId } });
+    if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.workerNotFound', { userId }), details: { userId } });
     const where = and(
       eq(clockEvents.userId, userId),
       from === null ? undefined : gte(clockEvents.createdAt, from),
@@ -492,7 +502,7 @@ export class ClockService {
       .set({ reviewedAt: sql`now()`, reviewedBy: managerId })
       .where(and(eq(clockEvents.id, eventId), eq(clockEvents.late, true), isNull(clockEvents.reviewedAt)));
     const [row] = await this.selectLate().where(and(eq(clockEvents.id, eventId), eq(clockEvents.late, true)));
-    if (!row) throw new AppError(E.NOT_FOUND, { detail: `no late punch ${eventId}`, details: { id: eventId } });
+    if (!row) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.noLatePunch', { eventId }), details: { id: eventId } });
     return lateView(row);
   }
 
@@ -522,7 +532,7 @@ export class ClockService {
       `SELECT 1 FROM timeclock.users WHERE id = $1 AND role = 'worker' AND status = 1 AND deleted_at IS NULL`,
       [userId],
     );
-    if (!user) throw new AppError(E.NOT_FOUND, { detail: `worker ${userId} not found or disabled`, details: { userId } });
+    if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.workerNotFoundDisabled', { userId }), details: { userId } });
   }
 }
 

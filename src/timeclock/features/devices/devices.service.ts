@@ -13,6 +13,7 @@ import { E } from '../../errors.ts';
 import { normaliseDevice } from '../../http.ts';
 import type { SecurityService } from '../security/security.service.ts';
 import type { DeviceInfo, RegisterReply, ValidateReply } from './devices.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export type BindOutcome =
   | { ok: true; device: Static<typeof DeviceInfo>; newlyBound: boolean }
@@ -96,7 +97,7 @@ export class DevicesService {
       await this.recordMismatch({ userId, deviceUuid: device, reason: outcome.reason, source: 'register' });
       if (outcome.reason === 'device_of_another_user') throw this.registeredElsewhere();
       throw new AppError(E.DEVICE_NOT_AUTHORIZED, {
-        detail: 'another device is registered for this worker; a manager must reset the binding first',
+        detail: msg('timeclock.devices.anotherDeviceRegisteredWorker'),
         details: { reason: outcome.reason },
       });
     }
@@ -115,7 +116,7 @@ export class DevicesService {
   async validate(userId: number, deviceUuid: string): Promise<Static<typeof ValidateReply>> {
     const device = normaliseDevice(deviceUuid);
     const user = await this.user(userId);
-    if (!user) throw new AppError(E.NOT_FOUND, { detail: `user ${userId} not found`, details: { userId } });
+    if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.devices.userNotFound', { userId }), details: { userId } });
     if (user.role === 'manager') return { valid: true, message: 'Managers are not bound to a device', deviceInfo: null };
     const [mine] = await this.db.orm
       .update(devices)
@@ -130,7 +131,7 @@ export class DevicesService {
     }
     const reason = bound ? 'bound_to_another_device' : 'device_of_another_user';
     await this.recordMismatch({ userId, deviceUuid: device, reason, source: 'validate' });
-    throw new AppError(E.DEVICE_NOT_AUTHORIZED, { detail: 'this device is not registered to this user', details: { reason } });
+    throw new AppError(E.DEVICE_NOT_AUTHORIZED, { detail: msg('timeclock.devices.deviceNotRegisteredUser'), details: { reason } });
   }
 
   /** Forgets a worker's binding (manager reset); the next login binds again. */
@@ -156,14 +157,14 @@ export class DevicesService {
 
   private async requireWorker(userId: number): Promise<void> {
     const user = await this.user(userId);
-    if (!user) throw new AppError(E.NOT_FOUND, { detail: `user ${userId} not found`, details: { userId } });
+    if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.devices.userNotFound', { userId }), details: { userId } });
     if (user.role !== 'worker') {
-      throw new AppError(E.VALIDATION_ERROR, { detail: 'managers are not bound to a device', details: { field: 'userId' } });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.devices.managersAreNotBound'), details: { field: 'userId' } });
     }
   }
 
   private registeredElsewhere() {
-    return new AppError(E.DEVICE_ALREADY_REGISTERED, { detail: 'this device is registered to another user', details: { field: 'deviceUuid' } });
+    return new AppError(E.DEVICE_ALREADY_REGISTERED, { detail: msg('timeclock.devices.deviceRegisteredAnotherUser'), details: { field: 'deviceUuid' } });
   }
 }
 

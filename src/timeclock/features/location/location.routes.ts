@@ -7,6 +7,7 @@ import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
 import { errors, UserIdParam } from '../../http.ts';
 import { LocationStatusReply, LocationUpdateBody, LocationUpdateReply } from './location.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 const tags = ['Location'];
 
@@ -33,7 +34,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
   }, async (request) => {
     const body = request.body;
     const caller = assertSelfOrManager(request, body.userId);
-    if (caller.userId !== body.userId) throw new AppError(E.FORBIDDEN, { detail: 'a position can be reported only by its own device' });
+    if (caller.userId !== body.userId) throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.location.positionCanReportedOnly') });
     return service.update(body);
   });
 

@@ -27,6 +27,7 @@ import { currentSiteFence } from '../sites/sites.service.ts';
 import {
   MAX_FUTURE_SKEW_MS, MAX_SAMPLE_AGE_MS, type LocationSource, type LocationStatusReply, type LocationUpdateBody, type LocationUpdateReply,
 } from './location.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export const MIN_PLAUSIBLE_ACCURACY_M = 1;
 export const MAX_PLAUSIBLE_ACCURACY_M = 5000;
@@ -211,9 +212,9 @@ export class LocationService {
     if (body.timestamp !== undefined) {
       recordedAt = new Date(body.timestamp);
       // The schema admits RFC 3339 leap seconds (23:59:60), which Date cannot represent.
-      if (Number.isNaN(recordedAt.getTime())) throw new InvalidInput('timestamp is not a representable date and time', 'timestamp');
-      if (recordedAt.getTime() > now + MAX_FUTURE_SKEW_MS) throw new InvalidInput('timestamp is more than 5 minutes in the future', 'timestamp');
-      if (recordedAt.getTime() < now - MAX_SAMPLE_AGE_MS) throw new InvalidInput('timestamp is more than 7 days old', 'timestamp');
+      if (Number.isNaN(recordedAt.getTime())) throw new InvalidInput(msg('timeclock.location.timestampNotRepresentableDate'), 'timestamp');
+      if (recordedAt.getTime() > now + MAX_FUTURE_SKEW_MS) throw new InvalidInput(msg('timeclock.location.timestampMoreThanMinutes'), 'timestamp');
+      if (recordedAt.getTime() < now - MAX_SAMPLE_AGE_MS) throw new InvalidInput(msg('timeclock.location.timestampMoreThanDays'), 'timestamp');
     }
     const sample: PositionSample = {
       userId: body.userId, latitude: body.latitude, longitude: body.longitude, accuracy: body.accuracy ?? null, source: body.source, recordedAt,
@@ -237,7 +238,7 @@ export class LocationService {
       .from(users)
       .leftJoin(lastPositions, eq(lastPositions.userId, users.id))
       .where(and(eq(users.id, userId), isNull(users.deletedAt)));
-    if (!row) throw new AppError(E.NOT_FOUND, { detail: `no worker ${userId}`, details: { userId } });
+    if (!row) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.location.noWorker', { userId }), details: { userId } });
     const p = row.position;
     const currentLocation = p
       ? { latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, timestamp: p.recordedAt.toISOString(), source: p.source }

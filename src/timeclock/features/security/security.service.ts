@@ -17,6 +17,7 @@ import { appBlacklist, securityAlerts, securityChecks, users } from '../../db/sc
 import { E } from '../../errors.ts';
 import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
 import type { AlertsQuery, AlertsReply, BlacklistEntry, SecurityStatusReply } from './security.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 export const ALERT_TYPES = [
   'geofence_violation', 'device_mismatch', 'forced_clock_out', 'qr_invalid',
@@ -107,7 +108,7 @@ export class SecurityService {
   /** Latest check, alerts of the risk window (newest first, at most RECENT_ALERTS) and the level now; 404 when no such worker. */
   async status(userId: number): Promise<Static<typeof SecurityStatusReply>> {
     const [user] = await this.db.orm.select({ id: users.id }).from(users).where(and(eq(users.id, userId), isNull(users.deletedAt)));
-    if (!user) throw new AppError(E.NOT_FOUND, { detail: `no worker ${userId}`, details: { userId } });
+    if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.security.noWorker', { userId }), details: { userId } });
     const [score] = await this.db.orm.select({ weight: WEIGHT }).from(securityAlerts).where(and(eq(securityAlerts.userId, userId), inRiskWindow));
     const [check] = await this.db.orm.select().from(securityChecks).where(eq(securityChecks.userId, userId)).orderBy(desc(securityChecks.id)).limit(1);
     const alerts = await this.db.orm
@@ -175,6 +176,6 @@ export class SecurityService {
   /** Removes a package id; 404 when it was not listed. */
   async removeFromBlacklist(packageId: string): Promise<void> {
     const rows = await this.db.orm.delete(appBlacklist).where(eq(appBlacklist.packageId, packageId)).returning({ packageId: appBlacklist.packageId });
-    if (rows.length === 0) throw new AppError(E.NOT_FOUND, { detail: `${packageId} is not blacklisted`, details: { packageId } });
+    if (rows.length === 0) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.security.notBlacklisted', { packageId }), details: { packageId } });
   }
 }

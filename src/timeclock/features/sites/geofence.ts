@@ -7,6 +7,7 @@
 // Distances are great-circle (haversine, mean Earth radius). Polygon tests work in a local flat
 // projection around the point, accurate for fences up to tens of kilometres; a polygon must not
 // cross the antimeridian or contain a pole.
+import { msg, type Msg } from '../../../platform/i18n.ts';
 
 export interface Point {
   latitude: number;
@@ -55,12 +56,12 @@ export function insideFence(fence: Fence, point: Point): { inside: boolean; dist
 }
 
 /** Why a fence is not usable, or null. (The schema checks types and ranges; this checks shape.) */
-export function fenceProblem(fence: Fence): string | null {
+export function fenceProblem(fence: Fence): Msg | null {
   if (fence.type === 'circle') return null;
   const distinct = new Set(fence.points.map((p) => `${p.latitude},${p.longitude}`));
-  if (distinct.size < 3) return 'a polygon needs at least 3 distinct points';
+  if (distinct.size < 3) return msg('timeclock.sites.polygonTooFewPoints');
   const lons = fence.points.map((p) => p.longitude);
-  if (Math.max(...lons) - Math.min(...lons) > 180) return 'a polygon must not cross the antimeridian';
+  if (Math.max(...lons) - Math.min(...lons) > 180) return msg('timeclock.sites.polygonAntimeridian');
   return null;
 }
 

@@ -10,6 +10,7 @@ import { clockEvents, qrCodes, sites } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { fenceProblem, type Fence } from './geofence.ts';
 import type { QrCode, QrCodeCreated, QrCodeDetail, QrCreateBody, QrListQuery, QrUpdateBody, Site, SiteCreateBody, SiteUpdateBody } from './sites.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 type SiteRow = typeof sites.$inferSelect;
 type QrRow = typeof qrCodes.$inferSelect;
@@ -24,7 +25,7 @@ const view = (r: SiteRow, qrCodeCount: number): Static<typeof Site> => ({
   updated_at: r.updatedAt.toISOString(),
 });
 
-const notFound = (id: number) => new AppError(E.NOT_FOUND, { detail: `site ${id} not found`, details: { siteId: id } });
+const notFound = (id: number) => new AppError(E.NOT_FOUND, { detail: msg('timeclock.sites.siteNotFound', { id }), details: { siteId: id } });
 
 function checkFence(fence: Fence | null | undefined): void {
   const problem = fence ? fenceProblem(fence) : null;
@@ -75,7 +76,7 @@ export class SitesService {
 
   async update(id: number, input: Static<typeof SiteUpdateBody>): Promise<Static<typeof Site>> {
     if (input.name === undefined && input.fence === undefined) {
-      throw new AppError(E.VALIDATION_ERROR, { detail: 'send at least one field to change' });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.sites.sendAtLeastOne') });
     }
     checkFence(input.fence);
     const rows = await this.db.orm
@@ -97,15 +98,15 @@ export class SitesService {
     await this.db.transaction(async (tx) => {
       const [site] = await tx.orm.select({ isDefault: sites.isDefault }).from(sites).where(eq(sites.id, id)).for('update');
       if (!site) throw notFound(id);
-      if (site.isDefault) throw new AppError(E.CONFLICT, { detail: 'the default site cannot be deleted', details: { siteId: id } });
+      if (site.isDefault) throw new AppError(E.CONFLICT, { detail: msg('timeclock.sites.defaultSiteCannotDeleted'), details: { siteId: id } });
       const [used] = await tx.orm.select({ n: count() }).from(qrCodes).where(eq(qrCodes.siteId, id));
       if ((used?.n ?? 0) > 0) {
-        throw new AppError(E.CONFLICT, { detail: `site ${id} still has ${used!.n} QR code(s); move them first`, details: { siteId: id } });
+        throw new AppError(E.CONFLICT, { detail: msg('timeclock.sites.siteStillHasQrCount', { id, value: used!.n }), details: { siteId: id } });
       }
       await tx.orm.delete(sites).where(eq(sites.id, id));
     }).catch((err: unknown) => {
       // A QR code added to the site meanwhile.
-      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.CONFLICT, { detail: `site ${id} still has QR codes`, details: { siteId: id } });
+      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.CONFLICT, { detail: msg('timeclock.sites.siteStillHasQrCodes', { id }), details: { siteId: id } });
       throw err;
     });
   }
@@ -114,9 +115,9 @@ export class SitesService {
 const qrView = (r: QrRow): Static<typeof QrCode> => ({ id: r.id, name: r.name, is_active: r.isActive, created_at: r.createdAt.toISOString() });
 const qrDetail = (r: QrRow, siteName: string): Static<typeof QrCodeDetail> => ({ ...qrView(r), siteId: r.siteId, siteName });
 
-const qrNotFound = (id: string) => new AppError(E.NOT_FOUND, { detail: `QR code ${id} not found`, details: { id } });
+const qrNotFound = (id: string) => new AppError(E.NOT_FOUND, { detail: msg('timeclock.sites.qrCodeNotFound', { id }), details: { id } });
 const unknownSite = (siteId: number) =>
-  new AppError(E.VALIDATION_ERROR, { detail: `site ${siteId} does not exist`, details: { field: 'siteId' } });
+  new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.sites.siteDoesNotExist', { siteId }), details: { field: 'siteId' } });
 const foreignKeyToUnknownSite = (siteId: number) => (err: unknown): never => {
   if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw unknownSite(siteId);
   throw err;
@@ -170,7 +171,7 @@ export class QrCodesService {
   /** Renames, activates or deactivates a QR code, or moves it to another site. */
   async update(id: string, input: Static<typeof QrUpdateBody>): Promise<Static<typeof QrCodeDetail>> {
     if (input.name === undefined && input.is_active === undefined && input.siteId === undefined) {
-      throw new AppError(E.VALIDATION_ERROR, { detail: 'send at least one field to change' });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.sites.sendAtLeastOne') });
     }
     if (input.siteId !== undefined) {
       const [site] = await this.db.orm.select({ id: sites.id }).from(sites).where(eq(sites.id, input.siteId));

@@ -7,6 +7,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { msg, type Msg, translate } from '../../../platform/i18n.ts';
 
 const NON_PUBLIC = new BlockList();
 for (const [net, prefix] of [
@@ -32,10 +33,10 @@ export function isNonPublicAddress(address: string): boolean {
 export const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
 /** Why a URL's host is refused when private targets are not allowed (literal addresses and `localhost` only; names are checked when connecting). */
-export function privateHostProblem(url: URL): string | null {
+export function privateHostProblem(url: URL): Msg | null {
   const host = hostOf(url).toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is a local name`;
-  if (isIP(host) && isNonPublicAddress(host)) return `${host} is not a public address`;
+  if (host === 'localhost' || host.endsWith('.localhost')) return msg('timeclock.webhooks.localName', { host });
+  if (isIP(host) && isNonPublicAddress(host)) return msg('timeclock.webhooks.notPublicAddress', { host });
   return null;
 }
 
@@ -84,7 +85,8 @@ export async function postWebhook(
   }
   if (!opts.allowPrivate) {
     const problem = privateHostProblem(target);
-    if (problem) return { ok: false, status: null, error: `refused: ${problem}` };
+    // Delivery records are operators' data, kept in English.
+    if (problem) return { ok: false, status: null, error: `refused: ${translate(problem, 'en-US')}` };
   }
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
   const client = target.protocol === 'https:' ? https : http;

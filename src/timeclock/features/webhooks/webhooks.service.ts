@@ -12,6 +12,7 @@ import { WEBHOOK_CHANNEL } from './webhooks.outbox.ts';
 import type {
   CreateWebhookBody, DeliveriesQuery, DeliveriesReply, DeliveryRecord, UpdateWebhookBody, WebhookRecord, WebhookWithSecret,
 } from './webhooks.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 type Delivery = typeof webhookDeliveries.$inferSelect;
 
@@ -51,7 +52,7 @@ const deliveryView = (r: Delivery): Static<typeof DeliveryRecord> => {
 /** A new signing secret: `whsec_` and 32 random bytes, base64url. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
-const notFound = (id: number) => new AppError(E.NOT_FOUND, { detail: `webhook ${id} not found`, details: { webhookId: id } });
+const notFound = (id: number) => new AppError(E.NOT_FOUND, { detail: msg('timeclock.webhooks.webhookNotFound', { id }), details: { webhookId: id } });
 
 export class WebhooksService {
   private readonly db: Database;
@@ -69,17 +70,17 @@ export class WebhooksService {
     try {
       parsed = new URL(url);
     } catch {
-      throw new AppError(E.VALIDATION_ERROR, { detail: 'url is not a valid URL', details: { field: 'url' } });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlNotValidUrl'), details: { field: 'url' } });
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new AppError(E.VALIDATION_ERROR, { detail: 'url must be http or https', details: { field: 'url' } });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlMustHttpHttps'), details: { field: 'url' } });
     }
     if (parsed.username || parsed.password) {
-      throw new AppError(E.VALIDATION_ERROR, { detail: 'url must not carry a user name or password', details: { field: 'url' } });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlMustNotCarry'), details: { field: 'url' } });
     }
     if (!this.allowPrivate) {
       const problem = privateHostProblem(parsed);
-      if (problem) throw new AppError(E.VALIDATION_ERROR, { detail: `url: ${problem} (WEBHOOK_ALLOW_PRIVATE is off)`, details: { field: 'url' } });
+      if (problem) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlWebhookAllowPrivate', { problem }), details: { field: 'url' } });
     }
     return parsed.toString();
   }
@@ -161,7 +162,7 @@ export class WebhooksService {
         .select({ endpointId: webhookDeliveries.endpointId, event: webhookDeliveries.event, payload: webhookDeliveries.payload })
         .from(webhookDeliveries)
         .where(eq(webhookDeliveries.id, deliveryId));
-      if (!original) throw new AppError(E.NOT_FOUND, { detail: `delivery ${deliveryId} not found`, details: { deliveryId } });
+      if (!original) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.webhooks.deliveryNotFound', { deliveryId }), details: { deliveryId } });
       // Shared lock: the endpoint cannot be deactivated or deleted before the new delivery commits.
       const [endpoint] = await tx.orm
         .select({ isActive: webhookEndpoints.isActive })
@@ -169,7 +170,7 @@ export class WebhooksService {
         .where(eq(webhookEndpoints.id, original.endpointId))
         .for('share');
       if (!endpoint?.isActive) {
-        throw new AppError(E.CONFLICT, { detail: 'the endpoint is inactive: activate it first', details: { webhookId: original.endpointId } });
+        throw new AppError(E.CONFLICT, { detail: msg('timeclock.webhooks.endpointInactiveActivateFirst'), details: { webhookId: original.endpointId } });
       }
       const [row] = await tx.orm
         .insert(webhookDeliveries)

@@ -16,6 +16,7 @@ import {
   LIST_LIMIT_MAX, type PublicWorker, type Tag, type WorkerCreateBody, type WorkerDetail, type WorkerItem, type WorkerList, type WorkerListQuery,
   type WorkerUpdateBody,
 } from './workers.schema.ts';
+import { msg } from '../../../platform/i18n.ts';
 
 type ItemRow = { id: number; username: string; fullName: string; createdAt: Date; tags: string };
 
@@ -26,7 +27,7 @@ const item = (r: ItemRow): Static<typeof WorkerItem> => ({
 /** A worker that is not deleted. */
 const liveWorker = (id: number) => and(eq(users.id, id), eq(users.role, 'worker'), isNull(users.deletedAt));
 
-const workerNotFound = (id: number) => new AppError(E.NOT_FOUND, { detail: `worker ${id} not found`, details: { userId: id } });
+const workerNotFound = (id: number) => new AppError(E.NOT_FOUND, { detail: msg('timeclock.workers.workerNotFound', { id }), details: { userId: id } });
 
 export class WorkersService {
   private readonly db: Database;
@@ -116,7 +117,7 @@ export class WorkersService {
   /** Changes only the fields sent; `tagIds` replaces the set; `disabled` takes effect within a second. */
   async update(id: number, input: Static<typeof WorkerUpdateBody>): Promise<Static<typeof WorkerDetail>> {
     if (Object.values(input).every((v) => v === undefined)) {
-      throw new AppError(E.VALIDATION_ERROR, { detail: 'send at least one field to change' });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.workers.sendAtLeastOne') });
     }
     const hash = input.password === undefined ? undefined : await hashPassword(input.password);
     const result = await this.db.transaction(async (tx) => {
@@ -205,20 +206,20 @@ async function setTags(tx: Executor, userId: number, tagIds: number[]): Promise<
   const knownIds = new Set(known.map((r) => r.id));
   const unknown = tagIds.filter((t) => !knownIds.has(t));
   if (unknown.length > 0) {
-    throw new AppError(E.VALIDATION_ERROR, { detail: `unknown tag ids: ${unknown.join(', ')}`, details: { field: 'tagIds', unknown } });
+    throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.workers.unknownTagIds', { unknown }), details: { field: 'tagIds', unknown } });
   }
   await tx.orm.delete(workerTags).where(eq(workerTags.userId, userId));
   if (tagIds.length > 0) await tx.orm.insert(workerTags).values(tagIds.map((tagId) => ({ userId, tagId })));
 }
 
-const tagNotFound = (id: number) => new AppError(E.NOT_FOUND, { detail: `tag ${id} not found`, details: { tagId: id } });
+const tagNotFound = (id: number) => new AppError(E.NOT_FOUND, { detail: msg('timeclock.workers.tagNotFound', { id }), details: { tagId: id } });
 
 const usernameTaken = (username: string) => (err: unknown): never => {
-  if (isUniqueViolation(err)) throw new AppError(E.CONFLICT, { detail: `username ${username} is taken`, details: { field: 'username' } });
+  if (isUniqueViolation(err)) throw new AppError(E.CONFLICT, { detail: msg('timeclock.workers.usernameTaken', { username }), details: { field: 'username' } });
   throw err;
 };
 
 const tagTaken = (name: string) => (err: unknown): never => {
-  if (isUniqueViolation(err)) throw new AppError(E.CONFLICT, { detail: `a tag named ${name.trim()} exists`, details: { field: 'name' } });
+  if (isUniqueViolation(err)) throw new AppError(E.CONFLICT, { detail: msg('timeclock.workers.tagNamedExists', { value: name.trim() }), details: { field: 'name' } });
   throw err;
 };
