@@ -18,8 +18,46 @@ function parts(date: Date, tz: string) {
   return p as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string>;
 }
 
+// A zone's offset changes at most once in any quarter of an hour, so the offset found at both
+// ends of a quarter holds for every instant in it: lists format their stamps by arithmetic
+// instead of one Intl call each (which cost a tenth of a list request's CPU).
+const QUARTER_MS = 900_000;
+const OFFSETS_MAX = 10_000;
+const offsets = new Map<string, Map<number, number>>();
+
+/** `tz`'s offset from UTC at `ms` (whole seconds; historical zones have odd ones), in ms. */
+function offsetAt(ms: number, tz: string): number {
+  const p = parts(new Date(ms), tz);
+  const second = ms - (((ms % 1000) + 1000) % 1000);
+  return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) - second;
+}
+
+function quarterOffset(ms: number, tz: string): number | undefined {
+  let zone = offsets.get(tz);
+  if (!zone) offsets.set(tz, (zone = new Map()));
+  const quarter = Math.floor(ms / QUARTER_MS);
+  let offset = zone.get(quarter);
+  if (offset === undefined) {
+    const start = offsetAt(quarter * QUARTER_MS, tz);
+    // NaN marks a quarter with a change in it: formatted the slow way.
+    offset = start === offsetAt((quarter + 1) * QUARTER_MS - 1, tz) ? start : Number.NaN;
+    if (zone.size >= OFFSETS_MAX) zone.clear();
+    zone.set(quarter, offset);
+  }
+  return Number.isNaN(offset) ? undefined : offset;
+}
+
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+
 export function formatDisplay(date: Date | null | undefined, tz: string): string | null {
   if (!date) return null;
+  const ms = date.getTime();
+  const offset = quarterOffset(ms, tz);
+  const local = offset === undefined ? undefined : new Date(ms + offset);
+  const year = local?.getUTCFullYear();
+  if (local && year! >= 1000 && year! <= 9999) {
+    return `${year}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+  }
   const p = parts(date, tz);
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
 }

@@ -104,6 +104,25 @@ describe('formatDisplay', () => {
     assert.equal(formatDisplay(new Date('2026-01-15T12:00:00Z'), 'America/New_York'), '2026-01-15 07:00:00');
     assert.equal(formatDisplay(new Date('2026-07-15T12:00:00Z'), 'America/New_York'), '2026-07-15 08:00:00');
   });
+
+  test('agrees with Intl every minute across offset changes, odd offsets and historical zones', () => {
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const intl = (d: Date, tz: string) => {
+      if (!formats.has(tz)) formats.set(tz, new Intl.DateTimeFormat('en-CA', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }));
+      const p = Object.fromEntries(formats.get(tz)!.formatToParts(d).map((x) => [x.type, x.value]));
+      return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+    };
+    const starts = ['2026-03-07T00:00:00Z', '2026-10-24T00:00:00Z', '2026-04-04T00:00:00Z', '1900-12-30T00:00:00Z', '1927-12-31T00:00:00Z'];
+    for (const tz of ['America/New_York', 'Europe/Paris', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Asia/Kathmandu', 'Asia/Shanghai', 'Europe/Dublin']) {
+      for (const start of starts) {
+        // Two days in 59.999 s steps: every quarter of an hour, at varying seconds.
+        for (let ms = Date.parse(start); ms < Date.parse(start) + 2 * 86_400_000; ms += 59_999) {
+          const d = new Date(ms);
+          assert.equal(formatDisplay(d, tz), intl(d, tz), `${d.toISOString()} in ${tz}`);
+        }
+      }
+    }
+  });
 });
 
 describe('parseDisplay', () => {
