@@ -451,10 +451,17 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     unsafe: Unsafe;
     savepoint: <T>(fn: (sp: GuardedTransaction) => Promise<T>) => Promise<T>;
   }
+  // Statements with parameters are named prepared statements on their connection (postgres.js
+  // keeps them by text): Drizzle's query builder asks for unnamed ones, which PostgreSQL parses
+  // and plans again on every request, a third of a list request's cost. Multi-row inserts
+  // (one text per row count, rarely run twice) stay unnamed, so connections do not collect them.
+  const PREPARE_MAX_PARAMS = 100;
+  const preparing = (params: unknown[] | undefined, options?: postgres.UnsafeQueryOptions): postgres.UnsafeQueryOptions =>
+    ({ ...options, prepare: params !== undefined && params.length > 0 && params.length <= PREPARE_MAX_PARAMS });
   const inTransaction = (tx: postgres.TransactionSql, op: Operation): GuardedTransaction => ({
     unsafe: (text: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) => {
       if (op.abandoned) throw abandonedError(availability.name);
-      return settling(tx.unsafe(text, params as postgres.ParameterOrJSON<never>[], options));
+      return settling(tx.unsafe(text, params as postgres.ParameterOrJSON<never>[], preparing(params, options)));
     },
     savepoint: async <T>(fn: (sp: GuardedTransaction) => Promise<T>) =>
       (await tx.savepoint((sp) => fn(inTransaction(sp, op)))) as T,
@@ -484,7 +491,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   // What Drizzle uses of a postgres.js client, each call an operation.
   const guarded = {
     options: sql.options,
-    unsafe: ((text, params, options) => statement(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], options))) as Unsafe,
+    unsafe: ((text, params, options) => statement(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], preparing(params, options)))) as Unsafe,
     begin,
   };
   const orm = drizzlePostgres({ client: guarded as unknown as postgres.Sql }) as unknown as Orm;
@@ -504,7 +511,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   // Date, as on PGlite: Drizzle's driver replaces the client's date parsers (it maps its own
   // columns), so postgres.js hands such values over as text.
   const run = async <T>(s: { unsafe: Unsafe }, text: string, params: unknown[] = []) => {
-    const rows = await s.unsafe(text, params.map((p) => (p instanceof Date ? p.toISOString() : p)), { prepare: params.length > 0 });
+    const rows = await s.unsafe(text, params.map((p) => (p instanceof Date ? p.toISOString() : p)));
     const stamps = rows.columns?.filter((c) => c.type === TIMESTAMPTZ_OID).map((c) => c.name) ?? [];
     if (stamps.length > 0) {
       for (const row of rows) for (const name of stamps) if (typeof row[name] === 'string') row[name] = new Date(row[name]);
