@@ -14,6 +14,7 @@ import { hashPassword } from '../../../platform/auth/password.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf, parseTimeRange } from '../../../platform/http/schemas.ts';
@@ -75,6 +76,15 @@ const rowColumns = {
 };
 const selectRows = (orm: Orm) => orm.select(rowColumns).from(admins).leftJoin(departments, eq(departments.id, admins.departmentId));
 type Row = Awaited<ReturnType<typeof selectRows>>[number];
+/** The roles of the administrators `ids` (a placeholder: an array of ids). */
+const rolesOf = (orm: Orm) =>
+  orm
+    .select({ adminId: adminRoles.adminId, id: roles.id, name: roles.name, slug: roles.slug })
+    .from(adminRoles)
+    .innerJoin(roles, eq(roles.id, adminRoles.roleId))
+    .where(sql`${adminRoles.adminId} = any(${p('ids')})`)
+    .orderBy(asc(roles.sort), asc(roles.id))
+    .prepare('admin_roles');
 
 export class AdminsService {
   private readonly db: Database;
@@ -83,6 +93,8 @@ export class AdminsService {
   private readonly sessions: SessionService;
   private readonly rbac: RbacService;
   private readonly notifications: NotificationService;
+  private readonly lists = new Statements<ReturnType<AdminsService['listStatements']>>();
+  private readonly rolesOfPage: ReturnType<typeof rolesOf>;
   constructor(deps: {
     db: Database;
     config: Config;
@@ -96,28 +108,42 @@ export class AdminsService {
     this.sessions = deps.sessions;
     this.rbac = deps.rbac;
     this.notifications = deps.notifications;
+    this.rolesOfPage = rolesOf(this.orm);
   }
 
-  /** The WHERE clause of the list and of the export (invalid time ranges throw). */
-  private filterOf(q: AdminFilter): SQL | undefined {
+  /** The parameters of the list's and the export's filter (invalid time ranges throw). */
+  private paramsOf(q: AdminFilter): Params {
     const { from, to } = parseTimeRange(q, this.tz);
+    return new Params()
+      .set('username', q.username ? contains(q.username) : undefined)
+      .set('nickname', q.nickname ? contains(q.nickname) : undefined)
+      .set('status', q.status)
+      .set('department_id', q.department_id)
+      .set('role_id', q.role_id)
+      .shape(`bound:${q.is_2fa_bound ?? ''}`)
+      .set('from', from?.toISOString())
+      .set('to', to?.toISOString());
+  }
+
+  /** The WHERE clause of a filter, on the placeholders its parameters fill. */
+  private filterOf(q: AdminFilter, params: Params): SQL | undefined {
     return and(
-      q.username ? ilike(admins.username, contains(q.username)) : undefined,
-      q.nickname ? ilike(admins.nickname, contains(q.nickname)) : undefined,
-      q.status !== undefined ? eq(admins.status, q.status) : undefined,
-      q.department_id !== undefined ? eq(admins.departmentId, q.department_id) : undefined,
-      q.role_id !== undefined
-        ? inArray(admins.id, this.orm.select({ id: adminRoles.adminId }).from(adminRoles).where(eq(adminRoles.roleId, q.role_id)))
+      params.has('username') ? ilike(admins.username, p('username')) : undefined,
+      params.has('nickname') ? ilike(admins.nickname, p('nickname')) : undefined,
+      params.has('status') ? eq(admins.status, p('status')) : undefined,
+      params.has('department_id') ? eq(admins.departmentId, p('department_id')) : undefined,
+      params.has('role_id')
+        ? inArray(admins.id, this.orm.select({ id: adminRoles.adminId }).from(adminRoles).where(eq(adminRoles.roleId, p('role_id'))))
         : undefined,
       q.is_2fa_bound !== undefined ? (q.is_2fa_bound ? isNotNull(admins.totpSecret) : isNull(admins.totpSecret)) : undefined,
-      from ? gte(admins.createdAt, from) : undefined,
-      to ? lte(admins.createdAt, to) : undefined,
+      params.has('from') ? gte(admins.createdAt, p('from')) : undefined,
+      params.has('to') ? lte(admins.createdAt, p('to')) : undefined,
     );
   }
 
   /** Checks a filter now (400 on a bad time range), before it is queued for an export. */
   validateFilter(q: AdminFilter): void {
-    this.filterOf(q);
+    this.paramsOf(q);
   }
 
   /**
@@ -125,14 +151,17 @@ export class AdminsService {
    * `pageSize` by keyset on id, for exports: memory stays bounded whatever the row count.
    */
   async *iterate(q: AdminFilter, direction: 'asc' | 'desc' = 'asc', pageSize = 500, signal?: AbortSignal): AsyncGenerator<AdminRecord> {
-    const filter = this.filterOf(q);
+    const params = this.paramsOf(q);
+    const filter = this.filterOf(q, params);
     let last: number | undefined;
     for (;;) {
       signal?.throwIfAborted();
       const rows = await selectRows(this.orm)
         .where(and(filter, last === undefined ? undefined : direction === 'asc' ? gt(admins.id, last) : lt(admins.id, last)))
         .orderBy(direction === 'asc' ? asc(admins.id) : desc(admins.id))
-        .limit(pageSize);
+        .limit(pageSize)
+        .prepare('admins_export')
+        .execute(params.values);
       if (rows.length === 0) return;
       yield* await this.withRoles(rows);
       if (rows.length < pageSize) return;
@@ -140,17 +169,24 @@ export class AdminsService {
     }
   }
 
-  async list(q: Static<typeof AdminListQuery>) {
-    const filter = this.filterOf(q);
-    const [rows, [total]] = await Promise.all([
-      selectRows(this.orm)
+  private listStatements(q: Static<typeof AdminListQuery>, params: Params) {
+    const filter = this.filterOf(q, params);
+    return {
+      page: selectRows(this.orm)
         .where(filter)
         .orderBy(...sortBy<AdminOrderField>(q.order_by, ORDER_COLUMNS, admins.id, ['last_login_at']))
-        .limit(q.page_size)
-        .offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(admins).where(filter),
-    ]);
-    return { list: await this.withRoles(rows), total: total?.n ?? 0 };
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('admins_page'),
+      total: this.orm.select({ n: count() }).from(admins).where(filter).prepare('admins_count'),
+    };
+  }
+
+  async list(q: Static<typeof AdminListQuery>) {
+    const params = this.paramsOf(q).shape(q.order_by).set('limit', q.page_size).set('offset', offsetOf(q));
+    const { page, total } = this.lists.get(params.key, () => this.listStatements(q, params));
+    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
+    return { list: await this.withRoles(rows), total: counted?.n ?? 0 };
   }
 
   async get(id: number, orm: Orm = this.orm): Promise<AdminRecord> {
@@ -163,14 +199,7 @@ export class AdminsService {
   /** One query for the roles of every administrator of a page. */
   private async withRoles(rows: Row[], orm: Orm = this.orm): Promise<AdminRecord[]> {
     const ids = rows.map((r) => r.id);
-    const roleRows = ids.length === 0
-      ? []
-      : await orm
-          .select({ adminId: adminRoles.adminId, id: roles.id, name: roles.name, slug: roles.slug })
-          .from(adminRoles)
-          .innerJoin(roles, eq(roles.id, adminRoles.roleId))
-          .where(inArray(adminRoles.adminId, ids))
-          .orderBy(asc(roles.sort), asc(roles.id));
+    const roleRows = ids.length === 0 ? [] : await (orm === this.orm ? this.rolesOfPage : rolesOf(orm)).execute({ ids });
     const byAdmin = new Map<number, { id: number; name: string; slug: string }[]>();
     for (const r of roleRows) {
       let list = byAdmin.get(r.adminId);
