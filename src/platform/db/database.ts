@@ -21,7 +21,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import { parse as pgliteParse, PGlite, protocol, type PGliteInterface, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
+import { parse as pgliteParse, PGlite, protocol, type PGliteInterface, type QueryOptions, type Results, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -215,24 +215,26 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
       return result;
     },
   });
-  // What Drizzle uses of a PGlite client, each call an operation.
-  const guarded = {
-    query: (text: string, params?: unknown[], options?: object) => availability.run(() => client.query(text, params, options)),
-    transaction: <T>(fn: (tx: PgliteTransaction) => Promise<T>) =>
-      availability.run((op) => client.transaction((tx) => committing(op, () => fn(inTransaction(tx, op))))),
-  } as unknown as PGliteInterface;
-  const orm = drizzlePglite({ client: guarded as PGlite }) as unknown as Orm;
   const prepared = preparedStatements(client);
-  const query: RawExec = <T>(text: string, params: unknown[] = []) =>
+  /** A statement outside a transaction: prepared when it has parameters (and room is left). */
+  const run = <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> =>
     availability.run(async (op) =>
       params.length > 0 && prepared.has(text)
         // Checked once the statement holds the connection: one queued behind a stuck
         // transaction and abandoned meanwhile never runs.
         ? client._runExclusiveTransaction(() => client._runExclusiveQuery(() => {
           if (op.abandoned) throw abandonedError(availability.name);
-          return prepared.run<T>(text, params);
+          return prepared.run<T>(text, params, options);
         }))
-        : (await client.query<T>(text, params)).rows);
+        : client.query<T>(text, params, options));
+  // What Drizzle uses of a PGlite client, each call an operation.
+  const guarded = {
+    query: run,
+    transaction: <T>(fn: (tx: PgliteTransaction) => Promise<T>) =>
+      availability.run((op) => client.transaction((tx) => committing(op, () => fn(inTransaction(tx, op))))),
+  } as unknown as PGliteInterface;
+  const orm = drizzlePglite({ client: guarded as PGlite }) as unknown as Orm;
+  const query: RawExec = async <T>(text: string, params: unknown[] = []) => (await run<T>(text, params)).rows;
   return {
     kind: 'pglite',
     orm,
@@ -291,8 +293,8 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
 const PREPARED_MAX = 256;
 
 /**
- * Named prepared statements on PGlite for raw statements with parameters (as postgres.js does
- * on PostgreSQL). PGlite's `query()` sends Parse, Describe, Bind, Describe, Execute and Sync as
+ * Named prepared statements on PGlite for statements with parameters, raw and Drizzle's (as
+ * postgres.js does on PostgreSQL). PGlite's `query()` sends Parse, Describe, Bind, Describe, Execute and Sync as
  * six calls into the WASM module and parses and plans the statement every time; a statement
  * parsed once runs with one call (Bind, Describe, Execute, Sync), 5 to 8 times cheaper. The
  * first PREPARED_MAX distinct texts are kept (raw statements are fixed texts); later ones go
@@ -312,7 +314,7 @@ function preparedStatements(client: PGlite) {
   return {
     /** false once the cache is full and `text` is not in it. */
     has: (text: string) => statements.has(text) || statements.size < PREPARED_MAX,
-    async run<T>(text: string, params: unknown[]): Promise<T[]> {
+    async run<T>(text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>> {
       const { name, types } = statements.get(text) ?? (await prepare(text));
       // Parameters as PGlite's query() sends them: text, through its serializer for the type.
       const values = params.map((v, i) => {
@@ -325,7 +327,7 @@ function preparedStatements(client: PGlite) {
         return JSON.stringify(v);
       });
       const { messages } = await client.execProtocol(Buffer.concat([serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]));
-      return (pgliteParse.parseResults(messages, client.parsers)[0]?.rows ?? []) as T[];
+      return pgliteParse.parseResults(messages, client.parsers, options)[0] as Results<T>;
     },
   };
 }
