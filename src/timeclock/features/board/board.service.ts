@@ -8,6 +8,7 @@ import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { clockEvents, lastPositions, qrCodes, sites, users, workerState } from '../../db/schema.ts';
 import { insideFence } from '../sites/geofence.ts';
 import type { BoardQuery, BoardReply, ConsoleSettings } from './board.schema.ts';
@@ -16,6 +17,7 @@ export class BoardService {
   private readonly db: Database;
   private readonly config: Config;
   private readonly trackingWindowSeconds: number;
+  private readonly boards = new Statements<ReturnType<BoardService['boardStatement']>>();
 
   constructor({ db, config }: { db: Database; config: Config }) {
     this.db = db;
@@ -33,9 +35,8 @@ export class BoardService {
     };
   }
 
-  async board(q: Static<typeof BoardQuery>): Promise<Static<typeof BoardReply>> {
-    const search = q.search?.trim() ? contains(q.search.trim()) : null;
-    const rows = await this.db.orm
+  private boardStatement(params: Params) {
+    return this.db.orm
       .select({
         id: users.id,
         username: users.username,
@@ -58,13 +59,22 @@ export class BoardService {
       .leftJoin(lastPositions, eq(lastPositions.userId, workerState.userId))
       .where(and(
         eq(workerState.state, 'clock_in'),
-        q.siteId === undefined ? undefined : eq(clockEvents.siteId, q.siteId),
-        search === null ? undefined : or(ilike(users.username, search), ilike(users.fullName, search)),
+        params.has('site_id') ? eq(clockEvents.siteId, p('site_id')) : undefined,
+        params.has('search') ? or(ilike(users.username, p('search')), ilike(users.fullName, p('search'))) : undefined,
       ))
       .orderBy(sql`${clockEvents.createdAt} DESC NULLS LAST`, users.id)
-      .limit(q.limit);
+      .limit(p('limit'))
+      .prepare('tc_board');
+  }
+
+  async board(q: Static<typeof BoardQuery>): Promise<Static<typeof BoardReply>> {
+    const params = new Params()
+      .set('site_id', q.siteId)
+      .set('search', q.search?.trim() ? contains(q.search.trim()) : undefined)
+      .set('limit', q.limit);
+    const rows = await this.boards.get(params.key, () => this.boardStatement(params)).execute(params.values);
     const workers = rows.map((r) => {
-      const p = r.position;
+      const pos = r.position;
       return {
         userId: r.id,
         username: r.username,
@@ -72,15 +82,15 @@ export class BoardService {
         since: r.since?.toISOString() ?? null,
         site: r.siteId === null ? null : { id: r.siteId, name: r.siteName ?? '' },
         qrCodeName: r.qrName,
-        lastPosition: p && {
-          latitude: p.latitude,
-          longitude: p.longitude,
-          accuracy: p.accuracy,
-          timestamp: p.recordedAt.toISOString(),
-          receivedAt: p.receivedAt.toISOString(),
-          source: p.source,
+        lastPosition: pos && {
+          latitude: pos.latitude,
+          longitude: pos.longitude,
+          accuracy: pos.accuracy,
+          timestamp: pos.recordedAt.toISOString(),
+          receivedAt: pos.receivedAt.toISOString(),
+          source: pos.source,
         },
-        withinGeofence: p && r.fence ? insideFence(r.fence, p).inside : null,
+        withinGeofence: pos && r.fence ? insideFence(r.fence, pos).inside : null,
         isTracking: r.tracking,
       };
     });

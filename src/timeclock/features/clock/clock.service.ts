@@ -32,13 +32,14 @@
 // POST /clock is measured hot: its statements are raw SQL (the query builder costs more per call,
 // and on PGlite raw statements run as prepared statements), and they return times as epoch
 // milliseconds, since a raw row's timestamps are Date objects on PGlite but text on PostgreSQL.
-// The reads of history and late punches use the query builder.
+// The reads of history and late punches use the query builder, built once per filter shape.
 import { and, count, desc, eq, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor } from '../../../platform/db/database.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError, type ErrorDef } from '../../../platform/http/errors.ts';
 import type { Caller } from '../../auth.ts';
 import { clockEvents, qrCodes, sites, users, type EVENT_TYPES } from '../../db/schema.ts';
@@ -117,11 +118,19 @@ export class ClockService {
   private readonly logger: Logger;
   private readonly config: Config;
   private readonly security: SecurityService;
+  private readonly liveWorker;
+  private readonly histories = new Statements<ReturnType<ClockService['historyStatements']>>();
+  private readonly lateLists = new Statements<ReturnType<ClockService['lateStatements']>>();
   constructor({ db, logger, config, security }: { db: Database; logger: Logger; config: Config; security: SecurityService }) {
     this.db = db;
     this.logger = logger;
     this.config = config;
     this.security = security;
+    this.liveWorker = db.orm
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, p('user_id')), eq(users.role, 'worker'), isNull(users.deletedAt)))
+      .prepare('tc_clock_live_worker');
   }
 
   async clock(caller: Caller, input: ClockInput): Promise<ClockReply> {
@@ -440,26 +449,18 @@ export class ClockService {
     const from = q.from === undefined ? null : new Date(q.from);
     const to = q.to === undefined ? null : new Date(q.to);
     if (from && to && from > to) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.clock.fromMustNotAfter'), details: { field: 'from' } });
-    const [user] = await this.db.orm
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.id, userId), eq(users.role, 'worker'), isNull(users.deletedAt)));
+    const [user] = await this.liveWorker.execute({ user_id: userId });
     if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.workerNotFound', { userId }), details: { userId } });
-    const where = and(
-      eq(clockEvents.userId, userId),
-      from === null ? undefined : gte(clockEvents.createdAt, from),
-      to === null ? undefined : lte(clockEvents.createdAt, to),
-    );
-    const [counted] = await this.db.orm.select({ n: count() }).from(clockEvents).where(where);
-    const rows = await this.db.orm
-      .select({ event: clockEvents, qrName: qrCodes.name, siteName: sites.name })
-      .from(clockEvents)
-      .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
-      .leftJoin(sites, eq(sites.id, clockEvents.siteId))
-      .where(where)
-      .orderBy(desc(clockEvents.createdAt), desc(clockEvents.id))
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    // A placeholder is not encoded by its column: instants go as ISO text.
+    const params = new Params()
+      .set('user_id', userId)
+      .set('from', from?.toISOString())
+      .set('to', to?.toISOString())
+      .set('limit', q.limit)
+      .set('offset', (q.page - 1) * q.limit);
+    const statements = this.histories.get(params.key, () => this.historyStatements(params));
+    const [counted] = await statements.total.execute(params.values);
+    const rows = await statements.page.execute(params.values);
     return {
       total: counted?.n ?? 0,
       events: rows.map(({ event: e, qrName, siteName }) => ({
@@ -478,19 +479,54 @@ export class ClockService {
     };
   }
 
-  /** Late punches across workers, newest receipt first, optionally only (not) reviewed or one worker's. */
-  async latePunches(q: Static<typeof LatePunchQuery>): Promise<Static<typeof LatePunchList>> {
+  private historyStatements(params: Params) {
+    const where = and(
+      eq(clockEvents.userId, p('user_id')),
+      params.has('from') ? gte(clockEvents.createdAt, p('from')) : undefined,
+      params.has('to') ? lte(clockEvents.createdAt, p('to')) : undefined,
+    );
+    return {
+      total: this.db.orm.select({ n: count() }).from(clockEvents).where(where).prepare('tc_history_count'),
+      page: this.db.orm
+        .select({ event: clockEvents, qrName: qrCodes.name, siteName: sites.name })
+        .from(clockEvents)
+        .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
+        .leftJoin(sites, eq(sites.id, clockEvents.siteId))
+        .where(where)
+        .orderBy(desc(clockEvents.createdAt), desc(clockEvents.id))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('tc_history_page'),
+    };
+  }
+
+  private lateStatements(q: Static<typeof LatePunchQuery>, params: Params) {
     const where = and(
       eq(clockEvents.late, true),
       q.reviewed === undefined ? undefined : q.reviewed ? isNotNull(clockEvents.reviewedAt) : isNull(clockEvents.reviewedAt),
-      q.userId === undefined ? undefined : eq(clockEvents.userId, q.userId),
+      params.has('user_id') ? eq(clockEvents.userId, p('user_id')) : undefined,
     );
-    const [counted] = await this.db.orm.select({ n: count() }).from(clockEvents).where(where);
-    const rows = await this.selectLate()
-      .where(where)
-      .orderBy(desc(clockEvents.receivedAt), desc(clockEvents.id))
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    return {
+      total: this.db.orm.select({ n: count() }).from(clockEvents).where(where).prepare('tc_late_count'),
+      page: this.selectLate()
+        .where(where)
+        .orderBy(desc(clockEvents.receivedAt), desc(clockEvents.id))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('tc_late_page'),
+    };
+  }
+
+  /** Late punches across workers, newest receipt first, optionally only (not) reviewed or one worker's. */
+  async latePunches(q: Static<typeof LatePunchQuery>): Promise<Static<typeof LatePunchList>> {
+    const params = new Params()
+      .shape(`reviewed:${q.reviewed ?? ''}`)
+      .set('user_id', q.userId)
+      .set('limit', q.limit)
+      .set('offset', (q.page - 1) * q.limit);
+    const statements = this.lateLists.get(params.key, () => this.lateStatements(q, params));
+    const [counted] = await statements.total.execute(params.values);
+    const rows = await statements.page.execute(params.values);
     const total = counted?.n ?? 0;
     return { punches: rows.map(lateView), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
   }

@@ -6,6 +6,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Database } from '../../../platform/db/database.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import type { Caller } from '../../auth.ts';
 import { devices, users } from '../../db/schema.ts';
@@ -35,9 +36,12 @@ const info = (r: typeof devices.$inferSelect): Static<typeof DeviceInfo> => ({
 export class DevicesService {
   private readonly db: Database;
   private readonly security: SecurityService;
+  /** The role of a user who is not deleted (every validate and register asks). */
+  private readonly roleOf;
   constructor({ db, security }: { db: Database; security: SecurityService }) {
     this.db = db;
     this.security = security;
+    this.roleOf = db.orm.select({ role: users.role }).from(users).where(and(eq(users.id, p('user_id')), isNull(users.deletedAt))).prepare('tc_device_user_role');
   }
 
   /**
@@ -151,7 +155,7 @@ export class DevicesService {
   }
 
   private async user(userId: number) {
-    const [user] = await this.db.orm.select({ role: users.role }).from(users).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+    const [user] = await this.roleOf.execute({ user_id: userId });
     return user;
   }
 

@@ -17,13 +17,14 @@ import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor } from '../../../platform/db/database.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { lastPositions, securityAlerts, users } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { recordSecurityEvent, type SecurityEvent } from '../security/security.service.ts';
 import { distanceMetres, insideFence } from '../sites/geofence.ts';
-import { currentSiteFence } from '../sites/sites.service.ts';
+import { currentSiteFence, currentSiteFenceOf } from '../sites/sites.service.ts';
 import {
   MAX_FUTURE_SKEW_MS, MAX_SAMPLE_AGE_MS, type LocationSource, type LocationStatusReply, type LocationUpdateBody, type LocationUpdateReply,
 } from './location.schema.ts';
@@ -181,11 +182,23 @@ export class LocationService {
   private readonly config: Config;
   private readonly logger: Logger;
   private readonly purger: Periodic;
+  private readonly statusOf;
+  private readonly siteFence: ReturnType<typeof currentSiteFenceOf>;
 
   constructor({ db, config, logger }: { db: Database; config: Config; logger: Logger }) {
     this.db = db;
     this.config = config;
     this.logger = logger;
+    this.statusOf = db.orm
+      .select({
+        position: lastPositions,
+        tracking: sql<boolean>`${lastPositions.receivedAt} > now() - make_interval(secs => ${config.TRACKING_WINDOW_SECONDS}::int)`,
+      })
+      .from(users)
+      .leftJoin(lastPositions, eq(lastPositions.userId, users.id))
+      .where(and(eq(users.id, p('user_id')), isNull(users.deletedAt)))
+      .prepare('tc_location_status');
+    this.siteFence = currentSiteFenceOf(db.orm);
     this.purger = new Periodic({
       everyMs: PURGE_EVERY_MS,
       logger,
@@ -230,20 +243,13 @@ export class LocationService {
 
   /** Tracking status of a worker, with their position against their current site's fence; 404 when there is no such account. */
   async status(userId: number): Promise<Static<typeof LocationStatusReply>> {
-    const [row] = await this.db.orm
-      .select({
-        position: lastPositions,
-        tracking: sql<boolean>`${lastPositions.receivedAt} > now() - make_interval(secs => ${this.config.TRACKING_WINDOW_SECONDS}::int)`,
-      })
-      .from(users)
-      .leftJoin(lastPositions, eq(lastPositions.userId, users.id))
-      .where(and(eq(users.id, userId), isNull(users.deletedAt)));
+    const [row] = await this.statusOf.execute({ user_id: userId });
     if (!row) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.location.noWorker', { userId }), details: { userId } });
     const p = row.position;
     const currentLocation = p
       ? { latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, timestamp: p.recordedAt.toISOString(), source: p.source }
       : null;
-    const fence = currentLocation ? await currentSiteFence(this.db, userId) : null;
+    const fence = currentLocation ? await currentSiteFence(this.siteFence, userId) : null;
     return {
       isTracking: row.tracking === true,
       lastUpdate: p ? p.receivedAt.toISOString() : null,

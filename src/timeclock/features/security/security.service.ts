@@ -11,6 +11,7 @@ import { and, asc, count, desc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Database, Executor } from '../../../platform/db/database.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import type { SEVERITIES } from '../../db/schema.ts';
 import { appBlacklist, securityAlerts, securityChecks, users } from '../../db/schema.ts';
@@ -87,10 +88,28 @@ const inRiskWindow = gt(securityAlerts.createdAt, sql`now() - make_interval(days
 export class SecurityService {
   private readonly db: Database;
   private readonly logger: Logger;
+  private readonly statusOf;
+  private readonly alertLists = new Statements<ReturnType<SecurityService['alertStatements']>>();
+  private readonly blacklisted;
 
   constructor({ db, logger }: { db: Database; logger: Logger }) {
     this.db = db;
     this.logger = logger;
+    const orm = db.orm;
+    const ofUser = and(eq(securityAlerts.userId, p('user_id')), inRiskWindow);
+    this.statusOf = {
+      user: orm.select({ id: users.id }).from(users).where(and(eq(users.id, p('user_id')), isNull(users.deletedAt))).prepare('tc_security_user'),
+      score: orm.select({ weight: WEIGHT }).from(securityAlerts).where(ofUser).prepare('tc_security_score'),
+      check: orm.select().from(securityChecks).where(eq(securityChecks.userId, p('user_id'))).orderBy(desc(securityChecks.id)).limit(1).prepare('tc_security_check'),
+      alerts: orm
+        .select()
+        .from(securityAlerts)
+        .where(ofUser)
+        .orderBy(desc(securityAlerts.createdAt), desc(securityAlerts.id))
+        .limit(RECENT_ALERTS)
+        .prepare('tc_security_recent_alerts'),
+    };
+    this.blacklisted = orm.select({ packageId: appBlacklist.packageId }).from(appBlacklist).orderBy(asc(appBlacklist.packageId)).prepare('tc_app_blacklist');
   }
 
   /**
@@ -107,16 +126,12 @@ export class SecurityService {
 
   /** Latest check, alerts of the risk window (newest first, at most RECENT_ALERTS) and the level now; 404 when no such worker. */
   async status(userId: number): Promise<Static<typeof SecurityStatusReply>> {
-    const [user] = await this.db.orm.select({ id: users.id }).from(users).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+    const values = { user_id: userId };
+    const [user] = await this.statusOf.user.execute(values);
     if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.security.noWorker', { userId }), details: { userId } });
-    const [score] = await this.db.orm.select({ weight: WEIGHT }).from(securityAlerts).where(and(eq(securityAlerts.userId, userId), inRiskWindow));
-    const [check] = await this.db.orm.select().from(securityChecks).where(eq(securityChecks.userId, userId)).orderBy(desc(securityChecks.id)).limit(1);
-    const alerts = await this.db.orm
-      .select()
-      .from(securityAlerts)
-      .where(and(eq(securityAlerts.userId, userId), inRiskWindow))
-      .orderBy(desc(securityAlerts.createdAt), desc(securityAlerts.id))
-      .limit(RECENT_ALERTS);
+    const [score] = await this.statusOf.score.execute(values);
+    const [check] = await this.statusOf.check.execute(values);
+    const alerts = await this.statusOf.alerts.execute(values);
     return {
       latestSecurityCheck: check
         ? { id: check.id, user_id: check.userId, timestamp: check.createdAt.toISOString(), risk_level: check.riskLevel, risk_score: check.riskScore }
@@ -126,23 +141,40 @@ export class SecurityService {
     };
   }
 
+  private alertStatements(params: Params) {
+    const where = and(
+      params.has('user_id') ? eq(securityAlerts.userId, p('user_id')) : undefined,
+      params.has('severity') ? eq(securityAlerts.severity, p('severity')) : undefined,
+      params.has('type') ? eq(securityAlerts.alertType, p('type')) : undefined,
+      params.has('since') ? gte(securityAlerts.createdAt, p('since')) : undefined,
+    );
+    return {
+      total: this.db.orm.select({ n: count() }).from(securityAlerts).where(where).prepare('tc_alerts_count'),
+      page: this.db.orm
+        .select({ alert: securityAlerts, username: users.username, fullName: users.fullName })
+        .from(securityAlerts)
+        .innerJoin(users, eq(users.id, securityAlerts.userId))
+        .where(where)
+        .orderBy(desc(securityAlerts.createdAt), desc(securityAlerts.id))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('tc_alerts_page'),
+    };
+  }
+
   /** Alerts across workers, newest first, filtered and paged. */
   async listAlerts(q: Static<typeof AlertsQuery>): Promise<Static<typeof AlertsReply>> {
-    const where = and(
-      q.userId === undefined ? undefined : eq(securityAlerts.userId, q.userId),
-      q.severity === undefined ? undefined : eq(securityAlerts.severity, q.severity),
-      q.type === undefined ? undefined : eq(securityAlerts.alertType, q.type),
-      q.since === undefined ? undefined : gte(securityAlerts.createdAt, new Date(q.since)),
-    );
-    const [counted] = await this.db.orm.select({ n: count() }).from(securityAlerts).where(where);
-    const rows = await this.db.orm
-      .select({ alert: securityAlerts, username: users.username, fullName: users.fullName })
-      .from(securityAlerts)
-      .innerJoin(users, eq(users.id, securityAlerts.userId))
-      .where(where)
-      .orderBy(desc(securityAlerts.createdAt), desc(securityAlerts.id))
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    const params = new Params()
+      .set('user_id', q.userId)
+      .set('severity', q.severity)
+      .set('type', q.type)
+      // A placeholder is not encoded by its column: the instant goes as ISO text.
+      .set('since', q.since === undefined ? undefined : new Date(q.since).toISOString())
+      .set('limit', q.limit)
+      .set('offset', (q.page - 1) * q.limit);
+    const statements = this.alertLists.get(params.key, () => this.alertStatements(params));
+    const [counted] = await statements.total.execute(params.values);
+    const rows = await statements.page.execute(params.values);
     const total = counted?.n ?? 0;
     return {
       alerts: rows.map(({ alert, username, fullName }) => ({
@@ -162,7 +194,7 @@ export class SecurityService {
   }
 
   async blacklist(): Promise<string[]> {
-    const rows = await this.db.orm.select({ packageId: appBlacklist.packageId }).from(appBlacklist).orderBy(asc(appBlacklist.packageId));
+    const rows = await this.blacklisted.execute();
     return rows.map((r) => r.packageId);
   }
 

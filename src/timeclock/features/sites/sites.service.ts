@@ -3,8 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
-import type { Database, Executor } from '../../../platform/db/database.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { clockEvents, qrCodes, sites } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -33,24 +34,37 @@ function checkFence(fence: Fence | null | undefined): void {
 }
 
 /**
- * The fence of the site of the QR code the worker used for their latest clock-in; null when
- * they never clocked in with a QR code or that site has no fence.
+ * The statement of the fence of the site of the QR code the worker `user_id` (a placeholder)
+ * used for their latest clock-in: no row when they never clocked in with a QR code, a null
+ * fence when that site has none. Built once by its user (see `currentSiteFence`).
  */
-export async function currentSiteFence(exec: Executor, userId: number): Promise<Fence | null> {
-  const [row] = await exec.orm
+export const currentSiteFenceOf = (orm: Orm) =>
+  orm
     .select({ fence: sites.fence })
     .from(clockEvents)
     .innerJoin(sites, eq(sites.id, clockEvents.siteId))
-    .where(and(eq(clockEvents.userId, userId), eq(clockEvents.eventType, 'clock_in')))
+    .where(and(eq(clockEvents.userId, p('user_id')), eq(clockEvents.eventType, 'clock_in')))
     .orderBy(desc(clockEvents.createdAt), desc(clockEvents.id))
-    .limit(1);
+    .limit(1)
+    .prepare('tc_current_site_fence');
+
+/**
+ * The fence of the site of the QR code the worker used for their latest clock-in; null when
+ * they never clocked in with a QR code or that site has no fence.
+ */
+export async function currentSiteFence(statement: ReturnType<typeof currentSiteFenceOf>, userId: number): Promise<Fence | null> {
+  const [row] = await statement.execute({ user_id: userId });
   return row?.fence ?? null;
 }
 
 export class SitesService {
   private readonly db: Database;
+  private readonly all;
+  private readonly one;
   constructor({ db }: { db: Database }) {
     this.db = db;
+    this.all = this.select().orderBy(desc(sites.isDefault), asc(sites.id)).prepare('tc_sites');
+    this.one = this.select().where(eq(sites.id, p('id'))).prepare('tc_site');
   }
 
   private select() {
@@ -58,12 +72,12 @@ export class SitesService {
   }
 
   async list(): Promise<Static<typeof Site>[]> {
-    const rows = await this.select().orderBy(desc(sites.isDefault), asc(sites.id));
+    const rows = await this.all.execute();
     return rows.map((r) => view(r.site, r.qrCodeCount));
   }
 
   async get(id: number): Promise<Static<typeof Site>> {
-    const [row] = await this.select().where(eq(sites.id, id));
+    const [row] = await this.one.execute({ id });
     if (!row) throw notFound(id);
     return view(row.site, row.qrCodeCount);
   }
@@ -126,29 +140,35 @@ const foreignKeyToUnknownSite = (siteId: number) => (err: unknown): never => {
 /** QR codes: the value a worker scans is the code's UUID; each belongs to one site. */
 export class QrCodesService {
   private readonly db: Database;
+  private readonly lists = new Statements<ReturnType<QrCodesService['listStatement']>>();
+  private readonly one;
   constructor({ db }: { db: Database }) {
     this.db = db;
+    this.one = this.select().where(eq(qrCodes.id, p('id'))).prepare('tc_qr_code');
+  }
+
+  private select() {
+    return this.db.orm.select({ qr: qrCodes, siteName: sites.name }).from(qrCodes).innerJoin(sites, eq(sites.id, qrCodes.siteId));
+  }
+
+  private listStatement(params: Params) {
+    return this.select()
+      .where(and(
+        params.has('site_id') ? eq(qrCodes.siteId, p('site_id')) : undefined,
+        params.has('active') ? eq(qrCodes.isActive, p('active')) : undefined,
+      ))
+      .orderBy(desc(qrCodes.createdAt), asc(qrCodes.id))
+      .prepare('tc_qr_codes');
   }
 
   async list(q: Static<typeof QrListQuery>): Promise<Static<typeof QrCodeDetail>[]> {
-    const rows = await this.db.orm
-      .select({ qr: qrCodes, siteName: sites.name })
-      .from(qrCodes)
-      .innerJoin(sites, eq(sites.id, qrCodes.siteId))
-      .where(and(
-        q.siteId === undefined ? undefined : eq(qrCodes.siteId, q.siteId),
-        q.active === undefined ? undefined : eq(qrCodes.isActive, q.active),
-      ))
-      .orderBy(desc(qrCodes.createdAt), asc(qrCodes.id));
+    const params = new Params().set('site_id', q.siteId).set('active', q.active);
+    const rows = await this.lists.get(params.key, () => this.listStatement(params)).execute(params.values);
     return rows.map((r) => qrDetail(r.qr, r.siteName));
   }
 
   async get(id: string): Promise<Static<typeof QrCodeDetail>> {
-    const [row] = await this.db.orm
-      .select({ qr: qrCodes, siteName: sites.name })
-      .from(qrCodes)
-      .innerJoin(sites, eq(sites.id, qrCodes.siteId))
-      .where(eq(qrCodes.id, id));
+    const [row] = await this.one.execute({ id });
     if (!row) throw qrNotFound(id);
     return qrDetail(row.qr, row.siteName);
   }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Database } from '../../../platform/db/database.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -58,10 +59,15 @@ export class WebhooksService {
   private readonly db: Database;
   /** Whether endpoints may be loopback or private addresses (WEBHOOK_ALLOW_PRIVATE). */
   readonly allowPrivate: boolean;
+  private readonly all;
+  private readonly one;
+  private readonly deliveryLists = new Statements<ReturnType<WebhooksService['deliveryStatements']>>();
 
   constructor({ db, allowPrivate }: { db: Database; allowPrivate: boolean }) {
     this.db = db;
     this.allowPrivate = allowPrivate;
+    this.all = db.orm.select(endpointColumns).from(webhookEndpoints).orderBy(webhookEndpoints.id).prepare('tc_webhooks');
+    this.one = db.orm.select(endpointColumns).from(webhookEndpoints).where(eq(webhookEndpoints.id, p('id'))).prepare('tc_webhook');
   }
 
   /** 400 unless `url` is an absolute http(s) URL without credentials (and public, when required). */
@@ -96,12 +102,12 @@ export class WebhooksService {
   }
 
   async list(): Promise<Static<typeof WebhookRecord>[]> {
-    const rows = await this.db.orm.select(endpointColumns).from(webhookEndpoints).orderBy(webhookEndpoints.id);
+    const rows = await this.all.execute();
     return rows.map(endpointView);
   }
 
   async get(id: number): Promise<Static<typeof WebhookRecord>> {
-    const [row] = await this.db.orm.select(endpointColumns).from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+    const [row] = await this.one.execute({ id });
     if (!row) throw notFound(id);
     return endpointView(row);
   }
@@ -140,17 +146,31 @@ export class WebhooksService {
     return { ...endpointView(row), secret };
   }
 
+  private deliveryStatements(params: Params) {
+    const where = and(eq(webhookDeliveries.endpointId, p('endpoint_id')), params.has('status') ? eq(webhookDeliveries.status, p('status')) : undefined);
+    return {
+      total: this.db.orm.select({ n: count() }).from(webhookDeliveries).where(where).prepare('tc_deliveries_count'),
+      page: this.db.orm
+        .select()
+        .from(webhookDeliveries)
+        .where(where)
+        .orderBy(desc(webhookDeliveries.id))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('tc_deliveries_page'),
+    };
+  }
+
   async deliveries(endpointId: number, q: Static<typeof DeliveriesQuery>): Promise<Static<typeof DeliveriesReply>> {
     await this.get(endpointId);
-    const where = and(eq(webhookDeliveries.endpointId, endpointId), q.status === undefined ? undefined : eq(webhookDeliveries.status, q.status));
-    const [counted] = await this.db.orm.select({ n: count() }).from(webhookDeliveries).where(where);
-    const rows = await this.db.orm
-      .select()
-      .from(webhookDeliveries)
-      .where(where)
-      .orderBy(desc(webhookDeliveries.id))
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    const params = new Params()
+      .set('endpoint_id', endpointId)
+      .set('status', q.status)
+      .set('limit', q.limit)
+      .set('offset', (q.page - 1) * q.limit);
+    const statements = this.deliveryLists.get(params.key, () => this.deliveryStatements(params));
+    const [counted] = await statements.total.execute(params.values);
+    const rows = await statements.page.execute(params.values);
     const total = counted?.n ?? 0;
     return { deliveries: rows.map(deliveryView), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
   }

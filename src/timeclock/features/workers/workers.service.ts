@@ -2,12 +2,13 @@
 // stays (with its clock history, alerts and positions) but disappears from every list and
 // lookup, its tokens stop working, its device binding and tags are released, and the username
 // becomes free for a new account.
-import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type Placeholder } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { hashPassword } from '../../../platform/auth/password.ts';
-import type { Database, Executor } from '../../../platform/db/database.ts';
+import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import type { TimeclockAuth } from '../../auth.ts';
 import { devices, tags, users, workerState, workerTags } from '../../db/schema.ts';
@@ -24,8 +25,8 @@ const item = (r: ItemRow): Static<typeof WorkerItem> => ({
   id: r.id, username: r.username, full_name: r.fullName, created_at: r.createdAt.toISOString(), tags: r.tags,
 });
 
-/** A worker that is not deleted. */
-const liveWorker = (id: number) => and(eq(users.id, id), eq(users.role, 'worker'), isNull(users.deletedAt));
+/** A worker that is not deleted (`id` a value, or a placeholder). */
+const liveWorker = (id: number | Placeholder) => and(eq(users.id, id), eq(users.role, 'worker'), isNull(users.deletedAt));
 
 const workerNotFound = (id: number) => new AppError(E.NOT_FOUND, { detail: msg('timeclock.workers.workerNotFound', { id }), details: { userId: id } });
 
@@ -34,6 +35,10 @@ export class WorkersService {
   private readonly auth: TimeclockAuth;
   /** A worker's columns as lists show them, `tags` their tag names, comma-separated in alphabetical order. */
   private readonly itemColumns;
+  private readonly lists = new Statements<ReturnType<WorkersService['listStatements']>>();
+  private readonly details: ReturnType<WorkersService['detailStatements']>;
+  private readonly profileOf;
+  private readonly allTags;
   constructor({ db, auth }: { db: Database; auth: TimeclockAuth }) {
     this.db = db;
     this.auth = auth;
@@ -48,38 +53,77 @@ export class WorkersService {
       id: users.id, username: users.username, fullName: users.fullName, createdAt: users.createdAt,
       tags: sql<string>`coalesce((${tagNames}), '')`,
     };
+    this.details = this.detailStatements(db.orm);
+    this.profileOf = db.orm
+      .select({ ...this.itemColumns, role: users.role })
+      .from(users)
+      .where(and(eq(users.id, p('id')), isNull(users.deletedAt)))
+      .prepare('tc_worker_profile');
+    this.allTags = this.selectTags().orderBy(sql`lower(${tags.name})`, asc(tags.id)).prepare('tc_tags');
+  }
+
+  /** The list's parameters: which filters are set decides the statements' text. */
+  private paramsOf(q: Static<typeof WorkerListQuery>): Params {
+    const limit = Math.min(q.limit, LIST_LIMIT_MAX);
+    const search = q.search?.trim() ? contains(q.search.trim()) : undefined;
+    const tagIds = [...new Set((q.tags ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(Number))];
+    return new Params()
+      .set('search', search)
+      .set('status', q.status === undefined ? undefined : q.status === 'active' ? 1 : 0)
+      .set('tag_ids', tagIds.length === 0 ? undefined : tagIds)
+      .set('tag_n', tagIds.length === 0 ? undefined : tagIds.length)
+      .set('limit', limit)
+      .set('offset', (q.page - 1) * limit);
+  }
+
+  private listStatements(params: Params) {
+    const where = and(
+      eq(users.role, 'worker'),
+      isNull(users.deletedAt),
+      params.has('search') ? or(ilike(users.username, p('search')), ilike(users.fullName, p('search'))) : undefined,
+      params.has('status') ? eq(users.status, p('status')) : undefined,
+      params.has('tag_ids')
+        ? eq(this.db.orm.$count(workerTags, and(eq(workerTags.userId, users.id), sql`${workerTags.tagId} = any(${p('tag_ids')})`)), p('tag_n'))
+        : undefined,
+    );
+    return {
+      total: this.db.orm.select({ n: count() }).from(users).where(where).prepare('tc_workers_count'),
+      page: this.db.orm.select(this.itemColumns).from(users).where(where).orderBy(asc(users.id)).limit(p('limit')).offset(p('offset')).prepare('tc_workers_page'),
+    };
   }
 
   /** Workers (not deleted), by id; `search` over username and full name, `tags` all required. */
   async list(q: Static<typeof WorkerListQuery>): Promise<Static<typeof WorkerList>> {
-    const limit = Math.min(q.limit, LIST_LIMIT_MAX);
-    const search = q.search?.trim() ? contains(q.search.trim()) : null;
-    const tagIds = [...new Set((q.tags ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(Number))];
-    const where = and(
-      eq(users.role, 'worker'),
-      isNull(users.deletedAt),
-      search === null ? undefined : or(ilike(users.username, search), ilike(users.fullName, search)),
-      q.status === undefined ? undefined : eq(users.status, q.status === 'active' ? 1 : 0),
-      tagIds.length === 0
-        ? undefined
-        : eq(this.db.orm.$count(workerTags, and(eq(workerTags.userId, users.id), inArray(workerTags.tagId, tagIds))), tagIds.length),
-    );
-    const [counted] = await this.db.orm.select({ n: count() }).from(users).where(where);
+    const params = this.paramsOf(q);
+    const limit = params.values['limit'] as number;
+    const { total: totalOf, page } = this.lists.get(params.key, () => this.listStatements(params));
+    const [counted] = await totalOf.execute(params.values);
     const total = counted?.n ?? 0;
-    const rows = await this.db.orm.select(this.itemColumns).from(users).where(where).orderBy(asc(users.id)).limit(limit).offset((q.page - 1) * limit);
+    const rows = await page.execute(params.values);
     return { workers: rows.map(item), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / limit) };
+  }
+
+  /** The statements of `detail` on `orm` (placeholder `id`). */
+  private detailStatements(orm: Orm) {
+    return {
+      worker: orm
+        .select({ ...this.itemColumns, status: users.status, clockState: workerState.state, device: devices })
+        .from(users)
+        .leftJoin(workerState, eq(workerState.userId, users.id))
+        .leftJoin(devices, eq(devices.userId, users.id))
+        .where(liveWorker(p('id')))
+        .prepare('tc_worker_detail'),
+      tagIds: orm.select({ id: workerTags.tagId }).from(workerTags).where(eq(workerTags.userId, p('id'))).orderBy(asc(workerTags.tagId)).prepare('tc_worker_tag_ids'),
+    };
   }
 
   /** A worker as managers see it: record, tags, status, clock state and bound device. */
   async detail(id: number, exec: Executor = this.db): Promise<Static<typeof WorkerDetail>> {
-    const [r] = await exec.orm
-      .select({ ...this.itemColumns, status: users.status, clockState: workerState.state, device: devices })
-      .from(users)
-      .leftJoin(workerState, eq(workerState.userId, users.id))
-      .leftJoin(devices, eq(devices.userId, users.id))
-      .where(liveWorker(id));
+    // Inside a transaction the statements are built on its connection.
+    const statements = exec === this.db ? this.details : this.detailStatements(exec.orm);
+    const [r] = await statements.worker.execute({ id });
     if (!r) throw workerNotFound(id);
-    const tagIds = await exec.orm.select({ id: workerTags.tagId }).from(workerTags).where(eq(workerTags.userId, id)).orderBy(asc(workerTags.tagId));
+    const tagIds = await statements.tagIds.execute({ id });
     return {
       ...item(r),
       tag_ids: tagIds.map((t) => t.id),
@@ -93,10 +137,7 @@ export class WorkersService {
 
   /** Any signed-in user's own record (or anyone's, for managers): `GET /workers/:id`. */
   async profile(id: number): Promise<Static<typeof PublicWorker>> {
-    const [r] = await this.db.orm
-      .select({ ...this.itemColumns, role: users.role })
-      .from(users)
-      .where(and(eq(users.id, id), isNull(users.deletedAt)));
+    const [r] = await this.profileOf.execute({ id });
     if (!r) throw workerNotFound(id);
     return { ...item(r), role: r.role };
   }
@@ -168,7 +209,7 @@ export class WorkersService {
   }
 
   async listTags(): Promise<Static<typeof Tag>[]> {
-    const rows = await this.selectTags().orderBy(sql`lower(${tags.name})`, asc(tags.id));
+    const rows = await this.allTags.execute();
     return rows.map(tagView);
   }
 
