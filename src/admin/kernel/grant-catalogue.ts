@@ -12,6 +12,7 @@ import type { Config } from '../../platform/config.ts';
 import type { Database, Orm } from '../../platform/db/database.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
 import { sortBy } from '../../platform/db/order.ts';
+import { p, type Params, Statements } from '../../platform/db/statements.ts';
 import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
 import { offsetOf } from '../../platform/http/schemas.ts';
 import { E } from '../errors.ts';
@@ -39,6 +40,9 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
   private readonly db: Database;
   private readonly sessions: SessionService;
   private readonly rbac: RbacService;
+  /** The page and count statements by shape, and the read by id (built on first use: `table` is the subclass's). */
+  private readonly pages = new Statements<ReturnType<GrantCatalogue<Table>['pageStatements']>>();
+  private byId: ReturnType<GrantCatalogue<Table>['byIdStatement']> | undefined;
   constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService }) {
     this.db = deps.db;
     this.orm = deps.db.orm;
@@ -49,31 +53,53 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
 
   /** The row `id` (404 when there is none); `forUpdate` locks it for the transaction `orm`. */
   protected async rowOf(id: number, orm: Orm = this.orm, forUpdate = false): Promise<Table['$inferSelect']> {
-    const table: PgTable = this.table; // widened: the builder's types cannot follow a generic table
-    const query = orm.select().from(table).where(eq(this.table.id, id));
-    const [row] = (await (forUpdate ? query.for('update') : query)) as Table['$inferSelect'][];
+    let rows: Table['$inferSelect'][];
+    if (orm === this.orm && !forUpdate) {
+      this.byId ??= this.byIdStatement();
+      rows = await this.byId.execute({ id });
+    } else {
+      const table: PgTable = this.table; // widened: the builder's types cannot follow a generic table
+      const query = orm.select().from(table).where(eq(this.table.id, id));
+      rows = await (forUpdate ? query.for('update') : query);
+    }
+    const [row] = rows;
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.grantCatalogue.notFound', { noun: this.noun, id }) });
     return row;
   }
 
+  private byIdStatement() {
+    const table: PgTable = this.table;
+    return this.orm.select().from(table).where(eq(this.table.id, p('id'))).prepare('grant_catalogue_row');
+  }
+
+  private pageStatements<F extends string>(orderBy: string, where: SQL | undefined, columns: Record<F, AnyColumn>) {
+    const table: PgTable = this.table;
+    return {
+      page: this.orm.select().from(table).where(where)
+        .orderBy(...sortBy<F>(orderBy, columns, this.table.id))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('grant_catalogue_page'),
+      total: this.orm.select({ n: count() }).from(table).where(where).prepare('grant_catalogue_count'),
+    };
+  }
+
   /**
-   * One page of the rows matching `where`, sorted by `q.order_by` (default `id:desc`) over
-   * `columns`, and the count of every match.
+   * One page of the rows matching the filter `where` builds on the placeholders of `params`
+   * (the filters set), sorted by `q.order_by` (default `id:desc`) over `columns`, and the count
+   * of every match. The statements are built once per shape.
    */
   protected async page<F extends string>(
     q: { page: number; page_size: number; order_by?: string | undefined },
-    where: SQL | undefined,
+    params: Params,
+    where: (params: Params) => SQL | undefined,
     columns: Record<F, AnyColumn>,
   ): Promise<{ rows: Table['$inferSelect'][]; total: number }> {
-    const table: PgTable = this.table;
-    const [rows, [total]] = await Promise.all([
-      this.orm.select().from(table).where(where)
-        .orderBy(...sortBy<F>(q.order_by ?? 'id:desc', columns, this.table.id))
-        .limit(q.page_size)
-        .offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(table).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+    const orderBy = q.order_by ?? 'id:desc';
+    params.shape(orderBy).set('limit', q.page_size).set('offset', offsetOf(q));
+    const { page, total } = this.pages.get(params.key, () => this.pageStatements<F>(orderBy, where(params), columns));
+    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
+    return { rows: rows, total: counted?.n ?? 0 };
   }
 
   /**

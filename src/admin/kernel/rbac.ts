@@ -3,9 +3,10 @@
 // nothing. Also the one guard every change of grants runs through, so that administration
 // cannot be locked out (how such a change is written: grant-catalogue.ts), and which
 // administrators are protected.
-import { and, asc, eq, exists, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
 import type { Config } from '../../platform/config.ts';
 import type { Database, Executor, Orm } from '../../platform/db/database.ts';
+import { p } from '../../platform/db/statements.ts';
 import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
 import { buildTree, withAncestors } from '../../platform/tree.ts';
 import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../db/schema.ts';
@@ -34,32 +35,61 @@ export interface MenuNode {
   children: MenuNode[];
 }
 
+/**
+ * The reads of every request's grants and menus, built once (placeholders: `admin_id`, and
+ * `role_ids`, an array of role ids).
+ */
+const readStatements = (orm: Orm) => ({
+  rolesOf: orm
+    .select({ id: roles.id, name: roles.name, slug: roles.slug, status: roles.status })
+    .from(adminRoles)
+    .innerJoin(roles, eq(roles.id, adminRoles.roleId))
+    .where(eq(adminRoles.adminId, p('admin_id')))
+    .orderBy(asc(roles.sort), asc(roles.id))
+    .prepare('rbac_roles_of'),
+  enabledPermissions: orm.select({ slug: permissions.slug }).from(permissions).where(eq(permissions.status, 1)).prepare('rbac_enabled_permissions'),
+  permissionsOfRoles: orm
+    .selectDistinct({ slug: permissions.slug })
+    .from(rolePermissions)
+    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(and(sql`${rolePermissions.roleId} = any(${p('role_ids')})`, eq(permissions.status, 1)))
+    .prepare('rbac_permissions_of_roles'),
+  usernameOf: orm.select({ username: admins.username }).from(admins).where(eq(admins.id, p('admin_id'))).prepare('rbac_username_of'),
+  superRoleOf: orm
+    .select({ id: roles.id })
+    .from(adminRoles)
+    .innerJoin(roles, eq(roles.id, adminRoles.roleId))
+    .where(and(eq(adminRoles.adminId, p('admin_id')), eq(roles.slug, SUPER_ADMIN_ROLE)))
+    .limit(1)
+    .prepare('rbac_super_role_of'),
+  allMenus: orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id)).prepare('rbac_all_menus'),
+  menusOfRoles: orm
+    .selectDistinct({ menuId: roleMenus.menuId })
+    .from(roleMenus)
+    .innerJoin(roles, eq(roles.id, roleMenus.roleId))
+    .where(and(sql`${roleMenus.roleId} = any(${p('role_ids')})`, eq(roles.status, 1)))
+    .prepare('rbac_menus_of_roles'),
+});
+
 export class RbacService {
   private readonly orm: Orm;
   private readonly protectedNames: ReadonlySet<string>;
+  private readonly reads: ReturnType<typeof readStatements>;
   constructor(deps: { db: Database; config: Config }) {
     this.orm = deps.db.orm;
     this.protectedNames = deps.config.protectedAdmins;
+    this.reads = readStatements(this.orm);
   }
 
   async grantsOf(adminId: number): Promise<Grants> {
-    const roleRows = await this.orm
-      .select({ id: roles.id, name: roles.name, slug: roles.slug, status: roles.status })
-      .from(adminRoles)
-      .innerJoin(roles, eq(roles.id, adminRoles.roleId))
-      .where(eq(adminRoles.adminId, adminId))
-      .orderBy(asc(roles.sort), asc(roles.id));
+    const roleRows = await this.reads.rolesOf.execute({ admin_id: adminId });
     const active = roleRows.filter((r) => r.status === 1);
     const isSuper = active.some((r) => r.slug === SUPER_ADMIN_ROLE);
     const permRows = isSuper
-      ? await this.orm.select({ slug: permissions.slug }).from(permissions).where(eq(permissions.status, 1))
+      ? await this.reads.enabledPermissions.execute()
       : active.length === 0
         ? []
-        : await this.orm
-            .selectDistinct({ slug: permissions.slug })
-            .from(rolePermissions)
-            .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-            .where(and(inArray(rolePermissions.roleId, active.map((r) => r.id)), eq(permissions.status, 1)));
+        : await this.reads.permissionsOfRoles.execute({ role_ids: active.map((r) => r.id) });
     return {
       roles: roleRows.map(({ id, name, slug }) => ({ id, name, slug })),
       isSuper,
@@ -128,15 +158,10 @@ export class RbacService {
    * listed in PROTECTED_ADMINS. They cannot be disabled, deleted or kicked out by others.
    */
   async isProtected(adminId: number): Promise<boolean> {
-    const [admin] = await this.orm.select({ username: admins.username }).from(admins).where(eq(admins.id, adminId));
+    const [admin] = await this.reads.usernameOf.execute({ admin_id: adminId });
     if (!admin) return false;
     if (this.protectedNames.has(admin.username.toLowerCase())) return true;
-    const superRole = await this.orm
-      .select({ id: roles.id })
-      .from(adminRoles)
-      .innerJoin(roles, eq(roles.id, adminRoles.roleId))
-      .where(and(eq(adminRoles.adminId, adminId), eq(roles.slug, SUPER_ADMIN_ROLE)))
-      .limit(1);
+    const superRole = await this.reads.superRoleOf.execute({ admin_id: adminId });
     return superRole.length > 0;
   }
 
@@ -145,7 +170,7 @@ export class RbacService {
    * only when it and every ancestor are enabled.
    */
   async menuTreeFor(grants: Grants): Promise<MenuNode[]> {
-    const all = await this.orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
+    const all = await this.reads.allMenus.execute();
     const byId = new Map(all.map((m) => [m.id, m]));
     const enabled = (id: number, seen = new Set<number>()): boolean => {
       const m = byId.get(id);
@@ -157,11 +182,7 @@ export class RbacService {
     if (!grants.isSuper) {
       const activeRoleIds = grants.roles.map((r) => r.id);
       const granted = activeRoleIds.length
-        ? await this.orm
-            .selectDistinct({ menuId: roleMenus.menuId })
-            .from(roleMenus)
-            .innerJoin(roles, eq(roles.id, roleMenus.roleId))
-            .where(and(inArray(roleMenus.roleId, activeRoleIds), eq(roles.status, 1)))
+        ? await this.reads.menusOfRoles.execute({ role_ids: activeRoleIds })
         : [];
       // The ancestors of a visible menu are visible (enabled up to the root).
       visible = withAncestors(visible, granted.map((g) => g.menuId));

@@ -6,7 +6,8 @@ import { and, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
 import { expiryIn, type JwtCodec } from '../../platform/auth/jwt.ts';
 import type { PubSub } from '../../platform/cache/pubsub.ts';
 import type { Config } from '../../platform/config.ts';
-import type { Database, Executor } from '../../platform/db/database.ts';
+import type { Database, Executor, Orm } from '../../platform/db/database.ts';
+import { p } from '../../platform/db/statements.ts';
 import { admins, sessions } from '../db/schema.ts';
 
 export const AUTH_CHANNEL = 'admin.auth';
@@ -38,16 +39,35 @@ export async function endSessionsOf(db: Executor, adminId: number, reason: EndRe
   return ended.map((r) => r.id);
 }
 
+/** The session `id` and its administrator, as the guard needs them. */
+const lookupOf = (orm: Orm) =>
+  orm
+    .select({
+      adminId: sessions.adminId,
+      jti: sessions.tokenJti,
+      expiresAt: sessions.expiresAt,
+      endedAt: sessions.endedAt,
+      lastActiveAt: sessions.lastActiveAt,
+      username: admins.username,
+      status: admins.status,
+    })
+    .from(sessions)
+    .innerJoin(admins, eq(admins.id, sessions.adminId))
+    .where(eq(sessions.id, p('id')))
+    .prepare('session_lookup');
+
 export class SessionService {
   private readonly db: Database;
   private readonly pubsub: PubSub;
   private readonly jwt: JwtCodec<AdminTokenClaims>;
   private readonly ttlSeconds: number;
+  private readonly lookupOf: ReturnType<typeof lookupOf>;
   constructor(deps: { db: Database; pubsub: PubSub; config: Config; jwt: JwtCodec<AdminTokenClaims> }) {
     this.db = deps.db;
     this.pubsub = deps.pubsub;
     this.jwt = deps.jwt;
     this.ttlSeconds = deps.config.ADMIN_TOKEN_TTL;
+    this.lookupOf = lookupOf(this.db.orm);
   }
 
   /**
@@ -127,19 +147,7 @@ export class SessionService {
 
   /** The session and its administrator, as the guard needs them. */
   async lookup(sessionId: number) {
-    const [row] = await this.db.orm
-      .select({
-        adminId: sessions.adminId,
-        jti: sessions.tokenJti,
-        expiresAt: sessions.expiresAt,
-        endedAt: sessions.endedAt,
-        lastActiveAt: sessions.lastActiveAt,
-        username: admins.username,
-        status: admins.status,
-      })
-      .from(sessions)
-      .innerJoin(admins, eq(admins.id, sessions.adminId))
-      .where(eq(sessions.id, sessionId));
+    const [row] = await this.lookupOf.execute({ id: sessionId });
     return row;
   }
 

@@ -20,9 +20,10 @@ import { and, asc, count, eq, getTableColumns, ilike, inArray, sql, type SQL } f
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
-import type { Database, Executor } from '../../../platform/db/database.ts';
+import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { sortBy } from '../../../platform/db/order.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { LeaseTable } from '../../../platform/jobs/leases.ts';
@@ -96,6 +97,15 @@ const sessionColumns = (merges: LeaseTable) => ({
   stale: sql<boolean>`(${uploadSessions.status} = 'merging' AND ${sql.raw(merges.expired())})`,
 });
 
+/** The reads of GET routes that never change, built once (placeholders `id`, `stored_name`, `chunk_id`, `session_id`). */
+const readStatements = (orm: Orm, columns: ReturnType<typeof sessionColumns>) => ({
+  byId: orm.select().from(attachments).where(eq(attachments.id, p('id'))).prepare('attachment'),
+  byStoredName: orm.select().from(attachments).where(eq(attachments.storedName, p('stored_name'))).prepare('attachment_by_stored_name'),
+  session: orm.select(columns).from(uploadSessions).where(eq(uploadSessions.chunkId, p('chunk_id'))).prepare('upload_session'),
+  chunks: orm.select(CHUNK_COLUMNS).from(uploadChunks).where(eq(uploadChunks.sessionId, p('session_id'))).orderBy(asc(uploadChunks.chunkIndex))
+    .prepare('upload_chunks'),
+});
+
 /** The owner of a merge's pending (assembly) file in the storage: the merge's claim token. */
 export const assemblyOwner = (token: string) => `merge-${token}`;
 const ASSEMBLY_OWNER = /^merge-([0-9a-f]{32})$/;
@@ -141,6 +151,8 @@ export class AttachmentService {
   /** Upload sessions as merge jobs: an open upload waits for its merge, whose claim is leased. */
   private readonly merges: LeaseTable;
   private readonly sessionColumns: ReturnType<typeof sessionColumns>;
+  private readonly reads: ReturnType<typeof readStatements>;
+  private readonly lists = new Statements<ReturnType<AttachmentService['listStatements']>>();
 
   constructor(deps: { db: Database; storage: Storage; config: Config; logger: Logger; timing?: Partial<MergeTiming> }) {
     this.db = deps.db;
@@ -152,6 +164,7 @@ export class AttachmentService {
       table: 'admin.upload_sessions', waiting: 'open', running: 'merging', holder: 'merge_token', lease: { renewed: 'updated_at' }, leaseMs: this.timing.leaseMs,
     });
     this.sessionColumns = sessionColumns(this.merges);
+    this.reads = readStatements(this.db.orm, this.sessionColumns);
     this.sweeper = new Periodic({
       everyMs: SWEEP_EVERY_MS,
       logger: this.logger,
@@ -346,9 +359,9 @@ export class AttachmentService {
   }
 
   async state(ownerId: number, chunkId: string): Promise<UploadState> {
-    const [session] = await this.db.orm.select(this.sessionColumns).from(uploadSessions).where(eq(uploadSessions.chunkId, chunkId));
+    const [session] = await this.reads.session.execute({ chunk_id: chunkId });
     const s = this.owned(session, chunkId, ownerId);
-    const chunks = await this.chunksOf(this.db, s.id);
+    const chunks = await this.reads.chunks.execute({ session_id: s.id });
     const received = chunks.map((c) => c.chunkIndex);
     const held = new Set(received);
     const missing: number[] = [];
@@ -507,7 +520,7 @@ export class AttachmentService {
   // ---- reading ----
 
   async find(id: number): Promise<AttachmentRow | undefined> {
-    const [row] = await this.db.orm.select().from(attachments).where(eq(attachments.id, id));
+    const [row] = await this.reads.byId.execute({ id });
     return row;
   }
 
@@ -518,23 +531,36 @@ export class AttachmentService {
   }
 
   async findByStoredName(storedName: string): Promise<AttachmentRow | undefined> {
-    const [row] = await this.db.orm.select().from(attachments).where(eq(attachments.storedName, storedName));
+    const [row] = await this.reads.byStoredName.execute({ stored_name: storedName });
     return row;
   }
 
-  async list(q: Static<typeof AttachmentQuery>): Promise<{ rows: AttachmentRow[]; total: number }> {
+  private listStatements(q: Static<typeof AttachmentQuery>, params: Params) {
     const filter = and(
-      q.type !== undefined ? eq(attachments.type, q.type) : undefined,
-      q.uploaded_by !== undefined ? eq(attachments.uploadedBy, q.uploaded_by) : undefined,
-      q.original_name !== undefined ? ilike(attachments.originalName, contains(q.original_name)) : undefined,
+      params.has('type') ? eq(attachments.type, p('type')) : undefined,
+      params.has('uploaded_by') ? eq(attachments.uploadedBy, p('uploaded_by')) : undefined,
+      params.has('original_name') ? ilike(attachments.originalName, p('original_name')) : undefined,
     );
-    const [rows, [counted]] = await Promise.all([
-      this.db.orm.select().from(attachments).where(filter)
+    return {
+      page: this.db.orm.select().from(attachments).where(filter)
         .orderBy(...sortBy<AttachmentOrderField>(q.order_by, ORDER_COLUMNS, attachments.id))
-        .limit(q.page_size)
-        .offset(offsetOf(q)),
-      this.db.orm.select({ n: count() }).from(attachments).where(filter),
-    ]);
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('attachments_page'),
+      total: this.db.orm.select({ n: count() }).from(attachments).where(filter).prepare('attachments_count'),
+    };
+  }
+
+  async list(q: Static<typeof AttachmentQuery>): Promise<{ rows: AttachmentRow[]; total: number }> {
+    const params = new Params()
+      .set('type', q.type)
+      .set('uploaded_by', q.uploaded_by)
+      .set('original_name', q.original_name !== undefined ? contains(q.original_name) : undefined)
+      .shape(q.order_by)
+      .set('limit', q.page_size)
+      .set('offset', offsetOf(q));
+    const { page, total } = this.lists.get(params.key, () => this.listStatements(q, params));
+    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
     return { rows, total: counted!.n };
   }
 

@@ -4,12 +4,13 @@
 // instance publishes a change on BLACKLIST_CHANNEL (after its transaction commits), and every
 // RELOAD_EVERY_MS as a safety net for a lost message.
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { sortBy } from '../../../platform/db/order.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { E } from '../../errors.ts';
@@ -50,11 +51,19 @@ export class BlacklistService {
   private tail: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
+  private readonly lists = new Statements<ReturnType<BlacklistService['listStatements']>>();
+  private readonly rowOf: ReturnType<BlacklistService['rowStatement']>;
 
   constructor(deps: { db: Database; pubsub: PubSub; logger: Logger }) {
     this.orm = deps.db.orm;
     this.pubsub = deps.pubsub;
     this.logger = deps.logger;
+    this.rowOf = this.rowStatement();
+  }
+
+  /** A rule (placeholder `id`). */
+  private rowStatement() {
+    return this.orm.select().from(blacklists).where(eq(blacklists.id, p('id'))).prepare('blacklist');
   }
 
   // ---- enforcement -------------------------------------------------------------------------
@@ -122,26 +131,38 @@ export class BlacklistService {
     }
   }
 
-  async list(q: { page: number; page_size: number; ip?: string | undefined; status?: number | undefined; order_by: string }) {
-    const filter: SQL | undefined = and(
-      q.ip ? ilike(blacklists.ip, contains(q.ip.trim().toLowerCase())) : undefined,
-      q.status !== undefined ? eq(blacklists.status, q.status) : undefined,
+  private listStatements(orderBy: string, params: Params) {
+    const filter = and(
+      params.has('ip') ? ilike(blacklists.ip, p('ip')) : undefined,
+      params.has('status') ? eq(blacklists.status, p('status')) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
-      this.orm
+    return {
+      page: this.orm
         .select()
         .from(blacklists)
         .where(filter)
-        .orderBy(...sortBy<BlacklistOrderField>(q.order_by, ORDER_COLUMNS, blacklists.id))
-        .limit(q.page_size)
-        .offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(blacklists).where(filter),
-    ]);
+        .orderBy(...sortBy<BlacklistOrderField>(orderBy, ORDER_COLUMNS, blacklists.id))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('blacklists_page'),
+      total: this.orm.select({ n: count() }).from(blacklists).where(filter).prepare('blacklists_count'),
+    };
+  }
+
+  async list(q: { page: number; page_size: number; ip?: string | undefined; status?: number | undefined; order_by: string }) {
+    const params = new Params()
+      .set('ip', q.ip ? contains(q.ip.trim().toLowerCase()) : undefined)
+      .set('status', q.status)
+      .shape(q.order_by)
+      .set('limit', q.page_size)
+      .set('offset', offsetOf(q));
+    const { page, total: totalOf } = this.lists.get(params.key, () => this.listStatements(q.order_by, params));
+    const [rows, [total]] = await Promise.all([page.execute(params.values), totalOf.execute(params.values)]);
     return { rows, total: total?.n ?? 0 };
   }
 
   async get(id: number): Promise<BlacklistRow> {
-    const [row] = await this.orm.select().from(blacklists).where(eq(blacklists.id, id));
+    const [row] = await this.rowOf.execute({ id });
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.blacklists.noBlacklistRule', { id }) });
     return row;
   }

@@ -4,8 +4,9 @@
 import { and, asc, eq, ilike, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
-import type { Database, Executor, Transaction } from '../../../platform/db/database.ts';
+import type { Database, Executor, Orm, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
@@ -17,12 +18,27 @@ import { msg } from '../../../platform/i18n.ts';
 
 type Row = typeof departments.$inferSelect;
 
+/** Every department, siblings by `sort` then id. */
+const allDepartments = (orm: Orm) => orm.select().from(departments).orderBy(asc(departments.sort), asc(departments.id)).prepare('departments_all');
+
 export class DepartmentService {
   private readonly db: Database;
   private readonly tz: string;
+  private readonly all: ReturnType<typeof allDepartments>;
+  private readonly hits = new Statements<ReturnType<DepartmentService['hitsStatement']>>();
   constructor(deps: { db: Database; config: Config }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.all = allDepartments(this.db.orm);
+  }
+
+  /** The ids of the departments matching the filters set in `params`. */
+  private hitsStatement(params: Params) {
+    const filter = and(
+      params.has('status') ? eq(departments.status, p('status')) : undefined,
+      params.has('name') ? ilike(departments.name, p('name')) : undefined,
+    );
+    return this.db.orm.select({ id: departments.id }).from(departments).where(filter).prepare('departments_hits');
   }
 
   private node(d: Row): DepartmentNode {
@@ -39,14 +55,11 @@ export class DepartmentService {
    * their ancestors (whatever those match), so that the tree stays connected.
    */
   async tree(q: { status?: number | undefined; name?: string | undefined }): Promise<{ list: DepartmentNode[]; total: number }> {
-    const all = await this.db.orm.select().from(departments).orderBy(asc(departments.sort), asc(departments.id));
+    const all = await this.all.execute();
     let rows = all;
-    const filter = and(
-      q.status !== undefined ? eq(departments.status, q.status) : undefined,
-      q.name ? ilike(departments.name, contains(q.name)) : undefined,
-    );
-    if (filter) {
-      const hits = await this.db.orm.select({ id: departments.id }).from(departments).where(filter);
+    const params = new Params().set('status', q.status).set('name', q.name ? contains(q.name) : undefined);
+    if (params.key !== '') {
+      const hits = await this.hits.get(params.key, () => this.hitsStatement(params)).execute(params.values);
       rows = withAncestors(all, hits.map((h) => h.id));
     }
     return { list: buildTree(rows.map((d) => this.node(d))), total: rows.length };
@@ -54,7 +67,7 @@ export class DepartmentService {
 
   /** One department with its subtree. */
   async get(id: number): Promise<DepartmentNode> {
-    const all = await this.db.orm.select().from(departments).orderBy(asc(departments.sort), asc(departments.id));
+    const all = await this.all.execute();
     const nodes = all.map((d) => this.node(d));
     buildTree(nodes);
     const self = nodes.find((n) => n.id === id);

@@ -9,6 +9,7 @@ import type { Static } from 'typebox';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { sortBy } from '../../../platform/db/order.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { E } from '../../errors.ts';
@@ -26,6 +27,8 @@ const ORDER_COLUMNS = {
 
 const types = alias(dictionaries, 'dictionary_types');
 
+/** A dictionary row (placeholder `id`). */
+const rowOf = (orm: Orm) => orm.select().from(dictionaries).where(eq(dictionaries.id, p('id'))).prepare('dictionary');
 
 function duplicate(parentId: number, code: string) {
   return new AppError(E.ALREADY_EXISTS, {
@@ -38,30 +41,48 @@ const invalid = (detail: Msg, field: string) => new AppError(E.VALIDATION, { det
 
 export class DictionaryService {
   private readonly db: Database;
+  private readonly lists = new Statements<ReturnType<DictionaryService['listStatements']>>();
+  private readonly rowOf: ReturnType<typeof rowOf>;
   constructor(deps: { db: Database }) {
     this.db = deps.db;
+    this.rowOf = rowOf(this.db.orm);
+  }
+
+  private listStatements(q: Static<typeof DictionaryQuery>, params: Params) {
+    const typeId = params.has('type_code')
+      ? this.db.orm.select({ id: types.id }).from(types).where(and(eq(types.parentId, 0), eq(sql`lower(${types.code})`, p('type_code'))))
+      : undefined;
+    const filter = and(
+      params.has('parent_id') ? eq(dictionaries.parentId, p('parent_id')) : undefined,
+      typeId ? inArray(dictionaries.parentId, typeId) : undefined,
+      params.has('name') ? ilike(dictionaries.name, p('name')) : undefined,
+      params.has('code') ? ilike(dictionaries.code, p('code')) : undefined,
+      params.has('status') ? eq(dictionaries.status, p('status')) : undefined,
+    );
+    return {
+      page: this.db.orm.select().from(dictionaries).where(filter).orderBy(...sortBy<DictionaryOrderField>(q.order_by, ORDER_COLUMNS, dictionaries.id))
+        .limit(p('limit')).offset(p('offset')).prepare('dictionaries_page'),
+      total: this.db.orm.select({ n: count() }).from(dictionaries).where(filter).prepare('dictionaries_count'),
+    };
   }
 
   async list(q: Static<typeof DictionaryQuery>): Promise<{ rows: DictionaryRow[]; total: number }> {
-    const typeId = q.type_code === undefined
-      ? undefined
-      : this.db.orm.select({ id: types.id }).from(types).where(and(eq(types.parentId, 0), eq(sql`lower(${types.code})`, q.type_code.toLowerCase())));
-    const filter = and(
-      q.parent_id !== undefined ? eq(dictionaries.parentId, q.parent_id) : undefined,
-      typeId ? inArray(dictionaries.parentId, typeId) : undefined,
-      q.name ? ilike(dictionaries.name, contains(q.name)) : undefined,
-      q.code ? ilike(dictionaries.code, contains(q.code)) : undefined,
-      q.status !== undefined ? eq(dictionaries.status, q.status) : undefined,
-    );
-    const [rows, [total]] = await Promise.all([
-      this.db.orm.select().from(dictionaries).where(filter).orderBy(...sortBy<DictionaryOrderField>(q.order_by, ORDER_COLUMNS, dictionaries.id)).limit(q.page_size).offset(offsetOf(q)),
-      this.db.orm.select({ n: count() }).from(dictionaries).where(filter),
-    ]);
+    const params = new Params()
+      .set('parent_id', q.parent_id)
+      .set('type_code', q.type_code?.toLowerCase())
+      .set('name', q.name ? contains(q.name) : undefined)
+      .set('code', q.code ? contains(q.code) : undefined)
+      .set('status', q.status)
+      .shape(q.order_by)
+      .set('limit', q.page_size)
+      .set('offset', offsetOf(q));
+    const { page, total: totalOf } = this.lists.get(params.key, () => this.listStatements(q, params));
+    const [rows, [total]] = await Promise.all([page.execute(params.values), totalOf.execute(params.values)]);
     return { rows, total: Number(total?.n ?? 0) };
   }
 
   async get(id: number): Promise<DictionaryRow> {
-    const [row] = await this.db.orm.select().from(dictionaries).where(eq(dictionaries.id, id));
+    const [row] = await this.rowOf.execute({ id });
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.noDictionary', { id }) });
     return row;
   }

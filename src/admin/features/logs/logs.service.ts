@@ -5,10 +5,11 @@ import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { sortBy } from '../../../platform/db/order.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
-import { loginLogs, operationLogs, systemLogs, type SystemLogLevel } from '../../db/schema.ts';
+import { loginLogs, operationLogs, systemLogs } from '../../db/schema.ts';
 import { msg } from '../../../platform/i18n.ts';
 
 /**
@@ -30,11 +31,25 @@ export function parseDateRange(q: { start_date?: string | undefined; end_date?: 
 }
 
 type Paged = { page: number; page_size: number; order_by: string };
-type Range = { from: Date | undefined; until: Date | undefined };
 
-function inRange(column: AnyColumn, r: Range): SQL | undefined {
-  return and(r.from ? gte(column, r.from) : undefined, r.until ? lt(column, r.until) : undefined);
+/** Adds the parameters `from` and `until` (ISO strings) of `start_date`/`end_date` (invalid dates throw). */
+function withRange(params: Params, q: { start_date?: string | undefined; end_date?: string | undefined }, tz: string): Params {
+  const { from, until } = parseDateRange(q, tz);
+  return params.set('from', from?.toISOString()).set('until', until?.toISOString());
 }
+
+/** The date range on the placeholders `from` and `until`, those that are set. */
+function inRange(column: AnyColumn, params: Params): SQL | undefined {
+  return and(params.has('from') ? gte(column, p('from')) : undefined, params.has('until') ? lt(column, p('until')) : undefined);
+}
+
+/** Adds a page's parameters after its filter's; the sort is part of the shape. */
+const paged = (params: Params, q: Paged) => params.shape(q.order_by).set('limit', q.page_size).set('offset', offsetOf(q));
+
+/** The newest rows (placeholder `n`) of the login and of the operation log (dashboard). */
+const recentLogins = (orm: Orm) => orm.select(loginColumns).from(loginLogs).orderBy(desc(loginLogs.id)).limit(p('n')).prepare('recent_logins');
+const recentOperations = (orm: Orm) =>
+  orm.select(operationColumns).from(operationLogs).orderBy(desc(operationLogs.id)).limit(p('n')).prepare('recent_operations');
 
 const operationColumns = {
   id: operationLogs.id,
@@ -74,70 +89,102 @@ const systemColumns = {
   created_at: systemLogs.createdAt,
 };
 
+type OperationQuery = Paged & { admin_id?: number | undefined; module?: string | undefined; action?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
+type LoginQuery = Paged & { admin_id?: number | undefined; ip?: string | undefined; status?: number | undefined; start_date?: string | undefined; end_date?: string | undefined };
+type SystemQuery = Paged & { level?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
+
 export class LogsService {
   private readonly orm: Orm;
   private readonly tz: string;
+  private readonly operationLists = new Statements<ReturnType<LogsService['operationStatements']>>();
+  private readonly loginLists = new Statements<ReturnType<LogsService['loginStatements']>>();
+  private readonly systemLists = new Statements<ReturnType<LogsService['systemStatements']>>();
+  private readonly recentLogins: ReturnType<typeof recentLogins>;
+  private readonly recentOperations: ReturnType<typeof recentOperations>;
   constructor(deps: { db: Database; config: Config }) {
     this.orm = deps.db.orm;
     this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.recentLogins = recentLogins(this.orm);
+    this.recentOperations = recentOperations(this.orm);
   }
 
   private shown<T extends { created_at: Date }>(rows: T[]) {
     return rows.map((r) => ({ ...r, created_at: formatDisplay(r.created_at, this.tz)! }));
   }
 
-  async operations(q: Paged & { admin_id?: number | undefined; module?: string | undefined; action?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined }) {
+  private operationStatements(q: OperationQuery, params: Params) {
     const where = and(
-      q.admin_id !== undefined ? eq(operationLogs.adminId, q.admin_id) : undefined,
-      q.module !== undefined ? eq(operationLogs.module, q.module) : undefined,
-      q.action !== undefined ? eq(operationLogs.action, q.action) : undefined,
+      params.has('admin_id') ? eq(operationLogs.adminId, p('admin_id')) : undefined,
+      params.has('module') ? eq(operationLogs.module, p('module')) : undefined,
+      params.has('action') ? eq(operationLogs.action, p('action')) : undefined,
       // An index lookup (operation_logs_trace_idx, migration 0006), as the system log's.
-      q.trace_id !== undefined ? eq(operationLogs.traceId, q.trace_id) : undefined,
-      inRange(operationLogs.createdAt, parseDateRange(q, this.tz)),
+      params.has('trace_id') ? eq(operationLogs.traceId, p('trace_id')) : undefined,
+      inRange(operationLogs.createdAt, params),
     );
     const order = sortBy(q.order_by, { id: operationLogs.id, created_at: operationLogs.createdAt, duration_ms: operationLogs.durationMs, status_code: operationLogs.statusCode }, operationLogs.id);
-    const [rows, [total]] = await Promise.all([
-      this.orm.select(operationColumns).from(operationLogs).where(where).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(operationLogs).where(where),
-    ]);
-    return { list: this.shown(rows), total: total?.n ?? 0 };
+    return {
+      page: this.orm.select(operationColumns).from(operationLogs).where(where).orderBy(...order).limit(p('limit')).offset(p('offset')).prepare('operation_logs_page'),
+      total: this.orm.select({ n: count() }).from(operationLogs).where(where).prepare('operation_logs_count'),
+    };
   }
 
-  async logins(q: Paged & { admin_id?: number | undefined; ip?: string | undefined; status?: number | undefined; start_date?: string | undefined; end_date?: string | undefined }) {
+  async operations(q: OperationQuery) {
+    const params = paged(
+      withRange(new Params().set('admin_id', q.admin_id).set('module', q.module).set('action', q.action).set('trace_id', q.trace_id), q, this.tz),
+      q,
+    );
+    const { page, total } = this.operationLists.get(params.key, () => this.operationStatements(q, params));
+    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
+    return { list: this.shown(rows), total: counted?.n ?? 0 };
+  }
+
+  private loginStatements(q: LoginQuery, params: Params) {
     const where = and(
-      q.admin_id !== undefined ? eq(loginLogs.adminId, q.admin_id) : undefined,
-      q.ip !== undefined ? ilike(loginLogs.ip, contains(q.ip)) : undefined,
-      q.status !== undefined ? eq(loginLogs.status, q.status) : undefined,
-      inRange(loginLogs.createdAt, parseDateRange(q, this.tz)),
+      params.has('admin_id') ? eq(loginLogs.adminId, p('admin_id')) : undefined,
+      params.has('ip') ? ilike(loginLogs.ip, p('ip')) : undefined,
+      params.has('status') ? eq(loginLogs.status, p('status')) : undefined,
+      inRange(loginLogs.createdAt, params),
     );
     const order = sortBy(q.order_by, { id: loginLogs.id, created_at: loginLogs.createdAt }, loginLogs.id);
-    const [rows, [total]] = await Promise.all([
-      this.orm.select(loginColumns).from(loginLogs).where(where).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(loginLogs).where(where),
-    ]);
-    return { list: this.shown(rows), total: total?.n ?? 0 };
+    return {
+      page: this.orm.select(loginColumns).from(loginLogs).where(where).orderBy(...order).limit(p('limit')).offset(p('offset')).prepare('login_logs_page'),
+      total: this.orm.select({ n: count() }).from(loginLogs).where(where).prepare('login_logs_count'),
+    };
   }
 
-  async system(q: Paged & { level?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined }) {
+  async logins(q: LoginQuery) {
+    const params = paged(
+      withRange(new Params().set('admin_id', q.admin_id).set('ip', q.ip !== undefined ? contains(q.ip) : undefined).set('status', q.status), q, this.tz),
+      q,
+    );
+    const { page, total } = this.loginLists.get(params.key, () => this.loginStatements(q, params));
+    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
+    return { list: this.shown(rows), total: counted?.n ?? 0 };
+  }
+
+  private systemStatements(q: SystemQuery, params: Params) {
     const where = and(
-      q.level !== undefined ? eq(systemLogs.level, q.level as SystemLogLevel) : undefined,
-      q.trace_id !== undefined ? eq(systemLogs.traceId, q.trace_id) : undefined,
-      inRange(systemLogs.createdAt, parseDateRange(q, this.tz)),
+      params.has('level') ? eq(systemLogs.level, p('level')) : undefined,
+      params.has('trace_id') ? eq(systemLogs.traceId, p('trace_id')) : undefined,
+      inRange(systemLogs.createdAt, params),
     );
     const order = sortBy(q.order_by, { id: systemLogs.id, created_at: systemLogs.createdAt }, systemLogs.id);
-    const [rows, [total]] = await Promise.all([
-      this.orm.select(systemColumns).from(systemLogs).where(where).orderBy(...order).limit(q.page_size).offset(offsetOf(q)),
-      this.orm.select({ n: count() }).from(systemLogs).where(where),
-    ]);
-    return { list: this.shown(rows), total: total?.n ?? 0 };
+    return {
+      page: this.orm.select(systemColumns).from(systemLogs).where(where).orderBy(...order).limit(p('limit')).offset(p('offset')).prepare('system_logs_page'),
+      total: this.orm.select({ n: count() }).from(systemLogs).where(where).prepare('system_logs_count'),
+    };
+  }
+
+  async system(q: SystemQuery) {
+    const params = paged(withRange(new Params().set('level', q.level).set('trace_id', q.trace_id), q, this.tz), q);
+    const { page, total } = this.systemLists.get(params.key, () => this.systemStatements(q, params));
+    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
+    return { list: this.shown(rows), total: counted?.n ?? 0 };
   }
 
   /** The newest `n` rows of the login and operation logs (dashboard). */
   async recent(n: number) {
-    const [logins, operations] = await Promise.all([
-      this.orm.select(loginColumns).from(loginLogs).orderBy(desc(loginLogs.id)).limit(n),
-      this.orm.select(operationColumns).from(operationLogs).orderBy(desc(operationLogs.id)).limit(n),
-    ]);
+    const [logins, operations] = await Promise.all([this.recentLogins.execute({ n }), this.recentOperations.execute({ n })]);
     return { logins: this.shown(logins), operations: this.shown(operations) };
   }
 }

@@ -4,8 +4,9 @@
 import { and, asc, eq, ilike, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
-import type { Database, Executor, Transaction } from '../../../platform/db/database.ts';
+import type { Database, Executor, Orm, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
 import { menus } from '../../db/schema.ts';
@@ -30,12 +31,27 @@ const node = (m: Row): MenuNode => ({
   component: m.component, type: m.type, status: m.status, sort: m.sort, children: [],
 });
 
+/** Every menu, siblings by `sort` then id. */
+const allMenus = (orm: Orm) => orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id)).prepare('menus_all');
+
 export class MenuService {
   private readonly db: Database;
   private readonly tz: string;
+  private readonly all: ReturnType<typeof allMenus>;
+  private readonly hits = new Statements<ReturnType<MenuService['hitsStatement']>>();
   constructor(deps: { db: Database; config: Config }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.all = allMenus(this.db.orm);
+  }
+
+  /** The ids of the menus matching the filters set in `params`. */
+  private hitsStatement(params: Params) {
+    const filter = and(
+      params.has('status') ? eq(menus.status, p('status')) : undefined,
+      params.has('title') ? ilike(menus.title, p('title')) : undefined,
+    );
+    return this.db.orm.select({ id: menus.id }).from(menus).where(filter).prepare('menus_hits');
   }
 
   /**
@@ -43,14 +59,11 @@ export class MenuService {
    * ancestors (whatever those match), so that the tree stays connected.
    */
   async tree(q: { status?: number | undefined; title?: string | undefined }): Promise<{ list: MenuNode[]; total: number }> {
-    const all = await this.db.orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
+    const all = await this.all.execute();
     let rows = all;
-    const filter = and(
-      q.status !== undefined ? eq(menus.status, q.status) : undefined,
-      q.title ? ilike(menus.title, contains(q.title)) : undefined,
-    );
-    if (filter) {
-      const hits = await this.db.orm.select({ id: menus.id }).from(menus).where(filter);
+    const params = new Params().set('status', q.status).set('title', q.title ? contains(q.title) : undefined);
+    if (params.key !== '') {
+      const hits = await this.hits.get(params.key, () => this.hitsStatement(params)).execute(params.values);
       rows = withAncestors(all, hits.map((h) => h.id));
     }
     return { list: buildTree(rows.map(node)), total: rows.length };
@@ -58,7 +71,7 @@ export class MenuService {
 
   /** One menu with its timestamps and its subtree. */
   async get(id: number): Promise<MenuRecord> {
-    const all = await this.db.orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
+    const all = await this.all.execute();
     const row = all.find((m) => m.id === id);
     if (!row) throw notFound(id);
     const nodes = all.map(node);

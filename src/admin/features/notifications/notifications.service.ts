@@ -10,8 +10,9 @@ import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
-import type { Database, Executor } from '../../../platform/db/database.ts';
+import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
 import { sortBy } from '../../../platform/db/order.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { admins, notificationRecipients, notifications, roles } from '../../db/schema.ts';
@@ -91,15 +92,23 @@ class NoRecipients extends Error {}
 
 const ORDER_COLUMNS = { id: notificationRecipients.notificationId, created_at: notifications.createdAt } as const;
 
+/** A notification's message (placeholder `id`). */
+const messageOf = (orm: Orm) =>
+  orm.select({ id: notifications.id, title: notifications.title, content: notifications.content, createdAt: notifications.createdAt })
+    .from(notifications).where(eq(notifications.id, p('id'))).prepare('notification_message');
+
 export class NotificationService {
   private readonly db: Database;
   private readonly pubsub: PubSub;
   private readonly logger: Logger;
+  private readonly lists = new Statements<ReturnType<NotificationService['listStatements']>>();
+  private readonly messageOf: ReturnType<typeof messageOf>;
 
   constructor(deps: { db: Database; pubsub: PubSub; logger: Logger }) {
     this.db = deps.db;
     this.pubsub = deps.pubsub;
     this.logger = deps.logger;
+    this.messageOf = messageOf(this.db.orm);
   }
 
   /**
@@ -221,26 +230,34 @@ export class NotificationService {
 
   /** A notification's message, for an instance that received it by reference. */
   async message(id: number): Promise<NotificationMessage | undefined> {
-    const [row] = await this.db.orm.select({ id: notifications.id, title: notifications.title, content: notifications.content, createdAt: notifications.createdAt })
-      .from(notifications).where(eq(notifications.id, id));
+    const [row] = await this.messageOf.execute({ id });
     return row ? { id: row.id, title: row.title, content: row.content, created_at: row.createdAt.toISOString() } : undefined;
+  }
+
+  /** The page and the counts of a list of shape `q` (the read filter, the sort), on the placeholders `admin_id`, `limit`, `offset`. */
+  private listStatements(q: Static<typeof NotificationListQuery>) {
+    const r = notificationRecipients;
+    const readFilter = q.is_read === '1' ? isNotNull(r.readAt) : q.is_read === '0' ? isNull(r.readAt) : undefined;
+    return {
+      page: this.db.orm.select(RECORD_COLUMNS).from(r).innerJoin(notifications, eq(notifications.id, r.notificationId))
+        .where(and(eq(r.adminId, p('admin_id')), readFilter))
+        .orderBy(...sortBy(q.order_by, ORDER_COLUMNS, r.notificationId))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('notifications_page'),
+      counts: this.db.orm.select({
+        total: sql<number>`count(*) FILTER (WHERE ${readFilter ?? sql`true`})::int`,
+        unread: sql<number>`count(*) FILTER (WHERE ${isNull(r.readAt)})::int`,
+      }).from(r).where(eq(r.adminId, p('admin_id'))).prepare('notifications_counts'),
+    };
   }
 
   /** One page of an administrator's notifications, the filtered total and the unread count. */
   async list(adminId: number, q: Static<typeof NotificationListQuery>) {
-    const r = notificationRecipients;
-    const readFilter = q.is_read === '1' ? isNotNull(r.readAt) : q.is_read === '0' ? isNull(r.readAt) : undefined;
-    const [rows, [counts]] = await Promise.all([
-      this.db.orm.select(RECORD_COLUMNS).from(r).innerJoin(notifications, eq(notifications.id, r.notificationId))
-        .where(and(eq(r.adminId, adminId), readFilter))
-        .orderBy(...sortBy(q.order_by, ORDER_COLUMNS, r.notificationId))
-        .limit(q.page_size)
-        .offset(offsetOf(q)),
-      this.db.orm.select({
-        total: sql<number>`count(*) FILTER (WHERE ${readFilter ?? sql`true`})::int`,
-        unread: sql<number>`count(*) FILTER (WHERE ${isNull(r.readAt)})::int`,
-      }).from(r).where(eq(r.adminId, adminId)),
-    ]);
+    const params = new Params().set('admin_id', adminId).shape(`read:${q.is_read ?? ''}`).shape(q.order_by)
+      .set('limit', q.page_size).set('offset', offsetOf(q));
+    const { page, counts: countsOf } = this.lists.get(params.key, () => this.listStatements(q));
+    const [rows, [counts]] = await Promise.all([page.execute(params.values), countsOf.execute(params.values)]);
     return { list: rows.map(toRecord), total: counts?.total ?? 0, unread: counts?.unread ?? 0 };
   }
 

@@ -11,10 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
-import type { Database, Executor } from '../../../platform/db/database.ts';
+import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
 import type { Config } from '../../../platform/config.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/schemas.ts';
 import { addMonths } from '../../../platform/time.ts';
@@ -111,12 +112,29 @@ ORDER BY d.id`;
 
 type CreatedRow = OrderRow & { d_id: number; d_product_id: number; d_product_name: string; d_price: string; d_quantity: number };
 
+/**
+ * The reads of POST /orders (the order holding a request_id: placeholder `request_id`) and of
+ * the detail (an order and its details by `order_no` or by `id`), built once.
+ */
+const readStatements = (orm: Orm) => {
+  const withDetails = () => orm.select().from(orders).leftJoin(orderDetails, eq(orderDetails.orderId, orders.id));
+  return {
+    byRequestId: orm.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.requestId, p('request_id'))).prepare('order_by_request_id'),
+    detail: {
+      order_no: withDetails().where(eq(orders.orderNo, p('key'))).orderBy(asc(orderDetails.id)).prepare('order_detail_by_no'),
+      id: withDetails().where(eq(orders.id, p('key'))).orderBy(asc(orderDetails.id)).prepare('order_detail_by_id'),
+    },
+  };
+};
+
 export class OrdersService {
   private readonly db: Database;
   private readonly tz: string;
+  private readonly reads: ReturnType<typeof readStatements>;
   constructor(deps: { db: Database; config: Config }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.reads = readStatements(this.db.orm);
   }
 
   /**
@@ -144,7 +162,7 @@ export class OrdersService {
         const { d_id: _a, d_product_id: _b, d_product_name: _c, d_price: _d, d_quantity: _e, ...orderRow } = first;
         return { order: orderRow, details };
       }
-      const [existing] = await this.db.orm.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.requestId, requestId));
+      const [existing] = await this.reads.byRequestId.execute({ request_id: requestId });
       if (existing) {
         throw new AppError(E.ALREADY_EXISTS, {
           detail: msg('admin.orders.requestIdWasAlready', { requestId, orderNo: existing.orderNo }),
@@ -172,8 +190,8 @@ export class OrdersService {
 
   /** The order and its details (one statement, one snapshot). */
   async get(lookup: OrderLookup): Promise<{ order: OrderRow; details: OrderDetailRow[] }> {
-    const { where, label } = lookupOf(lookup);
-    const rows = await this.db.orm.select().from(orders).leftJoin(orderDetails, eq(orderDetails.orderId, orders.id)).where(where).orderBy(asc(orderDetails.id));
+    const { by, key, label } = lookupOf(lookup);
+    const rows = await this.reads.detail[by].execute({ key });
     const first = rows[0];
     if (!first) throw notFound(label);
     return { order: first.orders, details: rows.flatMap((r) => (r.order_details ? [r.order_details] : [])) };
@@ -242,11 +260,14 @@ export class OrdersService {
   }
 }
 
+/** The order's condition, and the column (`by`) and value (`key`) it compares, for the detail's statements. */
 function lookupOf(lookup: OrderLookup) {
-  if (lookup.order_no) return { where: eq(orders.orderNo, lookup.order_no), label: msg('admin.orders.orderNumbered', { orderNo: lookup.order_no }) };
+  if (lookup.order_no) {
+    return { where: eq(orders.orderNo, lookup.order_no), by: 'order_no' as const, key: lookup.order_no, label: msg('admin.orders.orderNumbered', { orderNo: lookup.order_no }) };
+  }
   const id = Number(lookup.id);
   if (!Number.isSafeInteger(id) || id < 1) throw new InvalidInput(msg('admin.orders.givePositiveOrderId'), 'id');
-  return { where: eq(orders.id, id), label: msg('admin.orders.orderWithId', { id }) };
+  return { where: eq(orders.id, id), by: 'id' as const, key: id, label: msg('admin.orders.orderWithId', { id }) };
 }
 
 const notFound = (label: Msg) => new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.orders.notFound', { label }) });

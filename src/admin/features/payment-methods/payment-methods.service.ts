@@ -4,10 +4,11 @@
 import { and, count, eq, ilike, sql } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { Static } from 'typebox';
-import type { Database } from '../../../platform/db/database.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { sortBy } from '../../../platform/db/order.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { paymentMethods, type PaymentMethodRow } from '../../db/schema.ts';
@@ -42,31 +43,51 @@ function writeError(err: unknown, code: string | undefined): unknown {
   return new Error(`writing a payment method failed${sqlState ? ` (SQLSTATE ${sqlState})` : ''}: ${cause instanceof Error ? cause.message : String(cause)}`);
 }
 
+/** A payment method (placeholder `id`). */
+const rowOf = (orm: Orm) => orm.select().from(paymentMethods).where(eq(paymentMethods.id, p('id'))).prepare('payment_method');
+
 export class PaymentMethodsService {
   private readonly db: Database;
+  private readonly lists = new Statements<ReturnType<PaymentMethodsService['listStatements']>>();
+  private readonly rowOf: ReturnType<typeof rowOf>;
   constructor(deps: { db: Database }) {
     this.db = deps.db;
+    this.rowOf = rowOf(this.db.orm);
+  }
+
+  private listStatements(q: Static<typeof PaymentMethodQuery>, params: Params) {
+    const filter = and(
+      params.has('name') ? ilike(paymentMethods.name, p('name')) : undefined,
+      params.has('code') ? sql`lower(${paymentMethods.code}) = lower(${p('code')})` : undefined,
+      params.has('type') ? eq(paymentMethods.type, p('type')) : undefined,
+      params.has('is_active') ? eq(paymentMethods.isActive, p('is_active')) : undefined,
+    );
+    return {
+      page: this.db.orm.select().from(paymentMethods).where(filter)
+        .orderBy(...sortBy<PaymentMethodOrderField>(q.order_by, ORDER_COLUMNS, paymentMethods.id))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('payment_methods_page'),
+      total: this.db.orm.select({ n: count() }).from(paymentMethods).where(filter).prepare('payment_methods_count'),
+    };
   }
 
   async list(q: Static<typeof PaymentMethodQuery>): Promise<{ rows: PaymentMethodRow[]; total: number }> {
-    const filter = and(
-      q.name ? ilike(paymentMethods.name, contains(q.name)) : undefined,
-      q.code ? sql`lower(${paymentMethods.code}) = lower(${q.code})` : undefined,
-      q.type ? eq(paymentMethods.type, q.type) : undefined,
-      q.is_active !== undefined ? eq(paymentMethods.isActive, q.is_active === '1' || q.is_active === 'true') : undefined,
-    );
-    const [rows, [counted]] = await Promise.all([
-      this.db.orm.select().from(paymentMethods).where(filter)
-        .orderBy(...sortBy<PaymentMethodOrderField>(q.order_by, ORDER_COLUMNS, paymentMethods.id))
-        .limit(q.page_size)
-        .offset(offsetOf(q)),
-      this.db.orm.select({ n: count() }).from(paymentMethods).where(filter),
-    ]);
+    const params = new Params()
+      .set('name', q.name ? contains(q.name) : undefined)
+      .set('code', q.code ? q.code : undefined)
+      .set('type', q.type ? q.type : undefined)
+      .set('is_active', q.is_active !== undefined ? q.is_active === '1' || q.is_active === 'true' : undefined)
+      .shape(q.order_by)
+      .set('limit', q.page_size)
+      .set('offset', offsetOf(q));
+    const { page, total } = this.lists.get(params.key, () => this.listStatements(q, params));
+    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
     return { rows, total: counted?.n ?? 0 };
   }
 
   async get(id: number): Promise<PaymentMethodRow> {
-    const [row] = await this.db.orm.select().from(paymentMethods).where(eq(paymentMethods.id, id));
+    const [row] = await this.rowOf.execute({ id });
     if (!row) throw notFound(id);
     return row;
   }

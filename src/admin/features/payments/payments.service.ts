@@ -5,9 +5,10 @@ import { randomInt } from 'node:crypto';
 import { and, count, eq, getTableColumns, gte, ilike, lte } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
-import type { Database } from '../../../platform/db/database.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { sortBy } from '../../../platform/db/order.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf, parseTimeRange } from '../../../platform/http/schemas.ts';
 import { paymentMethods, payments, type PaymentRow } from '../../db/schema.ts';
@@ -30,6 +31,11 @@ const ORDER_COLUMNS = {
   created_at: payments.createdAt,
 } as const;
 
+/** A payment with its method's name and code (placeholder `id`). */
+const paymentOf = (orm: Orm) =>
+  orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId))
+    .where(eq(payments.id, p('id'))).prepare('payment');
+
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** `P` + the UTC time to the millisecond + 10 random digits (28 characters), like order numbers. */
@@ -42,35 +48,54 @@ export function newPaymentNo(now = new Date()): string {
 export class PaymentsService {
   private readonly db: Database;
   private readonly tz: string;
+  private readonly lists = new Statements<ReturnType<PaymentsService['listStatements']>>();
+  private readonly paymentOf: ReturnType<typeof paymentOf>;
   constructor(deps: { db: Database; config: Config }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.paymentOf = paymentOf(this.db.orm);
+  }
+
+  private listStatements(q: Static<typeof PaymentListQuery>, params: Params) {
+    const filter = and(
+      params.has('payment_no') ? ilike(payments.paymentNo, p('payment_no')) : undefined,
+      params.has('order_no') ? ilike(payments.orderNo, p('order_no')) : undefined,
+      params.has('payment_method_id') ? eq(payments.paymentMethodId, p('payment_method_id')) : undefined,
+      params.has('user_id') ? eq(payments.userId, p('user_id')) : undefined,
+      params.has('status') ? eq(payments.status, p('status')) : undefined,
+      params.has('from') ? gte(payments.createdAt, p('from')) : undefined,
+      params.has('to') ? lte(payments.createdAt, p('to')) : undefined,
+    );
+    return {
+      page: this.db.orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId)).where(filter)
+        .orderBy(...sortBy<PaymentOrderField>(q.order_by, ORDER_COLUMNS, payments.id, ['paid_at']))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('payments_page'),
+      total: this.db.orm.select({ n: count() }).from(payments).where(filter).prepare('payments_count'),
+    };
   }
 
   async list(q: Static<typeof PaymentListQuery>): Promise<{ rows: PaymentListRow[]; total: number }> {
     const { from, to } = parseTimeRange(q, this.tz);
-    const filter = and(
-      q.payment_no ? ilike(payments.paymentNo, contains(q.payment_no)) : undefined,
-      q.order_no ? ilike(payments.orderNo, contains(q.order_no)) : undefined,
-      q.payment_method_id !== undefined ? eq(payments.paymentMethodId, q.payment_method_id) : undefined,
-      q.user_id !== undefined ? eq(payments.userId, q.user_id) : undefined,
-      q.status !== undefined ? eq(payments.status, q.status) : undefined,
-      from ? gte(payments.createdAt, from) : undefined,
-      to ? lte(payments.createdAt, to) : undefined,
-    );
-    const [rows, [counted]] = await Promise.all([
-      this.db.orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId)).where(filter)
-        .orderBy(...sortBy<PaymentOrderField>(q.order_by, ORDER_COLUMNS, payments.id, ['paid_at']))
-        .limit(q.page_size)
-        .offset(offsetOf(q)),
-      this.db.orm.select({ n: count() }).from(payments).where(filter),
-    ]);
+    const params = new Params()
+      .set('payment_no', q.payment_no ? contains(q.payment_no) : undefined)
+      .set('order_no', q.order_no ? contains(q.order_no) : undefined)
+      .set('payment_method_id', q.payment_method_id)
+      .set('user_id', q.user_id)
+      .set('status', q.status)
+      .set('from', from?.toISOString())
+      .set('to', to?.toISOString())
+      .shape(q.order_by)
+      .set('limit', q.page_size)
+      .set('offset', offsetOf(q));
+    const { page, total } = this.lists.get(params.key, () => this.listStatements(q, params));
+    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
     return { rows, total: counted?.n ?? 0 };
   }
 
   async get(id: number): Promise<PaymentListRow> {
-    const [row] = await this.db.orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId))
-      .where(eq(payments.id, id));
+    const [row] = await this.paymentOf.execute({ id });
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.payments.noPaymentRecord', { id }) });
     return row;
   }

@@ -7,6 +7,7 @@ import { and, eq, ilike } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { p, Params } from '../../../platform/db/statements.ts';
 import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
@@ -51,14 +52,20 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
   }
 
   async list(q: Static<typeof PermissionQuery>) {
-    const where = and(
-      q.name ? ilike(permissions.name, contains(q.name)) : undefined,
-      q.slug ? ilike(permissions.slug, contains(q.slug)) : undefined,
-      q.method ? eq(permissions.method, q.method) : undefined,
-      q.status !== undefined ? eq(permissions.status, q.status) : undefined,
-      q.menu_id !== undefined ? eq(permissions.menuId, q.menu_id) : undefined,
+    const params = new Params()
+      .set('name', q.name ? contains(q.name) : undefined)
+      .set('slug', q.slug ? contains(q.slug) : undefined)
+      .set('method', q.method ? q.method : undefined)
+      .set('status', q.status)
+      .set('menu_id', q.menu_id);
+    const where = (set: Params) => and(
+      set.has('name') ? ilike(permissions.name, p('name')) : undefined,
+      set.has('slug') ? ilike(permissions.slug, p('slug')) : undefined,
+      set.has('method') ? eq(permissions.method, p('method')) : undefined,
+      set.has('status') ? eq(permissions.status, p('status')) : undefined,
+      set.has('menu_id') ? eq(permissions.menuId, p('menu_id')) : undefined,
     );
-    const { rows, total } = await this.page<PermissionOrderField>(q, where, ORDER_COLUMNS);
+    const { rows, total } = await this.page<PermissionOrderField>(q, params, where, ORDER_COLUMNS);
     return { list: rows.map((r) => this.record(r)), total };
   }
 

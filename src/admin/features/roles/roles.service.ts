@@ -2,10 +2,11 @@
 // the grant catalogue's (kernel/grant-catalogue.ts): one transaction, and a change to what a
 // role grants applies to its administrators' next request. Updates and deletions run through
 // the administration guard (no lock-out, no losing one's own `admin.update`).
-import { and, asc, count, eq, ilike, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { p, Params } from '../../../platform/db/statements.ts';
 import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
@@ -30,17 +31,27 @@ const ORDER_COLUMNS = {
 
 const isSuperRole = (r: Row) => r.slug === SUPER_ADMIN_ROLE;
 
+/** The permission and menu links of the roles `ids` (a placeholder: an array of ids), each set ascending. */
+const setsOf = (orm: Orm) => ({
+  permissions: orm.select().from(rolePermissions).where(sql`${rolePermissions.roleId} = any(${p('ids')})`).orderBy(asc(rolePermissions.permissionId))
+    .prepare('role_permissions_of'),
+  menus: orm.select().from(roleMenus).where(sql`${roleMenus.roleId} = any(${p('ids')})`).orderBy(asc(roleMenus.menuId)).prepare('role_menus_of'),
+});
+
 export class RoleService extends GrantCatalogue<typeof roles> {
   protected readonly table = roles;
   protected readonly noun = msg('noun.role');
   protected readonly vanished = msg('admin.roles.referenceVanished');
+  /** setsOf on this.orm, built on first use (outside transactions only). */
+  private sets: ReturnType<typeof setsOf> | undefined;
 
   async list(q: Static<typeof RoleQuery>) {
-    const where = and(
-      q.name ? ilike(roles.name, contains(q.name)) : undefined,
-      q.status !== undefined ? eq(roles.status, q.status) : undefined,
+    const params = new Params().set('name', q.name ? contains(q.name) : undefined).set('status', q.status);
+    const where = (set: Params) => and(
+      set.has('name') ? ilike(roles.name, p('name')) : undefined,
+      set.has('status') ? eq(roles.status, p('status')) : undefined,
     );
-    const { rows, total } = await this.page<RoleOrderField>(q, where, ORDER_COLUMNS);
+    const { rows, total } = await this.page<RoleOrderField>(q, params, where, ORDER_COLUMNS);
     return { list: await this.records(this.orm, rows), total };
   }
 
@@ -156,8 +167,9 @@ export class RoleService extends GrantCatalogue<typeof roles> {
     const ids = rows.map((r) => r.id);
     if (ids.length === 0) return [];
     // One after the other: `orm` may be a transaction (one connection).
-    const perms = await orm.select().from(rolePermissions).where(inArray(rolePermissions.roleId, ids)).orderBy(asc(rolePermissions.permissionId));
-    const menuRows = await orm.select().from(roleMenus).where(inArray(roleMenus.roleId, ids)).orderBy(asc(roleMenus.menuId));
+    const sets = orm === this.orm ? (this.sets ??= setsOf(this.orm)) : setsOf(orm);
+    const perms = await sets.permissions.execute({ ids });
+    const menuRows = await sets.menus.execute({ ids });
     const permsOf = new Map<number, number[]>();
     for (const p of perms) (permsOf.get(p.roleId) ?? permsOf.set(p.roleId, []).get(p.roleId)!).push(p.permissionId);
     const menusOf = new Map<number, number[]>();

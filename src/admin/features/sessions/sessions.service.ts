@@ -5,6 +5,7 @@ import { and, count, desc, eq, gt, ilike, inArray, isNull, or, type SQL } from '
 import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import { admins, sessions } from '../../db/schema.ts';
@@ -22,6 +23,7 @@ export class OnlineAdminsService {
   private readonly sessions: SessionService;
   private readonly rbac: RbacService;
   private readonly notifications: NotificationService;
+  private readonly lists = new Statements<ReturnType<OnlineAdminsService['listStatements']>>();
   constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; notifications: NotificationService }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
@@ -34,15 +36,16 @@ export class OnlineAdminsService {
     return and(isNull(sessions.endedAt), gt(sessions.expiresAt, new Date()), extra);
   }
 
-  /** A page of live sessions, newest first; `is_current` marks the caller's own. */
-  async list(q: Static<typeof OnlineQuery>, caller: Principal): Promise<{ list: Static<typeof OnlineSession>[]; total: number }> {
+  /** The page and the count of live sessions (placeholder `now`: an ISO time) for the filters set in `params`. */
+  private listStatements(params: Params) {
     const filter = and(
-      this.liveWhere(),
-      q.username ? or(ilike(admins.username, contains(q.username)), ilike(admins.nickname, contains(q.username))) : undefined,
-      q.ip ? ilike(sessions.ip, contains(q.ip)) : undefined,
+      isNull(sessions.endedAt),
+      gt(sessions.expiresAt, p('now')),
+      params.has('username') ? or(ilike(admins.username, p('username')), ilike(admins.nickname, p('username'))) : undefined,
+      params.has('ip') ? ilike(sessions.ip, p('ip')) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
-      this.db.orm
+    return {
+      page: this.db.orm
         .select({
           token_id: sessions.id,
           admin_id: sessions.adminId,
@@ -58,10 +61,23 @@ export class OnlineAdminsService {
         .innerJoin(admins, eq(admins.id, sessions.adminId))
         .where(filter)
         .orderBy(desc(sessions.id))
-        .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size),
-      this.db.orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).where(filter),
-    ]);
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare('online_page'),
+      total: this.db.orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).where(filter).prepare('online_count'),
+    };
+  }
+
+  /** A page of live sessions, newest first; `is_current` marks the caller's own. */
+  async list(q: Static<typeof OnlineQuery>, caller: Principal): Promise<{ list: Static<typeof OnlineSession>[]; total: number }> {
+    const params = new Params()
+      .set('now', new Date().toISOString())
+      .set('username', q.username ? contains(q.username) : undefined)
+      .set('ip', q.ip ? contains(q.ip) : undefined)
+      .set('limit', q.page_size)
+      .set('offset', (q.page - 1) * q.page_size);
+    const { page, total: totalOf } = this.lists.get(params.key, () => this.listStatements(params));
+    const [rows, [total]] = await Promise.all([page.execute(params.values), totalOf.execute(params.values)]);
     const list = rows.map((r) => ({
       ...r,
       login_at: formatDisplay(r.login_at, this.tz)!,
