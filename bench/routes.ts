@@ -268,7 +268,7 @@ async function main() {
       pairs.push({
         label: m.label,
         kind: 'read',
-        note: `${statements.length} stmt${statements.length === 1 ? '' : 's'}${groups.length < statements.length ? ` in ${groups.length} steps` : ''}`,
+        note: `${statements.length} stmt${statements.length === 1 ? '' : 's'}${groups.length < statements.length ? ` in ${groups.length} step${groups.length === 1 ? '' : 's'}` : ''}`,
         route: { url: `${origin}${m.url}`, headers: { authorization: `Bearer ${m.token}` } },
         bare: { url: bareUrl },
       });
