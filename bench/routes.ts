@@ -98,6 +98,9 @@ const server = await buildServer(config, {
   adminExtras: async (_admin, { ctx }) => {
     holder.admin = ctx;
   },
+}).catch(async (err: unknown) => {
+  await pg?.drop();
+  throw err;
 });
 const { platform } = server;
 const { db } = platform;
