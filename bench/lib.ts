@@ -1,7 +1,7 @@
 // Load generation for benchmarks: autocannon runs in a child process so that it does not
 // share the server's event loop, and pairs are run alternately so drift hits both sides.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -73,10 +73,19 @@ export async function closedLoop(load: ClosedLoad): Promise<LoadResult> {
     url: load.url, method: load.method ?? 'GET', headers, body: load.body, requests: load.requests, runId: load.runId, offset: load.offset,
     connections: load.connections ?? 16, seconds: load.seconds ?? 5,
   };
-  const args = [LOAD_CLIENT, JSON.stringify(spec)];
-  const { stdout } = pinnedToCore0
-    ? await run('taskset', ['-c', '1', process.execPath, ...args], { maxBuffer: 16 * 1024 * 1024 })
-    : await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
+  // The spec goes in a file: with many variants it exceeds what one argument may hold (128 KiB).
+  const dir = mkdtempSync(path.join(tmpdir(), 'fieldops-load-'));
+  const file = path.join(dir, 'spec.json');
+  writeFileSync(file, JSON.stringify(spec));
+  const args = [LOAD_CLIENT, `@${file}`];
+  let stdout: string;
+  try {
+    ({ stdout } = pinnedToCore0
+      ? await run('taskset', ['-c', '1', process.execPath, ...args], { maxBuffer: 16 * 1024 * 1024 })
+      : await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const result = JSON.parse(stdout) as LoadResult;
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${load.method ?? 'GET'} ${load.url}: ${result.non2xx} non-2xx, ${result.errors} errors${result.firstFailure ? `; first: ${result.firstFailure}` : ''}`);

@@ -16,6 +16,7 @@
 // k-th request of the run using variant (offset + k) mod their number, so a caller can keep a
 // cycle going across runs (pass the previous run's offset + sent); and `{{n}}` in a body or
 // header value is replaced by `runId` followed by offset + k, unique across runs.
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 
 interface Variant {
@@ -47,7 +48,9 @@ export interface Result {
   firstFailure?: string;
 }
 
-const spec = JSON.parse(process.argv[2]!) as Spec;
+// The spec as JSON, or `@file` naming a file that holds it.
+const arg = process.argv[2]!;
+const spec = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg) as Spec;
 const target = new URL(spec.url);
 const TEMPLATE = '{{n}}';
 
