@@ -1,14 +1,15 @@
 // Load generation for benchmarks: autocannon runs in a child process so that it does not
 // share the server's event loop, and pairs are run alternately so drift hits both sides.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
 import { loadConfig } from '../src/platform/config.ts';
 import { buildServer } from '../src/server.ts';
 import { ensureConsoleBuilt } from '../test/helpers/browser.ts';
+import type { Result as LoadResult, Spec as LoadSpec } from './load-client.ts';
 
 const run = promisify(execFile);
 const AUTOCANNON = path.resolve(import.meta.dirname, '../node_modules/autocannon/autocannon.js');
@@ -40,12 +41,56 @@ export async function requestsPerSecond(load: Load): Promise<number> {
  * HTTP, so that the load generator's own CPU is as small as it can be (see that file).
  */
 export async function closedLoopRate(load: Load): Promise<number> {
-  const headers = { ...load.headers, ...(load.body ? { 'content-type': 'application/json' } : {}) };
-  const spec = { url: load.url, method: load.method ?? 'GET', headers, body: load.body, connections: load.connections ?? 16, seconds: load.seconds ?? 5 };
-  const { stdout } = await run(process.execPath, [LOAD_CLIENT, JSON.stringify(spec)]);
-  const result = JSON.parse(stdout) as { requests: number; seconds: number; non2xx: number; errors: number };
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${load.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const result = await closedLoop(load);
   return result.requests / result.seconds;
+}
+
+export interface ClosedLoad extends Load {
+  /** Variants sent in turn (see load-client.ts), from the `offset`-th; `{{n}}` is rendered as runId + counter. */
+  requests?: { headers?: Record<string, string>; body?: string }[];
+  runId?: string;
+  offset?: number;
+}
+
+let pinnedToCore0 = false;
+
+/**
+ * On a machine with more than one core: this process (the server, every thread of it) on core 0,
+ * and the load clients spawned afterwards on core 1, so that they do not take each other's CPU.
+ * Returns whether it pinned.
+ */
+export function pinServerAndClient(): boolean {
+  if (availableParallelism() < 2) return false;
+  execFileSync('taskset', ['-a', '-pc', '0', String(process.pid)], { stdio: 'ignore' });
+  pinnedToCore0 = true;
+  return true;
+}
+
+/** One run of bench/load-client.ts (on core 1 after pinServerAndClient); any non-2xx or socket error fails it. */
+export async function closedLoop(load: ClosedLoad): Promise<LoadResult> {
+  const headers = { ...load.headers, ...(load.body || load.requests?.some((r) => r.body) ? { 'content-type': 'application/json' } : {}) };
+  const spec: LoadSpec = {
+    url: load.url, method: load.method ?? 'GET', headers, body: load.body, requests: load.requests, runId: load.runId, offset: load.offset,
+    connections: load.connections ?? 16, seconds: load.seconds ?? 5,
+  };
+  // The spec goes in a file: with many variants it exceeds what one argument may hold (128 KiB).
+  const dir = mkdtempSync(path.join(tmpdir(), 'fieldops-load-'));
+  const file = path.join(dir, 'spec.json');
+  writeFileSync(file, JSON.stringify(spec));
+  const args = [LOAD_CLIENT, `@${file}`];
+  let stdout: string;
+  try {
+    ({ stdout } = pinnedToCore0
+      ? await run('taskset', ['-c', '1', process.execPath, ...args], { maxBuffer: 16 * 1024 * 1024 })
+      : await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const result = JSON.parse(stdout) as LoadResult;
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${load.method ?? 'GET'} ${load.url}: ${result.non2xx} non-2xx, ${result.errors} errors${result.firstFailure ? `; first: ${result.firstFailure}` : ''}`);
+  }
+  return result;
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -82,6 +127,54 @@ export async function pair(rounds: number, label: string, a: () => Promise<numbe
   const verdict = target === undefined ? '(diagnostic, no target)' : `(target >= ${target}${targetNote}) ${ratio >= target ? 'PASS' : 'BELOW TARGET'}`;
   console.log(`${label}: ${fmt(median(as), 1)} vs ${fmt(median(bs), 1)} per second; ratio ${fmt(ratio, 3)} ${verdict}`);
   return ratio;
+}
+
+export interface SideFigures {
+  rps: number;
+  p99: number;
+}
+
+export interface PairFigures {
+  a: SideFigures[];
+  b: SideFigures[];
+  /** Per round: a's rps / b's rps, and a's p99 / b's p99. */
+  ratios: number[];
+  p99Ratios: number[];
+}
+
+/**
+ * Like `pair`, for sides that report throughput and p99 latency: one discarded warm-up of each
+ * side (`warmUp`), then `rounds` rounds alternating the two sides (a b, b a, …), with a pause
+ * after each run. Returns every
+ * round's figures; printing is the caller's.
+ */
+export async function pairFigures(rounds: number, a: (warmUp: boolean) => Promise<SideFigures>, b: (warmUp: boolean) => Promise<SideFigures>, settleMs = SETTLE_MS): Promise<PairFigures> {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs));
+  await a(true);
+  await settle();
+  await b(true);
+  await settle();
+  const out: PairFigures = { a: [], b: [], ratios: [], p99Ratios: [] };
+  for (let i = 0; i < rounds; i++) {
+    // a then b, then b then a: a drift over the rounds weighs on both sides alike.
+    let ra: SideFigures;
+    let rb: SideFigures;
+    if (i % 2 === 0) {
+      ra = await a(false);
+      await settle();
+      rb = await b(false);
+    } else {
+      rb = await b(false);
+      await settle();
+      ra = await a(false);
+    }
+    await settle();
+    out.a.push(ra);
+    out.b.push(rb);
+    out.ratios.push(ra.rps / rb.rps);
+    out.p99Ratios.push(ra.p99 / rb.p99);
+  }
+  return out;
 }
 
 /** A new, empty database next to `baseUrl`'s (on its server), and how to drop it. */

@@ -18,6 +18,7 @@
 // was running when the outage was declared stops before its next statement, so it is rolled
 // back rather than committed after its caller was answered. On PostgreSQL every statement is
 // also limited by `statement_timeout` (exports and import batches by a longer one).
+import { AsyncResource } from 'node:async_hooks';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -42,9 +43,28 @@ export interface Executor {
   query: RawExec;
 }
 
+/** One statement as the database layer saw it (see Database.trace). */
+export interface TracedStatement {
+  text: string;
+  params: unknown[];
+  /** performance.now() when it was sent to the driver, and when it settled (answered or failed). */
+  start: number;
+  end: number;
+}
+
+export type StatementTracer = (s: TracedStatement) => void;
+
 export interface Database extends Executor {
   readonly kind: 'pglite' | 'postgres';
   readonly orm: Orm;
+  /**
+   * Observer of every statement that goes through this instance (Drizzle's and raw ones, inside
+   * and outside transactions; not BEGIN/COMMIT nor the availability probe), called when it
+   * settles, in the async context of the code that issued it (so an AsyncLocalStorage tells
+   * whose it is). Undefined by default: production pays one property check per statement.
+   * For benchmarks (bench/routes.ts records the statements of a route to replay them).
+   */
+  trace: StatementTracer | undefined;
   /** Whether the database can be used now; requests are refused at once while it cannot. */
   readonly availability: Availability;
   /** Parameterised query outside any transaction. */
@@ -119,6 +139,28 @@ const DEFAULT_LONG_STATEMENT_TIMEOUT_MS = 3_600_000;
 
 /** The error of a statement refused because its transaction was abandoned in an outage. */
 const abandonedError = (name: string) => new ServiceUnavailable(name, 'the transaction was abandoned in an outage');
+
+/** Where a database keeps its tracer: read once per statement. */
+interface TraceSlot {
+  trace: StatementTracer | undefined;
+}
+
+/**
+ * When tracing: what to call once the statement settles, bound to the issuer's async context
+ * (a driver settles statements from its socket's callbacks, outside it). Undefined otherwise.
+ */
+function traceStart(slot: TraceSlot, text: string, params: unknown[] | undefined): (() => void) | undefined {
+  const trace = slot.trace;
+  if (!trace) return undefined;
+  const start = performance.now();
+  return AsyncResource.bind(() => trace({ text, params: params ?? [], start, end: performance.now() }));
+}
+
+/** `p`, reporting to the tracer (when one is set) once it settles. */
+function traced<T>(slot: TraceSlot, text: string, params: unknown[] | undefined, p: () => Promise<T>): Promise<T> {
+  const done = traceStart(slot, text, params);
+  return done ? p().finally(done) : p();
+}
 
 /**
  * The body of a transaction of operation `op`: not started, and not committed, once the
@@ -200,24 +242,25 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     errorLabel: pgErrorCode,
     logger: opts.logger,
   });
+  const slot: TraceSlot = { trace: undefined };
   const inTransaction = (tx: PgliteTransaction, op: Operation): PgliteTransaction => ({
     ...tx,
-    query: async <T>(text: string, params?: unknown[], options?: Parameters<PgliteTransaction['query']>[2]) => {
+    query: <T>(text: string, params?: unknown[], options?: Parameters<PgliteTransaction['query']>[2]) => traced(slot, text, params, async () => {
       if (op.abandoned) throw abandonedError(availability.name);
       const result = await tx.query<T>(text, params, options);
       availability.answered();
       return result;
-    },
-    exec: async (text, options) => {
+    }),
+    exec: (text, options) => traced(slot, text, undefined, async () => {
       if (op.abandoned) throw abandonedError(availability.name);
       const result = await tx.exec(text, options);
       availability.answered();
       return result;
-    },
+    }),
   });
   const prepared = preparedStatements(client);
   /** A statement outside a transaction: prepared when it has parameters (and room is left). */
-  const run = <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> =>
+  const run = <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> => traced(slot, text, params, () =>
     availability.run(async (op) =>
       params.length > 0 && prepared.has(text)
         // Checked once the statement holds the connection: one queued behind a stuck
@@ -226,7 +269,7 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
           if (op.abandoned) throw abandonedError(availability.name);
           return prepared.run<T>(text, params, options);
         }))
-        : client.query<T>(text, params, options));
+        : client.query<T>(text, params, options)));
   // What Drizzle uses of a PGlite client, each call an operation.
   const guarded = {
     query: run,
@@ -237,6 +280,12 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
   const query: RawExec = async <T>(text: string, params: unknown[] = []) => (await run<T>(text, params)).rows;
   return {
     kind: 'pglite',
+    get trace() {
+      return slot.trace;
+    },
+    set trace(trace: StatementTracer | undefined) {
+      slot.trace = trace;
+    },
     orm,
     availability,
     query,
@@ -412,17 +461,23 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     logger: opts.logger,
   });
 
-  /** `q` reports to the availability when it settles: a statement answered, or how it failed. */
-  const settling = <Q>(q: Q, op?: { end(err?: unknown): void }): Q => {
+  const slot: TraceSlot = { trace: undefined };
+  /**
+   * `q` reports to the availability when it settles: a statement answered, or how it failed;
+   * and to the tracer (`traceDone`, when tracing).
+   */
+  const settling = <Q>(q: Q, op?: { end(err?: unknown): void }, traceDone?: () => void): Q => {
     const internals = q as unknown as QueryInternals;
     const { resolve, reject } = internals;
     internals.resolve = (value) => {
       if (op) op.end();
       else availability.answered();
+      traceDone?.();
       resolve(value);
     };
     internals.reject = (err) => {
       op?.end(err);
+      traceDone?.();
       reject(availability.translate(err));
     };
     return q;
@@ -432,7 +487,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   const statements = new Set<QueryInternals>();
   let transactionsWaiting = 0;
   /** One statement outside a transaction, as an operation of its own. */
-  const statement = <Q>(q: Q): Q => {
+  const statement = <Q>(q: Q, traceDone?: () => void): Q => {
     const internals = q as unknown as QueryInternals;
     const op = availability.begin((err) => {
       internals.reject(err);
@@ -445,7 +500,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
         statements.delete(internals);
         op.end(err);
       },
-    });
+    }, traceDone);
   };
   /** A transaction's statements: refused once the transaction was abandoned in an outage. */
   type Unsafe = (text: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) => postgres.PendingQuery<postgres.Row[]>;
@@ -463,7 +518,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   const inTransaction = (tx: postgres.TransactionSql, op: Operation): GuardedTransaction => ({
     unsafe: (text: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) => {
       if (op.abandoned) throw abandonedError(availability.name);
-      return settling(tx.unsafe(text, params as postgres.ParameterOrJSON<never>[], preparing(params, options)));
+      return settling(tx.unsafe(text, params as postgres.ParameterOrJSON<never>[], preparing(params, options)), undefined, traceStart(slot, text, params));
     },
     savepoint: async <T>(fn: (sp: GuardedTransaction) => Promise<T>) =>
       (await tx.savepoint((sp) => fn(inTransaction(sp, op)))) as T,
@@ -493,7 +548,8 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   // What Drizzle uses of a postgres.js client, each call an operation.
   const guarded = {
     options: sql.options,
-    unsafe: ((text, params, options) => statement(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], preparing(params, options)))) as Unsafe,
+    unsafe: ((text, params, options) =>
+      statement(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], preparing(params, options)), traceStart(slot, text, params))) as Unsafe,
     begin,
   };
   const orm = drizzlePostgres({ client: guarded as unknown as postgres.Sql }) as unknown as Orm;
@@ -522,6 +578,12 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   };
   const db: Database = {
     kind: 'postgres',
+    get trace() {
+      return slot.trace;
+    },
+    set trace(trace: StatementTracer | undefined) {
+      slot.trace = trace;
+    },
     orm,
     availability,
     query: (text, params) => run(guarded, text, params),
