@@ -76,6 +76,8 @@ const rowColumns = {
 };
 const selectRows = (orm: Orm) => orm.select(rowColumns).from(admins).leftJoin(departments, eq(departments.id, admins.departmentId));
 type Row = Awaited<ReturnType<typeof selectRows>>[number];
+/** One administrator (placeholder `id`). */
+const adminById = (orm: Orm) => selectRows(orm).where(eq(admins.id, p('id'))).prepare('admin_by_id');
 /** The roles of the administrators `ids` (a placeholder: an array of ids). */
 const rolesOf = (orm: Orm) =>
   orm
@@ -95,6 +97,7 @@ export class AdminsService {
   private readonly notifications: NotificationService;
   private readonly lists = new Statements<ReturnType<AdminsService['listStatements']>>();
   private readonly rolesOfPage: ReturnType<typeof rolesOf>;
+  private readonly byId: ReturnType<typeof adminById>;
   constructor(deps: {
     db: Database;
     config: Config;
@@ -109,6 +112,7 @@ export class AdminsService {
     this.rbac = deps.rbac;
     this.notifications = deps.notifications;
     this.rolesOfPage = rolesOf(this.orm);
+    this.byId = adminById(this.orm);
   }
 
   /** The parameters of the list's and the export's filter (invalid time ranges throw). */
@@ -190,7 +194,8 @@ export class AdminsService {
   }
 
   async get(id: number, orm: Orm = this.orm): Promise<AdminRecord> {
-    const rows = await selectRows(orm).where(eq(admins.id, id));
+    // Inside a transaction the statement is built on its connection.
+    const rows = await (orm === this.orm ? this.byId : adminById(orm)).execute({ id });
     if (rows.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.admins.noAdministrator', { id }) });
     const [record] = await this.withRoles(rows, orm);
     return record!;
