@@ -10,6 +10,7 @@ import type { KvStore } from '../../../platform/cache/kv.ts';
 import type { Metrics } from '../../../platform/metrics.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { formatDisplay } from '../../../platform/time.ts';
@@ -52,6 +53,8 @@ export class AuthService {
   private readonly logger: Logger;
   private readonly metrics: Metrics;
   private readonly purger: Periodic;
+  /** GET /info's administrator with their department (placeholder `id`), built once. */
+  private readonly profileOf;
   constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: SessionService; rbac: RbacService; logger: Logger; metrics: Metrics }) {
     this.db = deps.db;
     this.orm = deps.db.orm;
@@ -61,6 +64,12 @@ export class AuthService {
     this.rbac = deps.rbac;
     this.logger = deps.logger;
     this.metrics = deps.metrics;
+    this.profileOf = this.orm
+      .select({ admin: admins, department: { id: departments.id, name: departments.name } })
+      .from(admins)
+      .leftJoin(departments, eq(departments.id, admins.departmentId))
+      .where(eq(admins.id, p('id')))
+      .prepare('admin_profile');
     this.purger = new Periodic({
       everyMs: 3_600_000,
       atStart: false,
@@ -202,11 +211,7 @@ export class AuthService {
   }
 
   async profile(principal: Principal) {
-    const [row] = await this.orm
-      .select({ admin: admins, department: { id: departments.id, name: departments.name } })
-      .from(admins)
-      .leftJoin(departments, eq(departments.id, admins.departmentId))
-      .where(eq(admins.id, principal.adminId));
+    const [row] = await this.profileOf.execute({ id: principal.adminId });
     if (!row) throw new AppError(E.TOKEN_REVOKED);
     const grants = await this.rbac.grantsOf(principal.adminId);
     const menus = await this.rbac.menuTreeFor(grants);
