@@ -6,7 +6,9 @@
 // declarations. Ordinary reads and writes use the query builder (`orm`). Raw SQL (`query`) is
 // for migrations, COPY, multi-statement CTE writes, advisory locks, LISTEN/NOTIFY and statements
 // measured to be hot (sign-in, POST /orders, the orders list, POST /api/clock, location
-// updates), each with a one-line comment saying why it is raw.
+// updates), each with a one-line comment saying why it is raw. The query builder's statements
+// on request paths are built once and kept (./statements.ts), and every statement with
+// parameters runs as a named prepared statement on its connection.
 // There is one transaction API, `transaction()`: its transaction object offers the same two
 // faces (`orm` and `query`) on the transaction's connection, so a helper written against
 // `Executor` runs inside any transaction or outside one.
