@@ -108,7 +108,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     assert.match(await row(w.page, 'Field operations').getAttribute('class') ?? '', /ant-table-row-level-1/);
 
     await w.page.getByRole('button', { name: 'Delete Head Office' }).click();
-    await w.page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
+    await w.page.getByRole('tooltip').getByRole('button', { name: 'OK', exact: true }).click();
     await w.page.getByText(/Delete failed: department \d+ still has child departments/).waitFor();
     await w.page.getByRole('tooltip').waitFor({ state: 'hidden' });
     await screenshot(w.page, 'departments');
@@ -135,7 +135,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await added.getByText('Menu', { exact: true }).waitFor();
 
     await w.page.getByRole('button', { name: 'Delete Logs' }).click();
-    await w.page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
+    await w.page.getByRole('tooltip').getByRole('button', { name: 'OK', exact: true }).click();
     await w.page.getByText(/Delete failed: menu \d+ still has children/).waitFor();
     await w.page.getByRole('tooltip').waitFor({ state: 'hidden' });
     await screenshot(w.page, 'menus');
@@ -173,7 +173,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await create.getByRole('button', { name: 'Save' }).click();
     await row(w.page, 'report.view').getByText('Custom').waitFor();
     await w.page.getByRole('button', { name: 'Delete report.view' }).click();
-    await w.page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
+    await w.page.getByRole('tooltip').getByRole('button', { name: 'OK', exact: true }).click();
     await w.page.getByText('Nothing matches these filters').waitFor();
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);

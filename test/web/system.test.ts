@@ -110,7 +110,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await screenshot(w.page, 'system-blacklists');
     await w.page.getByRole('button', { name: 'Delete selected' }).click();
     const deleted = w.page.waitForResponse((r) => r.url().endsWith('/api/admin/blacklists/batch'));
-    await w.page.getByRole('button', { name: 'OK' }).click();
+    await w.page.getByRole('button', { name: 'OK', exact: true }).click();
     const reply = await deleted;
     assert.equal(reply.status(), 200);
     assert.deepEqual(((await reply.json()) as { data: unknown }).data, { deleted: 2, not_found: [] });
@@ -199,12 +199,12 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await screenshot(w.page, 'system-online');
     // One by its own button, the other selected and kicked out in a batch.
     await rows(w.page).first().getByRole('button', { name: /^Kick out/ }).click();
-    await w.page.getByRole('button', { name: 'OK' }).click();
+    await w.page.getByRole('button', { name: 'OK', exact: true }).click();
     await w.page.getByText('Session ended').waitFor();
     assert.ok(await count(1), 'one session left');
     await rows(w.page).first().getByRole('checkbox').check();
     await w.page.getByRole('button', { name: 'Kick out selected' }).click();
-    await w.page.getByRole('button', { name: 'OK' }).click();
+    await w.page.getByRole('button', { name: 'OK', exact: true }).click();
     await w.page.getByText('1 ended, 0 no longer online').waitFor();
     await w.page.getByText('Nothing matches these filters').waitFor();
 
