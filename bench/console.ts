@@ -58,6 +58,10 @@ try {
     await page.getByText('Sign-ins today').waitFor();
     await page.getByRole('menuitem', { name: 'Trade' }).click();
     await page.getByRole('link', { name: 'Orders', exact: true }).waitFor();
+    // The click is made once the page is at rest, as a person's is: the dashboard's requests
+    // answered and the screens' chunks loaded in idle time.
+    await page.waitForLoadState('networkidle');
+    await page.evaluate('new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve)))');
     // (A string: this runs in the page, whose DOM types the server's program does not have.)
     return page.evaluate<number>(`new Promise((resolve) => {
       const link = [...document.querySelectorAll('a')].find((a) => a.textContent === 'Orders');

@@ -146,7 +146,7 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     const products = (price: string, qty: number) => `"[{""product_id"":1,""product_name"":""Tea"",""price"":${price},""quantity"":${qty}}]"`;
     const csv = [
       'request_id,user_id,amount,products',
-      `imp-${t}-1,42,25.00,${products('12.5', 2)}`,
+      `imp-${t}-1,42,25.37,${products('25.37', 1)}`,
       `imp-${t}-2,42,3.00,${products('2', 2)}`,
       `imp-${t}-3,42,7.50,${products('2.5', 3)}`,
       `imp-${t}-4,abc,1.00,${products('1', 1)}`,
@@ -168,6 +168,17 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     assert.equal(await bad2.getByRole('cell').first().textContent(), '5');
     await bad2.getByText(/user_id/).waitFor();
     await screenshot(page, 'orders-import');
+
+    // An imported order cancelled from the list, through the confirmation on its row.
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    await page.goto(`${server.base}/trade/orders?user_id=42&min_amount=25.37&max_amount=25.37`);
+    const row = page.getByRole('row', { name: /25\.37/ });
+    await row.getByText('Pending').waitFor();
+    await row.getByRole('button', { name: 'Cancel order' }).click();
+    await page.getByRole('tooltip').getByText(/^Cancel order \d+\?$/).waitFor();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('The order is cancelled').waitFor();
+    await row.getByText('Cancelled').waitFor();
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
     await w.context.close();

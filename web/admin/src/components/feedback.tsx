@@ -1,6 +1,7 @@
 // Shared states and messages: a failed query with its server message and a retry, and the
 // toast that follows an action (its success, or the server's refusal in the current language).
 import { App, Button, Result } from 'antd';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/errors.ts';
 
@@ -26,7 +27,7 @@ export function QueryError({ error, onRetry }: { error: unknown; onRetry?: () =>
 export function useAction() {
   const { message } = App.useApp();
   const { t } = useTranslation();
-  return async (action: () => Promise<unknown>, success = t('state.done')): Promise<boolean> => {
+  return useCallback(async (action: () => Promise<unknown>, success = t('state.done')): Promise<boolean> => {
     try {
       await action();
       void message.success(success);
@@ -35,7 +36,7 @@ export function useAction() {
       void message.error(messageOf(err, t));
       return false;
     }
-  };
+  }, [message, t]);
 }
 
 /** Puts a validation error from the server next to the field it names, if the form has it. */

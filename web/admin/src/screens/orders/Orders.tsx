@@ -4,13 +4,14 @@
 // summary and error table, and export as a task.
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, DatePicker, Form, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { ExportTask } from '../../components/ExportTask.tsx';
 import { QueryError, useAction } from '../../components/feedback.tsx';
 import { useListParams } from '../../components/listParams.ts';
@@ -44,25 +45,31 @@ interface FilterValues {
 }
 
 export default function Orders() {
-  const { t } = useTranslation(['orders', 'common']);
-  const { can } = useAuth();
-  const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, setOrderBy, pagination } = useListParams();
   const [creating, setCreating] = useState(false);
   const [viewing, setViewing] = useState<number | null>(null);
   const [paying, setPaying] = useState<Order | null>(null);
   const [importing, setImporting] = useState(false);
-  const f = params.filters;
-
-  const list = useQuery({ ...ordersQuery(params), placeholderData: keepPreviousData });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['orders'] });
+  // The filters, the toolbar and the table are separate components, so that a page of rows
+  // arriving renders the table alone.
+  return (
+    <Card>
+      <OrderFilters />
+      <OrdersToolbar onCreate={setCreating} onImport={setImporting} />
+      <OrdersTable onView={setViewing} onPay={setPaying} />
+      {creating && <OrderForm onClose={(saved) => { setCreating(false); if (saved) refresh(); }} />}
+      {viewing !== null && <OrderDetail id={viewing} onClose={() => setViewing(null)} />}
+      {paying && <PayOrder order={paying} onClose={(done) => { setPaying(null); if (done) refresh(); }} />}
+      {importing && <ImportOrders onClose={(imported) => { setImporting(false); if (imported) refresh(); }} />}
+    </Card>
+  );
+}
 
-  const cancel = (o: Order) =>
-    void run(() => unwrap(api.PUT('/api/admin/orders/{id}', { params: { path: { id: String(o.id) } }, body: { status: 'cancelled' } })), t('cancelledDone')).then(refresh);
-  const remove = (o: Order) =>
-    void run(() => unwrap(api.DELETE('/api/admin/orders/{id}', { params: { path: { id: String(o.id) } } })), t('common:state.deleted')).then(refresh);
-
+const OrderFilters = memo(function OrderFilters() {
+  const { t } = useTranslation(['orders', 'common']);
+  const { params, setFilters } = useListParams();
+  const f = params.filters;
   const search = (v: FilterValues) => {
     const [from, to] = v.range ?? [];
     setFilters({
@@ -70,128 +77,144 @@ export default function Orders() {
       ...(from && to ? rangeTimes(from.format(DAY), to.format(DAY)) : {}),
     });
   };
-  const exportQuery = () => Object.fromEntries(FILTERS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]]));
-
   return (
-    <Card>
-      <Form<FilterValues>
-        name="orderFilters"
-        className="list-filters"
-        layout="inline"
-        key={JSON.stringify(f)}
-        initialValues={{
-          ...f,
-          range: f.start_time && f.end_time ? [dayjs(f.start_time.slice(0, 10)), dayjs(f.end_time.slice(0, 10))] : undefined,
-        }}
-        onFinish={search}
+    <Form<FilterValues>
+      name="orderFilters"
+      className="list-filters"
+      layout="inline"
+      key={JSON.stringify(f)}
+      initialValues={{
+        ...f,
+        range: f.start_time && f.end_time ? [dayjs(f.start_time.slice(0, 10)), dayjs(f.end_time.slice(0, 10))] : undefined,
+      }}
+      onFinish={search}
+    >
+      <Form.Item name="order_no" label={t('orderNo')} rules={[{ max: 32 }]}><Input allowClear style={{ width: 200 }} /></Form.Item>
+      <Form.Item name="user_id" label={t('userId')} rules={[{ pattern: ID_RE, message: t('idRule') }]}><Input allowClear style={{ width: 110 }} inputMode="numeric" /></Form.Item>
+      <Form.Item name="status" label={t('common:field.status')}>
+        <Select allowClear style={{ width: 120 }} options={(['pending', 'paid', 'cancelled'] as const).map((s) => ({ value: s, label: t(`status.${s}`) }))} />
+      </Form.Item>
+      <Form.Item name="min_amount" label={t('minAmount')} rules={[{ validator: moneyRule(t('moneyRule')) }]}><Input allowClear style={{ width: 110 }} inputMode="decimal" /></Form.Item>
+      <Form.Item
+        name="max_amount"
+        label={t('maxAmount')}
+        dependencies={['min_amount']}
+        rules={[{ validator: moneyRule(t('moneyRule')) }, ({ getFieldValue }) => ({
+          validator: async (_, v: string | undefined) => {
+            const min = parseCents(getFieldValue('min_amount') as string | undefined);
+            const max = parseCents(v);
+            if (min !== null && max !== null && min > max) throw new Error(t('amountOrder'));
+          },
+        })]}
       >
-        <Form.Item name="order_no" label={t('orderNo')} rules={[{ max: 32 }]}><Input allowClear style={{ width: 200 }} /></Form.Item>
-        <Form.Item name="user_id" label={t('userId')} rules={[{ pattern: ID_RE, message: t('idRule') }]}><Input allowClear style={{ width: 110 }} inputMode="numeric" /></Form.Item>
-        <Form.Item name="status" label={t('common:field.status')}>
-          <Select allowClear style={{ width: 120 }} options={(['pending', 'paid', 'cancelled'] as const).map((s) => ({ value: s, label: t(`status.${s}`) }))} />
-        </Form.Item>
-        <Form.Item name="min_amount" label={t('minAmount')} rules={[{ validator: moneyRule(t('moneyRule')) }]}><Input allowClear style={{ width: 110 }} inputMode="decimal" /></Form.Item>
-        <Form.Item
-          name="max_amount"
-          label={t('maxAmount')}
-          dependencies={['min_amount']}
-          rules={[{ validator: moneyRule(t('moneyRule')) }, ({ getFieldValue }) => ({
-            validator: async (_, v: string | undefined) => {
-              const min = parseCents(getFieldValue('min_amount') as string | undefined);
-              const max = parseCents(v);
-              if (min !== null && max !== null && min > max) throw new Error(t('amountOrder'));
-            },
-          })]}
-        >
-          <Input allowClear style={{ width: 110 }} inputMode="decimal" />
-        </Form.Item>
-        <Form.Item
-          name="range"
-          label={t('createdRange')}
-          extra={t('rangeHint')}
-          rules={[{
-            validator: async (_, v: FilterValues['range']) => {
-              if (v?.[0] && v[1] && rangeTooLong(v[0].format(DAY), v[1].format(DAY))) throw new Error(t('rangeTooLong'));
-            },
-          }]}
-        >
-          <DatePicker.RangePicker
-            allowEmpty={[false, false]}
-            disabledDate={(d, info) => !!info.from && outsideRange(d.format(DAY), info.from.format(DAY))}
-          />
-        </Form.Item>
-        <FilterButtons onReset={() => setFilters({})} />
-      </Form>
-      <div className="list-toolbar">
-        <Space>
-          {can('order.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t('common:action.create')}</Button>}
-        </Space>
-        <Space>
-          {can('order.import') && <Button onClick={() => setImporting(true)}>{t('common:action.import')}</Button>}
-          {can('order.export') && (
-            <ExportTask
-              fileName="orders.csv"
-              start={() => unwrap(api.POST('/api/admin/orders/export', { params: { query: exportQuery() as never }, body: {} }))}
-            />
-          )}
-        </Space>
-      </div>
-      {list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <Table<Order>
-          rowKey="id"
-          loading={list.isFetching}
-          dataSource={list.data?.list ?? []}
-          locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1250 }}
-          pagination={pagination(list.data?.total ?? 0)}
-          onChange={(_p, _f, sorter) => {
-            const s = sorter as SorterResult<Order>;
-            const next = s.order ? `${String(s.field)}:${s.order === 'ascend' ? 'asc' : 'desc'}` : undefined;
-            if (next !== params.orderBy) setOrderBy(next);
-          }}
-          columns={[
-            { title: t('common:field.id'), dataIndex: 'id', width: 70 },
-            {
-              title: t('orderNo'), dataIndex: 'order_no', width: 250,
-              render: (v: string, o) => (can('order.view') ? <Typography.Link onClick={() => setViewing(o.id)}>{v}</Typography.Link> : v),
-            },
-            { title: t('userId'), dataIndex: 'user_id', width: 90 },
-            {
-              title: t('amount'), dataIndex: 'amount', align: 'right', sorter: true, width: 120,
-              sortOrder: sortOrderOf(params.orderBy, 'amount'), render: (n: number) => money(n),
-            },
-            { title: t('common:field.status'), dataIndex: 'status', render: (s: string) => <Tag color={STATUS_COLORS[s]}>{t(`status.${s}`)}</Tag> },
-            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180, sorter: true, sortOrder: sortOrderOf(params.orderBy, 'created_at') },
-            { title: t('paidAt'), dataIndex: 'paid_at', width: 180, render: (v: string | null) => v ?? '—' },
-            {
-              title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 280,
-              render: (_: unknown, o) => (
-                <Space size={0} wrap>
-                  {can('order.view') && <Button type="link" size="small" onClick={() => setViewing(o.id)}>{t('common:action.view')}</Button>}
-                  {can('order.update') && o.status === 'pending' && (
-                    <>
-                      <Button type="link" size="small" onClick={() => setPaying(o)}>{t('markPaid')}</Button>
-                      <Popconfirm title={t('confirmCancel', { no: o.order_no })} onConfirm={() => cancel(o)} okText={t('common:action.confirm')} cancelText={t('common:action.cancel')}>
-                        <Button type="link" size="small">{t('cancelOrder')}</Button>
-                      </Popconfirm>
-                    </>
-                  )}
-                  {can('order.delete') && (
-                    <Popconfirm title={t('common:state.confirmDelete', { name: o.order_no })} onConfirm={() => remove(o)} okText={t('common:action.confirm')} cancelText={t('common:action.cancel')}>
-                      <Button type="link" size="small" danger>{t('common:action.delete')}</Button>
-                    </Popconfirm>
-                  )}
-                </Space>
-              ),
-            },
-          ]}
+        <Input allowClear style={{ width: 110 }} inputMode="decimal" />
+      </Form.Item>
+      <Form.Item
+        name="range"
+        label={t('createdRange')}
+        extra={t('rangeHint')}
+        rules={[{
+          validator: async (_, v: FilterValues['range']) => {
+            if (v?.[0] && v[1] && rangeTooLong(v[0].format(DAY), v[1].format(DAY))) throw new Error(t('rangeTooLong'));
+          },
+        }]}
+      >
+        <DatePicker.RangePicker
+          allowEmpty={[false, false]}
+          disabledDate={(d, info) => !!info.from && outsideRange(d.format(DAY), info.from.format(DAY))}
         />
-      )}
-      {creating && <OrderForm onClose={(saved) => { setCreating(false); if (saved) refresh(); }} />}
-      {viewing !== null && <OrderDetail id={viewing} onClose={() => setViewing(null)} />}
-      {paying && <PayOrder order={paying} onClose={(done) => { setPaying(null); if (done) refresh(); }} />}
-      {importing && <ImportOrders onClose={(imported) => { setImporting(false); if (imported) refresh(); }} />}
-    </Card>
+      </Form.Item>
+      <FilterButtons onReset={() => setFilters({})} />
+    </Form>
+  );
+});
+
+const OrdersToolbar = memo(function OrdersToolbar({ onCreate, onImport }: { onCreate: (v: boolean) => void; onImport: (v: boolean) => void }) {
+  const { t } = useTranslation(['orders', 'common']);
+  const { can } = useAuth();
+  const { params } = useListParams();
+  const f = params.filters;
+  const exportQuery = () => Object.fromEntries(FILTERS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]]));
+  return (
+    <div className="list-toolbar">
+      <Space>
+        {can('order.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => onCreate(true)}>{t('common:action.create')}</Button>}
+      </Space>
+      <Space>
+        {can('order.import') && <Button onClick={() => onImport(true)}>{t('common:action.import')}</Button>}
+        {can('order.export') && (
+          <ExportTask
+            fileName="orders.csv"
+            start={() => unwrap(api.POST('/api/admin/orders/export', { params: { query: exportQuery() as never }, body: {} }))}
+          />
+        )}
+      </Space>
+    </div>
+  );
+});
+
+function OrdersTable({ onView, onPay }: { onView: (id: number) => void; onPay: (o: Order) => void }) {
+  const { t } = useTranslation(['orders', 'common']);
+  const { can } = useAuth();
+  const run = useAction();
+  const queryClient = useQueryClient();
+  const { params, setOrderBy, pagination } = useListParams();
+  const f = params.filters;
+  const list = useQuery({ ...ordersQuery(params), placeholderData: keepPreviousData });
+  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['orders'] }), [queryClient]);
+  const columns = useMemo((): TableColumnsType<Order> => {
+    const cancel = (o: Order) =>
+      void run(() => unwrap(api.PUT('/api/admin/orders/{id}', { params: { path: { id: String(o.id) } }, body: { status: 'cancelled' } })), t('cancelledDone')).then(refresh);
+    const remove = (o: Order) =>
+      void run(() => unwrap(api.DELETE('/api/admin/orders/{id}', { params: { path: { id: String(o.id) } } })), t('common:state.deleted')).then(refresh);
+    return [
+      { title: t('common:field.id'), dataIndex: 'id', width: 70 },
+      {
+        title: t('orderNo'), dataIndex: 'order_no', width: 250,
+        render: (v: string, o) => (can('order.view') ? <Typography.Link onClick={() => onView(o.id)}>{v}</Typography.Link> : v),
+      },
+      { title: t('userId'), dataIndex: 'user_id', width: 90 },
+      {
+        title: t('amount'), dataIndex: 'amount', align: 'right', sorter: true, width: 120,
+        sortOrder: sortOrderOf(params.orderBy, 'amount'), render: (n: number) => money(n),
+      },
+      { title: t('common:field.status'), dataIndex: 'status', render: (s: string) => <Tag color={STATUS_COLORS[s]}>{t(`status.${s}`)}</Tag> },
+      { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180, sorter: true, sortOrder: sortOrderOf(params.orderBy, 'created_at') },
+      { title: t('paidAt'), dataIndex: 'paid_at', width: 180, render: (v: string | null) => v ?? '—' },
+      {
+        title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 280,
+        render: (_: unknown, o) => (
+          <Space size={0} wrap>
+            {can('order.view') && <Button type="link" size="small" onClick={() => onView(o.id)}>{t('common:action.view')}</Button>}
+            {can('order.update') && o.status === 'pending' && (
+              <>
+                <Button type="link" size="small" onClick={() => onPay(o)}>{t('markPaid')}</Button>
+                <ConfirmButton title={t('confirmCancel', { no: o.order_no })} onConfirm={() => cancel(o)}>{t('cancelOrder')}</ConfirmButton>
+              </>
+            )}
+            {can('order.delete') && (
+              <ConfirmButton title={t('common:state.confirmDelete', { name: o.order_no })} onConfirm={() => remove(o)} danger>{t('common:action.delete')}</ConfirmButton>
+            )}
+          </Space>
+        ),
+      },
+    ];
+  }, [t, can, run, refresh, onView, onPay, params.orderBy]);
+  return list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+    <Table<Order>
+      rowKey="id"
+      loading={list.isFetching}
+      dataSource={list.data?.list ?? []}
+      locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
+      scroll={{ x: 1250 }}
+      pagination={pagination(list.data?.total ?? 0)}
+      onChange={(_p, _f, sorter) => {
+        const s = sorter as SorterResult<Order>;
+        const next = s.order ? `${String(s.field)}:${s.order === 'ascend' ? 'asc' : 'desc'}` : undefined;
+        if (next !== params.orderBy) setOrderBy(next);
+      }}
+      columns={columns}
+    />
   );
 }
 
