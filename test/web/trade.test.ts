@@ -176,6 +176,8 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     await row.getByText('Pending').waitFor();
     await row.getByRole('button', { name: 'Cancel order' }).click();
     await page.getByRole('tooltip').getByText(/^Cancel order \d+\?$/).waitFor();
+    await page.waitForTimeout(400);
+    await screenshot(page, 'orders-cancel-confirm');
     await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('The order is cancelled').waitFor();
     await row.getByText('Cancelled').waitFor();

@@ -50,14 +50,14 @@ export default function Orders() {
   const [viewing, setViewing] = useState<number | null>(null);
   const [paying, setPaying] = useState<Order | null>(null);
   const [importing, setImporting] = useState(false);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['orders'] });
+  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['orders'] }), [queryClient]);
   // The filters, the toolbar and the table are separate components, so that a page of rows
   // arriving renders the table alone.
   return (
     <Card>
       <OrderFilters />
       <OrdersToolbar onCreate={setCreating} onImport={setImporting} />
-      <OrdersTable onView={setViewing} onPay={setPaying} />
+      <OrdersTable onView={setViewing} onPay={setPaying} refresh={refresh} />
       {creating && <OrderForm onClose={(saved) => { setCreating(false); if (saved) refresh(); }} />}
       {viewing !== null && <OrderDetail id={viewing} onClose={() => setViewing(null)} />}
       {paying && <PayOrder order={paying} onClose={(done) => { setPaying(null); if (done) refresh(); }} />}
@@ -153,15 +153,12 @@ const OrdersToolbar = memo(function OrdersToolbar({ onCreate, onImport }: { onCr
   );
 });
 
-function OrdersTable({ onView, onPay }: { onView: (id: number) => void; onPay: (o: Order) => void }) {
+function OrdersTable({ onView, onPay, refresh }: { onView: (id: number) => void; onPay: (o: Order) => void; refresh: () => void }) {
   const { t } = useTranslation(['orders', 'common']);
   const { can } = useAuth();
   const run = useAction();
-  const queryClient = useQueryClient();
-  const { params, setOrderBy, pagination } = useListParams();
-  const f = params.filters;
+  const { params, filtered, setOrderBy, pagination } = useListParams();
   const list = useQuery({ ...ordersQuery(params), placeholderData: keepPreviousData });
-  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['orders'] }), [queryClient]);
   const columns = useMemo((): TableColumnsType<Order> => {
     const cancel = (o: Order) =>
       void run(() => unwrap(api.PUT('/api/admin/orders/{id}', { params: { path: { id: String(o.id) } }, body: { status: 'cancelled' } })), t('cancelledDone')).then(refresh);
@@ -205,7 +202,7 @@ function OrdersTable({ onView, onPay }: { onView: (id: number) => void; onPay: (
       rowKey="id"
       loading={list.isFetching}
       dataSource={list.data?.list ?? []}
-      locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
+      locale={{ emptyText: filtered ? t('common:state.emptyFiltered') : t('common:state.empty') }}
       scroll={{ x: 1250 }}
       pagination={pagination(list.data?.total ?? 0)}
       onChange={(_p, _f, sorter) => {
