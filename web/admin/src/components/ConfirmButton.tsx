@@ -7,14 +7,19 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export function ConfirmButton({ title, onConfirm, danger, children }: { title: ReactNode; onConfirm: () => void; danger?: boolean; children: ReactNode }) {
-  const { t } = useTranslation();
   const [armed, setArmed] = useState(false);
   const [open, setOpen] = useState(false);
   const button = <Button type="link" size="small" danger={danger} onClick={() => { setArmed(true); setOpen(true); }}>{children}</Button>;
   if (!armed) return button;
+  return <Armed title={title} open={open} setOpen={setOpen} onConfirm={onConfirm}>{button}</Armed>;
+}
+
+/** The bubble, with its translated buttons: a row that was never clicked holds no translation hook. */
+function Armed({ title, open, setOpen, onConfirm, children }: { title: ReactNode; open: boolean; setOpen: (v: boolean) => void; onConfirm: () => void; children: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <Popconfirm title={title} open={open} onOpenChange={setOpen} onConfirm={onConfirm} okText={t('action.confirm')} cancelText={t('action.cancel')}>
-      {button}
+      {children}
     </Popconfirm>
   );
 }
