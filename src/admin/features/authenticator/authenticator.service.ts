@@ -7,7 +7,8 @@ import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { newTotpSecret, totpUri } from '../../../platform/auth/totp.ts';
 import type { KvStore } from '../../../platform/cache/kv.ts';
-import type { Database } from '../../../platform/db/database.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { admins } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -18,6 +19,10 @@ import { msg } from '../../../platform/i18n.ts';
 
 export const TOTP_ISSUER = 'FieldOps Admin';
 export const PENDING_TTL_MS = 10 * 60_000;
+
+/** The account's name and bound secret (placeholder `id`), built once: the status is read on every profile page. */
+const accountOf = (orm: Orm) =>
+  orm.select({ username: admins.username, secret: admins.totpSecret }).from(admins).where(eq(admins.id, p('id'))).prepare('admin_totp_account');
 
 const pendingKey = (adminId: number) => `admin:totp:pending:${adminId}`;
 
@@ -31,17 +36,16 @@ export class AuthenticatorService {
   private readonly db: Database;
   private readonly kv: KvStore;
   private readonly sessions: SessionService;
+  private readonly accountRow: ReturnType<typeof accountOf>;
   constructor(deps: { db: Database; kv: KvStore; sessions: SessionService }) {
     this.db = deps.db;
     this.kv = deps.kv;
     this.sessions = deps.sessions;
+    this.accountRow = accountOf(deps.db.orm);
   }
 
   private async account(adminId: number) {
-    const [row] = await this.db.orm
-      .select({ username: admins.username, secret: admins.totpSecret })
-      .from(admins)
-      .where(eq(admins.id, adminId));
+    const [row] = await this.accountRow.execute({ id: adminId });
     if (!row) throw new AppError(E.TOKEN_REVOKED);
     return row;
   }
