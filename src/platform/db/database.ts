@@ -261,10 +261,10 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     }),
   });
   const prepared = preparedStatements(client);
-  /** A statement outside a transaction: prepared when it has parameters (and room is left). */
+  /** A statement outside a transaction: prepared when it has parameters or is a read (and room is left). */
   const run = <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> => traced(slot, text, params, () =>
     availability.run(async (op) =>
-      params.length > 0 && prepared.has(text)
+      (params.length > 0 || READ.test(text)) && prepared.has(text)
         // Checked once the statement holds the connection: one queued behind a stuck
         // transaction and abandoned meanwhile never runs.
         ? client._runExclusiveTransaction(() => client._runExclusiveQuery(() => {
@@ -342,9 +342,11 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
 }
 
 const PREPARED_MAX = 256;
+/** A read without parameters (a list's count, a whole small table) is prepared too; other statements without parameters (DDL, SET) are not. */
+const READ = /^\s*(select|with)\s/i;
 
 /**
- * Named prepared statements on PGlite for statements with parameters, raw and Drizzle's (as
+ * Named prepared statements on PGlite for statements with parameters and reads, raw and Drizzle's (as
  * postgres.js does on PostgreSQL). PGlite's `query()` sends Parse, Describe, Bind, Describe, Execute and Sync as
  * six calls into the WASM module and parses and plans the statement every time; a statement
  * parsed once runs with one call (Bind, Describe, Execute, Sync), 5 to 8 times cheaper. The
