@@ -139,13 +139,55 @@ describe('sites and QR codes', () => {
     assertTcError(await call(app, 'GET', `/api/managers/sites/${empty.id}`, { token: manager }), 404, 'NOT_FOUND');
   });
 
+  test('a code on a site without a fence is created (201) but marked unusable, in the reply and the list; console-settings asks for the default site’s fence', async () => {
+    const settings0 = (await call(app, 'GET', '/api/managers/console-settings', { token: manager })).body;
+    const def0 = (await call(app, 'GET', '/api/managers/sites', { token: manager })).body.find((s: { is_default: boolean }) => s.is_default);
+    assert.equal(def0.has_fence, false);
+    assert.equal(def0.usable, false);
+    assert.deepEqual(settings0.setup.defaultSite, { id: def0.id, name: def0.name, has_fence: false });
+    assert.equal(settings0.setup.needed, settings0.setup.fencedSites === 0);
+
+    const created = await call(app, 'POST', '/api/managers/qr-codes', { token: manager, body: { name: 'Unfenced gate' } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.is_active, true);
+    assert.equal(created.body.siteId, def0.id);
+    assert.equal(created.body.site_has_fence, false);
+    assert.equal(created.body.usable, false);
+    assert.equal(created.body.unusable_reason, 'GEOFENCE_NOT_CONFIGURED');
+    const listed = (await call(app, 'GET', '/api/managers/qr-codes', { token: manager })).body.find((q: { id: string }) => q.id === created.body.id);
+    assert.equal(listed.usable, false);
+    assert.equal(listed.unusable_reason, 'GEOFENCE_NOT_CONFIGURED');
+
+    const fenced = await createSite(app, manager, circle(46, 6, 100));
+    const good = await call(app, 'POST', '/api/managers/qr-codes', { token: manager, body: { name: 'Fenced gate', siteId: fenced.id } });
+    assert.equal(good.body.usable, true);
+    assert.equal(good.body.unusable_reason, null);
+    const site = (await call(app, 'GET', `/api/managers/sites/${fenced.id}`, { token: manager })).body;
+    assert.equal(site.has_fence, true);
+    assert.equal(site.usable, true);
+    const settings1 = (await call(app, 'GET', '/api/managers/console-settings', { token: manager })).body;
+    assert.equal(settings1.setup.needed, false);
+    assert.ok(settings1.setup.fencedSites >= 1);
+    // Deactivated: INACTIVE comes first.
+    const off = await call(app, 'PATCH', `/api/managers/qr-codes/${good.body.id}`, { token: manager, body: { is_active: false } });
+    assert.equal(off.body.usable, false);
+    assert.equal(off.body.unusable_reason, 'INACTIVE');
+    const doc = (await call(app, 'GET', '/api/docs/openapi.json')).body;
+    assert.match(JSON.stringify(doc.paths['/api/managers/qr-codes'].post), /unusable_reason/);
+  });
+
   test('setting a fence on the default site makes its QR codes usable', async () => {
     const w = await signedInWorker(app, manager);
     const qr = await createQr(app, manager, { name: 'Default gate' });
     const def = (await call(app, 'GET', '/api/managers/sites', { token: manager })).body.find((s: { is_default: boolean }) => s.is_default);
+    assert.equal((await call(app, 'GET', `/api/managers/qr-codes/${qr.id}`, { token: manager })).body.unusable_reason, 'GEOFENCE_NOT_CONFIGURED');
     const body = { userId: w.id, eventType: 'clock_in', qrCodeValue: qr.id, latitude: 10, longitude: 10 };
     assertTcError(await call(app, 'POST', '/api/clock', { token: w.token, body }), 409, 'GEOFENCE_NOT_CONFIGURED');
     assert.equal((await call(app, 'PATCH', `/api/managers/sites/${def.id}`, { token: manager, body: { fence: circle(10, 10, 30) } })).status, 200);
     assert.equal((await call(app, 'POST', '/api/clock', { token: w.token, body })).status, 200);
+    const now = (await call(app, 'GET', `/api/managers/qr-codes/${qr.id}`, { token: manager })).body;
+    assert.equal(now.usable, true);
+    assert.equal(now.unusable_reason, null);
+    assert.equal((await call(app, 'GET', '/api/managers/console-settings', { token: manager })).body.setup.defaultSite.has_fence, true);
   });
 });
