@@ -50,10 +50,11 @@ describe('sites and QR codes', () => {
   });
   after(() => app?.close());
 
-  test('POST /api/managers/qr-codes with only a name: 201 { id, name, is_active } on the default site', async () => {
+  test('POST /api/managers/qr-codes with only a name: 201 { id, name, is_active } (and its site and usability) on the default site', async () => {
     const res = await call(app, 'POST', '/api/managers/qr-codes', { token: manager, body: { name: 'Main entrance' } });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.deepEqual(Object.keys(res.body).sort(), ['id', 'is_active', 'name']);
+    // The contract's fields, and the extensions of issue 27: the site, and whether the code can be used.
+    assert.deepEqual(Object.keys(res.body).sort(), ['id', 'is_active', 'name', 'siteId', 'siteName', 'site_has_fence', 'unusable_reason', 'usable']);
     assert.match(res.body.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(res.body.name, 'Main entrance');
     assert.equal(res.body.is_active, true);
@@ -64,7 +65,7 @@ describe('sites and QR codes', () => {
     assert.equal(def.fence, null);
   });
 
-  test('GET /api/managers/qr-codes: every code with exactly id, name, is_active, created_at and its site, newest first; filters', async () => {
+  test('GET /api/managers/qr-codes: every code with exactly id, name, is_active, created_at, its site and its usability, newest first; filters', async () => {
     const site = await createSite(app, manager, circle(), 'Listed yard');
     const a = await createQr(app, manager, { name: 'A', siteId: site.id });
     const b = await createQr(app, manager, { name: 'B', siteId: site.id });
@@ -72,7 +73,9 @@ describe('sites and QR codes', () => {
     const res = await call(app, 'GET', '/api/managers/qr-codes', { token: manager });
     assert.equal(res.status, 200);
     assert.ok(Array.isArray(res.body));
-    for (const q of res.body) assert.deepEqual(Object.keys(q).sort(), ['created_at', 'id', 'is_active', 'name', 'siteId', 'siteName']);
+    for (const q of res.body) {
+      assert.deepEqual(Object.keys(q).sort(), ['created_at', 'id', 'is_active', 'name', 'siteId', 'siteName', 'site_has_fence', 'unusable_reason', 'usable']);
+    }
     const ids = res.body.map((q: { id: string }) => q.id);
     assert.ok(ids.indexOf(b.id) < ids.indexOf(a.id));
     assert.equal(res.body.find((q: { id: string }) => q.id === a.id).is_active, false);
