@@ -333,6 +333,9 @@ export const enUS = {
   'timeclock.error.CONFLICT': 'Conflict',
   'timeclock.error.LATER_EVENT_RECORDED': 'A later clock event is already recorded',
   'timeclock.error.CLIENT_EVENT_ID_REUSED': 'This client event id was already used for a different punch',
+  'timeclock.error.PUNCH_TOO_SOON': 'Too soon after the previous punch',
+  'timeclock.error.ALERT_ALREADY_ACKNOWLEDGED': 'Alert already acknowledged',
+  'timeclock.error.ALERT_ALREADY_RESOLVED': 'Alert already resolved',
   'timeclock.error.PAYLOAD_TOO_LARGE': 'Request body too large',
   'timeclock.error.UNSUPPORTED_MEDIA_TYPE': 'Unsupported media type',
   'timeclock.error.RATE_LIMITED': 'Too many requests',
@@ -375,6 +378,8 @@ export const enUS = {
   'timeclock.clock.qr.notFound': 'QR code not found',
   'timeclock.clock.state.in': 'clocked in',
   'timeclock.clock.state.out': 'clocked out',
+  'timeclock.clock.tooSoon.afterIn': 'you clocked in {secondsAgo} s ago; punches less than {minSeconds} s apart count as a double tap, so this one was not recorded (punch again in {waitSeconds} s if you meant it)',
+  'timeclock.clock.tooSoon.afterOut': 'you clocked out {secondsAgo} s ago; punches less than {minSeconds} s apart count as a double tap, so this one was not recorded (punch again in {waitSeconds} s if you meant it)',
 
   'timeclock.devices.anotherDeviceRegisteredWorker': 'another device is registered for this worker; a manager must reset the binding first',
   'timeclock.devices.userNotFound': 'user {userId} not found',
@@ -396,6 +401,9 @@ export const enUS = {
 
   'timeclock.security.noWorker': 'no worker {userId}',
   'timeclock.security.notBlacklisted': '{packageId} is not blacklisted',
+  'timeclock.security.alertNotFound': 'security alert {id} not found',
+  'timeclock.security.alertAlreadyAcknowledged': 'security alert {id} was already acknowledged by {by} at {at}',
+  'timeclock.security.alertAlreadyResolved': 'security alert {id} was already resolved by {by} at {at}',
 
   'timeclock.sites.siteNotFound': 'site {id} not found',
   'timeclock.sites.sendAtLeastOne': 'send at least one field to change',

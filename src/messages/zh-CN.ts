@@ -333,6 +333,9 @@ export const zhCN: Record<MessageKey, string> = {
   'timeclock.error.CONFLICT': '数据冲突',
   'timeclock.error.LATER_EVENT_RECORDED': '已有更晚的打卡记录',
   'timeclock.error.CLIENT_EVENT_ID_REUSED': '该客户端事件 ID 已用于另一条打卡',
+  'timeclock.error.PUNCH_TOO_SOON': '距上一次打卡时间太短',
+  'timeclock.error.ALERT_ALREADY_ACKNOWLEDGED': '该告警已被确认',
+  'timeclock.error.ALERT_ALREADY_RESOLVED': '该告警已被解决',
   'timeclock.error.PAYLOAD_TOO_LARGE': '请求体过大',
   'timeclock.error.UNSUPPORTED_MEDIA_TYPE': '不支持的内容类型',
   'timeclock.error.RATE_LIMITED': '请求过于频繁',
@@ -375,6 +378,8 @@ export const zhCN: Record<MessageKey, string> = {
   'timeclock.clock.qr.notFound': '二维码不存在',
   'timeclock.clock.state.in': '已上班打卡',
   'timeclock.clock.state.out': '已下班打卡',
+  'timeclock.clock.tooSoon.afterIn': '你在 {secondsAgo} 秒前刚上班打卡；间隔不足 {minSeconds} 秒的打卡视为重复点按，本次未记录（如确需打卡，请在 {waitSeconds} 秒后再试）',
+  'timeclock.clock.tooSoon.afterOut': '你在 {secondsAgo} 秒前刚下班打卡；间隔不足 {minSeconds} 秒的打卡视为重复点按，本次未记录（如确需打卡，请在 {waitSeconds} 秒后再试）',
 
   'timeclock.devices.anotherDeviceRegisteredWorker': '该员工已注册另一台设备，需先由管理人员重置绑定',
   'timeclock.devices.userNotFound': '用户 {userId} 不存在',
@@ -396,6 +401,9 @@ export const zhCN: Record<MessageKey, string> = {
 
   'timeclock.security.noWorker': '员工 {userId} 不存在',
   'timeclock.security.notBlacklisted': '{packageId} 不在黑名单中',
+  'timeclock.security.alertNotFound': '安全告警 {id} 不存在',
+  'timeclock.security.alertAlreadyAcknowledged': '安全告警 {id} 已由 {by} 于 {at} 确认',
+  'timeclock.security.alertAlreadyResolved': '安全告警 {id} 已由 {by} 于 {at} 解决',
 
   'timeclock.sites.siteNotFound': '场地 {id} 不存在',
   'timeclock.sites.sendAtLeastOne': '请至少提供一个要修改的字段',
