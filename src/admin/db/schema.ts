@@ -294,6 +294,11 @@ export const notifications = adminSchema.table('notifications', {
   kind: varchar('kind', { length: 32 }).notNull().default('message'),
   senderId: ref('sender_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /** System notifications: the stored Msg (`{ key, params }`) rendered in each reader's language; null: literal text. */
+  titleMsg: jsonb('title_msg'),
+  contentMsg: jsonb('content_msg'),
+  link: varchar('link', { length: 512 }),
+  linkExpiresAt: ts('link_expires_at'),
 });
 
 export const notificationRecipients = adminSchema.table('notification_recipients', {
