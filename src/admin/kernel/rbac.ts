@@ -10,7 +10,8 @@ import { p } from '../../platform/db/statements.ts';
 import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
 import { buildTree, withAncestors } from '../../platform/tree.ts';
 import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../db/schema.ts';
-import { msg } from '../../platform/i18n.ts';
+import { msg, type Locale } from '../../platform/i18n.ts';
+import { everyLanguage, localized, type LanguageValues } from '../../platform/translations.ts';
 
 /** The permission that lets an administrator manage administrators (with the super role). */
 export const ADMINISTER_ADMINS = 'admin.update';
@@ -24,7 +25,9 @@ export interface Grants {
 export interface MenuNode {
   id: number;
   parent_id: number;
+  /** In the reader's language. */
   title: string;
+  title_i18n: LanguageValues;
   slug: string;
   icon: string;
   path: string;
@@ -166,10 +169,10 @@ export class RbacService {
   }
 
   /**
-   * The menus the grants reach, with the ancestors that hold them, as a tree. A menu shows
-   * only when it and every ancestor are enabled.
+   * The menus the grants reach, with the ancestors that hold them, as a tree (titles in
+   * `locale`). A menu shows only when it and every ancestor are enabled.
    */
-  async menuTreeFor(grants: Grants): Promise<MenuNode[]> {
+  async menuTreeFor(grants: Grants, locale: Locale = 'en-US'): Promise<MenuNode[]> {
     const all = await this.reads.allMenus.execute();
     const byId = new Map(all.map((m) => [m.id, m]));
     const enabled = (id: number, seen = new Set<number>()): boolean => {
@@ -189,8 +192,8 @@ export class RbacService {
     }
     return buildTree(
       visible.map((m) => ({
-        id: m.id, parent_id: m.parentId, title: m.title, slug: m.slug, icon: m.icon, path: m.path,
-        component: m.component, type: m.type, status: m.status, sort: m.sort, children: [],
+        id: m.id, parent_id: m.parentId, title: localized(m.title, m.titleI18n, locale), title_i18n: everyLanguage(m.title, m.titleI18n),
+        slug: m.slug, icon: m.icon, path: m.path, component: m.component, type: m.type, status: m.status, sort: m.sort, children: [],
       })),
     );
   }

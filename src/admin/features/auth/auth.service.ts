@@ -20,7 +20,7 @@ import type { Principal } from '../../kernel/guard.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import type { SessionService } from '../../kernel/sessions.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
 
 export const CAPTCHA_TTL_MS = 120_000;
 
@@ -210,11 +210,11 @@ export class AuthService {
     return { token: rotated.token, expires_at: rotated.expiresAt.toISOString() };
   }
 
-  async profile(principal: Principal) {
+  async profile(principal: Principal, locale: Locale = 'en-US') {
     const [row] = await this.profileOf.execute({ id: principal.adminId });
     if (!row) throw new AppError(E.TOKEN_REVOKED);
     const grants = await this.rbac.grantsOf(principal.adminId);
-    const menus = await this.rbac.menuTreeFor(grants);
+    const menus = await this.rbac.menuTreeFor(grants, locale);
     const a = row.admin;
     return {
       id: a.id,
