@@ -1,7 +1,7 @@
 // Menus: one tree (parent_id 0 = root). Writes that change the tree's shape run in one
 // transaction behind a lock on the table's structure, so that two concurrent moves cannot
 // make a cycle and a child cannot be added under a menu being deleted.
-import { and, asc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Orm, Transaction } from '../../../platform/db/database.ts';
