@@ -11,13 +11,14 @@ import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
 import { buildTree, withAncestors } from '../../platform/tree.ts';
 import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../db/schema.ts';
 import { msg, type Locale } from '../../platform/i18n.ts';
-import { everyLanguage, localized, type LanguageValues } from '../../platform/translations.ts';
+import { everyLanguage, localized, type LanguageValues, type Translations } from '../../platform/translations.ts';
 
 /** The permission that lets an administrator manage administrators (with the super role). */
 export const ADMINISTER_ADMINS = 'admin.update';
 
 export interface Grants {
-  roles: { id: number; name: string; slug: string }[];
+  /** `name` in the default language; `nameI18n` its translations. */
+  roles: { id: number; name: string; slug: string; nameI18n?: Translations }[];
   isSuper: boolean;
   permissions: string[];
 }
@@ -44,7 +45,7 @@ export interface MenuNode {
  */
 const readStatements = (orm: Orm) => ({
   rolesOf: orm
-    .select({ id: roles.id, name: roles.name, slug: roles.slug, status: roles.status })
+    .select({ id: roles.id, name: roles.name, nameI18n: roles.nameI18n, slug: roles.slug, status: roles.status })
     .from(adminRoles)
     .innerJoin(roles, eq(roles.id, adminRoles.roleId))
     .where(eq(adminRoles.adminId, p('admin_id')))
@@ -94,7 +95,7 @@ export class RbacService {
         ? []
         : await this.reads.permissionsOfRoles.execute({ role_ids: active.map((r) => r.id) });
     return {
-      roles: roleRows.map(({ id, name, slug }) => ({ id, name, slug })),
+      roles: roleRows.map(({ id, name, nameI18n, slug }) => ({ id, name, slug, nameI18n })),
       isSuper,
       permissions: permRows.map((p) => p.slug).sort(),
     };
