@@ -15,6 +15,7 @@ import { buildValidator, RequestValidationError, validationMessages } from './pl
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { installCors } from './platform/http/cors.ts';
+import { limitJsonDepth } from './platform/http/json-body.ts';
 import { recordRequests, serveMetrics } from './platform/http/metrics-endpoint.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
 import { serveWebClients, webRoot } from './web/static.ts';
@@ -100,8 +101,10 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     });
-    // JSON only (uploads add multipart where they need it): anything else is a 415.
+    // JSON only (uploads add multipart where they need it): anything else is a 415. JSON bodies
+    // nest at most JSON_MAX_DEPTH levels (a deeper one is a 400 before anything parses it).
     app.removeContentTypeParser(['text/plain']);
+    limitJsonDepth(app);
     await installCors(app, config);
     recordRequests(app, platform.metrics);
     if (config.METRICS_TOKEN) serveMetrics(app, platform.metrics, config.METRICS_TOKEN);
