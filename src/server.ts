@@ -90,6 +90,11 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       schemaErrorFormatter: (errors, dataVar) => new RequestValidationError(validationMessages(errors, dataVar)),
       // Fastify's type says an Ajv compile function; at run time it calls the result with the route schema.
       schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+      // No per-plugin start-up timeout: Fastify's default (10 s of wall time per plugin) failed
+      // healthy starts on a loaded machine. A start that hangs is bounded elsewhere: the
+      // dependencies by DEPENDENCY_TIMEOUT_MS, the process by its orchestrator's start-up probe
+      // (tests: STARTUP_LIMIT_MS in test/helpers/app.ts).
+      pluginTimeout: 0,
       return503OnClosing: true,
       forceCloseConnections: 'idle',
       // Slow clients: headers within HTTP_HEADERS_TIMEOUT_MS (checked every second, not Node's 30 s),
