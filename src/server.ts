@@ -16,6 +16,7 @@ import { createPlatform, type Platform, type PlatformOptions } from './platform/
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { installCors } from './platform/http/cors.ts';
 import { limitJsonDepth } from './platform/http/json-body.ts';
+import { afterPendingAccepts, spareArrivingRequests } from './platform/http/connections.ts';
 import { recordRequests, serveMetrics } from './platform/http/metrics-endpoint.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
 import { serveWebClients, webRoot } from './web/static.ts';
@@ -106,6 +107,8 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     });
+    // Closing ends the connections idle between requests, not those whose request is arriving.
+    spareArrivingRequests(app.server, config.HTTP_HEADERS_TIMEOUT_MS, 'https' in tls);
     // JSON only (uploads add multipart where they need it): anything else is a 415. JSON bodies
     // nest at most JSON_MAX_DEPTH levels (a deeper one is a 400 before anything parses it).
     app.removeContentTypeParser(['text/plain']);
@@ -219,6 +222,9 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
         // Connections that go idle after their in-flight request are closed as they appear.
         const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
         try {
+          // Connections the kernel completed are accepted before the listener closes (new ones are
+          // then refused); each is answered, 503 once closing (return503OnClosing).
+          if (app.server.listening) await afterPendingAccepts();
           await app.close();
         } finally {
           clearInterval(sweeper);
