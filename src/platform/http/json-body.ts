@@ -68,6 +68,6 @@ export function limitJsonDepth(app: FastifyInstance, limit = JSON_MAX_DEPTH): vo
       done(new JsonTooDeep(limit), undefined);
       return;
     }
-    parse(request, body as string, done);
+    void parse(request, body as string, done);
   });
 }
