@@ -15,6 +15,8 @@ import { buildValidator, RequestValidationError, validationMessages } from './pl
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { installCors } from './platform/http/cors.ts';
+import { limitJsonDepth } from './platform/http/json-body.ts';
+import { afterPendingAccepts, spareArrivingRequests } from './platform/http/connections.ts';
 import { recordRequests, serveMetrics } from './platform/http/metrics-endpoint.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
 import { serveWebClients, webRoot } from './web/static.ts';
@@ -89,6 +91,11 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       schemaErrorFormatter: (errors, dataVar) => new RequestValidationError(validationMessages(errors, dataVar)),
       // Fastify's type says an Ajv compile function; at run time it calls the result with the route schema.
       schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+      // No per-plugin start-up timeout: Fastify's default (10 s of wall time per plugin) failed
+      // healthy starts on a loaded machine. A start that hangs is bounded elsewhere: the
+      // dependencies by DEPENDENCY_TIMEOUT_MS, the process by its orchestrator's start-up probe
+      // (tests: STARTUP_LIMIT_MS in test/helpers/app.ts).
+      pluginTimeout: 0,
       return503OnClosing: true,
       forceCloseConnections: 'idle',
       // Slow clients: headers within HTTP_HEADERS_TIMEOUT_MS (checked every second, not Node's 30 s),
@@ -100,8 +107,12 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     });
-    // JSON only (uploads add multipart where they need it): anything else is a 415.
+    // Closing ends the connections idle between requests, not those whose request is arriving.
+    spareArrivingRequests(app.server, config.HTTP_HEADERS_TIMEOUT_MS, 'https' in tls);
+    // JSON only (uploads add multipart where they need it): anything else is a 415. JSON bodies
+    // nest at most JSON_MAX_DEPTH levels (a deeper one is a 400 before anything parses it).
     app.removeContentTypeParser(['text/plain']);
+    limitJsonDepth(app);
     await installCors(app, config);
     recordRequests(app, platform.metrics);
     if (config.METRICS_TOKEN) serveMetrics(app, platform.metrics, config.METRICS_TOKEN);
@@ -211,6 +222,9 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
         // Connections that go idle after their in-flight request are closed as they appear.
         const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
         try {
+          // Connections the kernel completed are accepted before the listener closes (new ones are
+          // then refused); each is answered, 503 once closing (return503OnClosing).
+          if (app.server.listening) await afterPendingAccepts();
           await app.close();
         } finally {
           clearInterval(sweeper);

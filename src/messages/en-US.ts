@@ -12,6 +12,7 @@ export const enUS = {
   // Requests the framework refuses before a route runs
   'request.route': '{method} {path}',
   'request.invalidJson': 'the body is not valid JSON',
+  'request.jsonTooDeep': 'the body nests more than {limit} levels of objects and arrays',
   'request.emptyJson': 'the body is empty but its content-type is application/json',
   'request.contentLength': 'the Content-Length header does not match the body',
   'request.mediaType': 'the content type {type} is not accepted',

@@ -12,6 +12,7 @@ export const zhCN: Record<MessageKey, string> = {
   // Requests the framework refuses before a route runs
   'request.route': '{method} {path}',
   'request.invalidJson': '请求体不是有效的 JSON',
+  'request.jsonTooDeep': '请求体中对象和数组的嵌套超过 {limit} 层',
   'request.emptyJson': '请求体为空，但内容类型是 application/json',
   'request.contentLength': 'Content-Length 请求头与请求体长度不符',
   'request.mediaType': '不接受内容类型 {type}',

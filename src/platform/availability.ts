@@ -7,7 +7,8 @@
 // to a third of `timeoutMs`); an operation that fails with a connection error makes one run at
 // once. A failed probe declares an outage: every operation in flight is rejected with
 // ServiceUnavailable (and told so, to stop before it commits anything), and new ones are
-// refused at once, until a probe (every RECOVERY_PROBE_MS meanwhile) succeeds again. So a
+// refused at once, until a probe (every RECOVERY_PROBE_MS meanwhile, each allowed the whole
+// `timeoutMs`, as it usually opens a new connection) succeeds again. So a
 // caller waits at most about `timeoutMs` for a stopped, frozen or unreachable dependency, and
 // the service is usable again within RECOVERY_PROBE_MS of the dependency's return.
 import type { Logger } from 'pino';
@@ -67,6 +68,8 @@ export class Availability {
   /** In start order: the first is the oldest. */
   private readonly ops = new Set<Tracked>();
   private probing: Promise<boolean> | undefined;
+  /** The probe's round trip in flight, possibly outliving the probe that started it. */
+  private pending: { answer: Promise<unknown>; since: number } | undefined;
   private lastProbeAt = 0;
   /** When the dependency last answered anything (an operation settled, a probe succeeded). */
   private lastAnswerAt = Date.now();
@@ -191,17 +194,26 @@ export class Availability {
     }
   }
 
-  /** One probe at a time; true when the dependency answered within a third of the timeout. */
+  /**
+   * One probe at a time; true when the dependency answered in time: within a third of the
+   * timeout while it is available, within the whole timeout during an outage. A recovery probe
+   * is often the first connection to a dependency that has just come back (a new server process
+   * to start, authentication), which on a loaded machine took 1 to 4.5 s, longer than a round
+   * trip: limited to a third of the timeout, it failed again and again, each new probe queued
+   * behind the previous one on the probe's connection, and the service stayed refused seconds
+   * (once 31 s) after the dependency was ready.
+   */
   private probe(): Promise<boolean> {
     this.probing ??= (async () => {
       this.lastProbeAt = Date.now();
+      const limitMs = this.up ? this.suspectMs : this.opts.timeoutMs;
       let failure: unknown;
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
-          this.opts.probe(),
+          this.call(),
           new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${this.suspectMs} ms`)), this.suspectMs);
+            timer = setTimeout(() => reject(new Error(`no answer within ${limitMs} ms`)), limitMs);
           }),
         ]);
       } catch (err) {
@@ -221,6 +233,29 @@ export class Availability {
       this.probing = undefined;
     });
     return this.probing;
+  }
+
+  /**
+   * The probe's round trip. One that outlived its probe's limit is not repeated while it may
+   * still be answered (for up to the timeout): the next probe waits for the same one instead of
+   * queueing another behind it, and its late answer ends an outage at once.
+   */
+  private call(): Promise<unknown> {
+    if (this.pending && Date.now() - this.pending.since <= this.opts.timeoutMs) return this.pending.answer;
+    const answer = this.opts.probe();
+    const pending = { answer, since: Date.now() };
+    this.pending = pending;
+    answer.then(
+      () => {
+        if (this.pending === pending) this.pending = undefined;
+        this.lastAnswerAt = Date.now();
+        if (!this.up && !this.probing) this.recovered();
+      },
+      () => {
+        if (this.pending === pending) this.pending = undefined;
+      },
+    );
+    return answer;
   }
 
   private outage(cause: unknown) {

@@ -246,3 +246,115 @@ test('SIGTERM during a long import: the import stops at a batch boundary with it
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+/** One request on a connection of its own; `send` decides when its request is written. */
+interface Attempt {
+  connected: Promise<boolean>;
+  send(): void;
+  outcome: Promise<{ connected: boolean; status?: number; error?: string }>;
+}
+
+function attempt(base: string, path: string, body?: string): Attempt {
+  const url = new URL(base);
+  const socket = net.connect(Number(url.port), url.hostname);
+  let connected = false;
+  let text = '';
+  const connectedP = new Promise<boolean>((resolve) => {
+    socket.once('connect', () => resolve((connected = true)));
+    socket.once('error', () => resolve(false));
+  });
+  const outcome = new Promise<{ connected: boolean; status?: number; error?: string }>((resolve) => {
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve({ connected, error: err.code ?? err.message }));
+    socket.once('close', () => {
+      // A complete answer: a status line, headers and as many body bytes as Content-Length says.
+      const m = /^HTTP\/1\.1 (\d{3}) [^\r]*\r\n([\s\S]*?)\r\n\r\n([\s\S]*)$/.exec(text);
+      const length = m ? /content-length: *(\d+)/i.exec(m[2]!) : null;
+      if (m && length && Buffer.byteLength(m[3]!, 'latin1') === Number(length[1])) resolve({ connected, status: Number(m[1]) });
+      else resolve({ connected, error: text ? `incomplete answer: ${text.slice(0, 80)}` : 'closed without an answer' });
+    });
+  });
+  const request = body
+    ? `POST ${path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    : `GET ${path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n`;
+  return { connected: connectedP, send: () => void connectedP.then((ok) => ok && socket.write(request)), outcome };
+}
+
+// Under saturation (a burst of sign-ins hashing passwords, and more connections than the server
+// reads at once), SIGTERM with no drain period: connections opened just before it, whose request
+// is written before or just after the signal, each get a complete HTTP answer (their own, or a
+// 503 once the server is closing), none is reset or dropped; once the server has exited, new
+// connections are refused; exit 0.
+// TODO (issue 27 item 22, not finished): still fails here, with connections reset although no
+// socket is destroyed by the server (see the report); marked todo so that the suite reports it
+// without failing.
+test('SIGTERM under a burst of requests: every request whose connection was opened is answered, none reset; exit 0', { timeout: 240_000, todo: 'item 22: connections still reset at exit under a burst' }, async (t) => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-proc-'));
+  const db = onPostgres ? await createDatabase() : undefined;
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      JWT_SECRET,
+      ADMIN_PASSWORD: 'Burst-pass-123',
+      CAPTCHA_ENABLED: 'false',
+      AUTH_RATE_LIMIT: '100000',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DRAIN_MS: '0',
+      ...(db ? { DATABASE_URL: db.url } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const kill = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  };
+  t.signal.addEventListener('abort', kill, { once: true });
+  try {
+    let output = '';
+    const base = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const m = /listening on (http:\/\/[^ ]+) /.exec(output);
+        if (m) resolve(m[1]!);
+      });
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('exit', (code) => reject(new Error(`exited early (${code}): ${output}`)));
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+    // 60 sign-ins (a password hash each) sent first, then 150 connections opened, half of them
+    // with their request written before the signal and half right after it.
+    const login = JSON.stringify({ username: 'admin', password: 'Wrong-pass-123' });
+    const busy = Array.from({ length: 60 }, () => attempt(base, '/api/admin/login', login));
+    for (const a of busy) a.send();
+    const burst = Array.from({ length: 150 }, (_, i) => attempt(base, i % 3 === 0 ? '/api/admin/login' : '/healthz', i % 3 === 0 ? login : undefined));
+    assert.ok((await Promise.all(burst.map((a) => a.connected))).every(Boolean), 'every connection of the burst was opened');
+    for (const a of burst.slice(0, 75)) a.send();
+    child.kill('SIGTERM');
+    for (const a of burst.slice(75)) a.send();
+
+    const outcomes = await Promise.all([...busy, ...burst].map((a) => a.outcome));
+    const failed = outcomes.filter((o) => o.connected && o.status === undefined);
+    const statuses = new Map<number, number>();
+    for (const o of outcomes) if (o.status !== undefined) statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
+    console.log(`# SIGTERM under a burst: answers by status ${JSON.stringify(Object.fromEntries(statuses))}, failed ${failed.length}`);
+    assert.deepEqual(failed, [], 'no request on an opened connection was reset or left unanswered');
+    for (const status of statuses.keys()) assert.ok([200, 400, 401, 429, 503].includes(status), `status ${status}`);
+    assert.ok((statuses.get(503) ?? 0) + (statuses.get(200) ?? 0) > 0);
+
+    assert.equal(await exited, 0, output.slice(-2000));
+    assert.match(output, /"msg":"stopped"/);
+    const after = await attempt(base, '/healthz').outcome;
+    assert.equal(after.error, 'ECONNREFUSED', 'a new connection after the exit is refused');
+  } finally {
+    kill();
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -32,7 +32,7 @@ function assertRootNotFound(res: Reply, path: string): void {
 describe('both services (default)', () => {
   let app: TestApp;
   before(async () => {
-    app = await startApp();
+    app = await startApp({ SERVICES: 'admin,timeclock' });
   });
   after(() => app?.close());
 

@@ -10,6 +10,7 @@ import { msg, pickLocale, translate, translateDeep, type Locale } from '../i18n.
 import { unavailableIn } from '../availability.ts';
 import { isConnectionError, pgErrorCode, QUERY_CANCELED } from '../db/errors.ts';
 import { AppError, InvalidInput, type ErrorDef, type FrameworkErrors } from './errors.ts';
+import { JsonTooDeep } from './json-body.ts';
 import { RequestValidationError } from './validation.ts';
 
 export interface RenderedError {
@@ -67,6 +68,7 @@ export function classify(err: unknown, errors: FrameworkErrors): AppError {
   if (pgErrorCode(err) === QUERY_CANCELED) {
     return new AppError(errors.unavailable, { detail: msg('unavailable.statementTimeout'), headers: { 'Retry-After': RETRY_AFTER_S } });
   }
+  if (err instanceof JsonTooDeep) return new AppError(errors.malformedBody, { detail: msg('request.jsonTooDeep', { limit: err.limit }), details: { limit: err.limit } });
   if (err instanceof RequestValidationError) return new AppError(errors.validation, { detail: err.messages, details: { errors: err.messages } });
   const e = err as FastifyError & { validation?: unknown[]; validationContext?: string };
   switch (e.code) {

@@ -82,6 +82,20 @@ function guarded(compiled: Validate, coerces: boolean): Validate {
  * than with setValidatorCompiler, which a child context adding schemas would silently drop.
  */
 export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<object> {
+  // Fastify asks for a factory for every context (about thirty per start), and each new Ajv
+  // compiles the JSON Schema meta-schema again (most of a start's CPU time): contexts that see
+  // the same shared schemas share one.
+  const key = Object.values(externalSchemas);
+  const known = factories.find((f) => f.schemas.length === key.length && f.schemas.every((s, i) => s === key[i]));
+  if (known) return known.factory;
+  const factory = newValidator(externalSchemas);
+  factories.push({ schemas: key, factory });
+  return factory;
+}
+
+const factories: { schemas: unknown[]; factory: FastifySchemaCompiler<object> }[] = [];
+
+function newValidator(externalSchemas: Record<string, unknown>): FastifySchemaCompiler<object> {
   const bodyAjv = makeAjv({ coerceTypes: false });
   const stringAjv = makeAjv({ coerceTypes: 'array' });
   for (const schema of Object.values(externalSchemas)) {

@@ -1,0 +1,62 @@
+// Which connections a closing server may end. Node's `server.close()` (and Fastify's close,
+// which calls it) ends every connection it deems idle, and a connection accepted whose request
+// has not been read yet counts as idle: under load, connections opened just before a SIGTERM
+// were destroyed with their request unread, and their clients saw ECONNRESET. Here a connection
+// that has not begun its first request keeps the usual HTTP_HEADERS_TIMEOUT_MS to send it (it
+// is then answered, 503 once the server is closing, and closed after the answer); only
+// connections idle between two requests (keep-alive) are ended at once, as before.
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+interface Tracked {
+  /** When it opened, or its last response ended. */
+  idleSince: number;
+  /** Requests begun on it, and those not answered yet. */
+  requests: number;
+  active: number;
+  /** socket.bytesRead when its last response ended: more since means a next request is arriving. */
+  readAtIdle: number;
+}
+
+/**
+ * Tracks the connections of `server` and replaces its `closeIdleConnections` (called by
+ * `server.close()` and by the closing sweeper) with one that spares connections whose first
+ * request, or next one, is still arriving, for up to `headersTimeoutMs` after they opened or
+ * last answered.
+ */
+export function spareArrivingRequests(server: Server, headersTimeoutMs: number, tls: boolean): void {
+  const connections = new Map<Socket, Tracked>();
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+    connections.set(socket, { idleSince: Date.now(), requests: 0, active: 0, readAtIdle: 0 });
+    socket.once('close', () => connections.delete(socket));
+  });
+  server.on('request', (req, res) => {
+    const c = connections.get(req.socket);
+    if (!c) return;
+    c.requests += 1;
+    c.active += 1;
+    res.once('close', () => {
+      c.active -= 1;
+      c.idleSince = Date.now();
+      c.readAtIdle = req.socket.bytesRead;
+    });
+  });
+  server.closeIdleConnections = () => {
+    const now = Date.now();
+    for (const [socket, c] of connections) {
+      if (c.active > 0) continue;
+      const arriving = c.requests === 0 || socket.bytesRead > c.readAtIdle;
+      if (arriving && now - c.idleSince < headersTimeoutMs) continue;
+      socket.destroy();
+    }
+  };
+}
+
+/**
+ * Resolves after the event loop's next poll phase, which accepts every connection waiting in
+ * the listener's queue: closing the listener after it resets none of the connections that
+ * clients completed before the close (those would be reset by the kernel, not refused).
+ */
+export function afterPendingAccepts(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
