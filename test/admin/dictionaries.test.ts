@@ -9,7 +9,7 @@ import { assertError, assertOk } from '../helpers/assert.ts';
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UNKNOWN_ID = 987_654_321;
 const BASE = '/api/admin/dictionaries';
-const FIELDS = ['code', 'created_at', 'description', 'id', 'name', 'parent_id', 'sort', 'status', 'updated_at', 'value'];
+const FIELDS = ['code', 'created_at', 'description', 'description_i18n', 'id', 'name', 'name_i18n', 'parent_id', 'sort', 'status', 'updated_at', 'value'];
 
 interface Dict {
   id: number;
@@ -319,7 +319,7 @@ describe('PUT /dictionaries/{id}', () => {
     assertRecord(changed);
     assert.deepEqual(
       { ...changed, updated_at: item.updated_at },
-      { ...item, name: 'Renamed', value: 'v2', status: 0 },
+      { ...item, name: 'Renamed', name_i18n: { 'en-US': 'Renamed', 'zh-CN': null }, value: 'v2', status: 0 },
     );
     assert.ok(changed.updated_at >= item.updated_at);
     assert.deepEqual(assertOk(await getOne(item.id)), changed);
@@ -484,5 +484,32 @@ describe('concurrency', () => {
         assert.ok(added > 0);
       }
     }
+  });
+});
+
+describe('names and descriptions in both languages', () => {
+  const zh = (method: 'GET' | 'PUT', url: string, body?: unknown) =>
+    call(app, method, `${BASE}${url}`, { token, headers: { 'accept-language': 'zh-CN' }, ...(body !== undefined ? { body } : {}) });
+
+  test('the seeded types and items read in the reader’s language, with both values for the edit form', async () => {
+    const types = (await zh('GET', '?parent_id=0&page_size=100')).body.data.list;
+    const orderStatus = types.find((t: any) => t.code === 'order_status');
+    assert.deepEqual([orderStatus.name, orderStatus.description], ['订单状态', '订单的状态']);
+    assert.deepEqual(orderStatus.name_i18n, { 'en-US': 'Order status', 'zh-CN': '订单状态' });
+    assert.ok(types.filter((t: any) => ['order_status', 'payment_status', 'admin_status', 'menu_type'].includes(t.code)).every((t: any) => t.name_i18n['zh-CN']));
+    const items = (await zh('GET', '?type_code=order_status')).body.data.list;
+    assert.deepEqual(items.map((i: any) => i.name).sort(), ['已取消', '已支付', '待支付'].sort());
+    const en = assertOk(await list('?type_code=order_status')).list;
+    assert.deepEqual(en.map((i: any) => i.name).sort(), ['Cancelled', 'Paid', 'Pending']);
+    const found = (await zh('GET', `?parent_id=0&name=${encodeURIComponent('订单')}`)).body.data.list;
+    assert.deepEqual(found.map((t: any) => t.code), ['order_status']);
+  });
+
+  test('a type is created and edited per language', async () => {
+    const made = await newType({ name: 'Shift', name_i18n: { 'zh-CN': '班次' }, description: 'Work shifts', description_i18n: { 'zh-CN': '工作班次' } });
+    const edited = (await zh('PUT', `/${made.id}`, { description: '排班' })).body.data;
+    assert.deepEqual([edited.name, edited.description, edited.description_i18n], ['班次', '排班', { 'en-US': 'Work shifts', 'zh-CN': '排班' }]);
+    assert.equal(assertOk(await getOne(made.id)).description, 'Work shifts');
+    assertError(await update(made.id, { name_i18n: { 'zh-CN': '  ' } }), 400, 30001);
   });
 });

@@ -1,3 +1,4 @@
+import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
@@ -33,13 +34,13 @@ export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
     },
   }, async (request) => {
     const { rows, total } = await service.list(request.query);
-    return okList(request, rows.map((r) => renderDictionary(r, tz)), request.query, total);
+    return okList(request, rows.map((r) => renderDictionary(r, tz, localeOf(request))), request.query, total);
   });
 
   app.get('/dictionaries/:id', {
     config: { permission: 'dictionary.list' },
     schema: { tags, summary: 'One dictionary type or item', params: IdParam, response: { 200: DictionaryReply, 404: ErrorEnvelope } },
-  }, async (request) => ok(request, renderDictionary(await service.get(request.params.id), tz)));
+  }, async (request) => ok(request, renderDictionary(await service.get(request.params.id), tz, localeOf(request))));
 
   app.post('/dictionaries', {
     config: { permission: 'dictionary.create' },
@@ -54,7 +55,7 @@ export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
       body: DictionaryCreateBody,
       response: { 200: DictionaryReply },
     },
-  }, async (request) => ok(request, renderDictionary(await service.create(request.body), tz)));
+  }, async (request) => ok(request, renderDictionary(await service.create(request.body, localeOf(request)), tz, localeOf(request))));
 
   app.put('/dictionaries/:id', {
     config: { permission: 'dictionary.update' },
@@ -69,7 +70,7 @@ export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
       body: DictionaryUpdateBody,
       response: { 200: DictionaryReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, renderDictionary(await service.update(request.params.id, request.body), tz)));
+  }, async (request) => ok(request, renderDictionary(await service.update(request.params.id, request.body, localeOf(request)), tz, localeOf(request))));
 
   app.delete('/dictionaries/:id', {
     config: { permission: 'dictionary.delete' },

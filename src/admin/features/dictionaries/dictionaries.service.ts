@@ -4,6 +4,8 @@
 // item) are checked in a transaction that locks the rows involved, so that a concurrent
 // insert of an item under a type being deleted cannot leave an orphan.
 import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { matchesTranslated, writeText } from '../../../platform/translations.ts';
+import type { Locale } from '../../../platform/i18n.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Static } from 'typebox';
 import type { Database, Orm } from '../../../platform/db/database.ts';
@@ -55,7 +57,7 @@ export class DictionaryService {
     const filter = and(
       params.has('parent_id') ? eq(dictionaries.parentId, p('parent_id')) : undefined,
       typeId ? inArray(dictionaries.parentId, typeId) : undefined,
-      params.has('name') ? ilike(dictionaries.name, p('name')) : undefined,
+      params.has('name') ? matchesTranslated(dictionaries.name, dictionaries.nameI18n, p('name')) : undefined,
       params.has('code') ? ilike(dictionaries.code, p('code')) : undefined,
       params.has('status') ? eq(dictionaries.status, p('status')) : undefined,
     );
@@ -87,8 +89,10 @@ export class DictionaryService {
     return row;
   }
 
-  async create(input: Static<typeof DictionaryCreateBody>): Promise<DictionaryRow> {
+  async create(input: Static<typeof DictionaryCreateBody>, locale: Locale = 'en-US'): Promise<DictionaryRow> {
     const parentId = input.parent_id ?? 0;
+    const name = writeText(undefined, input.name, input.name_i18n, locale)!;
+    const description = writeText(undefined, input.description ?? '', input.description_i18n, locale)!;
     try {
       return await this.db.transaction(async ({ orm: tx }) => {
         if (parentId !== 0) {
@@ -100,10 +104,12 @@ export class DictionaryService {
           .insert(dictionaries)
           .values({
             parentId,
-            name: input.name,
+            name: name.base,
+            nameI18n: name.translations,
             code: input.code,
             value: input.value ?? '',
-            description: input.description ?? '',
+            description: description.base,
+            descriptionI18n: description.translations,
             status: input.status ?? 1,
             sort: input.sort ?? 0,
           })
@@ -116,7 +122,7 @@ export class DictionaryService {
     }
   }
 
-  async update(id: number, patch: Static<typeof DictionaryUpdateBody>): Promise<DictionaryRow> {
+  async update(id: number, patch: Static<typeof DictionaryUpdateBody>, locale: Locale = 'en-US'): Promise<DictionaryRow> {
     if (Object.values(patch).every((v) => v === undefined)) throw invalid(msg('admin.dictionaries.sendAtLeastOne'), 'body');
     let parentId = patch.parent_id;
     try {
@@ -124,7 +130,10 @@ export class DictionaryService {
         const ids = patch.parent_id ? [id, patch.parent_id] : [id];
         // Both rows locked in id order: the one changed and the type it moves to.
         const locked = await tx
-          .select({ id: dictionaries.id, parentId: dictionaries.parentId })
+          .select({
+            id: dictionaries.id, parentId: dictionaries.parentId,
+            name: dictionaries.name, nameI18n: dictionaries.nameI18n, description: dictionaries.description, descriptionI18n: dictionaries.descriptionI18n,
+          })
           .from(dictionaries)
           .where(inArray(dictionaries.id, ids))
           .orderBy(asc(dictionaries.id))
@@ -132,6 +141,8 @@ export class DictionaryService {
         const current = locked.find((r) => r.id === id);
         if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.noDictionary', { id }) });
         parentId ??= current.parentId;
+        const name = writeText({ base: current.name, translations: current.nameI18n }, patch.name, patch.name_i18n, locale);
+        const description = writeText({ base: current.description, translations: current.descriptionI18n }, patch.description, patch.description_i18n, locale);
         if (patch.parent_id !== undefined && patch.parent_id !== current.parentId) {
           if (patch.parent_id === id) throw invalid(msg('admin.dictionaries.dictionaryCannotOwnParent'), 'parent_id');
           if (patch.parent_id !== 0) assertType(locked.find((r) => r.id === patch.parent_id), patch.parent_id);
@@ -145,10 +156,12 @@ export class DictionaryService {
           // Fields absent from the request are undefined, which the builder leaves out of the SET.
           .set({
             parentId: patch.parent_id,
-            name: patch.name,
+            name: name?.base,
+            nameI18n: name?.translations,
             code: patch.code,
             value: patch.value,
-            description: patch.description,
+            description: description?.base,
+            descriptionI18n: description?.translations,
             status: patch.status,
             sort: patch.sort,
             updatedAt: sql`now()`,
