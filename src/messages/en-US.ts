@@ -66,7 +66,8 @@ export const enUS = {
   'admin.error.CAPTCHA_WRONG': 'Wrong or expired captcha',
   'admin.error.LOGIN_LOCKED': 'Too many failed logins; try again in {minutes} minutes',
   'admin.error.TOKEN_INVALID': 'Token invalid or missing',
-  'admin.error.AUTHENTICATOR_CODE_INVALID': 'Authenticator code required or wrong',
+  'admin.error.AUTHENTICATOR_CODE_INVALID': 'Enter the 6-digit code your authenticator app shows now (a code that is wrong or was already used is refused)',
+  'admin.error.AUTHENTICATOR_CODE_WRONG': 'The authenticator code is wrong or was already used: enter the 6-digit code your authenticator app shows now',
   'admin.error.TOO_MANY_REQUESTS': 'Too many requests; slow down',
   'admin.error.NO_PERMISSION': 'No permission',
   'admin.error.NOT_FOUND': 'Resource does not exist',
@@ -107,7 +108,6 @@ export const enUS = {
   'admin.admins.onlySuperResetsProtectedPassword': 'only a super administrator can reset the password of a protected administrator',
   'admin.admins.onlySuperUnbindsProtected': 'only a super administrator can unbind the authenticator of a protected administrator',
   'admin.admins.bindAuthenticatorYourOwn': 'bind an authenticator to your own account first',
-  'admin.admins.authenticatorCodeWrongAlready': 'the authenticator code is wrong or already used',
   'admin.admins.ownPassword': 'change your own password with PUT /password (it asks for old_password), not through the administration routes',
   'admin.admins.usernameTaken': 'username {username} is taken',
   'admin.admins.duplicate': 'an administrator with these values already exists',
@@ -160,14 +160,12 @@ export const enUS = {
   'admin.attachments.tooManyFields': 'too many form fields',
 
   'admin.auth.captchaIdCaptchaCode': 'captcha_id and captcha_code are required',
-  'admin.auth.googleCodeRequiredAccount': 'google_code is required for this account',
   'admin.auth.passwordConfirmationDoesNot': 'password_confirmation does not match password',
   'admin.auth.oldPasswordIncorrect': 'old_password is incorrect',
   'admin.auth.newPasswordMustDiffer': 'the new password must differ from the old one',
 
   'admin.authenticator.authenticatorAlreadyBoundUnbind': 'an authenticator is already bound; unbind it first',
   'admin.authenticator.secretNotPendingOne': 'the secret is not the pending one (or it expired): request a new QR code',
-  'admin.authenticator.authenticatorCodeWrongAlready': 'the authenticator code is wrong or already used',
   'admin.authenticator.authenticatorAlreadyBound': 'an authenticator is already bound',
   'admin.authenticator.noAuthenticatorBound': 'no authenticator is bound',
 

@@ -66,7 +66,8 @@ export const zhCN: Record<MessageKey, string> = {
   'admin.error.CAPTCHA_WRONG': '验证码错误或已过期',
   'admin.error.LOGIN_LOCKED': '登录失败次数过多，请 {minutes} 分钟后再试',
   'admin.error.TOKEN_INVALID': '令牌无效或缺失',
-  'admin.error.AUTHENTICATOR_CODE_INVALID': '需要动态验证码或验证码错误',
+  'admin.error.AUTHENTICATOR_CODE_INVALID': '请输入身份验证器应用当前显示的 6 位动态码（错误或已用过的动态码不被接受）',
+  'admin.error.AUTHENTICATOR_CODE_WRONG': '动态码错误或已用过：请输入身份验证器应用当前显示的 6 位动态码',
   'admin.error.TOO_MANY_REQUESTS': '请求过于频繁，请稍后再试',
   'admin.error.NO_PERMISSION': '没有权限',
   'admin.error.NOT_FOUND': '资源不存在',
@@ -107,7 +108,6 @@ export const zhCN: Record<MessageKey, string> = {
   'admin.admins.onlySuperResetsProtectedPassword': '只有超级管理员才能重置受保护管理员的密码',
   'admin.admins.onlySuperUnbindsProtected': '只有超级管理员才能解绑受保护管理员的身份验证器',
   'admin.admins.bindAuthenticatorYourOwn': '请先为自己的账号绑定身份验证器',
-  'admin.admins.authenticatorCodeWrongAlready': '身份验证器动态码错误或已被使用',
   'admin.admins.ownPassword': '修改自己的密码请使用 PUT /password（需要提供 old_password），不能通过管理员管理接口修改',
   'admin.admins.usernameTaken': '用户名 {username} 已被占用',
   'admin.admins.duplicate': '已存在相同数据的管理员',
@@ -160,14 +160,12 @@ export const zhCN: Record<MessageKey, string> = {
   'admin.attachments.tooManyFields': '表单字段过多',
 
   'admin.auth.captchaIdCaptchaCode': 'captcha_id 和 captcha_code 为必填项',
-  'admin.auth.googleCodeRequiredAccount': '该账号需要提供 google_code',
   'admin.auth.passwordConfirmationDoesNot': 'password_confirmation 与 password 不一致',
   'admin.auth.oldPasswordIncorrect': 'old_password 不正确',
   'admin.auth.newPasswordMustDiffer': '新密码必须与旧密码不同',
 
   'admin.authenticator.authenticatorAlreadyBoundUnbind': '已绑定身份验证器，请先解绑',
   'admin.authenticator.secretNotPendingOne': '该密钥不是待绑定的密钥（或已过期），请重新获取二维码',
-  'admin.authenticator.authenticatorCodeWrongAlready': '身份验证器动态码错误或已被使用',
   'admin.authenticator.authenticatorAlreadyBound': '已绑定身份验证器',
   'admin.authenticator.noAuthenticatorBound': '未绑定身份验证器',
 

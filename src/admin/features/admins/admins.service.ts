@@ -427,7 +427,7 @@ export class AdminsService {
     const [me] = await this.orm.select({ secret: admins.totpSecret }).from(admins).where(eq(admins.id, caller.adminId));
     if (!me?.secret) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.bindAuthenticatorYourOwn') });
     if (!(await consumeTotp(this.db, caller.adminId, me.secret, code))) {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.admins.authenticatorCodeWrongAlready'), details: { field: 'code' } });
+      throw new AppError(E.AUTHENTICATOR_CODE_WRONG, { details: { field: 'code' } });
     }
     if (!target.bound) return;
     const ended = await this.db.transaction(async (tx) => {
