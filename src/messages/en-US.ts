@@ -182,6 +182,7 @@ export const enUS = {
   'admin.blacklists.startMustNotAfter': 'the start of "{text}" must not be after its end',
   'admin.blacklists.notIpvIpvAddress': '"{text}" is not an IPv4 or IPv6 address, a CIDR block or a start-end range',
 
+  'admin.departments.phoneNotNumber': 'phone must be a phone number: 3 to 20 digits, written with + - ( ) . or spaces if you like, e.g. +44 20 7946 0000 (or leave it empty)',
   'admin.departments.sendAtLeastOne': 'send at least one field to change',
   'admin.departments.departmentStillHasChild': 'department {id} still has child departments: delete or move them first',
   'admin.departments.departmentStillHasAdministrator': 'department {id} still has {n} administrator(s): move them to another department first',

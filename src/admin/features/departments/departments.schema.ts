@@ -45,7 +45,7 @@ const fields = {
   parent_id: (o: Opts = {}) => Type.Integer({ minimum: 0, maximum: ID_MAX, description: 'parent department; 0 = root', ...o }),
   name: (o: Opts = {}) => Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: 'not blank', ...o }),
   leader: (o: Opts = {}) => Type.String({ maxLength: 64, ...o }),
-  phone: (o: Opts = {}) => Type.String({ maxLength: 32, ...o }),
+  phone: (o: Opts = {}) => Type.String({ maxLength: 32, description: 'a phone number (3 to 20 digits; + - ( ) . and spaces allowed, an extension `ext 12`), or empty; anything else is a 400 (30001) that says so', ...o }),
   email: (o: Opts = {}) =>
     Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 128 })], { description: 'an email address, or empty', ...o }),
   status: (o: Opts = {}) => Type.Integer({ minimum: 0, maximum: 1, description: '1 enabled, 0 disabled', ...o }),
