@@ -87,6 +87,8 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   const notifications = new NotificationService({ db, pubsub, logger });
   const auth = new AuthService({ db, kv, config, sessions, rbac, logger, metrics: platform.metrics });
   const logs = new LogsService({ db, config });
+  // The permission catalogue: the slugs the routes declare (filled as they register, below).
+  const declared: DeclaredPermission[] = [];
   const ctx: AdminContext = {
     platform,
     sessions,
@@ -100,7 +102,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     authenticator: new AuthenticatorService({ db, kv, sessions }),
     admins: new AdminsService({ db, config, sessions, rbac, notifications }),
     roles: new RoleService({ db, config, sessions, rbac }),
-    permissions: new PermissionService({ db, config, sessions, rbac }),
+    permissions: new PermissionService({ db, config, sessions, rbac, declared }),
     menus: new MenuService({ db, config }),
     departments: new DepartmentService({ db, config }),
     dictionaries: new DictionaryService({ db }),
@@ -123,7 +125,6 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   await app.register(rateLimit, { global: false, ...rateLimitStorage(platform.redis, `${config.REDIS_KEY_PREFIX}admin-rl:`, logger) });
   const perIp = limitHook(app, { max: config.AUTH_RATE_LIMIT, windowMs: 60_000, key: (request) => `${request.routeOptions.url}:${request.ip}` }, ({ retryAfter }) =>
     new AppError(E.TOO_MANY_REQUESTS, { detail: msg('admin.app.authRateLimited', { AUTH_RATE_LIMIT: config.AUTH_RATE_LIMIT, retryAfter }), headers: { 'Retry-After': String(retryAfter) } }));
-  const declared: DeclaredPermission[] = [];
   const docsRoute = `${ADMIN_PREFIX}/docs`;
   app.addHook('onRoute', (route) => {
     const cfg = (route.config ??= {});

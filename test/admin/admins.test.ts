@@ -359,6 +359,22 @@ describe('PUT /admins/{id}', () => {
     assert.equal(Number(n!.n), 1);
   });
 
+  test('a non-super editor cannot hand on, through a role, a menu they do not see (403 20003)', async () => {
+    const editor = await signedInAdmin(app, { permissions: ['admin.update', 'admin.list'], menus: ['admin'] });
+    const target = await seedAdmin(app);
+    const withMenu = async (slug: string) => {
+      const id = await createRole(uniq('Menus'), ['admin.list']);
+      await app.platform.db.query('INSERT INTO admin.role_menus (role_id, menu_id) SELECT $1, id FROM admin.menus WHERE slug = $2', [id, slug]);
+      return id;
+    };
+    const unseen = await withMenu('order');
+    const res = await put(editor.token, `${BASE}/${target.id}`, { role_ids: [unseen] });
+    assertError(res, 403, 20003);
+    assert.match(res.body.message, /grants the menu order, which the caller does not see/);
+    // A menu they see (or the directory above it) is fine.
+    assertOk(await put(editor.token, `${BASE}/${target.id}`, { role_ids: [await withMenu('admin'), await withMenu('system')] }));
+  });
+
   test('unknown fields and bad values are 400 30001, and nothing changes', async () => {
     const a = await create({ username: uniq('strict'), password: 'Valid-pass-1', nickname: 'Same' });
     const before = await adminRow(a.id);
@@ -452,15 +468,15 @@ describe('POST /admins/{id}/unbind-google-auth', () => {
   }
   const unbind = (token: string, id: number, code: unknown) => post(token, `${BASE}/${id}/unbind-google-auth`, { code });
 
-  test('the caller must have an authenticator bound (403 20003) and send a correct code (400 30001)', async () => {
+  test('the caller must have an authenticator bound (403 20003) and send a correct code (400 10010 when wrong or malformed)', async () => {
     const caller = await signedInAdmin(app, { permissions: ['admin.unbind_2fa'] });
     const target = await seedAdmin(app);
     const targetSecret = await bindDirectly(target.id);
     assertError(await unbind(caller.token, target.id, totpCode(targetSecret)), 403, 20003);
 
     const callerSecret = await bindDirectly(caller.id);
-    assertError(await unbind(caller.token, target.id, wrongCode(callerSecret)), 400, 30001);
-    assertError(await unbind(caller.token, target.id, 'abcdef'), 400, 30001);
+    assertError(await unbind(caller.token, target.id, wrongCode(callerSecret)), 400, 10010);
+    assertError(await unbind(caller.token, target.id, 'abcdef'), 400, 10010);
     assertError(await post(caller.token, `${BASE}/${target.id}/unbind-google-auth`, {}), 400, 30001);
     assertError(await unbind(caller.token, UNKNOWN_ID, totpCode(callerSecret)), 404, 30003);
     assert.equal((await adminRow(target.id))!.totp_secret, targetSecret);
@@ -485,7 +501,7 @@ describe('POST /admins/{id}/unbind-google-auth', () => {
     // The same code again is refused, even for another target.
     const other = await seedAdmin(app);
     await bindDirectly(other.id);
-    assertError(await unbind(caller.token, other.id, code), 400, 30001);
+    assertError(await unbind(caller.token, other.id, code), 400, 10010);
     assertOk(await unbind(caller.token, other.id, nextCode(callerSecret)));
     assert.equal((await adminRow(other.id))!.totp_secret, null);
   });

@@ -2,6 +2,7 @@
 // authenticator codes, login log), logout, token refresh, GET /info and PUT /password.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { CAPTCHA_ALPHABET, CAPTCHA_LENGTH, CAPTCHA_MARGIN, renderCaptcha } from '../../src/platform/auth/captcha.ts';
 import { newTotpSecret, totpCode, TOTP_PERIOD } from '../../src/platform/auth/totp.ts';
 import { ADMIN_PASSWORD, closeAll, startApp, startApps, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
@@ -153,6 +154,57 @@ describe('GET /captcha and login with a captcha', () => {
     assert.equal(logs[0]!.status, 0);
     assert.equal(logs[0]!.reason, 'captcha');
     assert.equal(logs[0]!.user_agent, UA);
+  });
+
+  test('the picture is at least 150x50, says its natural size, and no glyph touches an edge', async () => {
+    const { res } = await newCaptcha(captchaApp);
+    const { captcha_image, width, height, enabled } = res.body.data;
+    assert.equal(enabled, true);
+    const png = Buffer.from(captcha_image.slice('data:image/png;base64,'.length), 'base64');
+    // IHDR: the picture's own size, as the reply says.
+    assert.equal(png.readUInt32BE(16), width);
+    assert.equal(png.readUInt32BE(20), height);
+    assert.ok(width >= 150 && height >= 50, `${width}x${height}`);
+    // Every character four times over (the widest fill their slots), then random ones.
+    const texts = [...[...CAPTCHA_ALPHABET].map((ch) => ch.repeat(CAPTCHA_LENGTH)), ...Array.from({ length: 40 }, () => undefined)];
+    for (const text of texts) {
+      const c = renderCaptcha(text);
+      assert.equal(c.glyphs.length, CAPTCHA_LENGTH);
+      for (const g of c.glyphs) {
+        const inside = g.x1 >= CAPTCHA_MARGIN - 0.01 && g.y1 >= CAPTCHA_MARGIN - 0.01
+          && g.x2 <= c.width - CAPTCHA_MARGIN + 0.01 && g.y2 <= c.height - CAPTCHA_MARGIN + 0.01;
+        assert.ok(inside, `${c.text}: ${g.char} drawn at ${JSON.stringify(g)} in ${c.width}x${c.height}`);
+        // Large enough to read: at least 20 px tall.
+        assert.ok(g.y2 - g.y1 >= 20, `${g.char} is ${g.y2 - g.y1} px tall`);
+      }
+    }
+  });
+
+  test('the alphabet has no look-alikes once case is ignored, and every answer comes from it', async () => {
+    const alphabet = CAPTCHA_ALPHABET.toLowerCase();
+    assert.equal(new Set(alphabet).size, alphabet.length);
+    for (const group of ['0o', '1li', 's53', 'adq', '2z', '8b', '6g']) {
+      const present = [...group].filter((ch) => alphabet.includes(ch));
+      assert.ok(present.length === 0, `look-alikes ${present.join('/')} in ${CAPTCHA_ALPHABET}`);
+    }
+    for (let i = 0; i < 20; i++) {
+      const { answer } = await newCaptcha(captchaApp);
+      assert.match(answer, new RegExp(`^[${alphabet}]{${CAPTCHA_LENGTH}}$`));
+    }
+  });
+
+  test('the answer is compared without case: typed in small letters it signs in', async () => {
+    const { id, answer } = await newCaptcha(captchaApp);
+    // Drawn in capitals; typed as a person would, in small letters with a stray space.
+    const res = await postLogin(captchaApp, { username: 'admin', password: ADMIN_PASSWORD, captcha_id: id, captcha_code: ` ${answer.toLowerCase()} ` });
+    assertOk(res);
+  });
+
+  test('says enabled: false when the server runs with the captcha off, and login then needs none', async () => {
+    const res = await call(app, 'GET', '/api/admin/captcha');
+    assertOk(res);
+    assert.equal(res.body.data.enabled, false);
+    assertOk(await postLogin(app, { username: 'admin', password: ADMIN_PASSWORD }));
   });
 });
 

@@ -88,18 +88,18 @@ describe('qrcode and bind', () => {
     assertOk(await info(second));
 
     // Unbinding needs a fresh code: the one just used is refused.
-    assertError(await unbind(a.token, { code: next }), 400, 30001);
+    assertError(await unbind(a.token, { code: next }), 400, 10010);
     assert.equal(await status(a.token), true);
   });
 
-  test('bind refuses a secret that is not the pending one, a wrong code or a replayed code (400 30001)', async () => {
+  test('bind refuses a secret that is not the pending one (400 30001), a wrong, malformed or replayed code (400 10010)', async () => {
     const a = await signedIn();
     const first = assertOk(await qrcode(a.token)).secret as string;
     const latest = assertOk(await qrcode(a.token)).secret as string;
     assert.notEqual(first, latest);
     assertError(await bind(a.token, { secret: first, code: totpCode(first) }), 400, 30001);
-    assertError(await bind(a.token, { secret: latest, code: wrongCode(latest) }), 400, 30001);
-    assertError(await bind(a.token, { secret: latest, code: 'abcdef' }), 400, 30001);
+    assertError(await bind(a.token, { secret: latest, code: wrongCode(latest) }), 400, 10010);
+    assertError(await bind(a.token, { secret: latest, code: 'abcdef' }), 400, 10010);
     assertError(await bind(a.token, { secret: latest }), 400, 30001);
     assertError(await bind(a.token, { secret: latest, code: totpCode(latest), is_bound: true }), 400, 30001);
     assert.equal(await secretOf(a.id), null);
@@ -132,8 +132,8 @@ describe('unbind', () => {
     const other = assertOk(await postLogin({ username: a.username, password: a.password, google_code: used })).token as string;
     assertOk(await info(other));
 
-    assertError(await unbind(a.token, { code: wrongCode(secret) }), 400, 30001);
-    assertError(await unbind(a.token, { code: used }), 400, 30001);
+    assertError(await unbind(a.token, { code: wrongCode(secret) }), 400, 10010);
+    assertError(await unbind(a.token, { code: used }), 400, 10010);
     assertError(await unbind(a.token, {}), 400, 30001);
     assertError(await unbind(a.token, { code: nextCode(secret), secret }), 400, 30001);
     assert.equal(await status(a.token), true);
@@ -146,5 +146,45 @@ describe('unbind', () => {
     assertError(await info(other), 401, 10004);
     await login(app, a.username, a.password);
     assertError(await unbind(a.token, { code: fresh }), 400, 30001);
+  });
+});
+
+describe('a wrong or malformed code is told plainly', () => {
+  const JARGON = /Parameter validation failed|参数校验失败|pattern|google_code/;
+
+  test('bind and unbind: the code of its own (10010), in both languages, with no validation prefix', async () => {
+    const a = await signedIn();
+    const secret = assertOk(await qrcode(a.token)).secret as string;
+    for (const code of [wrongCode(secret), '12345', 'abcdef', '1234567']) {
+      const en = await call(app, 'POST', `${BASE}/bind`, { token: a.token, body: { secret, code } });
+      assertError(en, 400, 10010);
+      assert.doesNotMatch(en.body.message, JARGON);
+      assert.match(en.body.message, /authenticator code is wrong/);
+      const zh = await call(app, 'POST', `${BASE}/bind`, { token: a.token, body: { secret, code }, headers: { 'accept-language': 'zh-CN' } });
+      assertError(zh, 400, 10010);
+      assert.doesNotMatch(zh.body.message, JARGON);
+      assert.match(zh.body.message, /动态码错误/);
+    }
+    // Typed with a space, as some apps show it, the right code binds.
+    const code = totpCode(secret);
+    assertOk(await bind(a.token, { secret, code: `${code.slice(0, 3)} ${code.slice(3)}` }));
+    const wrong = await call(app, 'POST', `${BASE}/unbind`, { token: a.token, body: { code: 'abc' }, headers: { 'accept-language': 'zh-CN' } });
+    assertError(wrong, 400, 10010);
+    assert.doesNotMatch(wrong.body.message, JARGON);
+  });
+
+  test('login: a malformed code is answered like a wrong one (401 10008), plainly, in both languages', async () => {
+    const a = await signedIn();
+    const secret = assertOk(await qrcode(a.token)).secret as string;
+    assertOk(await bind(a.token, { secret, code: totpCode(secret) }));
+    // Each wrong code counts towards the lockout (five): three here, one language each.
+    const cases: [string | undefined, 'en-US' | 'zh-CN'][] = [['abcdef', 'en-US'], ['12 34', 'zh-CN'], [wrongCode(secret), 'en-US'], [undefined, 'zh-CN'], [undefined, 'en-US']];
+    for (const [google_code, language] of cases) {
+      const body = { username: a.username, password: a.password, ...(google_code === undefined ? {} : { google_code }) };
+      const res = await call(app, 'POST', '/api/admin/login', { body, headers: { 'accept-language': language } });
+      assertError(res, 401, 10008);
+      assert.doesNotMatch(res.body.message, JARGON);
+      assert.match(res.body.message, language === 'en-US' ? /6-digit code your authenticator app shows/ : /6 位动态码/);
+    }
   });
 });

@@ -1,7 +1,7 @@
 // GET /dashboard/stats: counts that follow the data, today's logins and operations, the
 // newest log rows, and its permission.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { startOfDay } from '../../src/admin/features/dashboard/dashboard.service.ts';
 import { formatDisplay } from '../../src/platform/time.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -30,7 +30,7 @@ async function countOf(table: string): Promise<number> {
 test('the contract fields, with counts equal to the tables', async () => {
   const data = await stats();
   assert.deepEqual(Object.keys(data).sort(), [
-    'admin_count', 'login_count_today', 'menu_count', 'operation_count_today', 'recent_logins', 'recent_operations', 'role_count',
+    'activity_today', 'admin_count', 'login_count_today', 'menu_count', 'operation_count_today', 'recent_logins', 'recent_operations', 'role_count',
   ]);
   assert.equal(data.admin_count, await countOf('admins'));
   assert.equal(data.role_count, await countOf('roles'));
@@ -72,6 +72,7 @@ test('a new administrator and a login change the counts; the login is the newest
   assert.equal(latest.operation_count_today, before.operation_count_today + 1);
   assert.equal(latest.recent_operations[0].trace_id, op.body.trace_id);
   assert.equal(latest.recent_operations[0].action, 'logout');
+  assert.equal(latest.recent_operations[0].action_label, 'Sign out');
 });
 
 test('only the newest 10 rows are listed', async () => {
@@ -94,4 +95,86 @@ test('"today" starts at midnight of the display time zone', () => {
   // 04:30 on the 11th in Shanghai (UTC+8): the day began at 16:00 UTC on the 10th.
   assert.equal(startOfDay(now, 'Asia/Shanghai').toISOString(), '2026-03-10T16:00:00.000Z');
   assert.equal(formatDisplay(startOfDay(now, 'America/New_York'), 'America/New_York'), '2026-03-10 00:00:00');
+});
+
+describe('today’s activity per hour', () => {
+  const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`);
+  const seriesOf = (data: any, key: string) => data.activity_today.series.find((s: any) => s.key === key);
+
+  test('is aggregated over the whole day (not the newest rows): every hour, zero-filled, summing to the totals', async () => {
+    const before = await stats();
+    const start = startOfDay(new Date(), 'UTC').getTime();
+    const span = Math.max(1, Date.now() - start - 1000);
+    // 53 operations spread over today (far more than the 10 newest rows), 7 successful and 4
+    // failed logins, and rows of yesterday, which do not count.
+    const at = (i: number, n: number) => new Date(start + Math.floor((span * i) / n));
+    const opTimes = Array.from({ length: 53 }, (_, i) => at(i, 53));
+    const loginTimes = Array.from({ length: 7 }, (_, i) => at(i, 7));
+    const db = app.platform.db;
+    for (const t of opTimes) {
+      await db.query(`INSERT INTO admin.operation_logs (module, action, method, path, status_code, duration_ms, created_at) VALUES ('order', 'create', 'POST', '/x', 200, 1, $1)`, [t.toISOString()]);
+    }
+    for (const [i, t] of loginTimes.entries()) {
+      await db.query(`INSERT INTO admin.login_logs (username, status, reason, created_at) VALUES ('chart', 1, 'success', $1)`, [t.toISOString()]);
+      if (i < 4) await db.query(`INSERT INTO admin.login_logs (username, status, reason, created_at) VALUES ('chart', 0, 'bad_password', $1)`, [t.toISOString()]);
+    }
+    const yesterday = new Date(start - 3600_000).toISOString();
+    await db.query(`INSERT INTO admin.operation_logs (module, action, method, path, status_code, duration_ms, created_at) VALUES ('order', 'create', 'POST', '/x', 200, 1, $1)`, [yesterday]);
+    await db.query(`INSERT INTO admin.login_logs (username, status, reason, created_at) VALUES ('chart', 1, 'success', $1)`, [yesterday]);
+
+    const after = await stats();
+    const activity = after.activity_today;
+    assert.deepEqual(activity.hours, HOURS);
+    assert.equal(activity.time_zone, 'UTC');
+    assert.equal(activity.date, formatDisplay(new Date(), 'UTC')!.slice(0, 10));
+    assert.deepEqual(activity.series.map((s: any) => [s.key, s.name]), [['operations', 'Operations'], ['logins', 'Successful sign-ins']]);
+    const ops = seriesOf(after, 'operations');
+    const logins = seriesOf(after, 'logins');
+    for (const s of [ops, logins]) {
+      assert.equal(s.data.length, 24);
+      assert.ok(s.data.every((n: unknown) => Number.isInteger(n) && (n as number) >= 0));
+      assert.equal(s.total, s.data.reduce((a: number, b: number) => a + b, 0));
+    }
+    // Consistent with the totals beside the chart.
+    assert.equal(ops.total, after.operation_count_today);
+    assert.equal(logins.total, after.login_count_today);
+    assert.equal(after.operation_count_today - before.operation_count_today, 53);
+    assert.equal(after.login_count_today - before.login_count_today, 7);
+    // Each hour gained exactly the rows written in it.
+    const perHour = (times: Date[]) => HOURS.map((_, h) => times.filter((t) => t.getUTCHours() === h).length);
+    const gained = (key: string) => seriesOf(after, key).data.map((n: number, h: number) => n - seriesOf(before, key).data[h]);
+    assert.deepEqual(gained('operations'), perHour(opTimes));
+    assert.deepEqual(gained('logins'), perHour(loginTimes));
+  });
+
+  test('the legend and the recent operations are in the reader’s language', async () => {
+    await app.platform.db.query(`INSERT INTO admin.operation_logs (module, action, method, path, status_code, duration_ms) VALUES ('order', 'create', 'POST', '/x', 200, 1)`);
+    const res = await call(app, 'GET', '/api/admin/dashboard/stats', { token: superToken, headers: { 'accept-language': 'zh-CN' } });
+    assert.equal(res.status, 200);
+    const data = res.body.data;
+    assert.deepEqual(data.activity_today.series.map((s: any) => s.name), ['操作', '成功登录']);
+    const created = data.recent_operations.find((r: any) => r.module === 'order' && r.action === 'create');
+    assert.equal(created?.action_label, '新增订单');
+  });
+
+  test('hours are those of the display time zone', async () => {
+    const shanghai = await startApp({ DISPLAY_TIMEZONE: 'Asia/Shanghai' });
+    try {
+      const token = await login(shanghai);
+      const start = startOfDay(new Date(), 'Asia/Shanghai');
+      // One operation at 00:30 local time today (16:30 UTC the day before).
+      await shanghai.platform.db.query(
+        `INSERT INTO admin.operation_logs (module, action, method, path, status_code, duration_ms, created_at) VALUES ('order', 'create', 'POST', '/x', 200, 1, $1)`,
+        [new Date(Math.min(start.getTime() + 1800_000, Date.now() - 1000)).toISOString()],
+      );
+      const data = assertOk(await call(shanghai, 'GET', '/api/admin/dashboard/stats', { token }));
+      assert.equal(data.activity_today.time_zone, 'Asia/Shanghai');
+      const ops = data.activity_today.series.find((s: any) => s.key === 'operations');
+      assert.equal(ops.total, data.operation_count_today);
+      const expectedHour = Number(formatDisplay(new Date(Math.min(start.getTime() + 1800_000, Date.now() - 1000)), 'Asia/Shanghai')!.slice(11, 13));
+      assert.ok(ops.data[expectedHour] >= 1, JSON.stringify(ops.data));
+    } finally {
+      await shanghai.close();
+    }
+  });
 });

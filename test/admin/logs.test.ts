@@ -11,6 +11,7 @@ import { LogWriter, purgeLogs } from '../../src/admin/features/logs/logs.writer.
 import { ADMIN_PASSWORD, startApp, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
+import { actionLabel, hasActionLabel } from '../../src/admin/kernel/action-labels.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
@@ -275,6 +276,34 @@ describe('system log capture', () => {
 });
 
 describe('GET /logs/operation', () => {
+  test('each row names its action in the reader’s language (action_label), not only the raw module and action', async () => {
+    const admin = await seedAdmin(app);
+    const token = await login(app, admin.username, admin.password);
+    const logout = await call(app, 'POST', '/api/admin/logout', { token });
+    assertOk(logout);
+    await operationFor(logout);
+    const read = async (language: string) => {
+      const res = await call(app, 'GET', `/api/admin/logs/operation?trace_id=${logout.body.trace_id}`, { token: superToken, headers: { 'accept-language': language } });
+      assert.equal(res.status, 200);
+      return res.body.data.list[0];
+    };
+    const en = await read('en-US');
+    assert.deepEqual([en.module, en.action, en.action_label], ['auth', 'logout', 'Sign out']);
+    assert.equal((await read('zh-CN')).action_label, '退出登录');
+  });
+
+  test('every self-service action and every permission slug has a name in both languages', () => {
+    const selfService = ['/logout', '/refresh-token', '/password', '/google-authenticator/bind', '/google-authenticator/unbind',
+      '/notifications/read-all', '/notifications/:id/read', '/ws/ticket'];
+    for (const path of selfService) {
+      const { module, action } = moduleAndAction(undefined, `/api/admin${path}`, '/api/admin');
+      assert.ok(hasActionLabel(`${module}.${action}`), `${module}.${action} (${path})`);
+      assert.match(actionLabel(`${module}.${action}`, 'zh-CN'), /[\u4e00-\u9fff]/);
+    }
+    assert.equal(actionLabel('online.kick', 'en-US'), 'Sign out online administrators');
+    assert.equal(actionLabel('no.such', 'zh-CN'), 'no.such');
+  });
+
   test('filters by admin_id, module, action and dates (both date forms)', async () => {
     const { token, ...admin } = await signedInAdmin(app, { permissions: ['online.kick'] });
     const res = await call(app, 'POST', '/api/admin/online-admins/batch-kick-out', { token, body: { token_ids: [987654320] } });

@@ -42,6 +42,24 @@ test('sane numbers for cpu, memory, disk and runtime', async () => {
   assert.ok(Number.isInteger(rt.uptime) && rt.uptime >= 0);
   assert.equal(typeof rt.gc_pause, 'string');
   assert.ok(rt.gc_pause.length > 0);
+  for (const k of ['gc_pause_last_ms', 'gc_pause_avg_ms', 'gc_pause_max_ms']) assert.ok(typeof rt[k] === 'number' && rt[k] >= 0, k);
+});
+
+test('the garbage-collection line says what it is, in the reader’s language', async () => {
+  // A collection now, so that there are pauses to describe.
+  (globalThis as { gc?: () => void }).gc?.();
+  const en = assertOk(await call(app, 'GET', '/api/admin/monitor/system', { token: superToken })).runtime;
+  const zhRes = await call(app, 'GET', '/api/admin/monitor/system', { token: superToken, headers: { 'accept-language': 'zh-CN' } });
+  assert.equal(zhRes.status, 200);
+  const zh = zhRes.body.data.runtime;
+  assert.match(en.gc_summary, /^Garbage collection \(the runtime’s automatic memory clean-up\)/);
+  assert.match(zh.gc_summary, /^垃圾回收（运行时自动清理内存）/);
+  assert.doesNotMatch(zh.gc_summary + zh.gc_pause, /[A-Za-z]{3}/, 'no English in the Chinese line');
+  if (en.gc_count > 0) {
+    assert.match(en.gc_pause, /^last \d+\.\d{2} ms · average \d+\.\d{2} ms · longest \d+\.\d{2} ms$/);
+    assert.match(zh.gc_pause, /^最近 \d+\.\d{2} 毫秒 · 平均 \d+\.\d{2} 毫秒 · 最长 \d+\.\d{2} 毫秒$/);
+    assert.ok(en.gc_summary.includes(`${en.gc_count} times`), en.gc_summary);
+  }
 });
 
 test('the database: its kind, up, a latency, the server version, the database size and the pool', async () => {

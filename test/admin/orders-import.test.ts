@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { onPostgres, startApp, within, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
-import { call, login, seedAdmin, type Reply } from '../helpers/http.ts';
+import { call, login, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
 
 const URL = '/api/admin/orders/import';
 const HEADER = 'order_no,request_id,user_id,amount,status,paid_at,created_at,products';
@@ -69,6 +69,31 @@ async function ordersOf(prefix: string) {
     [`${prefix}%`],
   );
 }
+
+describe('GET /orders/import/sample', () => {
+  test('downloads a sample CSV (the header and an example row) that the import accepts as it is', async () => {
+    const res = await app.app.inject({ method: 'GET', url: '/api/admin/orders/import/sample', headers: { authorization: `Bearer ${token}` } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(String(res.headers['content-type']), /^text\/csv; charset=utf-8/);
+    assert.match(String(res.headers['content-disposition']), /^attachment; filename="orders-import-sample\.csv"$/);
+    const file = res.rawPayload;
+    assert.equal(file.subarray(0, 3).toString('hex'), 'efbbbf', 'UTF-8 with a byte-order mark');
+    const lines = file.subarray(3).toString('utf8').split('\r\n');
+    assert.equal(lines[0], HEADER);
+    assert.equal(lines.filter((l) => l !== '').length, 2, 'the header and one example row');
+    const imported = assertOk(await upload(file));
+    assert.deepEqual(imported, { total: 1, succeeded: 1, failed: 0, duplicates: 0, errors: [], errors_truncated: false });
+    const [order] = await ordersOf('sample-order-0001');
+    assert.deepEqual([order!.user_id, order!.amount, order!.status, order!.products], [1001, '37.50', 'pending', '7:Green tea:12.50x2|9:Teacup:12.50x1']);
+    // The same file again: its order exists already.
+    assert.equal(assertOk(await upload(file)).duplicates, 1);
+  });
+
+  test('needs order.import', async () => {
+    const { token: reader } = await signedInAdmin(app, { permissions: ['order.list'] });
+    assertError(await call(app, 'GET', '/api/admin/orders/import/sample', { token: reader }), 403, 20001);
+  });
+});
 
 describe('POST /orders/import', () => {
   test('creates the orders of valid rows with their products, in file order', async () => {

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 import { call, login, signedInAdmin, type Reply } from '../helpers/http.ts';
+import { maskConfig, unmaskConfig } from '../../src/admin/features/payment-methods/payment-methods.secrets.ts';
 
 const BASE = '/api/admin/payment-methods';
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -179,6 +180,44 @@ describe('secrets in config', () => {
       assertNoSecret(r.params);
       assert.equal(JSON.stringify(r.params).includes('wx-app-123'), true, 'plain settings are kept');
     }
+  });
+  test('a deeply nested config (3,000 levels) does not break the masking: no 500, its secrets masked', async () => {
+    // Lists in lists, built from the inside out, with a secret at the bottom and one on the way.
+    let deep: unknown = { api_key: 'deep-SECRET-1', leaf: true };
+    for (let i = 0; i < 3000; i++) deep = i === 1500 ? [deep, { token: 'mid-SECRET-2' }] : [deep];
+    const created = await create({ name: 'Deep', code: uniq('deep'), type: 'online', config: { nested: deep } });
+    assert.notEqual(created.status, 500, JSON.stringify(created.body).slice(0, 300));
+    if (created.status === 200) {
+      const m = created.body.data as Method;
+      assertNoSecret(created.body);
+      assertNoSecret(assertOk(await getOne(m.id)));
+      // The masked reply sent back keeps the stored secrets.
+      const updated = await update(m.id, { name: 'Deep', config: m.config });
+      assert.equal(updated.status, 200, JSON.stringify(updated.body).slice(0, 300));
+      assertNoSecret(updated.body);
+      const stored = JSON.stringify(await storedConfig(m.id));
+      assert.ok(stored.includes('deep-SECRET-1') && stored.includes('mid-SECRET-2'));
+    } else {
+      // Refused as too deep by the platform's body limit: a clear 400.
+      assert.equal(created.status, 400, JSON.stringify(created.body).slice(0, 300));
+    }
+  });
+
+  test('masking is iterative: 100,000 levels mask and unmask without a stack overflow', () => {
+    let deep: unknown = { secret: 's', plain: 'p' };
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? { n: deep } : [deep];
+    // Walked in a loop: assert.deepEqual would itself recurse this deep.
+    const bottomOf = (v: unknown) => {
+      let depth = 0;
+      while (typeof v === 'object' && v !== null && !('secret' in v)) {
+        v = Array.isArray(v) ? v[0] : (v as { n: unknown }).n;
+        depth++;
+      }
+      return { depth, v };
+    };
+    const masked = maskConfig(deep);
+    assert.deepEqual(bottomOf(masked), { depth: 100_000, v: { secret: MASK, plain: 'p' } });
+    assert.deepEqual(bottomOf(unmaskConfig(masked, deep)), { depth: 100_000, v: { secret: 's', plain: 'p' } });
   });
 });
 

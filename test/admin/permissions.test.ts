@@ -6,10 +6,11 @@ import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { call, login, signedInAdmin, type Reply } from '../helpers/http.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
+import { hasActionLabel } from '../../src/admin/kernel/action-labels.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UNKNOWN_ID = 987_654_321;
-const FIELDS = ['created_at', 'id', 'is_system', 'menu_id', 'method', 'name', 'path', 'slug', 'status', 'updated_at'];
+const FIELDS = ['created_at', 'id', 'is_system', 'label', 'menu_id', 'method', 'name', 'path', 'slug', 'status', 'updated_at'];
 
 let app: TestApp;
 let superToken: string;
@@ -68,6 +69,48 @@ describe('the generated catalogue', () => {
       assert.match(p.created_at, DISPLAY_TIME);
       assert.match(p.updated_at, DISPLAY_TIME);
     }
+  });
+});
+
+describe('labels in the reader’s language', () => {
+  const all = async (language: string) => {
+    const rows: any[] = [];
+    for (let page = 1; ; page++) {
+      const res = await call(app, 'GET', `/api/admin/permissions?page=${page}&page_size=100`, { token: superToken, headers: { 'accept-language': language } });
+      assert.equal(res.status, 200);
+      rows.push(...res.body.data.list);
+      if (rows.length >= res.body.data.total) return rows;
+    }
+  };
+
+  test('every permission the routes declare has a name in both languages', async () => {
+    const en = (await all('en-US')).filter((p) => p.is_system);
+    const zh = (await all('zh-CN')).filter((p) => p.is_system);
+    assert.ok(en.length >= 50, `${en.length} system permissions`);
+    for (const p of en) {
+      assert.ok(hasActionLabel(p.slug), `the catalogue names ${p.slug}`);
+      assert.notEqual(p.label, p.slug);
+      assert.doesNotMatch(p.label, /[\u4e00-\u9fff]/, `${p.slug}: ${p.label}`);
+    }
+    for (const p of zh) assert.match(p.label, /[\u4e00-\u9fff]/, `${p.slug}: ${p.label} is Chinese`);
+    const view = (rows: any[]) => rows.find((p) => p.slug === 'attachment.view');
+    // Once "List attachments", which hid that it also opens everyone's files.
+    assert.equal(view(en).name, 'List attachments');
+    assert.equal(view(en).label, 'View and download everyone\'s files');
+    assert.equal(view(zh).label, '查看和下载所有人的文件');
+  });
+
+  test('an edited name is shown as edited; a custom permission shows its name', async () => {
+    const p = await permissionBySlug('dictionary.list');
+    const original = p.name;
+    assertOk(await req('PUT', `/permissions/${p.id}`, { name: 'Read the lookup lists' }));
+    const zh = await call(app, 'GET', `/api/admin/permissions/${p.id}`, { token: superToken, headers: { 'accept-language': 'zh-CN' } });
+    assert.equal(zh.body.data.label, 'Read the lookup lists');
+    assertOk(await req('PUT', `/permissions/${p.id}`, { name: original }));
+    const back = await call(app, 'GET', `/api/admin/permissions/${p.id}`, { token: superToken, headers: { 'accept-language': 'zh-CN' } });
+    assert.equal(back.body.data.label, '查看字典');
+    const custom = await createPermission({ name: 'Approve refunds' });
+    assert.equal(custom.label, 'Approve refunds');
   });
 });
 

@@ -345,13 +345,83 @@ describe('the super-administrator role', () => {
     assertOk(await req('GET', '/roles', undefined, superToken));
   });
 
-  test('can be renamed and described (same slug and status accepted)', async () => {
+  test('is not editable at all: renaming, describing, emptying or re-sorting it is refused (403 20003) in both languages', async () => {
     const id = await superRole();
-    const res = assertOk(await req('PUT', `/roles/${id}`, { name: 'Root administrators', description: 'everything', slug: 'super_admin', status: 1 }));
-    assert.equal(res.name, 'Root administrators');
-    assert.equal(res.slug, 'super_admin');
-    assert.equal(res.status, 1);
-    assertOk(await req('PUT', `/roles/${id}`, { name: 'Super Administrator', description: 'Passes every permission check' }));
+    const before = assertOk(await req('GET', `/roles/${id}`));
+    const bodies = [
+      { name: 'Root administrators' }, { description: '' }, { permission_ids: [] }, { menu_ids: [] }, { sort: 9 },
+      { name: 'Super Administrator', slug: 'super_admin', status: 1 },
+    ];
+    for (const body of bodies) {
+      const res = await req('PUT', `/roles/${id}`, body);
+      assertError(res, 403, 20003);
+      assert.match(res.body.message, /the system role super_admin cannot be changed/);
+    }
+    const zh = await call(app, 'PUT', `/api/admin/roles/${id}`, { token: superToken, body: { name: 'x' }, headers: { 'accept-language': 'zh-CN' } });
+    assertError(zh, 403, 20003);
+    assert.match(zh.body.message, /系统角色 super_admin 不能修改/);
+    // Not even by someone holding role.update who is not a super administrator.
+    const { token } = await signedInAdmin(app, { permissions: ['role.update', 'role.list'] });
+    assertError(await req('PUT', `/roles/${id}`, { name: 'Mine now', permission_ids: [] }, token), 403, 20003);
+    assert.deepEqual(assertOk(await req('GET', `/roles/${id}`)), before);
+  });
+});
+
+describe('nobody grants what they do not hold (except a super administrator)', () => {
+  const allPermissionIds = async () => (await app.platform.db.query<{ id: number }>('SELECT id FROM admin.permissions')).map((r) => Number(r.id));
+
+  test('an administrator holding role.update cannot give their own role every permission (403 20003), in both languages', async () => {
+    const { token, ...editor } = await signedInAdmin(app, { permissions: ['role.update', 'role.list'] });
+    const before = assertOk(await req('GET', `/roles/${editor.roleId}`));
+    const res = await req('PUT', `/roles/${editor.roleId}`, { permission_ids: await allPermissionIds() }, token);
+    assertError(res, 403, 20003);
+    assert.match(res.body.message, /you can grant only permissions you hold yourself; you do not hold .*admin\.create/);
+    assert.doesNotMatch(res.body.message, /role\.update|role\.list/, 'what they hold is not named');
+    const zh = await call(app, 'PUT', `/api/admin/roles/${editor.roleId}`, {
+      token, body: { permission_ids: await permissionIds('role.update', 'admin.delete') }, headers: { 'accept-language': 'zh-CN' },
+    });
+    assertError(zh, 403, 20003);
+    assert.match(zh.body.message, /只能授予你自己拥有的权限；你没有 admin\.delete/);
+    assert.deepEqual(assertOk(await req('GET', `/roles/${editor.roleId}`)), before);
+    assert.deepEqual(assertOk(await req('GET', '/info', undefined, token)).permissions, ['role.list', 'role.update']);
+    // Nor another role, nor a new one.
+    const other = await createRole();
+    assertError(await req('PUT', `/roles/${other.id}`, { permission_ids: await permissionIds('admin.delete') }, token), 403, 20003);
+    const { token: creator } = await signedInAdmin(app, { permissions: ['role.create', 'role.list'] });
+    const n = await roleCount();
+    assertError(await req('POST', '/roles', { name: 'Escalate', slug: unique('esc'), permission_ids: await permissionIds('admin.delete') }, creator), 403, 20003);
+    assert.equal(await roleCount(), n);
+  });
+
+  test('what they hold can be granted; what a role grants already may stay; anything may be removed', async () => {
+    const { token } = await signedInAdmin(app, { permissions: ['role.update', 'role.create', 'role.list', 'order.list'] });
+    const created = assertOk(await req('POST', '/roles', { name: 'Clerks', slug: unique('clerk'), permission_ids: await permissionIds('order.list') }, token));
+    assert.deepEqual(created.permission_ids, await permissionIds('order.list'));
+    // A role that grants admin.delete already (set by a super administrator) keeps it through an edit.
+    const other = await createRole({ permission_ids: await permissionIds('admin.delete') });
+    const kept = assertOk(await req('PUT', `/roles/${other.id}`, { name: 'Kept', permission_ids: await permissionIds('admin.delete', 'order.list') }, token));
+    assert.deepEqual(sorted(kept.permission_ids), sorted(await permissionIds('admin.delete', 'order.list')));
+    assert.deepEqual(assertOk(await req('PUT', `/roles/${other.id}`, { permission_ids: [] }, token)).permission_ids, []);
+    // Once removed, it cannot come back through this caller.
+    assertError(await req('PUT', `/roles/${other.id}`, { permission_ids: await permissionIds('admin.delete') }, token), 403, 20003);
+  });
+
+  test('menus: only those the caller sees (their menus and the directories above them) can be granted', async () => {
+    const { token, ...editor } = await signedInAdmin(app, { permissions: ['role.update', 'role.list', 'role.create'], menus: ['role'] });
+    const target = await createRole();
+    const res = await req('PUT', `/roles/${target.id}`, { menu_ids: await menuIds('admin') }, token);
+    assertError(res, 403, 20003);
+    assert.match(res.body.message, /you can grant only menus you see yourself; you do not see admin/);
+    assertError(await req('POST', '/roles', { name: 'M', slug: unique('m'), menu_ids: await menuIds('dashboard') }, token), 403, 20003);
+    assertError(await req('PUT', `/roles/${editor.roleId}`, { menu_ids: await menuIds('role', 'admin') }, token), 403, 20003);
+    const granted = assertOk(await req('PUT', `/roles/${target.id}`, { menu_ids: await menuIds('system', 'role') }, token));
+    assert.deepEqual(sorted(granted.menu_ids), sorted(await menuIds('system', 'role')));
+  });
+
+  test('a super administrator grants anything', async () => {
+    const target = await createRole();
+    const all = await allPermissionIds();
+    assert.equal(assertOk(await req('PUT', `/roles/${target.id}`, { permission_ids: all })).permission_ids.length, all.length);
   });
 });
 
@@ -389,14 +459,6 @@ describe('administration cannot be lost through a role change', () => {
     assertOk(await req('PUT', `/roles/${editor.roleId}`, { status: 0 }, token));
   });
 
-  test('the super-administrator role may lose its permission links (it passes every check anyway)', async () => {
-    const [row] = await app.platform.db.query<{ id: number }>("SELECT id FROM admin.roles WHERE slug = 'super_admin'");
-    const id = Number(row!.id);
-    const before = await permsOf(id);
-    assertOk(await req('PUT', `/roles/${id}`, { permission_ids: [] }));
-    assertOk(await req('GET', '/admins'));
-    assertOk(await req('PUT', `/roles/${id}`, { permission_ids: before }));
-  });
 });
 
 describe('grants follow role changes on the next request', () => {

@@ -39,7 +39,7 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
   protected readonly tz: string;
   private readonly db: Database;
   private readonly sessions: SessionService;
-  private readonly rbac: RbacService;
+  protected readonly rbac: RbacService;
   /** The page and count statements by shape, and the read by id (built on first use: `table` is the subclass's). */
   private readonly pages = new Statements<ReturnType<GrantCatalogue<Table>['pageStatements']>>();
   private byId: ReturnType<GrantCatalogue<Table>['byIdStatement']> | undefined;

@@ -158,6 +158,19 @@ export class RbacService {
   }
 
   /**
+   * The ids of the menus an administrator's enabled roles grant, with their ancestors (what
+   * their sidebar can reach), whatever the menus' status; every menu for a super administrator.
+   * What they may grant to a role, or hand on through one.
+   */
+  async heldMenuIds(grants: Grants): Promise<Set<number>> {
+    const all = await this.reads.allMenus.execute();
+    if (grants.isSuper) return new Set(all.map((m) => m.id));
+    const roleIds = grants.roles.map((r) => r.id);
+    const granted = roleIds.length ? await this.reads.menusOfRoles.execute({ role_ids: roleIds }) : [];
+    return new Set(withAncestors(all, granted.map((g) => g.menuId)).map((m) => m.id));
+  }
+
+  /**
    * Protected administrators: holders of the super-administrator role, and the usernames
    * listed in PROTECTED_ADMINS. They cannot be disabled, deleted or kicked out by others.
    */

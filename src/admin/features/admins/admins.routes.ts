@@ -92,7 +92,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
     schema: {
       tags,
       summary: 'Remove an administrator’s authenticator',
-      description: 'The caller must have an authenticator bound (403, 20003) and send its current code, accepted once (400, 30001 when wrong). The target’s sessions end.',
+      description: 'The caller must have an authenticator bound (403, 20003) and send its current code, accepted once (400, 10010 when wrong, reused or malformed). The target’s sessions end.',
       params: IdParam,
       body: UnbindOtherBody,
       response: { 200: NullReply, ...withNotFound },

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { OrderByQuery, PagingQuery, TimeRangeQuery } from '../../../platform/http/schemas.ts';
 import { Body, Envelope, ListEnvelope } from '../../http.ts';
+import { AUTHENTICATOR_CODE } from '../../kernel/second-factor.ts';
 import { AdminIdentityFields, PASSWORD_RULE } from '../auth/auth.schema.ts';
 
 export const ADMIN_ORDER_FIELDS = ['id', 'username', 'created_at', 'last_login_at', 'status'] as const;
@@ -55,7 +56,7 @@ export const UpdateAdminBody = Body({
 export const ResetPasswordBody = Body({ password: Type.String(PASSWORD_RULE) });
 
 export const UnbindOtherBody = Body({
-  code: Type.String({ minLength: 1, maxLength: 16, description: 'the caller’s own current authenticator code' }),
+  code: Type.String({ ...AUTHENTICATOR_CODE, description: 'the caller’s own current 6-digit authenticator code (spaces ignored); wrong, reused or malformed: 400, 10010' }),
 });
 
 export const AdminRecord = Type.Object({

@@ -19,7 +19,7 @@ import { sortBy } from '../../../platform/db/order.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { offsetOf, parseTimeRange } from '../../../platform/http/schemas.ts';
 import { displayStamps, formatDisplay } from '../../../platform/time.ts';
-import { adminRoles, admins, departments, permissions, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
+import { adminRoles, admins, departments, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
@@ -236,7 +236,8 @@ export class AdminsService {
 
   /**
    * Role ids must exist. Roles the target does not hold yet are grants: the super role only
-   * by a super administrator, any other role only by a caller holding all its permissions.
+   * by a super administrator, any other role only by a caller holding all its permissions and
+   * seeing all its menus.
    */
   private async checkRoleGrants(caller: Principal, roleIds: number[], current: number[]) {
     if (roleIds.length === 0) return;
@@ -258,6 +259,17 @@ export class AdminsService {
     const beyond = carried.find((p) => !caller.permissions.has(p.slug));
     if (beyond) {
       throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsWhichCaller', { roleId: beyond.roleId, slug: beyond.slug }) });
+    }
+    const menusCarried = await this.orm
+      .selectDistinct({ roleId: roleMenus.roleId, menuId: menus.id, slug: menus.slug })
+      .from(roleMenus)
+      .innerJoin(menus, eq(menus.id, roleMenus.menuId))
+      .where(inArray(roleMenus.roleId, added.map((r) => r.id)));
+    if (menusCarried.length === 0) return;
+    const held = await this.rbac.heldMenuIds(await this.rbac.grantsOf(caller.adminId));
+    const unseen = menusCarried.find((m) => !held.has(m.menuId));
+    if (unseen) {
+      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsMenuCaller', { roleId: unseen.roleId, slug: unseen.slug }) });
     }
   }
 
@@ -427,7 +439,7 @@ export class AdminsService {
     const [me] = await this.orm.select({ secret: admins.totpSecret }).from(admins).where(eq(admins.id, caller.adminId));
     if (!me?.secret) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.bindAuthenticatorYourOwn') });
     if (!(await consumeTotp(this.db, caller.adminId, me.secret, code))) {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.admins.authenticatorCodeWrongAlready'), details: { field: 'code' } });
+      throw new AppError(E.AUTHENTICATOR_CODE_WRONG, { details: { field: 'code' } });
     }
     if (!target.bound) return;
     const ended = await this.db.transaction(async (tx) => {

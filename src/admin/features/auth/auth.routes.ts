@@ -10,7 +10,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
   const { auth } = ctx;
   app.get('/captcha', {
     config: { auth: 'public', limitPerIp: true },
-    schema: { tags, summary: 'New captcha (PNG data URI); its answer is single use and valid for 2 minutes', response: { 200: CaptchaReply, 429: ErrorEnvelope } },
+    schema: { tags, summary: 'New captcha (PNG data URI, shown at its natural width x height); its answer is single use, valid for 2 minutes and compared without case. `enabled: false` when the server does not check captchas', response: { 200: CaptchaReply, 429: ErrorEnvelope } },
   }, async (request) => ok(request, await auth.newCaptcha()));
 
   app.post('/login', {

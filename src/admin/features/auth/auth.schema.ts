@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Body, Envelope } from '../../http.ts';
 import { MenuNodeSchema } from '../../kernel/rbac.schema.ts';
+import { AUTHENTICATOR_CODE } from '../../kernel/second-factor.ts';
 
 export const PASSWORD_RULE = { minLength: 8, maxLength: 128, description: '8 to 128 characters' };
 
@@ -9,6 +10,11 @@ export const CaptchaReply = Envelope(
     captcha_id: Type.String(),
     captcha_image: Type.String({ description: 'data:image/png;base64,…' }),
     expires_in: Type.Integer({ description: 'seconds the answer stays valid' }),
+    width: Type.Integer({ description: 'natural width of the picture in CSS pixels; show it at this size' }),
+    height: Type.Integer({ description: 'natural height of the picture in CSS pixels' }),
+    enabled: Type.Boolean({
+      description: 'false when the server runs with CAPTCHA_ENABLED=false: login then ignores captcha_id and captcha_code, and a client need not ask for them',
+    }),
   }),
 );
 
@@ -17,7 +23,7 @@ export const LoginBody = Body({
   password: Type.String({ minLength: 1, maxLength: 128 }),
   captcha_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'required unless the captcha is disabled' })),
   captcha_code: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'required unless the captcha is disabled; case-insensitive' })),
-  google_code: Type.Optional(Type.String({ pattern: '^\\d{6}$', description: 'current authenticator code; required when one is bound' })),
+  google_code: Type.Optional(Type.String({ ...AUTHENTICATOR_CODE, description: 'current 6-digit authenticator code (spaces ignored); required when one is bound. Missing, wrong, reused or malformed: 401, 10008' })),
 });
 
 export const TokenReply = Envelope(

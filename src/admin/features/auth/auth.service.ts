@@ -84,10 +84,17 @@ export class AuthService {
   }
 
   async newCaptcha() {
-    const { text, png } = renderCaptcha();
+    const { text, png, width, height } = renderCaptcha();
     const id = randomUUID();
     await this.kv.set(`admin:captcha:${id}`, text.toLowerCase(), CAPTCHA_TTL_MS);
-    return { captcha_id: id, captcha_image: `data:image/png;base64,${png.toString('base64')}`, expires_in: CAPTCHA_TTL_MS / 1000 };
+    return {
+      captcha_id: id,
+      captcha_image: `data:image/png;base64,${png.toString('base64')}`,
+      expires_in: CAPTCHA_TTL_MS / 1000,
+      width,
+      height,
+      enabled: this.config.CAPTCHA_ENABLED,
+    };
   }
 
   /** Single use: the answer is taken whether or not it matches. */
@@ -150,7 +157,7 @@ export class AuthService {
     if (admin.totpSecret) {
       if (!input.google_code) {
         await this.log(username, admin.id, client, 'authenticator_required');
-        throw new AppError(E.AUTHENTICATOR_CODE_INVALID, { detail: msg('admin.auth.googleCodeRequiredAccount') });
+        throw new AppError(E.AUTHENTICATOR_CODE_INVALID);
       }
       if (!(await consumeTotp(this.db, admin.id, admin.totpSecret, input.google_code))) {
         await this.fail(key, username, admin.id, client, 'authenticator_wrong');

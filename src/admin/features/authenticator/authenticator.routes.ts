@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FeatureOptions } from '../../context.ts';
 import { Body, Envelope, ok } from '../../http.ts';
+import { AUTHENTICATOR_CODE } from '../../kernel/second-factor.ts';
 
 const tags = ['Authenticator (2FA)'];
 
-const Code = Type.String({ pattern: '^\\d{6}$', description: 'current six-digit authenticator code' });
+const Code = Type.String(AUTHENTICATOR_CODE);
 
 const StatusReply = Envelope(Type.Object({ is_bound: Type.Boolean() }));
 const QrReply = Envelope(
@@ -46,7 +47,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
     schema: {
       tags,
       summary: 'Bind the pending secret with a current code',
-      description: 'The secret must be the pending one and the code valid and not used before (400, 30001 otherwise). The caller’s other sessions end.',
+      description: 'The secret must be the pending one (400, 30001 otherwise); a wrong, reused or malformed code is 400, 10010 (a plain message, no validation prefix). The caller’s other sessions end.',
       body: BindBody,
       response: { 200: NullReply },
     },
@@ -60,7 +61,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
     schema: {
       tags,
       summary: 'Remove the own authenticator with a current code',
-      description: 'Wrong, reused or missing code, or no authenticator bound: 400, 30001. The caller’s other sessions end.',
+      description: 'Wrong, reused or malformed code: 400, 10010. Missing code or no authenticator bound: 400, 30001. The caller’s other sessions end.',
       body: UnbindBody,
       response: { 200: NullReply },
     },

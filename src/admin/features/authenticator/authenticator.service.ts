@@ -75,7 +75,7 @@ export class AuthenticatorService {
       throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.secretNotPendingOne'), details: { field: 'secret' } });
     }
     if (!(await consumeTotp(this.db, principal.adminId, pending, input.code))) {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.authenticatorCodeWrongAlready'), details: { field: 'code' } });
+      throw new AppError(E.AUTHENTICATOR_CODE_WRONG, { details: { field: 'code' } });
     }
     const ended = await this.db.transaction(async (tx) => {
       const updated = await tx.orm
@@ -94,7 +94,7 @@ export class AuthenticatorService {
     const { secret } = await this.account(principal.adminId);
     if (!secret) throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.noAuthenticatorBound') });
     if (!(await consumeTotp(this.db, principal.adminId, secret, code))) {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.authenticatorCodeWrongAlready'), details: { field: 'code' } });
+      throw new AppError(E.AUTHENTICATOR_CODE_WRONG, { details: { field: 'code' } });
     }
     const ended = await this.db.transaction(async (tx) => {
       await tx.orm

@@ -1,10 +1,12 @@
-// Dashboard figures: counts by SQL (index-backed for the logs, never loading rows) and the
-// newest login and operation log rows.
-import { and, count, eq, gte } from 'drizzle-orm';
+// Dashboard figures: counts by SQL (index-backed for the logs, never loading rows), today's
+// activity hour by hour, and the newest login and operation log rows. Today's totals are the
+// sums of the hourly figures, read by one statement, so the chart and the totals always agree.
+import { and, count, eq, gte, sql, type AnyColumn } from 'drizzle-orm';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { p } from '../../../platform/db/statements.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
+import { translate, type Locale, type MessageKey } from '../../../platform/i18n.ts';
 import { admins, loginLogs, menus, operationLogs, roles } from '../../db/schema.ts';
 import type { LogsService } from '../logs/logs.service.ts';
 
@@ -20,13 +22,38 @@ export function startOfDay(now: Date, tz: string): Date {
   return new Date(now.getTime() - 86_400_000);
 }
 
-/** The dashboard's counts (placeholder `today`: the start of the day, an ISO time). */
+/** The series of today's activity chart, in the order they are drawn, with their legend names. */
+export const ACTIVITY_SERIES = [
+  { key: 'operations', name: 'admin.dashboard.seriesOperations' },
+  { key: 'logins', name: 'admin.dashboard.seriesLogins' },
+] as const satisfies readonly { key: string; name: MessageKey }[];
+type SeriesKey = (typeof ACTIVITY_SERIES)[number]['key'];
+
+/** The hour of the day (0..23) of `column` in the display time zone (placeholder `tz`). */
+const hourOf = (column: AnyColumn) => sql<number>`extract(hour from ${column} at time zone ${p('tz')})::int`;
+
+/**
+ * The dashboard's counts (placeholder `today`: the start of the day, an ISO time), and today's
+ * operations and successful logins per hour of the display time zone: one statement, a GROUP BY
+ * over today's rows of each log (index range scans on created_at), hours without rows absent.
+ */
 const countStatements = (orm: Orm) => ({
   admins: orm.select({ n: count() }).from(admins).prepare('dashboard_admins'),
   roles: orm.select({ n: count() }).from(roles).prepare('dashboard_roles'),
   menus: orm.select({ n: count() }).from(menus).prepare('dashboard_menus'),
-  loginsToday: orm.select({ n: count() }).from(loginLogs).where(and(gte(loginLogs.createdAt, p('today')), eq(loginLogs.status, 1))).prepare('dashboard_logins_today'),
-  operationsToday: orm.select({ n: count() }).from(operationLogs).where(gte(operationLogs.createdAt, p('today'))).prepare('dashboard_operations_today'),
+  hourly: orm
+    .select({ series: sql<SeriesKey>`'operations'`.as('series'), hour: hourOf(operationLogs.createdAt).as('hour'), n: count().as('n') })
+    .from(operationLogs)
+    .where(gte(operationLogs.createdAt, p('today')))
+    .groupBy(sql`2`)
+    .unionAll(
+      orm
+        .select({ series: sql<SeriesKey>`'logins'`.as('series'), hour: hourOf(loginLogs.createdAt).as('hour'), n: count().as('n') })
+        .from(loginLogs)
+        .where(and(gte(loginLogs.createdAt, p('today')), eq(loginLogs.status, 1)))
+        .groupBy(sql`2`),
+    )
+    .prepare('dashboard_activity_today'),
 });
 
 export class DashboardService {
@@ -41,24 +68,36 @@ export class DashboardService {
     this.counts = countStatements(this.orm);
   }
 
-  async stats() {
+  async stats(locale: Locale) {
     const today = startOfDay(new Date(), this.tz).toISOString();
     const c = this.counts;
     const n = (rows: { n: number }[]) => rows[0]?.n ?? 0;
-    const [adminCount, roleCount, menuCount, loginsToday, operationsToday, recent] = await Promise.all([
+    const [adminCount, roleCount, menuCount, hourly, recent] = await Promise.all([
       c.admins.execute(),
       c.roles.execute(),
       c.menus.execute(),
-      c.loginsToday.execute({ today }),
-      c.operationsToday.execute({ today }),
-      this.logs.recent(RECENT_ROWS),
+      c.hourly.execute({ today, tz: this.tz }),
+      this.logs.recent(RECENT_ROWS, locale),
     ]);
+    // Every hour of the day, zero-filled (a day with a DST change still shows 24 hours of the clock).
+    const series = ACTIVITY_SERIES.map((s) => {
+      const data = new Array<number>(24).fill(0);
+      for (const row of hourly) if (row.series === s.key) data[Number(row.hour)] = (data[Number(row.hour)] ?? 0) + Number(row.n);
+      return { key: s.key, name: translate(s.name, locale), total: data.reduce((a, b) => a + b, 0), data };
+    });
+    const total = (key: SeriesKey) => series.find((s) => s.key === key)!.total;
     return {
       admin_count: n(adminCount),
       role_count: n(roleCount),
       menu_count: n(menuCount),
-      login_count_today: n(loginsToday),
-      operation_count_today: n(operationsToday),
+      login_count_today: total('logins'),
+      operation_count_today: total('operations'),
+      activity_today: {
+        date: formatDisplay(new Date(today), this.tz)!.slice(0, 10),
+        time_zone: this.tz,
+        hours: Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`),
+        series,
+      },
       recent_logins: recent.logins,
       recent_operations: recent.operations,
     };

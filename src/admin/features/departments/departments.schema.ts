@@ -55,7 +55,7 @@ const fields = {
   name: (o: Opts = {}) => Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: 'not blank; on update, the name in the writer’s language (see `name_i18n`)', ...o }),
   name_i18n: () => Type.Optional(TranslationsBody('name', Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' }))),
   leader: (o: Opts = {}) => Type.String({ maxLength: 64, ...o }),
-  phone: (o: Opts = {}) => Type.String({ maxLength: 32, ...o }),
+  phone: (o: Opts = {}) => Type.String({ maxLength: 32, description: 'a phone number (3 to 20 digits; + - ( ) . and spaces allowed, an extension `ext 12`), or empty; anything else is a 400 (30001) that says so', ...o }),
   email: (o: Opts = {}) =>
     Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 128 })], { description: 'an email address, or empty', ...o }),
   status: (o: Opts = {}) => Type.Integer({ minimum: 0, maximum: 1, description: '1 enabled, 0 disabled', ...o }),

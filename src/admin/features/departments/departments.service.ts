@@ -78,6 +78,7 @@ export class DepartmentService {
 
   async create(input: Static<typeof DepartmentCreateBody>, locale: Locale = 'en-US'): Promise<DepartmentNode> {
     const name = writeText(undefined, input.name, input.name_i18n, locale)!;
+    checkPhone(input.phone);
     const id = await this.write(async (tx) => {
       const parentId = input.parent_id ?? 0;
       await this.checkParent(tx, parentId);
@@ -101,6 +102,7 @@ export class DepartmentService {
 
   async update(id: number, input: Static<typeof DepartmentUpdateBody>, locale: Locale = 'en-US'): Promise<DepartmentNode> {
     if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: msg('admin.departments.sendAtLeastOne') });
+    checkPhone(input.phone);
     await this.write(async (tx) => {
       const [current] = await tx.orm.select().from(departments).where(eq(departments.id, id)).for('update');
       if (!current) throw notFound(id);
@@ -166,4 +168,14 @@ export class DepartmentService {
 
 function notFound(id: number) {
   return new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.departments.departmentDoesNotExist', { id }) });
+}
+
+/** A phone number as people write one: digits with `+`, spaces, `-`, `.`, `(` `)`, an optional extension; 3 (an internal line) to 20 digits. */
+const PHONE = /^\+?[\d\s().-]+(\s*(ext\.?|x|#)\s*\d{1,6})?$/i;
+
+/** Refuses a `phone` that is not a phone number (empty is allowed: no phone), naming the field. */
+export function checkPhone(phone: string | undefined): void {
+  if (phone === undefined || phone === '') return;
+  const digits = phone.replace(/(ext\.?|x|#)\s*\d+$/i, '').replace(/\D/g, '').length;
+  if (!PHONE.test(phone.trim()) || digits < 3 || digits > 20) throw new InvalidInput(msg('admin.departments.phoneNotNumber'), 'phone');
 }

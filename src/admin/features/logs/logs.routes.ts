@@ -2,6 +2,7 @@
 // attempt) and system (warnings and errors of the admin service).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { localeOf } from '../../../platform/http/conventions.ts';
 import { okList } from '../../http.ts';
 import { LoginLogList, LoginLogQuery, OperationLogList, OperationLogQuery, SystemLogList, SystemLogQuery } from './logs.schema.ts';
 
@@ -21,7 +22,7 @@ export const logsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       response: { 200: OperationLogList },
     },
   }, async (request) => {
-    const { list, total } = await logs.operations(request.query);
+    const { list, total } = await logs.operations(request.query, localeOf(request));
     return okList(request, list, request.query, total);
   });
 

@@ -57,6 +57,9 @@ export const OperationLogRecord = Type.Object({
   username: Type.String(),
   module: Type.String({ description: 'first part of the route’s permission slug; `auth` for self-service routes' }),
   action: Type.String(),
+  action_label: Type.String({
+    description: 'what was done, in the reader’s language (Accept-Language), from the permission catalogue (`order.import` → "Import orders" / "导入订单"); the raw `module.action` for an action the catalogue does not name',
+  }),
   method: Type.String(),
   route: Type.String({ description: 'route pattern, e.g. /api/admin/online-admins/:token_id' }),
   path: Type.String({ description: 'the requested path, without the query string' }),

@@ -1,5 +1,5 @@
 // Reading the three logs: filters, paging and sort over indexed columns; times shown in the
-// display zone.
+// display zone; each operation named in the reader's language (`action_label`).
 import { and, count, desc, eq, gte, ilike, lt, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
@@ -10,7 +10,8 @@ import { InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
 import { loginLogs, operationLogs, systemLogs } from '../../db/schema.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { actionLabel } from '../../kernel/action-labels.ts';
 
 /**
  * `start_date`/`end_date` (`YYYY-MM-DD HH:mm:ss`, or `YYYY-MM-DD` for the whole day) as a
@@ -112,6 +113,11 @@ export class LogsService {
     return rows.map((r) => ({ ...r, created_at: formatDisplay(r.created_at, this.tz)! }));
   }
 
+  /** Operation rows as shown: with the display time and the action's name in `locale`. */
+  private shownOperations<T extends { created_at: Date; module: string; action: string }>(rows: T[], locale: Locale) {
+    return rows.map((r) => ({ ...r, action_label: actionLabel(`${r.module}.${r.action}`, locale), created_at: formatDisplay(r.created_at, this.tz)! }));
+  }
+
   private operationStatements(q: OperationQuery, params: Params) {
     const where = and(
       params.has('admin_id') ? eq(operationLogs.adminId, p('admin_id')) : undefined,
@@ -128,14 +134,14 @@ export class LogsService {
     };
   }
 
-  async operations(q: OperationQuery) {
+  async operations(q: OperationQuery, locale: Locale) {
     const params = paged(
       withRange(new Params().set('admin_id', q.admin_id).set('module', q.module).set('action', q.action).set('trace_id', q.trace_id), q, this.tz),
       q,
     );
     const { page, total } = this.operationLists.get(params.key, () => this.operationStatements(q, params));
     const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
-    return { list: this.shown(rows), total: counted?.n ?? 0 };
+    return { list: this.shownOperations(rows, locale), total: counted?.n ?? 0 };
   }
 
   private loginStatements(q: LoginQuery, params: Params) {
@@ -183,8 +189,8 @@ export class LogsService {
   }
 
   /** The newest `n` rows of the login and operation logs (dashboard). */
-  async recent(n: number) {
+  async recent(n: number, locale: Locale) {
     const [logins, operations] = await Promise.all([this.recentLogins.execute({ n }), this.recentOperations.execute({ n })]);
-    return { logins: this.shown(logins), operations: this.shown(operations) };
+    return { logins: this.shown(logins), operations: this.shownOperations(operations, locale) };
   }
 }

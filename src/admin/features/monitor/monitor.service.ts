@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance, PerformanceObserver, type ELDHistogram } from 'node:perf_hooks';
 import type { Config } from '../../../platform/config.ts';
+import { translate, type Locale } from '../../../platform/i18n.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import type { RedisConnections } from '../../../platform/redis.ts';
 
@@ -183,7 +184,8 @@ export class SystemMonitor {
     return { kind: 'redis' as const, ...figures };
   }
 
-  async snapshot() {
+  /** Everything GET /monitor/system shows; the garbage-collection lines in `locale`. */
+  async snapshot(locale: Locale) {
     const [usage, disk, database, cache] = await Promise.all([this.cpuUsage(), this.disk(), this.database(), this.cache()]);
     const total = os.totalmem();
     const used = total - os.freemem();
@@ -205,10 +207,27 @@ export class SystemMonitor {
         rss: mem.rss,
         uptime: Math.floor(process.uptime()),
         gc_count: gc.count,
-        gc_pause: gc.count > 0 ? `last ${gc.lastMs.toFixed(2)} ms, avg ${avg.toFixed(2)} ms, max ${gc.maxMs.toFixed(2)} ms over ${gc.count} pauses` : 'no pauses yet',
+        gc_pause_last_ms: round2(gc.lastMs),
+        gc_pause_avg_ms: round2(avg),
+        gc_pause_max_ms: round2(gc.maxMs),
+        ...gcLines(gc.count, { last: gc.lastMs.toFixed(2), avg: avg.toFixed(2), max: gc.maxMs.toFixed(2) }, locale),
       },
       database,
       cache,
     };
   }
+}
+
+/**
+ * The garbage-collection figures in words, in `locale`: `gc_pause` (the pauses, briefly) and
+ * `gc_summary` (a sentence that says what they are, for a reader who does not know the term).
+ */
+function gcLines(count: number, ms: { last: string; avg: string; max: string }, locale: Locale) {
+  if (count === 0) {
+    return { gc_pause: translate('admin.monitor.gcNoPauses', locale), gc_summary: translate('admin.monitor.gcSummaryNone', locale) };
+  }
+  return {
+    gc_pause: translate('admin.monitor.gcPause', locale, ms),
+    gc_summary: translate('admin.monitor.gcSummary', locale, { count, ...ms }),
+  };
 }

@@ -16,6 +16,24 @@ import { msg, type Msg } from '../../../platform/i18n.ts';
 export const ORDER_CSV_COLUMNS = ['order_no', 'request_id', 'user_id', 'amount', 'status', 'paid_at', 'created_at', 'products'] as const;
 export type OrderCsvColumn = (typeof ORDER_CSV_COLUMNS)[number];
 
+/**
+ * The sample import file offered for download: the header with every column and one order the
+ * import accepts (order number, status and times left empty: generated, pending, now).
+ */
+export const ORDER_IMPORT_SAMPLE: Readonly<Record<OrderCsvColumn, unknown>> = {
+  order_no: '',
+  request_id: 'sample-order-0001',
+  user_id: 1001,
+  amount: '37.50',
+  status: '',
+  paid_at: '',
+  created_at: '',
+  products: JSON.stringify([
+    { product_id: 7, product_name: 'Green tea', price: 12.5, quantity: 2 },
+    { product_id: 9, product_name: 'Teacup', price: 12.5, quantity: 1 },
+  ]),
+};
+
 /** Columns an import file must have; the others may be left out (or left empty in a row). */
 export const REQUIRED_IMPORT_COLUMNS: readonly OrderCsvColumn[] = ['request_id', 'user_id', 'amount', 'products'];
 

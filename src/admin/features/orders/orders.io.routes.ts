@@ -12,7 +12,8 @@ import { multipartParserError } from '../../multipart.ts';
 import { Body, Envelope, ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import { ExportTaskReply } from '../exports/exports.schema.ts';
 import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from '../exports/exports.view.ts';
-import { ORDER_CSV_COLUMNS, REQUIRED_IMPORT_COLUMNS } from './orders.csv.ts';
+import { CSV_BOM, csvLine } from '../../../platform/jobs/csv.ts';
+import { ORDER_CSV_COLUMNS, ORDER_IMPORT_SAMPLE, REQUIRED_IMPORT_COLUMNS } from './orders.csv.ts';
 import { EXPORT_MAX_MONTHS, orderExportParams, ordersExportKind, ORDERS_EXPORT_KIND } from './orders.export.ts';
 import { IMPORT_ERRORS_SHOWN, importOrders, OrderImportStopped, renderSummary, type OrderImportSummary } from './orders.import.ts';
 import { OrderExportQuery } from './orders.schema.ts';
@@ -123,6 +124,26 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
     });
     return ok(request, renderSummary(summary, localeOf(request)));
   });
+
+  const sample = Buffer.from(CSV_BOM + csvLine(ORDER_CSV_COLUMNS) + csvLine(ORDER_CSV_COLUMNS.map((c) => ORDER_IMPORT_SAMPLE[c])));
+  app.get('/orders/import/sample', {
+    config: { permission: 'order.import' },
+    schema: {
+      tags: ['Orders'],
+      summary: 'A sample CSV file for the order import',
+      description: [
+        'The header with every column and one example order that `POST /orders/import` accepts as it is (the optional columns left empty:',
+        '`order_no` generated, `status` pending, `created_at` now). Importing it twice reports the second as a duplicate (same `request_id`).',
+        `Sent as \`text/csv\` (UTF-8 with a byte-order mark) to download, named \`orders-import-sample.csv\`. ${CSV_LAYOUT}`,
+      ].join(' '),
+      response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the sample CSV file (text/csv)' }) },
+    },
+  }, async (_request, reply) => reply
+    .header('Content-Type', 'text/csv; charset=utf-8')
+    .header('Content-Disposition', 'attachment; filename="orders-import-sample.csv"')
+    .header('Cache-Control', 'no-store')
+    .header('X-Content-Type-Options', 'nosniff')
+    .send(sample));
 
   app.post('/orders/export', {
     config: { permission: 'order.export' },

@@ -18,33 +18,81 @@ export function isSecretConfigKey(key: string): boolean {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * One node of a config being copied: where its copy goes (`into[at]`, or the result when
+ * `into` is undefined), and how it is named in a refusal (built only when one is needed).
+ */
+interface Pending {
+  value: unknown;
+  stored: unknown;
+  into: Record<string, unknown> | unknown[] | undefined;
+  at: string | number;
+  parent: Pending | undefined;
+}
+
+/** `config.a[2].b` for a node: walked up from the node, so that no path is built unless asked for. */
+function pathOf(node: Pending | undefined): string {
+  const parts: string[] = [];
+  for (let n = node; n?.parent; n = n.parent) parts.push(typeof n.at === 'number' ? `[${n.at}]` : `.${n.at}`);
+  return `config${parts.reverse().join('')}`;
+}
+
+/**
+ * Copies a config in a loop, not by recursion, so that no depth of nesting can overflow the
+ * stack (a 3,000-level config must be answered, not crash the request). `leaf` decides, for a
+ * key of an object, whether its value is replaced (returns the replacement) or copied further
+ * (returns `undefined`).
+ */
+function copyConfig(
+  root: unknown,
+  rootStored: unknown,
+  leaf: (key: string, value: unknown, stored: unknown, node: Pending) => { value: unknown } | undefined,
+): unknown {
+  let result: unknown;
+  const stack: Pending[] = [{ value: root, stored: rootStored, into: undefined, at: '', parent: undefined }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const { value, stored } = node;
+    let copy: unknown = value;
+    if (Array.isArray(value)) {
+      const out: unknown[] = new Array(value.length);
+      for (let i = value.length - 1; i >= 0; i--) {
+        stack.push({ value: value[i], stored: Array.isArray(stored) ? stored[i] : undefined, into: out, at: i, parent: node });
+      }
+      copy = out;
+    } else if (isPlainObject(value)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        const before = isPlainObject(stored) ? stored[k] : undefined;
+        const child: Pending = { value: v, stored: before, into: out, at: k, parent: node };
+        const replaced = leaf(k, v, before, child);
+        out[k] = replaced?.value; // the key's place, in the sent order
+        if (!replaced) stack.push(child);
+      }
+      copy = out;
+    }
+    if (node.into === undefined) result = copy;
+    else (node.into as Record<string | number, unknown>)[node.at] = copy;
+  }
+  return result;
+}
+
 /** A copy of `value` with the value of every secret key, at any depth, replaced by the mask. */
 export function maskConfig(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskConfig);
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = isSecretConfigKey(k) && v !== null && v !== '' ? SECRET_MASK : maskConfig(v);
-  }
-  return out;
+  return copyConfig(value, undefined, (k, v) => (isSecretConfigKey(k) && v !== null && v !== '' ? { value: SECRET_MASK } : undefined));
 }
 
 /**
  * The config to store from one sent by a client: where a secret key carries the mask, the
  * stored value at the same place is kept; a mask with nothing stored behind it is refused.
  */
-export function unmaskConfig(sent: unknown, stored: unknown, path = 'config'): unknown {
-  if (Array.isArray(sent)) return sent.map((v, i) => unmaskConfig(v, Array.isArray(stored) ? stored[i] : undefined, `${path}[${i}]`));
-  if (!isPlainObject(sent)) return sent;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(sent)) {
-    const before = isPlainObject(stored) ? stored[k] : undefined;
-    if (v === SECRET_MASK && isSecretConfigKey(k)) {
-      if (before === undefined) throw new InvalidInput(msg('admin.paymentMethods.maskButNoValue', { path, k, SECRET_MASK }), `${path}.${k}`);
-      out[k] = before;
-    } else {
-      out[k] = unmaskConfig(v, before, `${path}.${k}`);
+export function unmaskConfig(sent: unknown, stored: unknown): unknown {
+  return copyConfig(sent, stored, (k, v, before, node) => {
+    if (v !== SECRET_MASK || !isSecretConfigKey(k)) return undefined;
+    if (before === undefined) {
+      const path = pathOf(node.parent);
+      throw new InvalidInput(msg('admin.paymentMethods.maskButNoValue', { path, k, SECRET_MASK }), `${path}.${k}`);
     }
-  }
-  return out;
+    return { value: before };
+  });
 }

@@ -1,6 +1,7 @@
 // Permissions: the catalogue generated from the route table (is_system) plus custom ones.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { localeOf } from '../../../platform/http/conventions.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
   CreatePermissionBody, DeletedReply, PermissionList, PermissionQuery, PermissionReply, UpdatePermissionBody,
@@ -21,7 +22,7 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       response: { 200: PermissionList },
     },
   }, async (request) => {
-    const { list, total } = await service.list(request.query);
+    const { list, total } = await service.list(request.query, localeOf(request));
     return okList(request, list, request.query, total);
   });
 
@@ -34,7 +35,7 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       body: CreatePermissionBody,
       response: { 200: PermissionReply },
     },
-  }, async (request) => ok(request, await service.create(request.body)));
+  }, async (request) => ok(request, await service.create(request.body, localeOf(request))));
 
   app.get('/permissions/:id', {
     config: { permission: 'permission.list' },
@@ -44,7 +45,7 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       params: IdParam,
       response: { 200: PermissionReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await service.get(request.params.id)));
+  }, async (request) => ok(request, await service.get(request.params.id, localeOf(request))));
 
   app.put('/permissions/:id', {
     config: { permission: 'permission.update' },
@@ -61,7 +62,7 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       body: UpdatePermissionBody,
       response: { 200: PermissionReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await service.update(request.admin!, request.params.id, request.body)));
+  }, async (request) => ok(request, await service.update(request.admin!, request.params.id, request.body, localeOf(request))));
 
   app.delete('/permissions/:id', {
     config: { permission: 'permission.delete' },

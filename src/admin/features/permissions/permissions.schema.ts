@@ -45,7 +45,10 @@ export const UpdatePermissionBody = Body(Type.Partial(CreatePermissionBody).prop
 
 export const PermissionRecord = Type.Object({
   id: Type.Integer(),
-  name: Type.String(),
+  name: Type.String({ description: 'the stored, editable name (system permissions start with their route’s English summary)' }),
+  label: Type.String({
+    description: 'the name to show, in the reader’s language (Accept-Language): for a system permission whose name was not edited, the catalogue’s name of its slug (`attachment.view` → "View and download everyone’s files" / "查看和下载所有人的文件"); otherwise `name`',
+  }),
   slug: Type.String(),
   method: Type.String(),
   path: Type.String(),

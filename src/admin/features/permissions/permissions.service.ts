@@ -2,7 +2,9 @@
 // custom ones. Writes are the grant catalogue's (kernel/grant-catalogue.ts): a change that
 // alters what roles grant (status, slug, deletion) applies to every administrator holding such
 // a role on their next request. Updates and deletions run through the administration guard
-// (no lock-out, no losing one's own `admin.update`).
+// (no lock-out, no losing one's own `admin.update`). Each record carries a `label` in the
+// reader's language: the catalogue's name of a system permission (kernel/action-labels.ts)
+// while its stored name is still the route's own, else the stored name.
 import { and, eq, ilike } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
@@ -16,7 +18,13 @@ import { E } from '../../errors.ts';
 import { GrantCatalogue } from '../../kernel/grant-catalogue.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { CreatePermissionBody, PermissionOrderField, PermissionQuery, UpdatePermissionBody } from './permissions.schema.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { actionLabel } from '../../kernel/action-labels.ts';
+import type { DeclaredPermission } from '../../bootstrap.ts';
+import type { Config } from '../../../platform/config.ts';
+import type { Database } from '../../../platform/db/database.ts';
+import type { RbacService } from '../../kernel/rbac.ts';
+import type { SessionService } from '../../kernel/sessions.ts';
 
 type Row = typeof permissions.$inferSelect;
 
@@ -36,11 +44,38 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
   protected readonly table = permissions;
   protected readonly noun = msg('noun.permission');
   protected readonly vanished = msg('admin.permissions.menuVanished');
+  /** The permissions the routes declare (filled as routes register); their names are the defaults. */
+  private readonly declared: readonly DeclaredPermission[];
+  private defaults: Map<string, string> | undefined;
 
-  record(r: Row) {
+  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; declared: readonly DeclaredPermission[] }) {
+    super(deps);
+    this.declared = deps.declared;
+  }
+
+  /** The name a system permission is created with (the first route declaring it), as syncPermissionCatalogue stores it. */
+  private defaultName(slug: string): string | undefined {
+    this.defaults ??= new Map([...this.declared].reverse().map((d) => [d.slug, d.name.slice(0, 128)]));
+    return this.defaults.get(slug);
+  }
+
+  /**
+   * Whether `r`'s stored name was edited: a custom permission's name is always its own; a
+   * system one keeps its route's name, or its English label, until edited (one seeded by a
+   * migration, whose route declares no name, always shows its label).
+   */
+  private renamed(r: Row): boolean {
+    if (!r.isSystem) return true;
+    const original = this.defaultName(r.slug);
+    return original !== undefined && r.name !== original && r.name !== actionLabel(r.slug, 'en-US');
+  }
+
+  record(r: Row, locale: Locale) {
+    const renamed = this.renamed(r);
     return {
       id: r.id,
       name: r.name,
+      label: renamed ? r.name : actionLabel(r.slug, locale, r.name),
       slug: r.slug,
       method: r.method,
       path: r.path,
@@ -51,7 +86,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
     };
   }
 
-  async list(q: Static<typeof PermissionQuery>) {
+  async list(q: Static<typeof PermissionQuery>, locale: Locale) {
     const params = new Params()
       .set('name', q.name ? contains(q.name) : undefined)
       .set('slug', q.slug ? contains(q.slug) : undefined)
@@ -66,14 +101,14 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
       set.has('menu_id') ? eq(permissions.menuId, p('menu_id')) : undefined,
     );
     const { rows, total } = await this.page<PermissionOrderField>(q, params, where, ORDER_COLUMNS);
-    return { list: rows.map((r) => this.record(r)), total };
+    return { list: rows.map((r) => this.record(r, locale)), total };
   }
 
-  async get(id: number) {
-    return this.record(await this.rowOf(id));
+  async get(id: number, locale: Locale) {
+    return this.record(await this.rowOf(id), locale);
   }
 
-  async create(input: Static<typeof CreatePermissionBody>) {
+  async create(input: Static<typeof CreatePermissionBody>, locale: Locale) {
     const row = await this.write(input.slug, async (tx) => {
       await this.checkMenu(tx, input.menu_id);
       const [created] = await tx
@@ -90,10 +125,10 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
         .returning();
       return { value: created!, affected: [] };
     });
-    return this.record(row);
+    return this.record(row, locale);
   }
 
-  async update(caller: Principal, id: number, input: Static<typeof UpdatePermissionBody>) {
+  async update(caller: Principal, id: number, input: Static<typeof UpdatePermissionBody>, locale: Locale) {
     const row = await this.write(input.slug, async (tx) => {
       const current = await this.rowOf(id, tx, true);
       if (current.isSystem) {
@@ -120,7 +155,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
         .returning();
       return { value: updated!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
     }, { caller, failure: E.UPDATE_FAILED });
-    return this.record(row);
+    return this.record(row, locale);
   }
 
   /** Deletes a custom permission; roles holding it lose it (their administrators' grants are reloaded). */

@@ -29,11 +29,11 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     schema: {
       tags,
       summary: 'Create a role',
-      description: 'The slug is unique (30002 when taken). Unknown permission or menu ids are a 400 (30001) naming them.',
+      description: 'The slug is unique (30002 when taken). Unknown permission or menu ids are a 400 (30001) naming them. A caller who is not a super administrator can grant only permissions and menus they hold themselves (their roles grant the menu or one below it): anything else is refused (403, 20003) naming the slugs.',
       body: CreateRoleBody,
       response: { 200: RoleReply },
     },
-  }, async (request) => ok(request, await service.create(request.body, localeOf(request))));
+  }, async (request) => ok(request, await service.create(request.admin!, request.body, localeOf(request))));
 
   app.get('/roles/:id', {
     config: { permission: 'role.list' },
@@ -53,7 +53,8 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       description: [
         'Every field is optional; `permission_ids` and `menu_ids`, when given, replace the whole set (all or nothing).',
         'A change of permissions, menus or status applies to the role’s administrators on their next request.',
-        'The super-administrator role cannot be disabled or have its slug changed (403, 20003).',
+        'The system role (the super-administrator role, `is_system`) is not editable: any change is refused (403, 20003).',
+        'A caller who is not a super administrator can add to the sets only permissions and menus they hold themselves (what the role grants already may stay, anything may be removed): anything else is refused (403, 20003) naming the slugs.',
         'A change that would leave no enabled super administrator, or take from the caller their own right to administer administrators (the super role or `admin.update`), is refused (400, 40003).',
       ].join(' '),
       params: IdParam,

@@ -1,8 +1,11 @@
 // Roles: name, slug, status, and the sets of permissions and menus they grant. Writes are
 // the grant catalogue's (kernel/grant-catalogue.ts): one transaction, and a change to what a
 // role grants applies to its administrators' next request. Updates and deletions run through
-// the administration guard (no lock-out, no losing one's own `admin.update`).
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+// the administration guard (no lock-out, no losing one's own `admin.update`). Nobody but a
+// super administrator grants a role a permission or a menu they do not hold themselves, and the
+// system (super-administrator) role is not edited at all: it passes every check whatever it lists.
+
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
@@ -60,11 +63,13 @@ export class RoleService extends GrantCatalogue<typeof roles> {
     return (await this.records(this.orm, [await this.rowOf(id)], locale))[0]!;
   }
 
-  async create(input: Static<typeof CreateRoleBody>, locale: Locale = 'en-US') {
+  async create(caller: Principal, input: Static<typeof CreateRoleBody>, locale: Locale = 'en-US') {
+    const heldMenus = await this.heldMenusFor(caller, input);
     const name = writeText(undefined, input.name, input.name_i18n, locale)!;
     const description = writeText(undefined, input.description ?? '', input.description_i18n, locale)!;
     return this.write(input.slug, async (tx) => {
       await this.checkIds(tx, input);
+      await this.checkGrantable(tx, caller, heldMenus, input, { permissions: [], menus: [] });
       const [row] = await tx
         .insert(roles)
         .values({
@@ -84,17 +89,16 @@ export class RoleService extends GrantCatalogue<typeof roles> {
   }
 
   async update(caller: Principal, id: number, input: Static<typeof UpdateRoleBody>, locale: Locale = 'en-US') {
+    const heldMenus = await this.heldMenusFor(caller, input);
     return this.write(input.slug, async (tx) => {
       const current = await this.rowOf(id, tx, true);
       if (isSuperRole(current) || current.isSystem) {
-        if (input.slug !== undefined && input.slug !== current.slug) {
-          throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.slugSystemRoleCannot', { slug: current.slug }) });
-        }
-        if (input.status === 0) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.systemRoleCannotDisabled', { slug: current.slug }) });
+        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.systemRoleNotEditable', { slug: current.slug }) });
       }
       await this.checkIds(tx, input);
       const name = writeText({ base: current.name, translations: current.nameI18n }, input.name, input.name_i18n, locale);
       const description = writeText({ base: current.description, translations: current.descriptionI18n }, input.description, input.description_i18n, locale);
+      await this.checkGrantable(tx, caller, heldMenus, input, await this.setsOfRole(tx, id));
       // The sets first, then the row: a failure of either (a duplicate slug) undoes both.
       await this.replaceSets(tx, id, input);
       const [row] = await tx
@@ -148,6 +152,54 @@ export class RoleService extends GrantCatalogue<typeof roles> {
         details: { field: unknownPermissions.length ? 'permission_ids' : 'menu_ids' },
       });
     }
+  }
+
+  /** The permission and menu ids role `id` grants now, read on `tx`. */
+  private async setsOfRole(tx: Orm, id: number) {
+    const perms = await tx.select({ id: rolePermissions.permissionId }).from(rolePermissions).where(eq(rolePermissions.roleId, id));
+    const menuRows = await tx.select({ id: roleMenus.menuId }).from(roleMenus).where(eq(roleMenus.roleId, id));
+    return { permissions: perms.map((r) => r.id), menus: menuRows.map((r) => r.id) };
+  }
+
+  /**
+   * The menus the caller sees, when the change sets menus and the caller is not a super
+   * administrator; read before the change's transaction, on a connection of its own.
+   */
+  private async heldMenusFor(caller: Principal, input: Static<typeof UpdateRoleBody>): Promise<ReadonlySet<number> | undefined> {
+    if (caller.isSuper || input.menu_ids === undefined || input.menu_ids.length === 0) return undefined;
+    return this.rbac.heldMenuIds(await this.rbac.grantsOf(caller.adminId));
+  }
+
+  /**
+   * Refuses (403, 20003) a change that would make the role grant a permission or a menu it
+   * does not grant now and the caller does not hold (a super administrator holds everything;
+   * `heldMenus`: what heldMenusFor read). What the role already grants may stay, and anything
+   * may be taken away.
+   */
+  private async checkGrantable(
+    tx: Orm,
+    caller: Principal,
+    heldMenus: ReadonlySet<number> | undefined,
+    input: Static<typeof UpdateRoleBody>,
+    current: { permissions: number[]; menus: number[] },
+  ) {
+    if (caller.isSuper) return;
+    const problems: Msg[] = [];
+    const addedPermissions = (input.permission_ids ?? []).filter((id) => !current.permissions.includes(id));
+    if (addedPermissions.length) {
+      const rows = await tx.select({ slug: permissions.slug }).from(permissions).where(inArray(permissions.id, addedPermissions));
+      const beyond = rows.map((r) => r.slug).filter((slug) => !caller.permissions.has(slug)).sort();
+      if (beyond.length) problems.push(msg('admin.roles.cannotGrantPermissions', { slugs: beyond }));
+    }
+    const addedMenus = (input.menu_ids ?? []).filter((id) => !current.menus.includes(id));
+    if (addedMenus.length) {
+      const beyondIds = addedMenus.filter((id) => !heldMenus?.has(id));
+      if (beyondIds.length) {
+        const rows = await tx.select({ slug: menus.slug }).from(menus).where(inArray(menus.id, beyondIds));
+        problems.push(msg('admin.roles.cannotGrantMenus', { slugs: rows.map((r) => r.slug).sort() }));
+      }
+    }
+    if (problems.length) throw new AppError(E.ACCESS_DENIED, { detail: problems });
   }
 
   /** Replaces the sets that `input` carries (an absent set is left as it is). */
