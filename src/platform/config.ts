@@ -35,6 +35,7 @@ export const ConfigSchema = Type.Object({
   DATA_DIR: Str('./data', 'embedded database, uploads, exports and generated secrets'),
   DATABASE_URL: OptStr('PostgreSQL connection string; unset: embedded PGlite under DATA_DIR/pglite'),
   DB_POOL_MAX: Int(10, 'PostgreSQL connection pool size', 1, 200),
+  PGLITE_SHARED_BUFFERS_MB: Int(16, 'embedded PGlite only: its buffer cache (PostgreSQL shared_buffers), MB; pages beyond it are read from the files under DATA_DIR, which the operating system caches', 1, 1024),
   DEPENDENCY_TIMEOUT_MS: Int(3000, 'longest a request waits for an unresponsive database or Redis before it is answered 503 (probed after a third of it; also the connect timeout)', 300, 60_000),
   DB_STATEMENT_TIMEOUT_MS: Int(30_000, 'PostgreSQL statement_timeout of the statements of requests, ms; a statement running longer is cancelled (503); 0: none', 0, 86_400_000),
   DB_LONG_STATEMENT_TIMEOUT_MS: Int(3_600_000, 'statement_timeout of export queries and CSV import batches, ms; 0: none', 0, 86_400_000),

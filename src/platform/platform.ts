@@ -50,6 +50,7 @@ export async function createPlatform(config: Config, opts: PlatformOptions = {})
     url: config.DATABASE_URL,
     dataDir: config.dataDir,
     poolMax: config.DB_POOL_MAX,
+    pgliteSharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
     logger,
     // A new embedded data folder starts from the template made at install time, when there is one.
     pgliteTemplate: opts.pgliteTemplate ?? (config.DATABASE_URL || opts.inMemoryDatabase ? undefined : readInstalledTemplate()),

@@ -126,6 +126,8 @@ export interface DatabaseOptions {
   pgliteTemplate?: Blob | undefined;
   /** PGlite only: keep the database in memory instead of under dataDir. */
   inMemory?: boolean;
+  /** PGlite only: shared_buffers in MB (default PGLITE_SHARED_BUFFERS_MB's, 16). */
+  pgliteSharedBuffersMb?: number;
   /** Longest a caller waits for an unresponsive database before it is refused (default 3000). */
   timeoutMs?: number;
   /** PostgreSQL only: statement_timeout of ordinary statements, ms (default 30000; 0: none). */
@@ -135,6 +137,7 @@ export interface DatabaseOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 3000;
+const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16;
 const TIMESTAMPTZ_OID = 1184;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 const DEFAULT_LONG_STATEMENT_TIMEOUT_MS = 3_600_000;
@@ -229,6 +232,10 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     client = await PGlite.create({
       ...(dir ? { dataDir: dir } : {}),
       ...(template ? { loadDataDir: template } : {}),
+      // PostgreSQL's default buffer cache, 128 MB, lives in the WebAssembly memory, which never
+      // shrinks: it took the process's resident memory past 700 MB (issue 27). Pages outside a
+      // smaller cache are read from the files under DATA_DIR, which the OS caches.
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.pgliteSharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB}MB`],
     });
   } catch (err) {
     unlock();
