@@ -15,6 +15,7 @@ import { buildValidator, RequestValidationError, validationMessages } from './pl
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { installCors } from './platform/http/cors.ts';
+import { installSecurityHeaders } from './platform/http/security-headers.ts';
 import { recordRequests, serveMetrics } from './platform/http/metrics-endpoint.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
 import { serveWebClients, webRoot } from './web/static.ts';
@@ -103,6 +104,7 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     // JSON only (uploads add multipart where they need it): anything else is a 415.
     app.removeContentTypeParser(['text/plain']);
     await installCors(app, config);
+    installSecurityHeaders(app, { mapTileUrl: config.CLOCK_MAP_TILE_URL, docsPrefixes: [`${ADMIN_PREFIX}/docs`, `${TIMECLOCK_PREFIX}/docs`] });
     recordRequests(app, platform.metrics);
     if (config.METRICS_TOKEN) serveMetrics(app, platform.metrics, config.METRICS_TOKEN);
     // Requests still being handled. Fastify's close() waits for connections, not handlers: a
