@@ -9,7 +9,7 @@ import createClient from 'openapi-fetch';
 import i18n from '../i18n/index.ts';
 import { apiErrorOf, ApiError, networkError } from './errors.ts';
 import type { paths } from './schema.gen.ts';
-import { getSession, onSessionChange, sessionOf, setSession, type Session } from './session.ts';
+import { endReason, getSession, onSessionChange, sessionOf, setSession, type Session } from './session.ts';
 
 export const api = createClient<paths>({ baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin });
 
@@ -123,10 +123,19 @@ async function refresh(): Promise<void> {
   }
 }
 
-/** Signs out: forgets the session here and in the other tabs, and asks the server to clear the refresh cookie. */
+/**
+ * Signs out: forgets the session here and in the other tabs at once, and asks the server to clear
+ * the refresh cookie (without a network, again at the next start: the remembered account is gone
+ * meanwhile, so the cookie is never used).
+ */
 export async function signOut(): Promise<void> {
   setSession(null, 'signed-out');
-  await call(api.POST('/api/auth/logout')).catch(() => undefined);
+  await clearCookie();
+}
+const CLEARED_KEY = 'fieldops.clock.cookie-cleared';
+async function clearCookie(): Promise<void> {
+  localStorage.removeItem(CLEARED_KEY);
+  await call(api.POST('/api/auth/logout')).then(() => localStorage.setItem(CLEARED_KEY, '1'), () => undefined);
 }
 
 if (typeof window !== 'undefined') {
@@ -134,5 +143,7 @@ if (typeof window !== 'undefined') {
   schedule();
   // An app opened without a token gets one now, or when the network comes back.
   void ensureToken();
+  // A sign-out whose cookie could not be cleared then (no network).
+  if (!getSession() && endReason() === 'signed-out' && localStorage.getItem(CLEARED_KEY) === null) void clearCookie();
   window.addEventListener('online', () => void ensureToken());
 }
