@@ -19,11 +19,11 @@ const METRES_PER_DEGREE = (2 * Math.PI * 6_371_008.8) / 360;
 const JWT = /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/;
 
 /** Everything the page's script can read that outlives it: both storages and its cookies. */
-const readable = (page: Page) => page.evaluate(() => ({
+const readable = (page: Page) => page.evaluate<{ local: Record<string, string>; session: Record<string, string>; cookies: string }>(`({
   local: Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])),
   session: Object.fromEntries(Object.keys(sessionStorage).map((k) => [k, sessionStorage.getItem(k)])),
   cookies: document.cookie,
-}));
+})`);
 
 async function assertNoTokenReadable(page: Page, what: string): Promise<void> {
   const r = await readable(page);
@@ -40,7 +40,7 @@ async function assertNotFramed(browser: Browser, url: string, name: string): Pro
   const frame = await (await w.page.waitForSelector('#f')).contentFrame();
   // The frame is left empty (Chromium shows its own error page, not ours).
   await w.page.waitForFunction(() => true);
-  const inside = frame ? await frame.evaluate(() => document.querySelector('#root') !== null).catch(() => false) : false;
+  const inside = frame ? await frame.evaluate<boolean>(`document.querySelector('#root') !== null`).catch(() => false) : false;
   assert.equal(inside, false, `${url} must not render inside another site's frame`);
   await screenshot(w.page, name);
   await w.context.close();
