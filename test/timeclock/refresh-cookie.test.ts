@@ -50,7 +50,7 @@ const refreshByCookie = (value: string) => call(app, 'POST', '/api/auth/refresh'
 describe('the refresh cookie set at sign-in', () => {
   test('HttpOnly, SameSite=Strict, only for the refresh route, TIMECLOCK_REFRESH_TTL long; Secure over HTTPS; the reply is the contract’s', async () => {
     const w = await signedIn();
-    assert.deepEqual(Object.keys(w.body).sort(), ['fullName', 'token']);
+    assert.deepEqual(Object.keys(w.body).sort(), ['fullName', 'role', 'token', 'userId']);
     assert.ok(w.cookie.attrs.has('httponly'));
     assert.equal(w.cookie.attrs.get('samesite'), 'Strict');
     assert.equal(w.cookie.attrs.get('path'), '/api/auth/refresh');
