@@ -17,6 +17,7 @@ import { resolveJwtSecret } from './platform/secrets.ts';
 import { installCors } from './platform/http/cors.ts';
 import { limitJsonDepth } from './platform/http/json-body.ts';
 import { afterPendingAccepts, spareArrivingRequests } from './platform/http/connections.ts';
+import { installSecurityHeaders } from './platform/http/security-headers.ts';
 import { recordRequests, serveMetrics } from './platform/http/metrics-endpoint.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
 import { serveWebClients, webRoot } from './web/static.ts';
@@ -114,6 +115,7 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     app.removeContentTypeParser(['text/plain']);
     limitJsonDepth(app);
     await installCors(app, config);
+    installSecurityHeaders(app, { mapTileUrl: config.CLOCK_MAP_TILE_URL, docsPrefixes: [`${ADMIN_PREFIX}/docs`, `${TIMECLOCK_PREFIX}/docs`] });
     recordRequests(app, platform.metrics);
     if (config.METRICS_TOKEN) serveMetrics(app, platform.metrics, config.METRICS_TOKEN);
     // Requests still being handled. Fastify's close() waits for connections, not handlers: a

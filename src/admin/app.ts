@@ -58,7 +58,7 @@ import { ErrorEnvelope } from './http.ts';
 import { Guard } from './kernel/guard.ts';
 import { RbacService } from './kernel/rbac.ts';
 import { MenuNodeShared } from './kernel/rbac.schema.ts';
-import { SessionService, type AdminTokenClaims } from './kernel/sessions.ts';
+import { SessionService, type AdminRefreshClaims, type AdminTokenClaims } from './kernel/sessions.ts';
 import { msg } from '../platform/i18n.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -81,7 +81,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   // Every service object, built once; features take theirs from the context.
   const jwt = jwtCodec<AdminTokenClaims>(deriveKey(jwtSecret, 'admin'));
   const rbac = new RbacService({ db, config });
-  const sessions = new SessionService({ db, pubsub, config, jwt });
+  const sessions = new SessionService({ db, pubsub, config, jwt, refreshJwt: jwtCodec<AdminRefreshClaims>(deriveKey(jwtSecret, 'admin-refresh')) });
   const guard = new Guard({ jwt, sessions, rbac, config });
   sessions.onInvalidate((m) => guard.invalidate(m));
   const notifications = new NotificationService({ db, pubsub, logger });

@@ -48,6 +48,7 @@ export const ConfigSchema = Type.Object({
   MANAGER_USERNAME: Str('manager', 'first time-clock manager created on an empty database'),
   MANAGER_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128, description: 'its password; unset: random, printed once' })),
   TIMECLOCK_TOKEN_TTL: Int(43_200, 'time-clock token lifetime in seconds (a shift plus margin)', 60, 30 * 86400),
+  TIMECLOCK_REFRESH_TTL: Int(2_592_000, 'lifetime in seconds of the time-clock web app’s refresh cookie (renewed at every refresh): how long a phone stays signed in without being used', 60, 365 * 86400),
   PROTECTED_ADMINS: Str('', 'comma-separated usernames that, like the super administrator, cannot be disabled, deleted or kicked out by others'),
   CAPTCHA_ENABLED: Bool(true, '`false` skips the captcha check (development and automated tests only)'),
   LOGIN_MAX_FAILURES: Int(5, 'failed logins of one account that lock it', 1, 100),

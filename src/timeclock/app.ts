@@ -41,9 +41,9 @@ export interface TimeclockOptions {
 export { ErrorBody } from './http.ts';
 
 /** Every service object of the time-clock, each built once. */
-function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>): TimeclockContext {
+function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refreshJwt: JwtCodec<TimeclockClaims>): TimeclockContext {
   const { config, db, logger } = platform;
-  const auth = new TimeclockAuth({ db, jwt, pubsub: platform.pubsub });
+  const auth = new TimeclockAuth({ db, jwt, refreshJwt, pubsub: platform.pubsub });
   const security = new SecurityService({ db, logger });
   const devices = new DevicesService({ db, security });
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production';
@@ -51,7 +51,7 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>): Timec
     platform,
     jwt,
     auth,
-    signIn: new AuthService({ db, jwt, config, logger, devices, metrics: platform.metrics }),
+    signIn: new AuthService({ db, jwt, refreshJwt, config, logger, devices, metrics: platform.metrics }),
     devices,
     workers: new WorkersService({ db, auth, trackingWindowSeconds: config.TRACKING_WINDOW_SECONDS }),
     sites: new SitesService({ db }),
@@ -82,7 +82,11 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
     errorSchema: ErrorBody,
   });
 
-  const ctx = buildContext(platform, jwtCodec<TimeclockClaims>(deriveKey(jwtSecret, 'timeclock')));
+  const ctx = buildContext(
+    platform,
+    jwtCodec<TimeclockClaims>(deriveKey(jwtSecret, 'timeclock')),
+    jwtCodec<TimeclockClaims>(deriveKey(jwtSecret, 'timeclock-refresh')),
+  );
   app.decorateRequest('user', null);
   const limits = await installLimits(app, platform);
 

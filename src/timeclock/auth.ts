@@ -68,14 +68,16 @@ export class TimeclockAuth {
   private readonly cache = new Map<number, { checkedAt: number; account: Account | null }>();
   private readonly db: Database;
   private readonly jwt: JwtCodec<TimeclockClaims>;
+  private readonly refreshJwt: JwtCodec<TimeclockClaims>;
   private readonly pubsub: PubSub;
   private unsubscribe: (() => Promise<void>) | undefined;
   /** Counts invalidations: a read that started before one is not cached (it may predate the change). */
   private epoch = 0;
 
-  constructor({ db, jwt, pubsub }: { db: Database; jwt: JwtCodec<TimeclockClaims>; pubsub: PubSub }) {
+  constructor({ db, jwt, refreshJwt, pubsub }: { db: Database; jwt: JwtCodec<TimeclockClaims>; refreshJwt: JwtCodec<TimeclockClaims>; pubsub: PubSub }) {
     this.db = db;
     this.jwt = jwt;
+    this.refreshJwt = refreshJwt;
     this.pubsub = pubsub;
   }
 
@@ -117,7 +119,20 @@ export class TimeclockAuth {
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!match) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.missingBearerToken') });
-    const verified = this.jwt.verify(match[1]!);
+    return this.callerOf(this.jwt, match[1]!);
+  }
+
+  /**
+   * The caller named by the web app's refresh cookie (its own signing key: never a bearer token),
+   * under exactly the checks of a bearer token: an enabled account, and not revoked since it
+   * was issued. 401 otherwise.
+   */
+  authenticateRefresh(credential: string): Promise<Caller> {
+    return this.callerOf(this.refreshJwt, credential);
+  }
+
+  private async callerOf(codec: JwtCodec<TimeclockClaims>, token: string): Promise<Caller> {
+    const verified = codec.verify(token);
     if (!verified.ok) throw new AppError(verified.reason === 'expired' ? E.TOKEN_EXPIRED : E.TOKEN_INVALID);
     const { userId, iat, tokenVersion } = verified.payload;
     if (!Number.isSafeInteger(userId)) throw new AppError(E.TOKEN_INVALID);

@@ -29,6 +29,27 @@ export interface AdminTokenClaims {
   jti: string;
 }
 
+/**
+ * The web console's refresh credential (an HttpOnly cookie, see platform/http/refresh-cookie.ts):
+ * the session and its current token id, signed with a key of its own (so it is never accepted as
+ * a bearer token, nor a bearer token as it). It is good while its session is live and its token
+ * id is the session's current one: every refresh rotates both, and a session that ends (logout,
+ * kick-out, password change, a disabled account) takes its cookie with it.
+ */
+export interface AdminRefreshClaims {
+  sid: number;
+  jti: string;
+}
+
+export const ADMIN_REFRESH_COOKIE = { name: 'fieldops_admin_refresh', path: '/api/admin/refresh-token' } as const;
+
+/** A token, its expiry and the matching refresh credential. */
+export interface IssuedToken {
+  token: string;
+  expiresAt: Date;
+  refresh: string;
+}
+
 const newJti = () => randomBytes(16).toString('base64url');
 
 export type EndReason = 'logout' | 'kicked' | 'password_changed' | 'disabled' | 'deleted' | 'password_reset' | 'security';
@@ -65,12 +86,14 @@ export class SessionService {
   private readonly db: Database;
   private readonly pubsub: PubSub;
   private readonly jwt: JwtCodec<AdminTokenClaims>;
+  private readonly refreshJwt: JwtCodec<AdminRefreshClaims>;
   private readonly ttlSeconds: number;
   private readonly lookupOf: ReturnType<typeof lookupOf>;
-  constructor(deps: { db: Database; pubsub: PubSub; config: Config; jwt: JwtCodec<AdminTokenClaims> }) {
+  constructor(deps: { db: Database; pubsub: PubSub; config: Config; jwt: JwtCodec<AdminTokenClaims>; refreshJwt: JwtCodec<AdminRefreshClaims> }) {
     this.db = deps.db;
     this.pubsub = deps.pubsub;
     this.jwt = deps.jwt;
+    this.refreshJwt = deps.refreshJwt;
     this.ttlSeconds = deps.config.ADMIN_TOKEN_TTL;
     this.lookupOf = lookupOf(this.db.orm);
   }
@@ -82,7 +105,7 @@ export class SessionService {
    * only): a crash of PostgreSQL itself can lose the last fraction of a second of sign-ins,
    * whose tokens then fail and whose users sign in again; nothing else is relaxed.
    */
-  async openForLogin(admin: { id: number; username: string }, ip: string, userAgent: string) {
+  async openForLogin(admin: { id: number; username: string }, ip: string, userAgent: string): Promise<IssuedToken & { sessionId: number }> {
     const jti = newJti();
     const expiresAt = expiryIn(this.ttlSeconds);
     const ua = userAgent.slice(0, 512);
@@ -97,23 +120,50 @@ export class SessionService {
        SELECT id FROM s, c`,
       [admin.id, jti, ip, ua, expiresAt, admin.username.slice(0, 64)],
     );
-    const token = this.jwt.sign({ sid: row!.id, uid: admin.id, jti }, expiresAt);
-    return { sessionId: row!.id, token, expiresAt };
+    return { sessionId: row!.id, ...this.issue(row!.id, admin.id, jti, expiresAt) };
   }
 
-  /** New token for a live session; the previous token stops working. */
-  async rotate(sessionId: number, adminId: number) {
+  private issue(sid: number, uid: number, jti: string, expiresAt: Date): IssuedToken {
+    return { token: this.jwt.sign({ sid, uid, jti }, expiresAt), expiresAt, refresh: this.refreshJwt.sign({ sid, jti }, expiresAt) };
+  }
+
+  /**
+   * New token for a live session; the previous token (and refresh credential) stops working.
+   * With `expectJti`, only if that is still the session's token id (a refresh credential used
+   * twice rotates once).
+   */
+  async rotate(sessionId: number, adminId: number, expectJti?: string): Promise<IssuedToken | null> {
     const jti = newJti();
     const expiresAt = expiryIn(this.ttlSeconds);
-    const token = this.jwt.sign({ sid: sessionId, uid: adminId, jti }, expiresAt);
     const updated = await this.db.orm
       .update(sessions)
       .set({ tokenJti: jti, expiresAt, lastActiveAt: new Date() })
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.endedAt), gt(sessions.expiresAt, new Date())))
+      .where(and(
+        eq(sessions.id, sessionId),
+        isNull(sessions.endedAt),
+        gt(sessions.expiresAt, new Date()),
+        expectJti === undefined ? undefined : eq(sessions.tokenJti, expectJti),
+      ))
       .returning({ id: sessions.id });
     if (updated.length === 0) return null;
     await this.publish({ sessions: [sessionId] });
-    return { token, expiresAt };
+    return this.issue(sessionId, adminId, jti, expiresAt);
+  }
+
+  /**
+   * A new token from a refresh credential (the console's cookie): 'invalid' when it is not one of
+   * ours, 'expired' past its session's expiry, 'revoked' when its session has ended, its account
+   * is disabled, or a newer token was issued since (it was used already).
+   */
+  async refreshWith(credential: string): Promise<IssuedToken | 'invalid' | 'expired' | 'revoked'> {
+    const verified = this.refreshJwt.verify(credential);
+    if (!verified.ok) return verified.reason;
+    const { sid, jti } = verified.payload;
+    if (!Number.isSafeInteger(sid) || typeof jti !== 'string') return 'invalid';
+    const row = await this.lookup(sid);
+    if (!row || row.endedAt || row.status !== 1 || row.jti !== jti) return 'revoked';
+    if (row.expiresAt.getTime() <= Date.now()) return 'expired';
+    return (await this.rotate(sid, row.adminId, jti)) ?? 'revoked';
   }
 
   /**

@@ -1,6 +1,7 @@
 // Cross-origin access, off by default: CORS_ORIGINS names the origins of front ends served
 // elsewhere whose pages may call both APIs (@fastify/cors). Without credentials (the APIs
-// authenticate with bearer tokens, never cookies), with the methods and headers the APIs use,
+// authenticate with bearer tokens; the web clients' refresh cookies are for their own origin
+// only), with the methods and headers the APIs use,
 // the response headers a client reads exposed, and preflights cached by the browser.
 // WebSocket upgrades are not subject to CORS: originAllowed() applies the same list to them.
 import cors from '@fastify/cors';

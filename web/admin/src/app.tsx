@@ -65,8 +65,9 @@ function ScreenError() {
 
 /** Signed-in part: routes from the menu tree; the first page is the home. */
 function Protected() {
-  const { session, profile } = useAuth();
+  const { session, profile, restoring } = useAuth();
   const location = useLocation();
+  if (restoring) return <Spin fullscreen />;
   if (!session) return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   if (!profile) return <Spin fullscreen />;
   return <Shell />;

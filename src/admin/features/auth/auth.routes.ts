@@ -1,13 +1,26 @@
 import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from '../../../platform/http/refresh-cookie.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { ErrorEnvelope, ok } from '../../http.ts';
+import { ADMIN_REFRESH_COOKIE, type IssuedToken } from '../../kernel/sessions.ts';
 import { CaptchaReply, LoginBody, NullReply, PasswordBody, ProfileReply, TokenReply } from './auth.schema.ts';
 
 const tags = ['Authentication and profile'];
 
+const COOKIE_NOTE =
+  'The reply also sets the console\'s refresh cookie (`fieldops_admin_refresh`: HttpOnly, SameSite=Strict, Secure over HTTPS, Path `/api/admin/refresh-token`), ' +
+  'good for this session until it ends or expires; API clients may ignore it.';
+
+/** The token reply, with the refresh cookie of the same session set beside it. */
+function issued(request: FastifyRequest, reply: FastifyReply, t: IssuedToken) {
+  setRefreshCookie(request, reply, ADMIN_REFRESH_COOKIE, t.refresh, (t.expiresAt.getTime() - Date.now()) / 1000);
+  return ok(request, { token: t.token, expires_at: t.expiresAt.toISOString() });
+}
+
 export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const { auth } = ctx;
+  const { auth, guard } = ctx;
   app.get('/captcha', {
     config: { auth: 'public', limitPerIp: true },
     schema: { tags, summary: 'New captcha (PNG data URI, shown at its natural width x height); its answer is single use, valid for 2 minutes and compared without case. `enabled: false` when the server does not check captchas', response: { 200: CaptchaReply, 429: ErrorEnvelope } },
@@ -18,27 +31,41 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
     schema: {
       tags,
       summary: 'Sign in with username, password and captcha (and google_code when an authenticator is bound)',
-      description: 'Five failures of one account within 15 minutes lock it for 15 minutes (10006, with Retry-After). Wrong username and wrong password answer alike (10001).',
+      description: `Five failures of one account within 15 minutes lock it for 15 minutes (10006, with Retry-After). Wrong username and wrong password answer alike (10001). ${COOKIE_NOTE}`,
       body: LoginBody,
       response: { 200: TokenReply, 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 429: ErrorEnvelope },
     },
-  }, async (request) => {
-    const data = await auth.login(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
-    return ok(request, data);
+  }, async (request, reply) => {
+    const session = await auth.login(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
+    return issued(request, reply, session);
   });
 
   app.post('/logout', {
     config: { auth: 'self' },
-    schema: { tags, summary: 'End the current session', response: { 200: NullReply } },
-  }, async (request) => {
+    schema: { tags, summary: 'End the current session', description: 'Also clears the console\'s refresh cookie.', response: { 200: NullReply } },
+  }, async (request, reply) => {
     await auth.logout(request.admin!);
+    clearRefreshCookie(request, reply, ADMIN_REFRESH_COOKIE);
     return ok(request, null);
   });
 
+  // Either credential: the bearer token (the contract), or the console's refresh cookie, which
+  // is how a reloaded page, whose token lived in memory only, gets its session back.
   app.post('/refresh-token', {
-    config: { auth: 'self' },
-    schema: { tags, summary: 'New token for the current session; the old token stops working', response: { 200: TokenReply } },
-  }, async (request) => ok(request, await auth.refresh(request.admin!)));
+    config: { auth: 'public' },
+    schema: {
+      tags,
+      summary: 'New token for the current session; the old token stops working',
+      description:
+        'Authenticated by the bearer token, or, without an `Authorization` header, by the console\'s refresh cookie set at sign-in (refused with 401 10004 once its session has ended ' +
+        '(sign-out, kick-out, password change, a disabled account) or once a newer token was issued, 10003 past the session\'s expiry). ' + COOKIE_NOTE.replace('good for', 'rotated with the token, good for'),
+      security: [{ bearer: [] }, {}],
+      response: { 200: TokenReply, 401: ErrorEnvelope },
+    },
+  }, async (request, reply) => {
+    const cookie = request.headers.authorization === undefined ? readRefreshCookie(request, ADMIN_REFRESH_COOKIE) : undefined;
+    return issued(request, reply, await auth.refresh(cookie ? { cookie } : await guard.authenticate(request.headers.authorization)));
+  });
 
   app.get('/info', {
     config: { auth: 'self' },

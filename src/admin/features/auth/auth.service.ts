@@ -19,7 +19,7 @@ import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
-import type { SessionService } from '../../kernel/sessions.ts';
+import type { IssuedToken, SessionService } from '../../kernel/sessions.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
 import { localized } from '../../../platform/translations.ts';
 
@@ -166,8 +166,7 @@ export class AuthService {
     }
 
     if (failures > 0) await this.db.query(`DELETE FROM admin.login_failures WHERE account_key = $1`, [key]);
-    const session = await this.sessions.openForLogin(admin, client.ip, client.userAgent);
-    return { token: session.token, expires_at: session.expiresAt.toISOString() };
+    return this.sessions.openForLogin(admin, client.ip, client.userAgent);
   }
 
   /**
@@ -212,10 +211,16 @@ export class AuthService {
     await this.sessions.end([principal.sessionId], 'logout');
   }
 
-  async refresh(principal: Principal) {
-    const rotated = await this.sessions.rotate(principal.sessionId, principal.adminId);
+  /** A new token for the session of a bearer token (`principal`) or of the console's refresh cookie. */
+  async refresh(by: Principal | { cookie: string }): Promise<IssuedToken> {
+    if ('cookie' in by) {
+      const issued = await this.sessions.refreshWith(by.cookie);
+      if (typeof issued !== 'string') return issued;
+      throw new AppError(issued === 'expired' ? E.TOKEN_EXPIRED : issued === 'invalid' ? E.TOKEN_INVALID : E.TOKEN_REVOKED);
+    }
+    const rotated = await this.sessions.rotate(by.sessionId, by.adminId);
     if (!rotated) throw new AppError(E.TOKEN_REVOKED);
-    return { token: rotated.token, expires_at: rotated.expiresAt.toISOString() };
+    return rotated;
   }
 
   async profile(principal: Principal, locale: Locale = 'en-US') {

@@ -1,13 +1,26 @@
-// Sign-in and token refresh, both limited per client IP (tier `auth`).
+// Sign-in and token refresh, both limited per client IP (tier `auth`), and the web app's
+// sign-out. Sign-in and refresh also set the web app's refresh cookie: the app keeps its token in
+// memory only, and a reloaded (or reopened) app gets a token back from the refresh route with it.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../../platform/http/errors.ts';
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie, type RefreshCookie } from '../../../platform/http/refresh-cookie.ts';
+import { msg } from '../../../platform/i18n.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { E } from '../../errors.ts';
 import { errors } from '../../http.ts';
 import { LoginBody, LoginReply, MeReply, RefreshReply } from './auth.schema.ts';
 
 const tags = ['Authentication'];
 
+export const TIMECLOCK_REFRESH_COOKIE: RefreshCookie = { name: 'fieldops_clock_refresh', path: '/api/auth/refresh' };
+
 export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const auth = ctx.signIn;
+  const ttl = ctx.platform.config.TIMECLOCK_REFRESH_TTL;
+  const cookieNote =
+    'The reply also sets the web app’s refresh cookie (`fieldops_clock_refresh`: HttpOnly, SameSite=Strict, Secure over HTTPS, Path `/api/auth/refresh`), ' +
+    'valid `TIMECLOCK_REFRESH_TTL` seconds (30 days by default) and renewed at every refresh; API clients may ignore it.';
 
   app.post('/auth/login', {
     config: { access: 'public', limit: 'auth' },
@@ -19,21 +32,50 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
         'A worker’s first successful login binds the device; another device is refused with 403 `DEVICE_NOT_AUTHORIZED` (recorded as a security event) until a manager resets the binding; ' +
         'a device registered to another worker is refused the same way. Managers are not bound to a device. ' +
         'The reply has the contract’s `token` and `fullName`, and also the account’s `userId` and `role` (so a client needs not decode the token). ' +
-        'The token lives `TIMECLOCK_TOKEN_TTL` seconds (12 h by default); a password change, disabling or deleting the account revokes it at once (re-enabling does not bring it back). 5 requests per minute per client IP.',
+        'The token lives `TIMECLOCK_TOKEN_TTL` seconds (12 h by default); a password change, disabling or deleting the account revokes it at once (re-enabling does not bring it back). 5 requests per minute per client IP. ' + cookieNote,
       body: LoginBody,
       response: { 200: LoginReply, ...errors(400, 401, 403) },
     },
-  }, async (request) => auth.login(request.body));
+  }, async (request, reply) => {
+    const { refresh, ...body } = await auth.login(request.body);
+    setRefreshCookie(request, reply, TIMECLOCK_REFRESH_COOKIE, refresh, ttl);
+    return body;
+  });
 
   app.post('/auth/refresh', {
-    config: { access: 'user', limit: 'auth' },
+    config: { access: 'public', limit: 'auth' },
     schema: {
       tags,
       summary: 'A new token from the current one',
-      description: 'Needs a valid, unexpired, unrevoked token of an enabled account (401 otherwise: `TOKEN_EXPIRED` or `TOKEN_INVALID`; a token revoked by a password change or by disabling the account cannot be refreshed, even once the account is enabled again). The current token stays valid until it expires. 5 requests per minute per client IP.',
-      response: { 200: RefreshReply },
+      description:
+        'Needs a valid, unexpired, unrevoked token of an enabled account (401 otherwise: `TOKEN_EXPIRED` or `TOKEN_INVALID`; a token revoked by a password change or by disabling the account cannot be refreshed, even once the account is enabled again). The current token stays valid until it expires. 5 requests per minute per client IP. ' +
+        'Without an `Authorization` header, the web app’s refresh cookie set at sign-in is accepted instead, under the same checks (an enabled account, not revoked since the cookie was issued). ' +
+        cookieNote,
+      security: [{ bearer: [] }, {}],
+      response: { 200: RefreshReply, ...errors(401) },
     },
-  }, async (request) => auth.refresh(request.user!));
+  }, async (request, reply) => {
+    const cookie = request.headers.authorization === undefined ? readRefreshCookie(request, TIMECLOCK_REFRESH_COOKIE) : undefined;
+    if (request.headers.authorization === undefined && !cookie) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.missingBearerToken') });
+    const caller = cookie ? await ctx.auth.authenticateRefresh(cookie) : await ctx.auth.authenticate(request);
+    const { refresh, ...body } = auth.refresh(caller);
+    setRefreshCookie(request, reply, TIMECLOCK_REFRESH_COOKIE, refresh, ttl);
+    return body;
+  });
+
+  app.post('/auth/logout', {
+    config: { access: 'public' },
+    schema: {
+      tags,
+      summary: 'Sign the web app out: clears its refresh cookie',
+      description:
+        'Answers 204 and clears the refresh cookie, so that a reload no longer signs in. Tokens already issued stay valid until they expire (a manager revokes them by disabling the account or setting a new password).',
+      response: { 204: Type.Null() },
+    },
+  }, async (request, reply) => {
+    clearRefreshCookie(request, reply, TIMECLOCK_REFRESH_COOKIE);
+    return reply.status(204).send(null);
+  });
 
   app.get('/me', {
     config: { access: 'user' },

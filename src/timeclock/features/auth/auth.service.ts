@@ -22,12 +22,13 @@ import { msg } from '../../../platform/i18n.ts';
 export class AuthService {
   private readonly db: Database;
   private readonly jwt: JwtCodec<TimeclockClaims>;
+  private readonly refreshJwt: JwtCodec<TimeclockClaims>;
   private readonly config: Config;
   private readonly logger: Logger;
   private readonly devices: DevicesService;
   private readonly metrics: Metrics;
   private readonly account;
-  constructor(deps: { db: Database; jwt: JwtCodec<TimeclockClaims>; config: Config; logger: Logger; devices: DevicesService; metrics: Metrics }) {
+  constructor(deps: { db: Database; jwt: JwtCodec<TimeclockClaims>; refreshJwt: JwtCodec<TimeclockClaims>; config: Config; logger: Logger; devices: DevicesService; metrics: Metrics }) {
     this.db = deps.db;
     const tagNames = this.db.orm
       .select({ names: sql`array_agg(${tags.name} ORDER BY lower(${tags.name}), ${tags.id})` })
@@ -44,13 +45,14 @@ export class AuthService {
       .where(and(eq(users.id, p('id')), eq(users.status, 1), isNull(users.deletedAt)))
       .prepare('tc_me');
     this.jwt = deps.jwt;
+    this.refreshJwt = deps.refreshJwt;
     this.config = deps.config;
     this.logger = deps.logger;
     this.devices = deps.devices;
     this.metrics = deps.metrics;
   }
 
-  async login(input: Static<typeof LoginBody>): Promise<Static<typeof LoginReply>> {
+  async login(input: Static<typeof LoginBody>): Promise<Static<typeof LoginReply> & { refresh: string }> {
     // Raw: every sign-in runs it (measured hot).
     const [user] = await this.db.query<{ id: number; password_hash: string; full_name: string; role: Role; status: number; token_version: number }>(
       `SELECT id, password_hash, full_name, role, status, token_version FROM timeclock.users
@@ -78,21 +80,29 @@ export class AuthService {
         });
       }
     }
-    return { token: this.sign({ userId, role: user.role, tokenVersion: user.token_version }), fullName: user.full_name, userId, role: user.role };
+    return { ...this.issue({ userId, role: user.role, tokenVersion: user.token_version }), fullName: user.full_name, userId, role: user.role };
   }
 
-  /** A new token for the caller (whose token and account the route's hook has checked). */
-  refresh(caller: Caller): Static<typeof RefreshReply> {
+  /** A new token for the caller (whose token or refresh cookie, and account, were checked), and a new refresh cookie value. */
+  refresh(caller: Caller): Static<typeof RefreshReply> & { refresh: string } {
     try {
-      return { token: this.sign(caller) };
+      return this.issue(caller);
     } catch (err) {
       this.logger.error({ err, userId: caller.userId }, 'token refresh failed');
       throw new AppError(E.INTERNAL_ERROR, { detail: msg('timeclock.auth.refreshFailed') });
     }
   }
 
-  private sign(claims: Caller): string {
-    return this.jwt.sign({ userId: claims.userId, role: claims.role, tokenVersion: claims.tokenVersion }, expiryIn(this.config.TIMECLOCK_TOKEN_TTL));
+  /**
+   * The access token and the web app's refresh credential, with the same claims (so that every
+   * revocation check of the one applies to the other), each signed with its own key.
+   */
+  private issue(caller: Caller): { token: string; refresh: string } {
+    const claims: TimeclockClaims = { userId: caller.userId, role: caller.role, tokenVersion: caller.tokenVersion };
+    return {
+      token: this.jwt.sign(claims, expiryIn(this.config.TIMECLOCK_TOKEN_TTL)),
+      refresh: this.refreshJwt.sign(claims, expiryIn(this.config.TIMECLOCK_REFRESH_TTL)),
+    };
   }
 
   /** The signed-in account: `GET /api/me`. */

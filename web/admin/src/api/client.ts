@@ -1,6 +1,7 @@
 // The one way the console talks to the server: a typed client generated from the server's
-// OpenAPI document (schema.gen.ts), which adds the token, the language and a trace id to every
-// request, turns every failure into an ApiError, and ends the session on a 401 that says so.
+// OpenAPI document (schema.gen.ts), which adds the token (held in memory, session.ts), the
+// language and a trace id to every request, turns every failure into an ApiError, and ends the
+// session on a 401 that says so.
 import createClient from 'openapi-fetch';
 import i18n from '../i18n/index.ts';
 import { apiErrorOf, ApiError, networkError, type Envelope } from './errors.ts';
@@ -19,8 +20,10 @@ api.use({
     request.headers.set('x-trace-id', traceId());
     return request;
   },
-  async onResponse({ response }) {
-    if (response.status === 401 && getSession()) {
+  async onResponse({ request, response }) {
+    // Only when the token sent is still this tab's (another tab may have refreshed it meanwhile).
+    const session = getSession();
+    if (response.status === 401 && session && request.headers.get('authorization') === `Bearer ${session.token}`) {
       const body = (await response.clone().json().catch(() => null)) as Partial<Envelope<null>> | null;
       const reason: EndReason | undefined = body?.code === 10003 ? 'expired' : body?.code === 10004 ? 'revoked' : body?.code === 10007 ? 'invalid' : undefined;
       if (reason) setSession(null, reason);

@@ -4,7 +4,7 @@
 // too many attempts); a session that ended elsewhere is explained here too.
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, Space } from 'antd';
+import { Alert, Button, Form, Input, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
@@ -24,16 +24,18 @@ interface Values {
 const AUTHENTICATOR_NEEDED = 10008;
 export default function SignIn() {
   const { t } = useTranslation();
-  const { session, signIn } = useAuth();
+  const { session, restoring, signIn } = useAuth();
   const [params] = useSearchParams();
   const [form] = Form.useForm<Values>();
   const [error, setError] = useState<ApiError | null>(null);
   const [secondStep, setSecondStep] = useState(false);
   const [busy, setBusy] = useState(false);
   const [ended] = useState(endReason);
-  const captcha = useQuery({ queryKey: ['captcha'], queryFn: () => unwrap(api.GET('/api/admin/captcha')), staleTime: Infinity, gcTime: 0 });
+  const captcha = useQuery({ queryKey: ['captcha'], queryFn: () => unwrap(api.GET('/api/admin/captcha')), staleTime: Infinity, gcTime: 0, enabled: !restoring && !session });
   const next = params.get('next') ?? '/';
   if (session) return <Navigate to={next.startsWith('/') ? next : '/'} replace />;
+  // A reload of the sign-in page while the refresh cookie is tried.
+  if (restoring) return <Spin fullscreen />;
 
   const newCaptcha = () => {
     form.setFieldValue('captcha_code', '');

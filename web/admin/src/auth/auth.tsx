@@ -1,11 +1,14 @@
-// Who is signed in: the session (token) and the profile from /info (permissions, menu tree).
-// The token is refreshed a minute before it expires; a refresh or any request answered 401
-// "expired/revoked/invalid" ends the session, and every screen then goes to the sign-in page,
-// which says why.
+// Who is signed in: the session (token, in memory) and the profile from /info (permissions, menu
+// tree). On start, a browser that signed in and has not signed out since gets its session back
+// from the refresh cookie (restoring: nothing is decided until the answer). The token is
+// refreshed a minute before it expires, by one tab at a time; a refresh or any request answered
+// 401 "expired/revoked/invalid" ends the session, and every screen then goes to the sign-in page,
+// which says why. Sign-out ends the session on the server and clears the cookie.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, unwrap } from '../api/client.ts';
-import { getSession, onSessionChange, refreshDelay, setSession, type EndReason, type Session } from '../api/session.ts';
+import { ApiError } from '../api/errors.ts';
+import { getSession, mayRestore, onSessionChange, refreshDelay, setSession, withRefreshLock, type EndReason, type Session } from '../api/session.ts';
 
 export type Profile = Awaited<ReturnType<typeof loadProfile>>;
 export type MenuNode = Profile['menus'][number];
@@ -14,6 +17,8 @@ const loadProfile = () => unwrap(api.GET('/api/admin/info'));
 
 interface Auth {
   session: Session | null;
+  /** The refresh cookie is being tried (a reload): neither signed in nor out yet. */
+  restoring: boolean;
   profile: Profile | undefined;
   /** Whether the signed-in administrator holds `slug` (the server still decides). */
   can: (slug: string) => boolean;
@@ -23,28 +28,49 @@ interface Auth {
 
 const AuthContext = createContext<Auth | null>(null);
 
+const asSession = (t: { token: string; expires_at: string }): Session => ({ token: t.token, expiresAt: t.expires_at });
+
+/** A new token for `from` (the current token; none: the refresh cookie), unless another tab refreshed meanwhile. */
+function refreshSession(from: Session | null): Promise<void> {
+  return withRefreshLock(async () => {
+    if (getSession()?.token !== from?.token) return;
+    try {
+      setSession(asSession(await unwrap(api.POST('/api/admin/refresh-token'))));
+    } catch (err) {
+      // Another tab may have refreshed (and told us) while this answer was on its way.
+      if (getSession()?.token !== from?.token) return;
+      if (from || (err instanceof ApiError && err.status === 401)) setSession(null, from ? 'expired' : undefined);
+      else throw err;
+    }
+  });
+}
+
+// One restoration per page load (StrictMode runs effects twice).
+let restoration: Promise<void> | null = null;
+const restore = () => (restoration ??= mayRestore() && !getSession() ? refreshSession(null).catch(() => {}) : Promise.resolve());
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [session, setState] = useState<Session | null>(getSession());
+  const [restoring, setRestoring] = useState(() => !getSession() && mayRestore());
   const queryClient = useQueryClient();
   useEffect(() => onSessionChange((s) => {
     setState(s);
     if (!s) queryClient.clear();
   }), [queryClient]);
+  useEffect(() => {
+    void restore().then(() => setRestoring(false));
+  }, []);
 
   const profile = useQuery({ queryKey: ['profile', session?.token], queryFn: loadProfile, enabled: session !== null, staleTime: 60_000 });
 
   // Refresh a minute before expiry (a refreshed token replaces the old one in every tab).
   useEffect(() => {
     if (!session) return;
-    const timer = setTimeout(() => {
-      unwrap(api.POST('/api/admin/refresh-token'))
-        .then((t) => setSession({ token: t.token, expiresAt: t.expires_at }))
-        .catch(() => setSession(null, 'expired'));
-    }, refreshDelay(session));
+    const timer = setTimeout(() => void refreshSession(session).catch(() => setSession(null, 'expired')), refreshDelay(session));
     return () => clearTimeout(timer);
   }, [session]);
 
-  const signIn = useCallback((t: { token: string; expires_at: string }) => setSession({ token: t.token, expiresAt: t.expires_at }), []);
+  const signIn = useCallback((t: { token: string; expires_at: string }) => setSession(asSession(t)), []);
   const signOut = useCallback(async (reason: EndReason = 'signed-out') => {
     await unwrap(api.POST('/api/admin/logout')).catch(() => {});
     setSession(null, reason);
@@ -52,11 +78,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const permissions = useMemo(() => new Set(profile.data?.permissions ?? []), [profile.data]);
   const value = useMemo<Auth>(() => ({
     session,
+    restoring,
     profile: profile.data,
     can: (slug) => permissions.has(slug),
     signIn,
     signOut,
-  }), [session, profile.data, permissions, signIn, signOut]);
+  }), [session, restoring, profile.data, permissions, signIn, signOut]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -1,30 +1,76 @@
 // The one way the app talks to the server: a typed client generated from the time-clock
 // service's OpenAPI document (schema.gen.ts), which adds the token and the language to every
 // request, turns every failure into an ApiError (no answer at all: status 0, `offline`), ends the
-// session on a 401, and refreshes the token before it expires.
+// session on a 401, and refreshes the token before it expires. The token is in memory only
+// (session.ts): an app that opens without one (a reload, a phone that reopens the app, possibly
+// offline) gets it from the refresh cookie before its first request (ensureToken), at start and
+// whenever the network comes back, so that punches kept while offline are sent once it does.
 import createClient from 'openapi-fetch';
 import i18n from '../i18n/index.ts';
 import { apiErrorOf, ApiError, networkError } from './errors.ts';
 import type { paths } from './schema.gen.ts';
-import { getSession, onSessionChange, sessionOf, setSession } from './session.ts';
+import { endReason, getSession, onSessionChange, sessionOf, setSession, type Session } from './session.ts';
 
 export const api = createClient<paths>({ baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin });
 
+const REFRESH_PATH = '/api/auth/refresh' as const;
+
 api.use({
-  onRequest({ request }) {
+  async onRequest({ request }) {
+    const path = new URL(request.url).pathname;
+    if (!request.headers.has('authorization') && !path.startsWith('/api/auth/')) await ensureToken();
     const session = getSession();
-    if (session && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${session.token}`);
+    if (session?.token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${session.token}`);
     request.headers.set('accept-language', i18n.language);
     return request;
   },
   async onResponse({ response, request }) {
-    if (response.status === 401 && getSession() && !new URL(request.url).pathname.endsWith('/auth/login')) {
+    // Only a refusal of this app's current token ends the session (a request sent without one,
+    // before the refresh cookie could be tried, says nothing about the session).
+    const session = getSession();
+    if (response.status === 401 && session?.token && request.headers.get('authorization') === `Bearer ${session.token}`) {
       const body = (await response.clone().json().catch(() => null)) as { code?: string } | null;
       setSession(null, body?.code === 'TOKEN_EXPIRED' ? 'expired' : 'revoked');
     }
     return response;
   },
 });
+
+/**
+ * A token for the remembered account when the app has none (nothing to do otherwise): one
+ * refresh with the cookie at a time. Refused (401): the session is over (signed out, disabled,
+ * password changed elsewhere, cookie expired) and the app goes to the sign-in page. No network:
+ * the app stays as it is and tries again with the next request or when the network is back.
+ */
+let restoring: Promise<void> | null = null;
+export function ensureToken(): Promise<void> {
+  const s = getSession();
+  if (!s || s.token) return Promise.resolve();
+  restoring ??= restoreWith(s).finally(() => {
+    restoring = null;
+  });
+  return restoring;
+}
+async function restoreWith(s: Session): Promise<void> {
+  let response: Response;
+  try {
+    // No Authorization header: the server reads the refresh cookie (sent to this path only).
+    response = await fetch(REFRESH_PATH, { method: 'POST', credentials: 'same-origin', headers: { 'accept-language': i18n.language } });
+  } catch {
+    return;
+  }
+  if (getSession() !== s) return;
+  if (response.ok) {
+    const { token } = (await response.json()) as { token: string };
+    const next = sessionOf(token, s.fullName);
+    if (next && next.userId === s.userId) return setSession(next);
+    return setSession(null, 'revoked');
+  }
+  if (response.status === 401) {
+    const body = (await response.json().catch(() => null)) as { code?: string } | null;
+    setSession(null, body?.code === 'TOKEN_EXPIRED' ? 'expired' : 'revoked');
+  }
+}
 
 interface Result<D> {
   data?: D;
@@ -60,15 +106,15 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 function schedule(): void {
   clearTimeout(timer);
   const s = getSession();
-  if (!s) return;
+  if (!s?.token) return;
   const due = Math.max(5_000, s.issuedAt + (s.expiresAt - s.issuedAt) * 0.8 - Date.now());
   timer = setTimeout(() => void refresh(), Math.min(due, 2 ** 31 - 1));
 }
 async function refresh(): Promise<void> {
   const s = getSession();
-  if (!s) return;
+  if (!s?.token) return;
   try {
-    const { token } = await call(api.POST('/api/auth/refresh'));
+    const { token } = await call(api.POST(REFRESH_PATH));
     const next = sessionOf(token, s.fullName);
     if (next) setSession(next);
   } catch (err) {
@@ -76,7 +122,28 @@ async function refresh(): Promise<void> {
     if (err instanceof ApiError && (err.offline || err.status === 429 || err.status >= 500) && s.expiresAt > Date.now() + 60_000) timer = setTimeout(() => void refresh(), 60_000);
   }
 }
+
+/**
+ * Signs out: forgets the session here and in the other tabs at once, and asks the server to clear
+ * the refresh cookie (without a network, again at the next start: the remembered account is gone
+ * meanwhile, so the cookie is never used).
+ */
+export async function signOut(): Promise<void> {
+  setSession(null, 'signed-out');
+  await clearCookie();
+}
+const CLEARED_KEY = 'fieldops.clock.cookie-cleared';
+async function clearCookie(): Promise<void> {
+  localStorage.removeItem(CLEARED_KEY);
+  await call(api.POST('/api/auth/logout')).then(() => localStorage.setItem(CLEARED_KEY, '1'), () => undefined);
+}
+
 if (typeof window !== 'undefined') {
   onSessionChange(schedule);
   schedule();
+  // An app opened without a token gets one now, or when the network comes back.
+  void ensureToken();
+  // A sign-out whose cookie could not be cleared then (no network).
+  if (!getSession() && endReason() === 'signed-out' && localStorage.getItem(CLEARED_KEY) === null) void clearCookie();
+  window.addEventListener('online', () => void ensureToken());
 }

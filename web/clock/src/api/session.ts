@@ -1,27 +1,38 @@
-// The signed-in session of this browser: the token, who it is for (user id, role, name) and when
-// it expires (from the token's own payload), kept in localStorage; and why the last one ended,
-// for the sign-in page.
+// The signed-in session of this app: who it is for (user id, role, name) and the token with its
+// times (from the token's own payload). The token lives in memory only, never in localStorage or
+// sessionStorage; a reloaded or reopened app gets one from POST /api/auth/refresh with the HttpOnly
+// refresh cookie the server set at sign-in (client.ts, ensureToken), which the page's script
+// cannot read. Who is signed in (no secret) is remembered on the phone, so that the worker app
+// opens without a network, shows its waiting punches and keeps new ones: the token comes when the
+// network does, and the punches are sent then. Also remembered: why the last session ended, for
+// the sign-in page. Tabs tell each other a sign-in or sign-out over a BroadcastChannel.
 
 export type Role = 'worker' | 'manager';
 
 export interface Session {
-  token: string;
+  /** Null until the refresh cookie has given one (an app reopened, possibly offline). */
+  token: string | null;
   userId: number;
   role: Role;
   fullName: string;
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds (0 without a token). */
   issuedAt: number;
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds (0 without a token). */
   expiresAt: number;
 }
 
 export type EndReason = 'expired' | 'revoked' | 'signed-out';
 
-const KEY = 'fieldops.clock.session';
+/** Who is signed in on this phone: `{ userId, role, fullName }`, no token. */
+const ACCOUNT_KEY = 'fieldops.clock.account';
 const REASON_KEY = 'fieldops.clock.ended';
+/** Where earlier versions kept the token: removed on start. */
+const LEGACY_KEY = 'fieldops.clock.session';
 
 type Listener = (session: Session | null) => void;
 const listeners = new Set<Listener>();
+
+type Message = { type: 'session'; session: Session } | { type: 'end' };
 
 /** The payload of a JWT (not verified: the server does that), or null when it is not one. */
 export function tokenPayload(token: string): { userId: number; role: Role; iat: number; exp: number } | null {
@@ -42,30 +53,41 @@ export function sessionOf(token: string, fullName: string): Session | null {
   return p ? { token, userId: p.userId, role: p.role, fullName, issuedAt: p.iat * 1000, expiresAt: p.exp * 1000 } : null;
 }
 
-function read(): Session | null {
+/** The remembered account, without a token yet. */
+function remembered(): Session | null {
   try {
-    const raw = localStorage.getItem(KEY);
-    const s = raw ? (JSON.parse(raw) as Session) : null;
-    return s && typeof s.token === 'string' && typeof s.expiresAt === 'number' && s.expiresAt > Date.now() ? s : null;
+    const raw = localStorage.getItem(ACCOUNT_KEY);
+    const a = raw ? (JSON.parse(raw) as Partial<Session>) : null;
+    if (!a || typeof a.userId !== 'number' || (a.role !== 'worker' && a.role !== 'manager') || typeof a.fullName !== 'string') return null;
+    return { token: null, userId: a.userId, role: a.role, fullName: a.fullName, issuedAt: 0, expiresAt: 0 };
   } catch {
     return null;
   }
 }
 
-let current: Session | null = typeof localStorage === 'undefined' ? null : read();
+const hasStorage = typeof localStorage !== 'undefined';
+if (hasStorage) localStorage.removeItem(LEGACY_KEY);
+const channel = typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel('fieldops.clock.session') : null;
+
+let current: Session | null = hasStorage ? remembered() : null;
 
 export const getSession = (): Session | null => current;
 
-export function setSession(session: Session | null, reason?: EndReason): void {
+function apply(session: Session | null): void {
   current = session;
+  for (const l of listeners) l(session);
+}
+
+export function setSession(session: Session | null, reason?: EndReason): void {
   if (session) {
-    localStorage.setItem(KEY, JSON.stringify(session));
+    localStorage.setItem(ACCOUNT_KEY, JSON.stringify({ userId: session.userId, role: session.role, fullName: session.fullName }));
     localStorage.removeItem(REASON_KEY);
   } else {
-    localStorage.removeItem(KEY);
+    localStorage.removeItem(ACCOUNT_KEY);
     if (reason) localStorage.setItem(REASON_KEY, reason);
   }
-  for (const l of listeners) l(session);
+  apply(session);
+  channel?.postMessage((session ? { type: 'session', session } : { type: 'end' }) satisfies Message);
 }
 
 export const endReason = (): EndReason | null => localStorage.getItem(REASON_KEY) as EndReason | null;
@@ -75,10 +97,12 @@ export function onSessionChange(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-if (typeof window !== 'undefined') {
-  window.addEventListener('storage', (e) => {
-    if (e.key !== KEY) return;
-    current = read();
-    for (const l of listeners) l(current);
-  });
-}
+channel?.addEventListener('message', (e: MessageEvent<Message>) => {
+  const m = e.data;
+  if (m.type === 'session') {
+    // Another tab's token is as good as ours (the time clock keeps every unexpired token valid).
+    if (!current || current.userId !== m.session.userId || !current.token || m.session.expiresAt > current.expiresAt) apply(m.session);
+  } else if (current) {
+    apply(null);
+  }
+});

@@ -1,6 +1,7 @@
-// The session as React state: who is signed in (worker or manager), sign-in and sign-out.
+// The session as React state: who is signed in (worker or manager), sign-in and sign-out (which
+// also clears the refresh cookie, so that a reload no longer signs in).
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { api, call } from '../api/client.ts';
+import { api, call, signOut } from '../api/client.ts';
 import { deviceId } from '../api/device.ts';
 import { getSession, onSessionChange, sessionOf, setSession, type Session } from '../api/session.ts';
 import { ApiError } from '../api/errors.ts';
@@ -23,8 +24,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSession(next);
     return next;
   };
-  const signOut = () => setSession(null, 'signed-out');
-  return <AuthContext.Provider value={{ session, signIn, signOut }}>{children}</AuthContext.Provider>;
+  return <AuthContext.Provider value={{ session, signIn, signOut: () => void signOut() }}>{children}</AuthContext.Provider>;
 }
 
 export function useAuth(): Auth {
