@@ -1,11 +1,11 @@
 // Security alerts with their filters (type, severity, worker, since) and page in the URL; each
 // alert's details (positions, speeds, the QR code …) expand under its row.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Empty, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, DatePicker, Empty, Select, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
-import { fmt, QueryError, useUrlFilters } from './common.tsx';
+import { fmt, QueryError, useUrlFilters, DataList } from './common.tsx';
 
 const PAGE_SIZE = 20;
 const TYPES = ['geofence_violation', 'device_mismatch', 'forced_clock_out', 'qr_invalid', 'impossible_travel', 'implausible_accuracy', 'duplicate_event', 'out_of_order_event', 'late_punch'] as const;
@@ -37,7 +37,7 @@ export default function Alerts() {
         {filtered && <Button onClick={() => set({ type: undefined, severity: undefined, userId: undefined, since: undefined, page: undefined })}>{t('action.reset')}</Button>}
       </Space>
       {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <Table
+        <DataList
           rowKey="id"
           aria-label={t('nav.alerts')}
           loading={list.isFetching && !list.data}
