@@ -179,7 +179,7 @@ const isRefusal = (e: unknown): e is Refusal =>
 /** A punch within the duplicate-punch window of the last one: when that was, and how long to wait. */
 function tooSoon(d: Record<string, unknown>, t: TFunction): string {
   const last = d.lastEventType === 'clock_in' ? 'clock_in' : 'clock_out';
-  const seconds = typeof d.secondsAgo === 'number' ? Math.max(0, Math.round(d.secondsAgo)) : 0;
+  const seconds = typeof d.secondsSinceLastEvent === 'number' ? Math.max(0, Math.round(d.secondsSinceLastEvent)) : 0;
   const wait = typeof d.retryAfterSeconds === 'number' ? Math.max(1, Math.ceil(d.retryAfterSeconds))
     : typeof d.minIntervalSeconds === 'number' ? Math.max(1, Math.ceil(d.minIntervalSeconds - seconds)) : 10;
   return t(`refusal.tooSoon_${last}`, { seconds, wait });
