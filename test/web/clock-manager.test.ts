@@ -97,7 +97,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await page.getByRole('button', { name: 'New QR code' }).click();
     await dialog.getByLabel('Name').fill('Gate A');
     await dialog.getByLabel('Site').click();
-    await page.getByTitle('North yard').click();
+    await page.locator('.ant-select-item-option[title="North yard"]').click();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: 'Gate A', exact: true }).waitFor();
     // Each code says its site.
@@ -451,12 +451,15 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
       await page.waitForURL(/\/clock\/manager\/board$/);
       const width = () => page.evaluate<number>('Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)');
+      // What sticks out past the right edge, to say in a failure.
+      const wide = () => page.evaluate<string[]>(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 390.5)
+        .slice(0, 5).map((e) => e.tagName + '.' + String(e.className).slice(0, 60) + ' ' + Math.round(e.getBoundingClientRect().right))`);
       for (const screen of SCREENS) {
         await page.goto(`${server.base}/clock/manager/${screen}`);
         await page.locator('.mgr-cards, .mgr-cards-empty').first().waitFor();
         await settled(page);
-        assert.ok(await width() <= 390, `${screen} (${lang}) is ${await width()} px wide`);
         await screenshot(page, `clock-manager-phone-${screen}-${lang}`);
+        assert.ok(await width() <= 390, `${screen} (${lang}) is ${await width()} px wide: ${(await wide()).join('; ')}`);
       }
       // No table at phone width: the workers are cards, each with its actions.
       await page.goto(`${server.base}/clock/manager/workers`);
@@ -513,9 +516,9 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await page.goto(`${server.base}/clock/manager/qr`);
       await page.getByRole('button', { name: en ? 'New QR code' : '新建二维码' }).click();
       const dialog = page.getByRole('dialog');
-      await dialog.getByTestId('unfenced-note').getByText(en ? `${home.name} is not offered: it has no fence.` : `未提供“${home.name}”：该工地没有电子围栏。`).waitFor();
+      await dialog.getByTestId('unfenced-note').getByText(en ? `${home.name} is not offered: it has no fence.` : `未提供没有电子围栏的工地：${home.name}。`).waitFor();
       await dialog.getByLabel(en ? 'Site' : '工地').click();
-      await page.getByTitle('North yard').waitFor();
+      await page.locator('.ant-select-item-option[title="North yard"]').waitFor();
       assert.equal(await page.locator('.ant-select-item-option').filter({ hasText: home.name }).count(), 0, 'the unfenced default site is not offered');
       await settled(page);
       await screenshot(page, `clock-manager-qr-form-fenced-only-${lang}`);

@@ -117,7 +117,7 @@ const zh: Strings = {
     mapHelp: '点击地图放置中心（圆形）或添加顶点（多边形）；也可直接输入坐标。', noTiles: '未配置地图瓦片：围栏绘制在网格上。',
     latRule: '纬度应在 −90 到 90 之间。', lngRule: '经度应在 −180 到 180 之间。', radiusRule: '1 到 100000 米。', polygonRule: '多边形至少需要 3 个顶点。',
     summaryCircle: '圆形，半径 {{r}} 米', summaryPolygon: '多边形，{{n}} 个顶点',
-    unfencedTitle_one: '“{{names}}”尚未设置电子围栏', unfencedTitle_other: '{{count}} 个工地尚未设置电子围栏：{{names}}', listSeparator: '、',
+    unfencedTitle_one: '尚未设置电子围栏的工地：{{names}}', unfencedTitle_other: '尚未设置电子围栏的工地：{{names}}', listSeparator: '、',
     unfencedWhy: '没有电子围栏的工地不能用于打卡：在其二维码上的每次打卡都会被拒绝。请编辑该工地并绘制围栏。',
     firstFenceTitle: '员工打卡前，请先绘制“{{site}}”的电子围栏', drawFence: '绘制围栏',
     firstFenceWhy: '新建二维码如不另选工地，都会归入此工地；而没有电子围栏的工地无法打卡：设置围栏之前，这里的每次打卡都会被拒绝。',
@@ -125,7 +125,7 @@ const zh: Strings = {
   qr: {
     name: '名称', site: '工地', active: '启用', inactive: '停用', createdAt: '创建时间', create: '新建二维码', allSites: '全部工地', anyState: '全部状态',
     activate: '启用', deactivate: '停用', move: '移到工地', printSheet: '打印', value: '编码',
-    unfencedNotOffered_one: '未提供“{{names}}”：该工地没有电子围栏。', unfencedNotOffered_other: '以下工地没有电子围栏，未提供：{{names}}。',
+    unfencedNotOffered_one: '未提供没有电子围栏的工地：{{names}}。', unfencedNotOffered_other: '未提供没有电子围栏的工地：{{names}}。',
     unfencedWhy: '在没有电子围栏的工地上，二维码无法用于打卡。请先绘制工地的围栏：', toSites: '工地',
     noFencedSite: '还没有任何工地设置了电子围栏，二维码将无法使用。请先绘制工地的围栏。',
     sheetHint: '扫码上下班打卡', sheetInactive: '此二维码已停用：启用前扫码将被拒绝。',
