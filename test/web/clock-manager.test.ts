@@ -435,7 +435,9 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await state.getByText(/^Clocked in since \d\d:\d\d at North yard$/).waitFor();
     await settled(w.page);
     await screenshot(w.page, 'clock-manager-worker-state-en-US');
+    await w.page.locator('.ant-drawer-close').click();
     await w.page.getByRole('button', { name: '中文' }).click();
+    await w.page.getByRole('button', { name: 'Ana Field' }).click();
     await state.getByText(/^自 \d\d:\d\d 起在岗（North yard）$/).waitFor();
     await settled(w.page);
     await screenshot(w.page, 'clock-manager-worker-state-zh-CN');

@@ -55,7 +55,13 @@ const en = {
   },
   alerts: {
     type: 'Type', severity: 'Severity', worker: 'Worker', time: 'Time', details: 'Details', since: 'Since', anyType: 'Any type', anySeverity: 'Any severity',
-    none: 'No security alert.', low: 'Low', medium: 'Medium', high: 'High',
+    none: 'No security alert.', low: 'Low', medium: 'Medium', high: 'High', noneOpen: 'No alert waits for a manager. Resolved alerts: choose “Resolved” or “All” in the status filter.',
+    status: 'Status', statusFilter: { unresolved: 'Not resolved', open: 'Open', acknowledged: 'Acknowledged', resolved: 'Resolved', all: 'All' },
+    statuses: { open: 'Open', acknowledged: 'Acknowledged', resolved: 'Resolved' },
+    by_acknowledged: 'Acknowledged by {{name}}, {{time}}', by_resolved: 'Resolved by {{name}}, {{time}}', someone: 'a removed manager',
+    acknowledge: 'Acknowledge', resolve: 'Resolve', note: 'Note (optional)', acknowledged: 'Acknowledged', resolvedDone: 'Resolved',
+    acknowledgeHelp: 'You are looking into it: the alert stays in the list, marked with your name, until it is resolved.',
+    resolveHelp: 'Handled: the alert leaves the default list (the status filter still shows it). Say what was done.',
     types: {
       geofence_violation: 'Outside the fence', device_mismatch: 'Other device', forced_clock_out: 'Forced clock-out', qr_invalid: 'Invalid QR code',
       impossible_travel: 'Impossible travel', implausible_accuracy: 'Implausible accuracy', duplicate_event: 'Duplicate punch', out_of_order_event: 'Punch out of order', late_punch: 'Late punch',
@@ -132,7 +138,13 @@ const zh: Strings = {
   },
   alerts: {
     type: '类型', severity: '级别', worker: '员工', time: '时间', details: '详情', since: '起始时间', anyType: '全部类型', anySeverity: '全部级别',
-    none: '暂无安全告警。', low: '低', medium: '中', high: '高',
+    none: '暂无安全告警。', low: '低', medium: '中', high: '高', noneOpen: '没有等待主管处理的告警。已解决的告警：在状态筛选中选择“已解决”或“全部”。',
+    status: '状态', statusFilter: { unresolved: '未解决', open: '待处理', acknowledged: '已确认', resolved: '已解决', all: '全部' },
+    statuses: { open: '待处理', acknowledged: '已确认', resolved: '已解决' },
+    by_acknowledged: '{{name}} 于 {{time}} 确认', by_resolved: '{{name}} 于 {{time}} 解决', someone: '已删除的主管',
+    acknowledge: '确认', resolve: '解决', note: '备注（可选）', acknowledged: '已确认', resolvedDone: '已解决',
+    acknowledgeHelp: '表示您正在处理：告警仍留在列表中并标明您的名字，直到解决。',
+    resolveHelp: '已处理：告警将离开默认列表（状态筛选仍可查看）。请说明处理情况。',
     types: {
       geofence_violation: '超出围栏', device_mismatch: '非绑定设备', forced_clock_out: '强制下班', qr_invalid: '无效二维码',
       impossible_travel: '不可能的移动', implausible_accuracy: '定位精度异常', duplicate_event: '重复打卡', out_of_order_event: '打卡顺序异常', late_punch: '补传打卡',
