@@ -210,6 +210,8 @@ async function main(): Promise<void> {
     TIMECLOCK_RATE_LIMIT_CLOCK: '1000000',
     TIMECLOCK_RATE_LIMIT_LOCATION: '1000000',
     TIMECLOCK_RATE_LIMIT_GENERAL: '1000000',
+    // Workers punch every BENCH_CLOCK_EVERY (10) seconds: the duplicate-punch window (10 s) would refuse the jittered ones.
+    CLOCK_MIN_INTERVAL_SECONDS: '0',
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
     ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `bench${process.pid}:` } : {}),
   });
@@ -230,7 +232,7 @@ async function main(): Promise<void> {
   });
   bare.post('/bare/clock', async (request) => {
     const b = request.body as { userId: number; eventType: 'clock_in' | 'clock_out'; qrCodeValue: string; latitude: number; longitude: number };
-    return clocks.clock({ userId: b.userId, role: 'worker' }, b);
+    return clocks.clock({ userId: b.userId, role: 'worker', tokenVersion: 0 }, b);
   });
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareBase = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/bare`;

@@ -14,6 +14,7 @@ import { recoverAdminAccount } from '../admin/features/admins/admins.recovery.ts
 import { PASSWORD_RULE } from '../admin/features/auth/auth.schema.ts';
 import { AUTH_CHANNEL } from '../admin/kernel/sessions.ts';
 import { hashPassword } from '../platform/auth/password.ts';
+import { TIMECLOCK_AUTH_CHANNEL } from '../timeclock/auth.ts';
 import { recoverTimeclockAccount } from '../timeclock/features/auth/auth.recovery.ts';
 import { runCommand } from './command.ts';
 
@@ -98,6 +99,8 @@ await runCommand(async (platform) => {
     await platform.pubsub.publish(AUTH_CHANNEL, { admins: [result.id], sessions: result.endedSessions });
     effects = `${result.endedSessions.length} session(s) ended; sign-in lockout cleared.`;
   } else {
+    // Instances drop the account from their caches now (they also recheck within a second).
+    await platform.pubsub.publish(TIMECLOCK_AUTH_CHANNEL, { users: [result.id] });
     effects = `Every token issued before now is refused (within a second on running servers).`;
   }
   const who = 'role' in result ? `time-clock ${result.role}` : 'administrator';

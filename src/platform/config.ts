@@ -93,6 +93,7 @@ export const ConfigSchema = Type.Object({
   TIMECLOCK_RATE_LIMIT_GENERAL: Int(100, 'other time-clock requests per minute per user', 1, 1_000_000),
   FORCE_CLOCK_OUT_ENABLED: Bool(true, '`false` refuses the FORCE_CLOCK_OUT QR value (a forced clock-out bypasses QR and geofence checks)'),
   // Time-clock: punches captured offline and sent later (`capturedAt` of POST /api/clock).
+  CLOCK_MIN_INTERVAL_SECONDS: Int(10, 'duplicate-punch window: a punch within this many seconds of the worker’s previous one (by the events’ times) is refused (409 PUNCH_TOO_SOON); 0: off, only the same-state rule applies', 0, 3600),
   CLOCK_CAPTURE_WINDOW_HOURS: Int(24, 'oldest capture time POST /api/clock accepts, hours before its receipt (older: 400)', 1, 720),
   CLOCK_CAPTURE_FUTURE_SECONDS: Int(120, 'how far a capture time may be ahead of the server clock (device clock skew), seconds (further: 400); such a punch is recorded at its receipt', 0, 3600),
   CLOCK_LATE_AFTER_SECONDS: Int(120, 'a punch received more than this many seconds after its capture time is late (flagged for managers to review)', 1, 86_400),

@@ -43,7 +43,7 @@ export { ErrorBody } from './http.ts';
 /** Every service object of the time-clock, each built once. */
 function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>): TimeclockContext {
   const { config, db, logger } = platform;
-  const auth = new TimeclockAuth({ db, jwt });
+  const auth = new TimeclockAuth({ db, jwt, pubsub: platform.pubsub });
   const security = new SecurityService({ db, logger });
   const devices = new DevicesService({ db, security });
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production';
@@ -53,7 +53,7 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>): Timec
     auth,
     signIn: new AuthService({ db, jwt, config, logger, devices, metrics: platform.metrics }),
     devices,
-    workers: new WorkersService({ db, auth }),
+    workers: new WorkersService({ db, auth, trackingWindowSeconds: config.TRACKING_WINDOW_SECONDS }),
     sites: new SitesService({ db }),
     qrCodes: new QrCodesService({ db }),
     clock: new ClockService({ db, logger, config, security }),
@@ -118,8 +118,10 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
     version: '1.0',
     description: [
       'Success bodies are exactly as the contract lists them; errors are `{ message, code, details }`. Times are ISO 8601 UTC.',
-      'Error messages follow `Accept-Language` (`en-US`, the default, or `zh-CN`); a validation failure lists one message per field in `details.errors`, naming the field and the values it accepts.',
-      'Authenticate with `Authorization: Bearer <token>` from `POST /api/auth/login`. A worker acts only on their own `userId` (403 `FORBIDDEN` otherwise); managers on anyone’s.',
+      'Error messages follow `Accept-Language` (`en-US`, the default, or `zh-CN`); a validation failure lists every bad field, one message per field, in `details.errors` (and in `message`), naming the field and the values it accepts.',
+      'Authenticate with `Authorization: Bearer <token>` from `POST /api/auth/login` (whose reply also gives the account’s `userId` and `role`; `GET /api/me` answers the signed-in account). A worker acts only on their own `userId` (403 `FORBIDDEN` otherwise); managers on anyone’s. A password change, disabling or deleting an account revokes its tokens at once.',
+      `**FORCE_CLOCK_OUT is on by default** (\`FORCE_CLOCK_OUT_ENABLED=true\`; ${platform.config.FORCE_CLOCK_OUT_ENABLED ? 'on' : 'off'} on this server): \`POST /api/clock\` with \`qrCodeValue: "FORCE_CLOCK_OUT"\` lets a worker clock themself out from any state without a QR code or geofence check; it is stored as forced and raises a security alert for managers. Set \`FORCE_CLOCK_OUT_ENABLED=false\` to refuse it.`,
+      `Duplicate-punch window: a punch less than CLOCK_MIN_INTERVAL_SECONDS (now ${platform.config.CLOCK_MIN_INTERVAL_SECONDS} s) after the worker’s previous one is refused with 409 \`PUNCH_TOO_SOON\` (see \`POST /api/clock\`).`,
       'Rate limits (fixed one-minute windows): login and refresh 5 per client IP; `POST /api/clock` 10 per user; `POST /api/location/update` 60 per user; every other signed-in route 100 per user (configurable, `TIMECLOCK_RATE_LIMIT_*`). Limited responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds); over the limit: 429 `RATE_LIMITED` with `Retry-After` (seconds).',
     ].join('\n'),
     errors: E,
@@ -143,5 +145,9 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
     await app.register(feature, { ctx });
   }
 
-  app.addHook('onReady', async () => ensureBootstrapManager(platform.db, platform.config, platform.logger, platform.generatedCredentials));
+  app.addHook('onReady', async () => {
+    await ctx.auth.start();
+    await ensureBootstrapManager(platform.db, platform.config, platform.logger, platform.generatedCredentials);
+  });
+  app.addHook('onClose', async () => ctx.auth.stop());
 }

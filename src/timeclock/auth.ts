@@ -1,10 +1,20 @@
 // Authentication of every time-clock route (DESIGN §6). Each route declares
 // `config.access`: 'public' (login only), 'user' (any signed-in worker or manager) or
 // 'manager'. A declared route gets an onRequest hook that verifies the bearer token and that
-// the account still exists and is enabled and that the token was not revoked (checked at most
-// every USER_CACHE_MS per instance, and at once after `forget`), then sets `request.user`.
+// the account still exists and is enabled and that the token was not revoked, then sets
+// `request.user`.
+//
+// Revocation is by version, not by time: every token carries its account's `tokenVersion`, and a
+// password change, disabling or deleting the account adds one to it (`REVOKE_TOKENS`), so every
+// token issued before is refused whatever second it was issued in, re-enabling the account does
+// not bring them back, and refresh (which needs a valid token) cannot renew them. The account's
+// row (role, status, version) is read at most every USER_CACHE_MS per instance; `forget` drops
+// it at once on this instance and, through the platform's pub/sub (Redis, or PostgreSQL
+// LISTEN/NOTIFY), on every other one, the cache's expiry bounding the delay if a message is lost.
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { sql } from 'drizzle-orm';
 import type { JwtCodec } from '../platform/auth/jwt.ts';
+import type { PubSub } from '../platform/cache/pubsub.ts';
 import type { Database } from '../platform/db/database.ts';
 import { AppError } from '../platform/http/errors.ts';
 import type { ROLES } from './db/schema.ts';
@@ -17,11 +27,21 @@ export type Role = (typeof ROLES)[number];
 export interface TimeclockClaims {
   userId: number;
   role: Role;
+  /** The account's token version when the token was issued (absent from tokens issued before migration 0005). */
+  tokenVersion?: number;
 }
+
+/** The SET of an update to `users` that revokes every token of the account issued before it. */
+export const REVOKE_TOKENS = { tokenVersion: sql`token_version + 1` } as const;
+
+/** Pub/sub channel: `{ users: number[] }` whose cached account rows every instance drops. */
+export const TIMECLOCK_AUTH_CHANNEL = 'timeclock.auth';
 
 export interface Caller {
   userId: number;
   role: Role;
+  /** The account's current token version (what a token signed for the caller carries). */
+  tokenVersion: number;
 }
 
 export type RouteAccess = 'public' | 'user' | 'manager';
@@ -48,14 +68,39 @@ export class TimeclockAuth {
   private readonly cache = new Map<number, { checkedAt: number; account: Account | null }>();
   private readonly db: Database;
   private readonly jwt: JwtCodec<TimeclockClaims>;
+  private readonly pubsub: PubSub;
+  private unsubscribe: (() => Promise<void>) | undefined;
+  /** Counts invalidations: a read that started before one is not cached (it may predate the change). */
+  private epoch = 0;
 
-  constructor({ db, jwt }: { db: Database; jwt: JwtCodec<TimeclockClaims> }) {
+  constructor({ db, jwt, pubsub }: { db: Database; jwt: JwtCodec<TimeclockClaims>; pubsub: PubSub }) {
     this.db = db;
     this.jwt = jwt;
+    this.pubsub = pubsub;
   }
 
-  /** Drops the cached state of a user (call after disabling, deleting or changing a role). */
-  forget(userId: number): void {
+  async start(): Promise<void> {
+    this.unsubscribe = await this.pubsub.subscribe(TIMECLOCK_AUTH_CHANNEL, (m) => {
+      for (const id of (m as { users?: unknown }).users as number[] ?? []) this.drop(id);
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.unsubscribe?.();
+    this.cache.clear();
+  }
+
+  /**
+   * Drops the cached state of a user on every instance (call once the change committed: a new
+   * password, disabling, enabling or deleting the account).
+   */
+  async forget(userId: number): Promise<void> {
+    this.drop(userId);
+    await this.pubsub.publish(TIMECLOCK_AUTH_CHANNEL, { users: [userId] });
+  }
+
+  private drop(userId: number): void {
+    this.epoch += 1;
     this.cache.delete(userId);
   }
 
@@ -74,34 +119,41 @@ export class TimeclockAuth {
     if (!match) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.missingBearerToken') });
     const verified = this.jwt.verify(match[1]!);
     if (!verified.ok) throw new AppError(verified.reason === 'expired' ? E.TOKEN_EXPIRED : E.TOKEN_INVALID);
-    const { userId, iat } = verified.payload;
+    const { userId, iat, tokenVersion } = verified.payload;
     if (!Number.isSafeInteger(userId)) throw new AppError(E.TOKEN_INVALID);
     const account = await this.account(userId);
     if (!account) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.accountDisabledDeleted') });
-    if (iat < account.validAfter) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.tokenRevoked') });
-    return { userId, role: account.role };
+    // A token without a version predates them: version 0, and issued after the last time-based revocation.
+    const revoked = tokenVersion === undefined ? account.tokenVersion !== 0 || iat < account.validAfter : tokenVersion !== account.tokenVersion;
+    if (revoked) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.tokenRevoked') });
+    return { userId, role: account.role, tokenVersion: account.tokenVersion };
   }
 
   private async account(userId: number): Promise<Account | null> {
     const now = Date.now();
     const hit = this.cache.get(userId);
     if (hit && now - hit.checkedAt < USER_CACHE_MS) return hit.account;
+    const epoch = this.epoch;
     // Raw: signed-in requests run it (measured hot; the cache above bounds it to once a second per user).
-    const [row] = await this.db.query<{ role: Role; tokens_valid_after: number }>(
-      'SELECT role, tokens_valid_after FROM timeclock.users WHERE id = $1 AND status = 1',
+    const [row] = await this.db.query<{ role: Role; tokens_valid_after: number; token_version: number }>(
+      'SELECT role, tokens_valid_after, token_version FROM timeclock.users WHERE id = $1 AND status = 1',
       [userId],
     );
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    const account = row ? { role: row.role, validAfter: row.tokens_valid_after } : null;
-    this.cache.set(userId, { checkedAt: now, account });
+    const account = row ? { role: row.role, validAfter: Number(row.tokens_valid_after), tokenVersion: row.token_version } : null;
+    if (epoch === this.epoch) {
+      if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(userId, { checkedAt: now, account });
+    }
     return account;
   }
 }
 
 interface Account {
   role: Role;
-  /** Tokens with an earlier `iat` are revoked. */
+  /** Tokens without a version claim and an earlier `iat` are revoked. */
   validAfter: number;
+  /** Tokens of another version are revoked. */
+  tokenVersion: number;
 }
 
 /** 403 unless the caller is `userId` or a manager (DESIGN §6). */

@@ -22,12 +22,18 @@ export const E = defineErrors({
   DEVICE_ALREADY_REGISTERED: e('DEVICE_ALREADY_REGISTERED', 409, 'timeclock.error.DEVICE_ALREADY_REGISTERED'), // ours
   GEOFENCE_NOT_CONFIGURED: e('GEOFENCE_NOT_CONFIGURED', 409, 'timeclock.error.GEOFENCE_NOT_CONFIGURED'), // ours
   CONFLICT: e('CONFLICT', 409, 'timeclock.error.CONFLICT'), // ours
+  // POST /api/clock: the punch comes less than CLOCK_MIN_INTERVAL_SECONDS after the worker's
+  // latest event (a double tap); `details` say which event, when, and how long to wait.
+  PUNCH_TOO_SOON: e('PUNCH_TOO_SOON', 409, 'timeclock.error.PUNCH_TOO_SOON'), // ours
   // POST /api/clock with `capturedAt`: the worker already has an event recorded after that time;
   // recording this one would rewrite their history.
   LATER_EVENT_RECORDED: e('LATER_EVENT_RECORDED', 409, 'timeclock.error.LATER_EVENT_RECORDED'), // ours
   // POST /api/clock: this `clientEventId` was already used by this worker for a punch with a
   // different body; `details.fields` names the fields that differ.
   CLIENT_EVENT_ID_REUSED: e('CLIENT_EVENT_ID_REUSED', 409, 'timeclock.error.CLIENT_EVENT_ID_REUSED'), // ours
+  // Security alerts: acknowledging or resolving an alert already resolved, or acknowledging one already acknowledged.
+  ALERT_ALREADY_ACKNOWLEDGED: e('ALERT_ALREADY_ACKNOWLEDGED', 409, 'timeclock.error.ALERT_ALREADY_ACKNOWLEDGED'), // ours
+  ALERT_ALREADY_RESOLVED: e('ALERT_ALREADY_RESOLVED', 409, 'timeclock.error.ALERT_ALREADY_RESOLVED'), // ours
   PAYLOAD_TOO_LARGE: e('PAYLOAD_TOO_LARGE', 413, 'timeclock.error.PAYLOAD_TOO_LARGE'), // ours
   UNSUPPORTED_MEDIA_TYPE: e('UNSUPPORTED_MEDIA_TYPE', 415, 'timeclock.error.UNSUPPORTED_MEDIA_TYPE'), // ours
   RATE_LIMITED: e('RATE_LIMITED', 429, 'timeclock.error.RATE_LIMITED'), // ours

@@ -62,6 +62,16 @@ describe('request bodies', () => {
     assert.match(res.body.message, /must be string/);
   });
 
+  test('every bad field is listed, one message per field, in the envelope’s message (issue 27)', async () => {
+    const res = await call(app, 'POST', LOGIN, { body: { username: 123, password: 456, extra: true } });
+    assertError(res, 400, 30001);
+    for (const field of ['body.username must be string', 'body.password must be string', 'body.extra is not an accepted field']) {
+      assert.equal(res.body.message.split(field).length - 1, 1, res.body.message);
+    }
+    const zh = await call(app, 'POST', LOGIN, { body: { username: 123, password: 456 }, headers: { 'accept-language': 'zh-CN' } });
+    assert.match(zh.body.message, /body\.username 必须是字符串；body\.password 必须是字符串/);
+  });
+
   test('a numeric string is not coerced into a body field of another type', async () => {
     const res = await call(app, 'POST', '/api/admin/online-admins/batch-kick-out', { token, body: { token_ids: ['1'] } });
     assertError(res, 400, 30001);

@@ -10,7 +10,7 @@ import type { DepartmentNode } from '../../src/admin/features/departments/depart
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UNKNOWN_ID = 987_654_321;
-const KEYS = ['children', 'created_at', 'email', 'id', 'leader', 'name', 'parent_id', 'phone', 'sort', 'status', 'updated_at'];
+const KEYS = ['children', 'created_at', 'email', 'id', 'leader', 'name', 'name_i18n', 'parent_id', 'phone', 'sort', 'status', 'updated_at'];
 
 type Dept = DepartmentNode;
 
@@ -69,7 +69,7 @@ describe('GET /departments', () => {
     const [head] = data.list as Dept[];
     assertShape(head!);
     assert.deepEqual({ ...head, created_at: '', updated_at: '' }, {
-      id: 1, parent_id: 0, name: 'Head Office', leader: '', phone: '', email: '', status: 1, sort: 0, created_at: '', updated_at: '', children: [],
+      id: 1, parent_id: 0, name: 'Head Office', name_i18n: { 'en-US': 'Head Office', 'zh-CN': '总部' }, leader: '', phone: '', email: '', status: 1, sort: 0, created_at: '', updated_at: '', children: [],
     });
     assert.equal(data.total, 1);
   });
@@ -125,7 +125,7 @@ describe('POST /departments', () => {
     const rec = assertOk(await postDept({ name }));
     assertShape(rec);
     assert.deepEqual({ ...rec, id: 0, created_at: '', updated_at: '' }, {
-      id: 0, parent_id: 0, name, leader: '', phone: '', email: '', status: 1, sort: 0, created_at: '', updated_at: '', children: [],
+      id: 0, parent_id: 0, name, name_i18n: { 'en-US': name, 'zh-CN': null }, leader: '', phone: '', email: '', status: 1, sort: 0, created_at: '', updated_at: '', children: [],
     });
     assert.ok(Math.abs(Date.parse(rec.created_at.replace(' ', 'T') + 'Z') - Date.now()) < 60_000);
 
@@ -397,5 +397,28 @@ describe('OpenAPI', () => {
     assert.deepEqual(Object.keys(paths['/api/admin/departments']!).sort(), ['get', 'post']);
     assert.deepEqual(Object.keys(paths['/api/admin/departments/{id}']!).sort(), ['delete', 'get', 'put']);
     assert.match(JSON.stringify(res.body.components?.schemas ?? {}), /"leader"/);
+  });
+});
+
+describe('names in both languages', () => {
+  const zh = { 'accept-language': 'zh-CN' };
+
+  test('the seeded head office reads in the reader’s language: the tree, one department and a member’s GET /info', async () => {
+    const cn = (await call(app, 'GET', '/api/admin/departments/1', { token, headers: zh })).body.data;
+    assert.deepEqual([cn.name, cn.name_i18n], ['总部', { 'en-US': 'Head Office', 'zh-CN': '总部' }]);
+    assert.equal(assertOk(await getDept(1)).name, 'Head Office');
+    const found = (await call(app, 'GET', `/api/admin/departments?name=${encodeURIComponent('总部')}`, { token, headers: zh })).body.data.list;
+    assert.deepEqual(found.map((d: any) => d.id), [1]);
+    const info = (await call(app, 'GET', '/api/admin/info', { token, headers: zh })).body.data;
+    assert.deepEqual(info.department, { id: 1, name: '总部' });
+    assert.deepEqual(info.roles.map((r: any) => r.name), ['超级管理员']);
+  });
+
+  test('a department is created and renamed per language', async () => {
+    const made = assertOk(await postDept({ name: uniq('Warehouse'), name_i18n: { 'zh-CN': '仓库' } }));
+    const renamed = (await call(app, 'PUT', `/api/admin/departments/${made.id}`, { token, headers: zh, body: { name: '北仓' } })).body.data;
+    assert.deepEqual([renamed.name, renamed.name_i18n], ['北仓', { 'en-US': made.name, 'zh-CN': '北仓' }]);
+    assert.equal(assertOk(await getDept(made.id)).name, made.name);
+    assertError(await putDept(made.id, { name_i18n: { 'de-DE': 'Lager' } }), 400, 30001);
   });
 });

@@ -10,7 +10,7 @@ import type { MenuNode } from '../../src/admin/kernel/rbac.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UNKNOWN_ID = 987_654_321;
-const NODE_KEYS = ['children', 'component', 'icon', 'id', 'parent_id', 'path', 'slug', 'sort', 'status', 'title', 'type'];
+const NODE_KEYS = ['children', 'component', 'icon', 'id', 'parent_id', 'path', 'slug', 'sort', 'status', 'title', 'title_i18n', 'type'];
 const RECORD_KEYS = [...NODE_KEYS, 'created_at', 'updated_at'].sort();
 
 let app: TestApp;
@@ -77,7 +77,7 @@ describe('GET /menus', () => {
     const system = list.find((m) => m.slug === 'system')!;
     assert.deepEqual(system.children.map((m) => m.slug), ['admin', 'role', 'menu', 'permission', 'department', 'dictionary', 'blacklist']);
     assert.deepEqual(system.children[0], {
-      id: 3, parent_id: 2, title: 'Administrators', slug: 'admin', icon: 'user', path: '/system/admins',
+      id: 3, parent_id: 2, title: 'Administrators', title_i18n: { 'en-US': 'Administrators', 'zh-CN': '管理员' }, slug: 'admin', icon: 'user', path: '/system/admins',
       component: 'system/admin/index', type: 2, status: 1, sort: 1, children: [],
     });
     assert.equal(data.total, await menuCount());
@@ -140,7 +140,7 @@ describe('POST /menus', () => {
     assert.ok(Number.isInteger(rec.id) && rec.id > 22);
     assert.deepEqual(
       { ...rec, id: 0, created_at: '', updated_at: '' },
-      { id: 0, parent_id: 0, title: 'Created', slug, icon: '', path: '', component: '', type: 1, status: 1, sort: 0, children: [], created_at: '', updated_at: '' },
+      { id: 0, parent_id: 0, title: 'Created', title_i18n: { 'en-US': 'Created', 'zh-CN': null }, slug, icon: '', path: '', component: '', type: 1, status: 1, sort: 0, children: [], created_at: '', updated_at: '' },
     );
     assert.match(rec.created_at, DISPLAY_TIME);
     assert.match(rec.updated_at, DISPLAY_TIME);
@@ -269,7 +269,7 @@ describe('PUT /menus/{id}', () => {
     assert.deepEqual(Object.keys(rec).sort(), RECORD_KEYS);
     assert.deepEqual(
       { ...rec, updated_at: '' },
-      { ...menu, title: 'After', component: 'after/index', updated_at: '' },
+      { ...menu, title: 'After', title_i18n: { 'en-US': 'After', 'zh-CN': null }, component: 'after/index', updated_at: '' },
     );
     assert.ok(rec.updated_at > menu.updated_at, `${rec.updated_at} > ${menu.updated_at}`);
     assert.deepEqual(assertOk(await getMenu(menu.id)), rec);
@@ -496,4 +496,61 @@ test('/info hides the enabled children of a disabled directory', async () => {
   } finally {
     await app.platform.db.query(`UPDATE admin.menus SET status = 1 WHERE slug = 'monitor'`);
   }
+});
+
+describe('titles in both languages', () => {
+  const zh = { 'accept-language': 'zh-CN' };
+  const flat = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+
+  test('the seeded menus have a Chinese title: the tree, one menu and GET /info answer in the reader’s language', async () => {
+    const en = flat(assertOk(await tree()).list);
+    const cn = flat((await call(app, 'GET', '/api/admin/menus', { token, headers: zh })).body.data.list);
+    const dashboard = (list: MenuNode[]) => list.find((m) => m.slug === 'dashboard')!;
+    assert.equal(dashboard(en).title, 'Dashboard');
+    assert.equal(dashboard(cn).title, '仪表盘');
+    assert.deepEqual(dashboard(cn).title_i18n, { 'en-US': 'Dashboard', 'zh-CN': '仪表盘' });
+    assert.deepEqual(dashboard(en).title_i18n, dashboard(cn).title_i18n);
+    assert.equal(cn.find((m) => m.slug === 'payment-method')!.title, '支付方式');
+    assert.ok(cn.filter((m) => m.id <= 22).every((m) => m.title_i18n['zh-CN'] !== null), 'every seeded menu is translated');
+    const one = (await call(app, 'GET', `/api/admin/menus/${dashboard(en).id}`, { token, headers: zh })).body.data;
+    assert.equal(one.title, '仪表盘');
+    const info = (await call(app, 'GET', '/api/admin/info', { token, headers: zh })).body.data;
+    assert.equal(flat(info.menus).find((m) => m.slug === 'system')!.title, '系统管理');
+    assert.deepEqual(flat(info.menus).find((m) => m.slug === 'system')!.title_i18n, { 'en-US': 'System', 'zh-CN': '系统管理' });
+    // The fuzzy filter looks at every language.
+    const hits = flat((await call(app, 'GET', `/api/admin/menus?title=${encodeURIComponent('仪表')}`, { token, headers: zh })).body.data.list);
+    assert.deepEqual(hits.map((m) => m.slug), ['dashboard']);
+  });
+
+  test('administrators edit each language: `title` in their own language, or `title_i18n` for several', async () => {
+    const made = await create({ title: 'Reports', title_i18n: { 'zh-CN': '报表' } });
+    assert.deepEqual(made.title_i18n, { 'en-US': 'Reports', 'zh-CN': '报表' });
+    const read = async (lang: string) => (await call(app, 'GET', `/api/admin/menus/${made.id}`, { token, headers: { 'accept-language': lang } })).body.data;
+
+    // An English writer edits the English title; the Chinese one stays.
+    assertOk(await putMenu(made.id, { title: 'Report list' }));
+    assert.deepEqual([(await read('en-US')).title, (await read('zh-CN')).title], ['Report list', '报表']);
+    // A Chinese writer edits what they see: the Chinese title.
+    const put = await call(app, 'PUT', `/api/admin/menus/${made.id}`, { token, headers: zh, body: { title: '报表列表' } });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.equal(put.body.data.title, '报表列表');
+    assert.deepEqual(put.body.data.title_i18n, { 'en-US': 'Report list', 'zh-CN': '报表列表' });
+    // Both at once; null removes a translation, which then shows the default title.
+    assertOk(await putMenu(made.id, { title_i18n: { 'en-US': 'Statements', 'zh-CN': '报告' } }));
+    assert.deepEqual((await read('zh-CN')).title_i18n, { 'en-US': 'Statements', 'zh-CN': '报告' });
+    assertOk(await putMenu(made.id, { title_i18n: { 'zh-CN': null } }));
+    assert.equal((await read('zh-CN')).title, 'Statements');
+    // With no translation, a Chinese writer edits the one title everybody sees.
+    await call(app, 'PUT', `/api/admin/menus/${made.id}`, { token, headers: zh, body: { title: '对账单' } });
+    assert.deepEqual([(await read('en-US')).title, (await read('zh-CN')).title_i18n], ['对账单', { 'en-US': '对账单', 'zh-CN': null }]);
+  });
+
+  test('bad translations are refused with 400 30001 and change nothing', async () => {
+    const made = await create({ title: 'Kept' });
+    for (const title_i18n of [{ 'fr-FR': 'Gardé' }, { 'zh-CN': ' ' }, { 'en-US': null }, { 'zh-CN': 'x'.repeat(65) }, 'Kept']) {
+      assertError(await putMenu(made.id, { title_i18n }), 400, 30001);
+    }
+    assertError(await postMenu({ title: 'New', slug: uniq('m'), type: 2, title_i18n: { 'zh-CN': '' } }), 400, 30001);
+    assert.deepEqual(assertOk(await getMenu(made.id)).title_i18n, { 'en-US': 'Kept', 'zh-CN': null });
+  });
 });

@@ -3,7 +3,9 @@
 // (one's own only), and the notifications the system sends for real events: export finished
 // or failed, session kicked out, password reset by someone else.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { MIGRATIONS_ROOT } from '../../src/platform/db/migrate.ts';
 import { startApp, within, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 import { call, login, seedAdmin, signedInAdmin } from '../helpers/http.ts';
@@ -42,7 +44,9 @@ describe('POST /notifications', () => {
       const data = assertOk(await list(who.token));
       assert.deepEqual(Object.keys(data).sort(), ['list', 'page', 'page_size', 'total', 'unread']);
       const mine = data.list.find((n: any) => n.title === title);
-      assert.deepEqual(mine, { id: sent.id, title, content: 'Hello <b>you</b> 你好', kind: 'message', is_read: false, read_at: null, created_at: sent.created_at });
+      assert.deepEqual(mine, {
+        id: sent.id, title, content: 'Hello <b>you</b> 你好', kind: 'message', link: null, link_expires_at: null, is_read: false, read_at: null, created_at: sent.created_at,
+      });
     }
     assert.ok(!titlesOf(assertOk(await list(c.token))).includes(title));
     assert.ok(!titlesOf(assertOk(await list(superToken))).includes(title));
@@ -190,7 +194,13 @@ describe('read marks', () => {
 });
 
 describe('system notifications', () => {
-  const latest = async (token: string) => assertOk(await list(token, '?page_size=100')).list as any[];
+  /** The caller's notifications, in `lang` (the envelope's message too). */
+  const latest = async (token: string, lang?: string) => {
+    if (!lang) return assertOk(await list(token, '?page_size=100')).list as any[];
+    const res = await call(app, 'GET', `${BASE}?page_size=100`, { token, headers: { 'accept-language': lang } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.data.list as any[];
+  };
 
   test('an administrator kicked out by someone else is told who did it', async () => {
     const victim = await signedInAdmin(app, { permissions: ['online.kick'] });
@@ -203,6 +213,13 @@ describe('system notifications', () => {
     assert.equal(kicked.length, 1);
     assert.match(kicked[0].content, /Administrator admin ended your session/);
     assert.match(kicked[0].content, new RegExp(String(target.token_id)));
+    // The same notification in Chinese for a reader who reads Chinese, in the list and once marked read.
+    const zh = (await latest(second, 'zh-CN')).find((n) => n.id === kicked[0].id);
+    assert.equal(zh.title, '已被管理员强制下线');
+    assert.match(zh.content, new RegExp(`^管理员 admin 结束了你的会话 ${target.token_id}。`));
+    const marked = (await call(app, 'PUT', `${BASE}/${zh.id}/read`, { token: second, headers: { 'accept-language': 'zh-CN,en;q=0.5' } })).body.data;
+    assert.equal(marked.title, '已被管理员强制下线');
+    assert.equal(marked.link, null);
 
     // Ending one's own other session tells nobody.
     const third = await login(app, victim.username, victim.password);
@@ -225,6 +242,9 @@ describe('system notifications', () => {
     assert.equal(security.length, 1);
     assert.equal(security[0].title, 'Your password was reset');
     assert.match(security[0].content, /Administrator admin set a new password/);
+    const zh = (await latest(fresh, 'zh-CN')).filter((n) => n.kind === 'security');
+    assert.equal(zh[0].title, '你的密码已被重置');
+    assert.match(zh[0].content, /^管理员 admin 为你的账号设置了新密码/);
 
     // Setting it through PUT /admins/{id} counts too.
     assertOk(await call(app, 'PUT', `/api/admin/admins/${a.id}`, { token: superToken, body: { password: 'Reset-pass-456' } }));
@@ -238,8 +258,56 @@ describe('system notifications', () => {
     const hit = await within(15_000, async () => (await latest(owner.token)).find((n) => n.kind === 'export'));
     assert.ok(hit, 'export notification arrived');
     assert.equal(hit.value.title, 'Export finished');
-    assert.match(hit.value.content, new RegExp(`admins export #${task.id} is ready: 1 rows`));
-    assert.match(hit.value.content, new RegExp(`/api/admin/exports/${task.id}/download`));
+    assert.equal(hit.value.content, `Your administrators export #${task.id} is ready: 1 rows.`);
+    // Where to download it and until when are fields, not text: no path, no raw time in the content.
+    assert.equal(hit.value.link, `/api/admin/exports/${task.id}/download`);
+    assert.match(hit.value.link_expires_at, ISO);
+    const [stored] = await app.platform.db.query<{ expires_at: Date }>('SELECT expires_at FROM admin.export_tasks WHERE id = $1', [task.id]);
+    assert.equal(hit.value.link_expires_at, stored!.expires_at.toISOString());
+    const download = await call(app, 'GET', hit.value.link, { token: owner.token });
+    assert.equal(download.status, 200);
+
+    const zh = (await latest(owner.token, 'zh-CN')).find((n) => n.id === hit.value.id);
+    assert.equal(zh.title, '导出完成');
+    assert.equal(zh.content, `你的管理员导出 #${task.id} 已就绪：共 1 行。`);
+    assert.equal(zh.link, hit.value.link);
+    assert.equal(zh.link_expires_at, hit.value.link_expires_at);
+  });
+
+  test('what an administrator writes is shown as written in every language, with no link', async () => {
+    const recipient = await signedInAdmin(app);
+    const sent = assertOk(await send(superToken, { title: 'Written title', content: 'Written text', admin_ids: [recipient.id] }));
+    for (const lang of ['en-US', 'zh-CN']) {
+      const n = (await latest(recipient.token, lang)).find((x) => x.id === sent.id);
+      assert.deepEqual([n.title, n.content, n.kind, n.link, n.link_expires_at], ['Written title', 'Written text', 'message', null, null]);
+    }
+  });
+
+  test('system notifications stored in English before keys existed are turned into keys by the migration', async () => {
+    const owner = await signedInAdmin(app);
+    const [old] = await app.platform.db.query<{ id: number }>(
+      `INSERT INTO admin.notifications (title, content, kind) VALUES ('Export finished',
+         'Your admins export #41 is ready: 7 rows. Download it from /api/admin/exports/41/download until 2026-11-27T18:30:19.798Z.', 'export') RETURNING id`,
+    );
+    const [kicked] = await app.platform.db.query<{ id: number }>(
+      `INSERT INTO admin.notifications (title, content, kind) VALUES ('Signed out by an administrator',
+         'Administrator boss ended your sessions 4, 5. Sign in again to continue; if you did not expect this, contact them.', 'session') RETURNING id`,
+    );
+    for (const n of [old!, kicked!]) {
+      await app.platform.db.query('INSERT INTO admin.notification_recipients (admin_id, notification_id) VALUES ($1, $2)', [owner.id, n.id]);
+    }
+    // The migration's conversions (after its ALTER TABLE), run on these rows.
+    const sql = readFileSync(`${MIGRATIONS_ROOT}/admin/0013_notification_messages.sql`, 'utf8');
+    await app.platform.db.transaction((tx) => tx.script(sql.slice(sql.indexOf('-- System notifications stored before'))));
+    const zh = await latest(owner.token, 'zh-CN');
+    const exported = zh.find((n) => n.id === Number(old!.id));
+    assert.equal(exported.title, '导出完成');
+    assert.equal(exported.content, '你的管理员导出 #41 已就绪：共 7 行。');
+    assert.equal(exported.link, '/api/admin/exports/41/download');
+    assert.equal(exported.link_expires_at, '2026-11-27T18:30:19.798Z');
+    assert.equal(zh.find((n) => n.id === Number(kicked!.id)).content, '管理员 boss 结束了你的会话 4, 5。请重新登录后继续；如非预期，请联系该管理员。');
+    const en = await latest(owner.token);
+    assert.equal(en.find((n) => n.id === Number(old!.id)).content, 'Your administrators export #41 is ready: 7 rows.');
   });
 
   test('the owner of an export is told when it failed', async () => {
@@ -253,7 +321,10 @@ describe('system notifications', () => {
     const hit = await within(15_000, async () => (await latest(owner.token)).find((n) => n.kind === 'export'));
     assert.ok(hit, 'export notification arrived');
     assert.equal(hit.value.title, 'Export failed');
-    assert.match(hit.value.content, new RegExp(`admins export #${Number(task!.id)} failed: abandoned`));
+    assert.match(hit.value.content, new RegExp(`administrators export #${Number(task!.id)} failed: abandoned`));
+    assert.equal(hit.value.link, null);
+    const zh = (await latest(owner.token, 'zh-CN')).find((n) => n.id === hit.value.id);
+    assert.equal(zh.title, '导出失败');
   });
 
   test('notifications of a deleted administrator go with them; the sender may be deleted', async () => {

@@ -10,7 +10,7 @@ import { assertError, assertOk } from '../helpers/assert.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UNKNOWN_ID = 987_654_321;
-const ROLE_FIELDS = ['created_at', 'description', 'id', 'is_system', 'menu_ids', 'name', 'permission_ids', 'slug', 'sort', 'status', 'updated_at'];
+const ROLE_FIELDS = ['created_at', 'description', 'description_i18n', 'id', 'is_system', 'menu_ids', 'name', 'name_i18n', 'permission_ids', 'slug', 'sort', 'status', 'updated_at'];
 
 let app: TestApp;
 let superToken: string;
@@ -507,5 +507,31 @@ describe('two instances sharing PostgreSQL', { skip: !onPostgres && 'needs Postg
     } finally {
       await closeAll(two, one);
     }
+  });
+});
+
+describe('names and descriptions in both languages', () => {
+  const zh = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
+    call(app, method, `/api/admin${url}`, { token: superToken, headers: { 'accept-language': 'zh-CN' }, ...(body !== undefined ? { body } : {}) });
+
+  test('the seeded super-administrator role reads in the reader’s language, with both values for the edit form', async () => {
+    const en = assertOk(await req('GET', '/roles/1'));
+    assert.deepEqual([en.name, en.description], ['Super Administrator', 'Passes every permission check']);
+    const cn = (await zh('GET', '/roles/1')).body.data;
+    assert.deepEqual([cn.name, cn.description], ['超级管理员', '通过所有权限检查']);
+    assert.deepEqual(cn.name_i18n, { 'en-US': 'Super Administrator', 'zh-CN': '超级管理员' });
+    assert.deepEqual(cn.description_i18n, { 'en-US': 'Passes every permission check', 'zh-CN': '通过所有权限检查' });
+    const listed = (await zh('GET', `/roles?page_size=100&name=${encodeURIComponent('超级')}`)).body.data.list;
+    assert.deepEqual(listed.map((r: any) => r.slug), ['super_admin']);
+  });
+
+  test('a role is created and edited per language', async () => {
+    const slug = unique('bilingual');
+    const made = assertOk(await req('POST', '/roles', { name: 'Clerks', name_i18n: { 'zh-CN': '文员' }, slug, description: 'Order desk', description_i18n: { 'zh-CN': '订单柜台' } }));
+    assert.deepEqual(made.name_i18n, { 'en-US': 'Clerks', 'zh-CN': '文员' });
+    const edited = (await zh('PUT', `/roles/${made.id}`, { name: '店员' })).body.data;
+    assert.deepEqual([edited.name, edited.name_i18n], ['店员', { 'en-US': 'Clerks', 'zh-CN': '店员' }]);
+    assert.equal(assertOk(await req('GET', `/roles/${made.id}`)).name, 'Clerks');
+    assertError(await req('PUT', `/roles/${made.id}`, { name_i18n: { 'zh-CN': '' } }), 400, 30001);
   });
 });

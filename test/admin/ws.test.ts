@@ -145,9 +145,10 @@ describe('one instance', () => {
     assert.equal(frames.length, 1, `frames: ${frames.join(' | ')}`);
     assert.deepEqual(JSON.parse(frames[0]!), {
       type: 'notification',
-      data: { id: sent.id, title: 'for me', content: 'Hello 你好 "quoted"', created_at: sent.created_at },
+      data: { id: sent.id, title: 'for me', content: 'Hello 你好 "quoted"', created_at: sent.created_at, kind: 'message', link: null, link_expires_at: null },
     });
-    assert.equal(Object.keys(JSON.parse(frames[0]!).data).join(','), 'id,title,content,created_at');
+    // The contract's four fields first, then the notification list's additive ones.
+    assert.equal(Object.keys(JSON.parse(frames[0]!).data).join(','), 'id,title,content,created_at,kind,link,link_expires_at');
   });
 
   test('every open socket of a recipient gets it; `all` reaches everyone connected', async () => {
@@ -190,7 +191,9 @@ describe('one instance', () => {
     const doc = (await call(app, 'GET', '/api/admin/docs/openapi.json')).body;
     const socket = doc.paths['/api/admin/ws/notifications'].get;
     assert.match(socket.description, /"type": "notification"/);
-    assert.deepEqual(socket.parameters.map((p: any) => p.name), ['ticket']);
+    assert.deepEqual(socket.parameters.map((p: any) => p.name), ['ticket', 'lang']);
+    assert.match(socket.description, /"type": "permissions_changed"/);
+    assert.match(socket.description, /link_expires_at/);
     assert.ok(doc.paths['/api/admin/ws/ticket'].post);
   });
 
@@ -252,10 +255,102 @@ describe('one instance', () => {
     const other = await seedAdmin(app);
     assertOk(await call(app, 'PUT', `/api/admin/admins/${a.id}`, { token: superToken, body: { role_ids: [other.roleId] } }));
     const sent = assertOk(await sendTo(app, superToken, [a.id], 'still here'));
-    assert.equal((await socket.next()).data.id, sent.id);
+    assert.equal((await socket.next((m) => m.type === 'notification')).data.id, sent.id);
     assert.equal(socket.ws.readyState, WebSocket.OPEN);
     assertOk(await call(app, 'POST', '/api/admin/logout', { token: refreshed.token }));
     assert.equal((await socket.closedWithin()).code, 1008);
+  });
+
+  test('system notifications are pushed in each socket’s language: ?lang=, else the ticket request’s, else the upgrade’s Accept-Language', async () => {
+    const victim = await signedInAdmin(app);
+    const [s1, s2, s3, s4] = [
+      await login(app, victim.username, victim.password), await login(app, victim.username, victim.password),
+      await login(app, victim.username, victim.password), await login(app, victim.username, victim.password),
+    ];
+    const ticketOf = async (token: string, lang: string) =>
+      (await call(app, 'POST', '/api/admin/ws/ticket', { token, headers: { 'accept-language': lang } })).body.data.ticket as string;
+    // A browser sends its own Accept-Language on the upgrade: the ticket's language wins over it.
+    const zhTicket = new Client(new WebSocket(`${url}?ticket=${await ticketOf(s1, 'zh-CN')}`, { headers: { 'accept-language': 'en-US' } }));
+    const zhLang = new Client(new WebSocket(`${url}?lang=zh-CN`, { headers: { authorization: `Bearer ${s2}`, 'accept-language': 'en-US' } }));
+    const zhHeader = new Client(new WebSocket(url, { headers: { authorization: `Bearer ${s3}`, 'accept-language': 'zh-CN,zh;q=0.9' } }));
+    const en = new Client(new WebSocket(`${url}?ticket=${await ticketOf(s4, 'en-US')}`, { headers: { 'accept-language': 'zh-CN' } }));
+    const sockets = [zhTicket, zhLang, zhHeader, en];
+    clients.push(...sockets);
+    await Promise.all(sockets.map((c) => new Promise((resolve, reject) => {
+      c.ws.once('open', resolve);
+      c.ws.once('error', reject);
+    })));
+
+    // Kicking out one more session of the victim tells the victim's open sockets, each in its language.
+    const kicked = await login(app, victim.username, victim.password);
+    assertOk(await call(app, 'DELETE', `/api/admin/online-admins/${claims(kicked).sid}`, { token: superToken }));
+    const isKick = (m: any) => m.type === 'notification' && m.data.kind === 'session';
+    for (const c of sockets.slice(0, 3)) {
+      const m = await c.next(isKick);
+      assert.equal(m.data.title, '已被管理员强制下线');
+      assert.equal(m.data.content, `管理员 admin 结束了你的会话 ${claims(kicked).sid}。请重新登录后继续；如非预期，请联系该管理员。`);
+      assert.equal(m.data.link, null);
+    }
+    const m = await en.next(isKick);
+    assert.equal(m.data.title, 'Signed out by an administrator');
+    assert.match(m.data.content, /^Administrator admin ended your session \d+\./);
+
+    // A bad ?lang= is refused before the upgrade.
+    const bad = await refused(`${url}?lang=fr-FR`, { token: s4 });
+    assert.equal(bad.status, 400);
+  });
+
+  test('an export’s notification is pushed with its link and expiry as fields', async () => {
+    const owner = await signedInAdmin(app, { permissions: ['admin.export'] });
+    const socket = await open({ token: owner.token });
+    const task = assertOk(await call(app, 'POST', '/api/admin/admins/export', { token: owner.token, body: { username: owner.username } }));
+    const m = await socket.next((x) => x.type === 'notification' && x.data.kind === 'export');
+    assert.equal(m.data.title, 'Export finished');
+    assert.equal(m.data.content, `Your administrators export #${task.id} is ready: 1 rows.`);
+    assert.equal(m.data.link, `/api/admin/exports/${task.id}/download`);
+    assert.match(m.data.link_expires_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+
+  test('a change of what an administrator’s roles grant sends `permissions_changed` to their sockets only, which stay open', async () => {
+    const a = await signedInAdmin(app, { permissions: ['admin.list'] });
+    const b = await signedInAdmin(app);
+    const [aSocket, aSecond, bSocket] = [await open({ token: a.token }), await open({ token: a.token }), await open({ token: b.token })];
+    const changed = (m: any) => m.type === 'permissions_changed';
+    const permission = assertOk(await call(app, 'GET', '/api/admin/permissions?page_size=100&slug=role.list', { token: superToken })).list.find((p: any) => p.slug === 'role.list');
+
+    // The role's permissions change.
+    assertOk(await call(app, 'PUT', `/api/admin/roles/${a.roleId}`, { token: superToken, body: { permission_ids: [permission.id] } }));
+    assert.deepEqual(await aSocket.next(changed), { type: 'permissions_changed' });
+    await aSecond.next(changed);
+    // The next read of /info shows the new grants.
+    assert.ok(assertOk(await call(app, 'GET', '/api/admin/info', { token: a.token })).permissions.includes('role.list'));
+
+    // The role's menus change.
+    const from = aSocket.messages.length;
+    const menu = assertOk(await call(app, 'GET', '/api/admin/menus?title=Roles', { token: superToken })).list;
+    assert.ok(menu.length > 0);
+    assertOk(await call(app, 'PUT', `/api/admin/roles/${a.roleId}`, { token: superToken, body: { menu_ids: [menu[0].id] } }));
+    await aSocket.next(changed, from);
+
+    // The administrator's roles change.
+    const from2 = aSocket.messages.length;
+    const other = await seedAdmin(app);
+    assertOk(await call(app, 'PUT', `/api/admin/admins/${a.id}`, { token: superToken, body: { role_ids: [a.roleId, other.roleId] } }));
+    await aSocket.next(changed, from2);
+
+    // Nothing for b, and a's sockets stay open; a notification sent afterwards still arrives.
+    const sent = assertOk(await sendTo(app, superToken, [a.id, b.id], 'after the changes'));
+    assert.equal((await bSocket.next((m) => m.type === 'notification')).data.id, sent.id);
+    assert.ok(!bSocket.messages.some(changed), 'b was not told');
+    assert.equal((await aSocket.next((m) => m.data?.id === sent.id)).data.id, sent.id);
+    assert.equal(aSocket.ws.readyState, WebSocket.OPEN);
+
+    // A change that grants nothing new (the nickname) says nothing.
+    const from3 = aSocket.messages.length;
+    assertOk(await call(app, 'PUT', `/api/admin/admins/${a.id}`, { token: superToken, body: { nickname: 'renamed' } }));
+    const sent2 = assertOk(await sendTo(app, superToken, [a.id], 'after the nickname'));
+    await aSocket.next((m) => m.data?.id === sent2.id, from3);
+    assert.ok(!aSocket.messages.slice(from3).some(changed));
   });
 
   test('a client frame over 64 KiB closes the socket with 1009; smaller frames are ignored', async () => {
@@ -433,13 +528,25 @@ for (const { mode, label, overrides } of CLUSTER_MODES) {
       const socket = await connect(url, { token: aToken });
 
       const sent = assertOk(await sendTo(one, superToken, [a.id], 'across instances'));
-      assert.deepEqual((await socket.next()).data, { id: sent.id, title: 'across instances', content: 'content of across instances', created_at: sent.created_at });
+      assert.deepEqual((await socket.next()).data, {
+        id: sent.id, title: 'across instances', content: 'content of across instances', created_at: sent.created_at, kind: 'message', link: null, link_expires_at: null,
+      });
 
       // Too large for PostgreSQL NOTIFY: pushed by reference and read back on the other instance.
       const large = '字'.repeat(5000);
       const big = assertOk(await sendTo(one, superToken, [a.id], 'large', large));
       const got = await socket.next((m) => m.data.id === big.id);
       assert.equal(got.data.content, large);
+
+      // A change of a's grants made on one reaches a's socket on the other; a system
+      // notification is rendered there in the socket's language.
+      const zh = await connect(`${url}?lang=zh-CN`, { token: aToken });
+      assertOk(await call(one, 'PUT', `/api/admin/roles/${a.roleId}`, { token: superToken, body: { permission_ids: [] } }));
+      await socket.next((m) => m.type === 'permissions_changed');
+      const other = await login(one, a.username, a.password);
+      assertOk(await call(one, 'DELETE', `/api/admin/online-admins/${claims(other).sid}`, { token: superToken }));
+      assert.equal((await zh.next((m) => m.data?.kind === 'session')).data.title, '已被管理员强制下线');
+      zh.ws.terminate();
 
       assertOk(await call(one, 'DELETE', `/api/admin/online-admins/${claims(aToken).sid}`, { token: superToken }));
       assert.equal((await socket.closedWithin()).code, 1008);

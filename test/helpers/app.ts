@@ -138,6 +138,8 @@ export function testEnv(dataDir: string, overrides: Record<string, string> = {})
     TIMECLOCK_RATE_LIMIT_CLOCK: '100000',
     TIMECLOCK_RATE_LIMIT_LOCATION: '100000',
     TIMECLOCK_RATE_LIMIT_GENERAL: '100000',
+    // Tests punch in and out back to back; those of the duplicate-punch window set it themselves.
+    CLOCK_MIN_INTERVAL_SECONDS: '0',
     SHUTDOWN_DRAIN_MS: '0',
     ...overrides,
   };

@@ -25,14 +25,17 @@ describe('time-clock authentication', () => {
   });
   after(() => app?.close());
 
-  test('a worker signs in: { token, fullName }; the JWT payload is exactly userId, role, iat, exp', async () => {
+  test('a worker signs in: { token, fullName, userId, role }; the JWT payload is userId, role, tokenVersion, iat, exp', async () => {
     const w = await createWorker(app, manager, { fullName: 'Ada Lovelace' });
     const res = await call(app, 'POST', '/api/auth/login', { body: { username: w.username, password: w.password, deviceUuid: newDeviceUuid('ios') } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(Object.keys(res.body).sort(), ['fullName', 'token']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['fullName', 'role', 'token', 'userId']);
     assert.equal(res.body.fullName, 'Ada Lovelace');
+    assert.equal(res.body.userId, w.id);
+    assert.equal(res.body.role, 'worker');
     const payload = decode(res.body.token);
-    assert.deepEqual(Object.keys(payload).sort(), ['exp', 'iat', 'role', 'userId']);
+    assert.deepEqual(Object.keys(payload).sort(), ['exp', 'iat', 'role', 'tokenVersion', 'userId']);
+    assert.equal(payload.tokenVersion, 0);
     assert.equal(payload.userId, w.id);
     assert.equal(payload.role, 'worker');
     assert.equal((payload.exp as number) - (payload.iat as number), app.platform.config.TIMECLOCK_TOKEN_TTL);
@@ -48,6 +51,7 @@ describe('time-clock authentication', () => {
     const res = await call(app, 'POST', '/api/auth/login', { body: { username: 'MANAGER', password: MANAGER_PASSWORD, deviceUuid: newDeviceUuid('web') } });
     assert.equal(res.status, 200);
     assert.equal(decode(res.body.token).role, 'manager');
+    assert.equal(res.body.role, 'manager');
   });
 
   test('unknown username and wrong password answer the same 401 INVALID_CREDENTIALS', async () => {
@@ -136,7 +140,7 @@ describe('time-clock authentication', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(Object.keys(res.body), ['token']);
     const payload = decode(res.body.token);
-    assert.deepEqual(Object.keys(payload).sort(), ['exp', 'iat', 'role', 'userId']);
+    assert.deepEqual(Object.keys(payload).sort(), ['exp', 'iat', 'role', 'tokenVersion', 'userId']);
     assert.equal(payload.userId, w.id);
     assert.equal((await call(app, 'GET', `/api/workers/${w.id}`, { token: res.body.token })).status, 200);
 

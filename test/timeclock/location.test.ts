@@ -225,6 +225,56 @@ describe('location tracking', () => {
     const low = await alertsOf(app, manager, y.id, 'implausible_accuracy');
     assert.deepEqual(low.map((a) => a.severity), ['low']);
   });
+
+  test('a phone re-sending an old position is not tracking; last seen is the position’s own time (status, worker detail, board)', async () => {
+    const x = await signedInWorker(app, manager);
+    const old = new Date(Date.now() - 600_000).toISOString();
+    // Taken 10 minutes ago (beyond TRACKING_WINDOW_SECONDS, 300), received now.
+    assert.equal((await update(app, x, { timestamp: old })).status, 200);
+    let s = await status(app, manager, x.id);
+    assert.equal(s.body.isTracking, false);
+    assert.equal(s.body.lastUpdate, old);
+    assert.equal(s.body.currentLocation.timestamp, old);
+    let detail = (await call(app, 'GET', `/api/managers/workers/${x.id}`, { token: manager })).body;
+    assert.equal(detail.lastSeenAt, old);
+    assert.equal(detail.isTracking, false);
+    assert.equal(detail.lastPosition.timestamp, old);
+
+    // A fresh position: tracking, and last seen moves with it.
+    const fresh = new Date(Date.now() - 5_000).toISOString();
+    assert.equal((await update(app, x, { timestamp: fresh })).status, 200);
+    s = await status(app, manager, x.id);
+    assert.equal(s.body.isTracking, true);
+    assert.equal(s.body.lastUpdate, fresh);
+    const freshReceipt = s.body.currentLocation.receivedAt as string;
+    detail = (await call(app, 'GET', `/api/managers/workers/${x.id}`, { token: manager })).body;
+    assert.equal(detail.lastSeenAt, fresh);
+    assert.equal(detail.isTracking, true);
+
+    // The old one sent again changes nothing: not the position, its time or its receipt.
+    assert.equal((await update(app, x, { timestamp: old })).status, 200);
+    s = await status(app, manager, x.id);
+    assert.equal(s.body.lastUpdate, fresh);
+    assert.equal(s.body.currentLocation.receivedAt, freshReceipt);
+
+    // That fresh position is now 301 s old by its own time: no longer tracking, even though an update just arrived.
+    await app.platform.db.query(`UPDATE timeclock.last_positions SET recorded_at = now() - interval '301 seconds' WHERE user_id = $1`, [x.id]);
+    assert.equal((await update(app, x, { timestamp: old })).status, 200);
+    assert.equal((await status(app, manager, x.id)).body.isTracking, false);
+    assert.equal((await call(app, 'GET', `/api/managers/workers/${x.id}`, { token: manager })).body.isTracking, false);
+
+    // On the board: a worker whose clock-in (its position) was captured 10 minutes ago, sent now, is not tracking.
+    const y = await signedInWorker(app, manager);
+    const site = await siteWithQr(app, manager);
+    const punched = await call(app, 'POST', '/api/clock', {
+      token: y.token, body: { userId: y.id, eventType: 'clock_in', qrCodeValue: site.qr, ...site.center, capturedAt: old },
+    });
+    assert.equal(punched.status, 200, JSON.stringify(punched.body));
+    const board = (await call(app, 'GET', '/api/managers/board', { token: manager })).body;
+    const row = board.workers.find((r: { userId: number }) => r.userId === y.id);
+    assert.equal(row.lastPosition.timestamp, old);
+    assert.equal(row.isTracking, false);
+  });
 });
 
 describe('location rate limit and retention', () => {

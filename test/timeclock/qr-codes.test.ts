@@ -50,10 +50,11 @@ describe('sites and QR codes', () => {
   });
   after(() => app?.close());
 
-  test('POST /api/managers/qr-codes with only a name: 201 { id, name, is_active } on the default site', async () => {
+  test('POST /api/managers/qr-codes with only a name: 201 { id, name, is_active } (and its site and usability) on the default site', async () => {
     const res = await call(app, 'POST', '/api/managers/qr-codes', { token: manager, body: { name: 'Main entrance' } });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.deepEqual(Object.keys(res.body).sort(), ['id', 'is_active', 'name']);
+    // The contract's fields, and the extensions of issue 27: the site, and whether the code can be used.
+    assert.deepEqual(Object.keys(res.body).sort(), ['id', 'is_active', 'name', 'siteId', 'siteName', 'site_has_fence', 'unusable_reason', 'usable']);
     assert.match(res.body.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(res.body.name, 'Main entrance');
     assert.equal(res.body.is_active, true);
@@ -64,7 +65,7 @@ describe('sites and QR codes', () => {
     assert.equal(def.fence, null);
   });
 
-  test('GET /api/managers/qr-codes: every code with exactly id, name, is_active, created_at and its site, newest first; filters', async () => {
+  test('GET /api/managers/qr-codes: every code with exactly id, name, is_active, created_at, its site and its usability, newest first; filters', async () => {
     const site = await createSite(app, manager, circle(), 'Listed yard');
     const a = await createQr(app, manager, { name: 'A', siteId: site.id });
     const b = await createQr(app, manager, { name: 'B', siteId: site.id });
@@ -72,7 +73,9 @@ describe('sites and QR codes', () => {
     const res = await call(app, 'GET', '/api/managers/qr-codes', { token: manager });
     assert.equal(res.status, 200);
     assert.ok(Array.isArray(res.body));
-    for (const q of res.body) assert.deepEqual(Object.keys(q).sort(), ['created_at', 'id', 'is_active', 'name', 'siteId', 'siteName']);
+    for (const q of res.body) {
+      assert.deepEqual(Object.keys(q).sort(), ['created_at', 'id', 'is_active', 'name', 'siteId', 'siteName', 'site_has_fence', 'unusable_reason', 'usable']);
+    }
     const ids = res.body.map((q: { id: string }) => q.id);
     assert.ok(ids.indexOf(b.id) < ids.indexOf(a.id));
     assert.equal(res.body.find((q: { id: string }) => q.id === a.id).is_active, false);
@@ -139,13 +142,55 @@ describe('sites and QR codes', () => {
     assertTcError(await call(app, 'GET', `/api/managers/sites/${empty.id}`, { token: manager }), 404, 'NOT_FOUND');
   });
 
+  test('a code on a site without a fence is created (201) but marked unusable, in the reply and the list; console-settings asks for the default site’s fence', async () => {
+    const settings0 = (await call(app, 'GET', '/api/managers/console-settings', { token: manager })).body;
+    const def0 = (await call(app, 'GET', '/api/managers/sites', { token: manager })).body.find((s: { is_default: boolean }) => s.is_default);
+    assert.equal(def0.has_fence, false);
+    assert.equal(def0.usable, false);
+    assert.deepEqual(settings0.setup.defaultSite, { id: def0.id, name: def0.name, has_fence: false });
+    assert.equal(settings0.setup.needed, settings0.setup.fencedSites === 0);
+
+    const created = await call(app, 'POST', '/api/managers/qr-codes', { token: manager, body: { name: 'Unfenced gate' } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.is_active, true);
+    assert.equal(created.body.siteId, def0.id);
+    assert.equal(created.body.site_has_fence, false);
+    assert.equal(created.body.usable, false);
+    assert.equal(created.body.unusable_reason, 'GEOFENCE_NOT_CONFIGURED');
+    const listed = (await call(app, 'GET', '/api/managers/qr-codes', { token: manager })).body.find((q: { id: string }) => q.id === created.body.id);
+    assert.equal(listed.usable, false);
+    assert.equal(listed.unusable_reason, 'GEOFENCE_NOT_CONFIGURED');
+
+    const fenced = await createSite(app, manager, circle(46, 6, 100));
+    const good = await call(app, 'POST', '/api/managers/qr-codes', { token: manager, body: { name: 'Fenced gate', siteId: fenced.id } });
+    assert.equal(good.body.usable, true);
+    assert.equal(good.body.unusable_reason, null);
+    const site = (await call(app, 'GET', `/api/managers/sites/${fenced.id}`, { token: manager })).body;
+    assert.equal(site.has_fence, true);
+    assert.equal(site.usable, true);
+    const settings1 = (await call(app, 'GET', '/api/managers/console-settings', { token: manager })).body;
+    assert.equal(settings1.setup.needed, false);
+    assert.ok(settings1.setup.fencedSites >= 1);
+    // Deactivated: INACTIVE comes first.
+    const off = await call(app, 'PATCH', `/api/managers/qr-codes/${good.body.id}`, { token: manager, body: { is_active: false } });
+    assert.equal(off.body.usable, false);
+    assert.equal(off.body.unusable_reason, 'INACTIVE');
+    const doc = (await call(app, 'GET', '/api/docs/openapi.json')).body;
+    assert.match(JSON.stringify(doc.paths['/api/managers/qr-codes'].post), /unusable_reason/);
+  });
+
   test('setting a fence on the default site makes its QR codes usable', async () => {
     const w = await signedInWorker(app, manager);
     const qr = await createQr(app, manager, { name: 'Default gate' });
     const def = (await call(app, 'GET', '/api/managers/sites', { token: manager })).body.find((s: { is_default: boolean }) => s.is_default);
+    assert.equal((await call(app, 'GET', `/api/managers/qr-codes/${qr.id}`, { token: manager })).body.unusable_reason, 'GEOFENCE_NOT_CONFIGURED');
     const body = { userId: w.id, eventType: 'clock_in', qrCodeValue: qr.id, latitude: 10, longitude: 10 };
     assertTcError(await call(app, 'POST', '/api/clock', { token: w.token, body }), 409, 'GEOFENCE_NOT_CONFIGURED');
     assert.equal((await call(app, 'PATCH', `/api/managers/sites/${def.id}`, { token: manager, body: { fence: circle(10, 10, 30) } })).status, 200);
     assert.equal((await call(app, 'POST', '/api/clock', { token: w.token, body })).status, 200);
+    const now = (await call(app, 'GET', `/api/managers/qr-codes/${qr.id}`, { token: manager })).body;
+    assert.equal(now.usable, true);
+    assert.equal(now.unusable_reason, null);
+    assert.equal((await call(app, 'GET', '/api/managers/console-settings', { token: manager })).body.setup.defaultSite.has_fence, true);
   });
 });

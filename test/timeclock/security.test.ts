@@ -87,7 +87,7 @@ describe('security', () => {
       assert.equal(s.body.latestSecurityCheck.user_id, x.id);
       assert.match(s.body.latestSecurityCheck.timestamp, ISO);
       assert.equal(s.body.recentAlerts.length, 1);
-      assert.deepEqual(Object.keys(s.body.recentAlerts[0]).sort(), ['alert_type', 'created_at', 'id', 'severity']);
+      assert.deepEqual(Object.keys(s.body.recentAlerts[0]).sort(), ['alert_type', 'created_at', 'id', 'severity', 'status']);
       assert.equal(s.body.recentAlerts[0].alert_type, 'implausible_accuracy');
       const firstCheck = s.body.latestSecurityCheck.id;
 
@@ -192,8 +192,73 @@ describe('security', () => {
       assert.deepEqual(beyond.body.alerts, []);
     });
 
+    test('workflow: acknowledge and resolve with a note; resolved alerts leave the default list; the board counts open ones', async () => {
+      const c = await signedInWorker(app, manager);
+      assert.equal((await locate(c, { accuracy: 0 })).status, 200);
+      const [alert] = (await alerts(`?userId=${c.id}`)).body.alerts;
+      assert.equal(alert.status, 'open');
+      assert.equal(alert.acknowledged, null);
+      assert.equal(alert.resolved, null);
+      const board0 = (await call(app, 'GET', '/api/managers/board', { token: manager })).body;
+      assert.ok(board0.openAlerts >= 1);
+
+      const ack = await call(app, 'POST', `/api/managers/security/alerts/${alert.id}/acknowledge`, { token: manager, body: { note: '  Calling the worker  ' } });
+      assert.equal(ack.status, 200, JSON.stringify(ack.body));
+      assert.equal(ack.body.status, 'acknowledged');
+      assert.equal(ack.body.acknowledged.note, 'Calling the worker');
+      assert.equal(ack.body.acknowledged.by.username, app.platform.config.MANAGER_USERNAME);
+      assert.match(ack.body.acknowledged.at, ISO);
+      const board1 = (await call(app, 'GET', '/api/managers/board', { token: manager })).body;
+      assert.equal(board1.openAlerts, board0.openAlerts - 1);
+      assert.equal(board1.unresolvedAlerts, board0.unresolvedAlerts);
+      // Acknowledging twice is refused, in both languages.
+      const twice = await call(app, 'POST', `/api/managers/security/alerts/${alert.id}/acknowledge`, { token: manager, body: {} });
+      assertTcError(twice, 409, 'ALERT_ALREADY_ACKNOWLEDGED');
+      assert.equal(twice.body.details.status, 'acknowledged');
+      const twiceZh = await call(app, 'POST', `/api/managers/security/alerts/${alert.id}/acknowledge`, { token: manager, headers: { 'accept-language': 'zh-CN' } });
+      assertTcError(twiceZh, 409, 'ALERT_ALREADY_ACKNOWLEDGED');
+      assert.match(twiceZh.body.message, /已由/);
+      // Still listed by default (unresolved), and under status=acknowledged.
+      assert.equal((await alerts(`?userId=${c.id}`)).body.totalCount, 1);
+      assert.equal((await alerts(`?userId=${c.id}&status=acknowledged`)).body.totalCount, 1);
+      assert.equal((await alerts(`?userId=${c.id}&status=open`)).body.totalCount, 0);
+
+      // Resolve with no body at all.
+      const resolved = await call(app, 'POST', `/api/managers/security/alerts/${alert.id}/resolve`, { token: manager });
+      assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
+      assert.equal(resolved.body.status, 'resolved');
+      assert.equal(resolved.body.resolved.note, null);
+      assert.equal(resolved.body.acknowledged.note, 'Calling the worker');
+      assert.equal((await alerts(`?userId=${c.id}`)).body.totalCount, 0, 'resolved alerts leave the default view');
+      const listed = (await alerts(`?userId=${c.id}&status=resolved`)).body.alerts;
+      assert.deepEqual(listed.map((x: { id: number }) => x.id), [alert.id]);
+      assert.equal((await alerts(`?userId=${c.id}&status=all`)).body.totalCount, 1);
+      assert.equal((await call(app, 'GET', '/api/managers/board', { token: manager })).body.unresolvedAlerts, board0.unresolvedAlerts - 1);
+      // The worker's status shows the alert's status too.
+      const status = (await call(app, 'GET', `/api/security/status/${c.id}`, { token: manager })).body;
+      assert.equal(status.recentAlerts[0].status, 'resolved');
+
+      // Refusals: resolving twice, acknowledging a resolved alert, an unknown alert, a bad note, a worker's token.
+      assertTcError(await call(app, 'POST', `/api/managers/security/alerts/${alert.id}/resolve`, { token: manager, body: { note: 'again' } }), 409, 'ALERT_ALREADY_RESOLVED');
+      assertTcError(await call(app, 'POST', `/api/managers/security/alerts/${alert.id}/acknowledge`, { token: manager, body: {} }), 409, 'ALERT_ALREADY_RESOLVED');
+      const unknown = await call(app, 'POST', '/api/managers/security/alerts/999999999/resolve', { token: manager, body: {} });
+      assertTcError(unknown, 404, 'NOT_FOUND');
+      assert.match(unknown.body.message, /security alert 999999999 not found/);
+      assertTcError(await call(app, 'POST', '/api/managers/security/alerts/x/resolve', { token: manager, body: {} }), 400, 'VALIDATION_ERROR');
+      const [other] = (await alerts(`?userId=${a.id}`)).body.alerts;
+      assertTcError(await call(app, 'POST', `/api/managers/security/alerts/${other.id}/resolve`, { token: manager, body: { note: 'x'.repeat(1001) } }), 400, 'VALIDATION_ERROR');
+      assertTcError(await call(app, 'POST', `/api/managers/security/alerts/${other.id}/resolve`, { token: manager, body: { note: 'ok', extra: 1 } }), 400, 'VALIDATION_ERROR');
+      assertTcError(await call(app, 'POST', `/api/managers/security/alerts/${other.id}/resolve`, { token: a.token, body: {} }), 403, 'FORBIDDEN');
+      assert.equal((await alerts(`?userId=${a.id}`)).body.alerts[0].status, 'open', 'refused requests change nothing');
+      // An open alert can be resolved directly.
+      const direct = await call(app, 'POST', `/api/managers/security/alerts/${other.id}/resolve`, { token: manager, body: { note: 'False alarm' } });
+      assert.equal(direct.body.status, 'resolved');
+      assert.equal(direct.body.acknowledged, null);
+      assert.equal(direct.body.resolved.note, 'False alarm');
+    });
+
     test('400 for bad filters or paging', async () => {
-      for (const q of ['?severity=critical', '?type=nope', '?since=yesterday', '?limit=0', '?limit=101', '?page=0', '?userId=x', '?extra=1']) {
+      for (const q of ['?severity=critical', '?type=nope', '?since=yesterday', '?limit=0', '?limit=101', '?page=0', '?userId=x', '?status=closed', '?extra=1']) {
         const res = await alerts(q);
         if (q === '?extra=1') {
           // Unknown query parameters are ignored, as everywhere in the API.

@@ -1,6 +1,7 @@
 // Drizzle descriptions of every table of the admin schema (migrations/admin/*.sql creates
 // them); row types are `typeof table.$inferSelect`. The value lists of CHECK constraints are
 // declared here too, so that the columns' types are their literal unions.
+import type { Translations } from '../../platform/translations.ts';
 import { bigint, boolean, char, integer, jsonb, numeric, pgSchema, primaryKey, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 
 export const adminSchema = pgSchema('admin');
@@ -17,6 +18,7 @@ export const departments = adminSchema.table('departments', {
   id: id(),
   parentId: ref('parent_id').notNull().default(0),
   name: varchar('name', { length: 64 }).notNull(),
+  nameI18n: jsonb('name_i18n').$type<Translations>().notNull().default({}),
   leader: varchar('leader', { length: 64 }).notNull().default(''),
   phone: varchar('phone', { length: 32 }).notNull().default(''),
   email: varchar('email', { length: 128 }).notNull().default(''),
@@ -47,6 +49,8 @@ export const roles = adminSchema.table('roles', {
   name: varchar('name', { length: 64 }).notNull(),
   slug: varchar('slug', { length: 64 }).notNull(),
   description: varchar('description', { length: 255 }).notNull().default(''),
+  nameI18n: jsonb('name_i18n').$type<Translations>().notNull().default({}),
+  descriptionI18n: jsonb('description_i18n').$type<Translations>().notNull().default({}),
   status: smallint('status').notNull().default(1),
   sort: integer('sort').notNull().default(0),
   isSystem: boolean('is_system').notNull().default(false),
@@ -57,6 +61,7 @@ export const menus = adminSchema.table('menus', {
   id: id(),
   parentId: ref('parent_id').notNull().default(0),
   title: varchar('title', { length: 64 }).notNull(),
+  titleI18n: jsonb('title_i18n').$type<Translations>().notNull().default({}),
   slug: varchar('slug', { length: 64 }).notNull(),
   icon: varchar('icon', { length: 64 }).notNull().default(''),
   path: varchar('path', { length: 255 }).notNull().default(''),
@@ -128,6 +133,8 @@ export const dictionaries = adminSchema.table('dictionaries', {
   code: varchar('code', { length: 64 }).notNull(),
   value: varchar('value', { length: 255 }).notNull().default(''),
   description: varchar('description', { length: 255 }).notNull().default(''),
+  nameI18n: jsonb('name_i18n').$type<Translations>().notNull().default({}),
+  descriptionI18n: jsonb('description_i18n').$type<Translations>().notNull().default({}),
   status: smallint('status').notNull().default(1),
   sort: integer('sort').notNull().default(0),
   ...stamps,
@@ -294,6 +301,11 @@ export const notifications = adminSchema.table('notifications', {
   kind: varchar('kind', { length: 32 }).notNull().default('message'),
   senderId: ref('sender_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /** System notifications: the stored Msg (`{ key, params }`) rendered in each reader's language; null: literal text. */
+  titleMsg: jsonb('title_msg'),
+  contentMsg: jsonb('content_msg'),
+  link: varchar('link', { length: 512 }),
+  linkExpiresAt: ts('link_expires_at'),
 });
 
 export const notificationRecipients = adminSchema.table('notification_recipients', {

@@ -122,7 +122,7 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
       if (code === FOREIGN_KEY_VIOLATION) throw new AppError(E.VALIDATION, { detail: this.vanished });
       throw err;
     }
-    if (result.affected.length) await this.sessions.publish({ admins: result.affected });
+    if (result.affected.length) await this.sessions.publish({ admins: result.affected, grants: true });
     return result.value;
   }
 }

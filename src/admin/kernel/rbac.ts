@@ -10,13 +10,15 @@ import { p } from '../../platform/db/statements.ts';
 import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
 import { buildTree, withAncestors } from '../../platform/tree.ts';
 import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../db/schema.ts';
-import { msg } from '../../platform/i18n.ts';
+import { msg, type Locale } from '../../platform/i18n.ts';
+import { everyLanguage, localized, type LanguageValues, type Translations } from '../../platform/translations.ts';
 
 /** The permission that lets an administrator manage administrators (with the super role). */
 export const ADMINISTER_ADMINS = 'admin.update';
 
 export interface Grants {
-  roles: { id: number; name: string; slug: string }[];
+  /** `name` in the default language; `nameI18n` its translations. */
+  roles: { id: number; name: string; slug: string; nameI18n?: Translations }[];
   isSuper: boolean;
   permissions: string[];
 }
@@ -24,7 +26,9 @@ export interface Grants {
 export interface MenuNode {
   id: number;
   parent_id: number;
+  /** In the reader's language. */
   title: string;
+  title_i18n: LanguageValues;
   slug: string;
   icon: string;
   path: string;
@@ -41,7 +45,7 @@ export interface MenuNode {
  */
 const readStatements = (orm: Orm) => ({
   rolesOf: orm
-    .select({ id: roles.id, name: roles.name, slug: roles.slug, status: roles.status })
+    .select({ id: roles.id, name: roles.name, nameI18n: roles.nameI18n, slug: roles.slug, status: roles.status })
     .from(adminRoles)
     .innerJoin(roles, eq(roles.id, adminRoles.roleId))
     .where(eq(adminRoles.adminId, p('admin_id')))
@@ -91,7 +95,7 @@ export class RbacService {
         ? []
         : await this.reads.permissionsOfRoles.execute({ role_ids: active.map((r) => r.id) });
     return {
-      roles: roleRows.map(({ id, name, slug }) => ({ id, name, slug })),
+      roles: roleRows.map(({ id, name, nameI18n, slug }) => ({ id, name, slug, nameI18n })),
       isSuper,
       permissions: permRows.map((p) => p.slug).sort(),
     };
@@ -166,10 +170,10 @@ export class RbacService {
   }
 
   /**
-   * The menus the grants reach, with the ancestors that hold them, as a tree. A menu shows
-   * only when it and every ancestor are enabled.
+   * The menus the grants reach, with the ancestors that hold them, as a tree (titles in
+   * `locale`). A menu shows only when it and every ancestor are enabled.
    */
-  async menuTreeFor(grants: Grants): Promise<MenuNode[]> {
+  async menuTreeFor(grants: Grants, locale: Locale = 'en-US'): Promise<MenuNode[]> {
     const all = await this.reads.allMenus.execute();
     const byId = new Map(all.map((m) => [m.id, m]));
     const enabled = (id: number, seen = new Set<number>()): boolean => {
@@ -189,8 +193,8 @@ export class RbacService {
     }
     return buildTree(
       visible.map((m) => ({
-        id: m.id, parent_id: m.parentId, title: m.title, slug: m.slug, icon: m.icon, path: m.path,
-        component: m.component, type: m.type, status: m.status, sort: m.sort, children: [],
+        id: m.id, parent_id: m.parentId, title: localized(m.title, m.titleI18n, locale), title_i18n: everyLanguage(m.title, m.titleI18n),
+        slug: m.slug, icon: m.icon, path: m.path, component: m.component, type: m.type, status: m.status, sort: m.sort, children: [],
       })),
     );
   }

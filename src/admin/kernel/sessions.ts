@@ -16,6 +16,11 @@ export const AUTH_CHANNEL = 'admin.auth';
 export interface AuthInvalidation {
   sessions?: number[];
   admins?: number[];
+  /**
+   * What `admins`' roles grant changed (their roles, or the permissions, menus or status of one
+   * of their roles): their open notification sockets are told to read their menus again.
+   */
+  grants?: boolean;
 }
 
 export interface AdminTokenClaims {

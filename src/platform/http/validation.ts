@@ -14,7 +14,9 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 function makeAjv(options: Options): Ajv {
   // verbose: a failure carries its schema, so that a union's message can list what it accepts.
-  const ajv = new Ajv({ allErrors: false, verbose: true, useDefaults: true, removeAdditional: false, strict: false, strictNumbers: true, ...options });
+  // allErrors: a refusal lists every bad field, not only the first (validationMessages keeps one
+  // message per field).
+  const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, removeAdditional: false, strict: false, strictNumbers: true, ...options });
   addFormats(ajv);
   return ajv;
 }
@@ -136,14 +138,22 @@ function accepted(branches: Schema[]): (Msg | string)[] {
 }
 
 /**
- * One message per failure, naming the field (`query.page_size`) and, for enumerations and
- * unions, the values allowed. The failures of a union's branches are folded into the union's.
+ * One message per bad field (its first failure), naming the field (`query.page_size`) and, for
+ * enumerations and unions, the values allowed. The failures of a union's branches are folded
+ * into the union's.
  */
 export function validationMessages(errors: FastifySchemaValidationError[], dataVar: string): Msg[] {
   const all = errors as unknown as ErrorObject[];
   const unions = all.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
+  const seen = new Set<string>();
   return all
     .filter((e) => !unions.some((u) => e.schemaPath.startsWith(u)))
+    .filter((e) => {
+      const params = e.params as Record<string, unknown>;
+      const named = (e.keyword === 'required' ? params.missingProperty : e.keyword === 'additionalProperties' ? params.additionalProperty : undefined) as string | undefined;
+      const key = named === undefined ? e.instancePath : `${e.instancePath}/${named}`;
+      return !seen.has(key) && seen.add(key);
+    })
     .map((err) => {
       const where = [dataVar, ...err.instancePath.split('/').filter(Boolean)].join('.');
       const params = err.params as Record<string, unknown>;

@@ -29,7 +29,12 @@ export interface Peer {
   sessionId: number;
   /** Epoch milliseconds after which the socket is closed (1008), unless extended. */
   expiresAt: number;
+  /** The language the socket's frames are written in (a locale tag; the caller decides what it means). */
+  lang?: string;
 }
+
+/** One frame for every socket, or the frame of each socket (by its peer, e.g. its language). */
+export type Frame = Buffer | ((peer: Peer) => Buffer);
 
 export interface HubOptions {
   heartbeatMs: number;
@@ -113,7 +118,7 @@ export class RealtimeHub {
       ws.close(CLOSE.TRY_AGAIN_LATER, 'too many sockets for this session');
       return;
     }
-    const client: Client = { ws, userId: peer.userId, sessionId: peer.sessionId, expiresAt: peer.expiresAt, alive: true, closingSeen: false };
+    const client: Client = { ws, userId: peer.userId, sessionId: peer.sessionId, expiresAt: peer.expiresAt, lang: peer.lang, alive: true, closingSeen: false };
     this.clients.set(ws, client);
     index(this.byUser, client.userId, client);
     index(this.bySession, client.sessionId, client);
@@ -129,7 +134,7 @@ export class RealtimeHub {
   }
 
   /** Sends one frame (text) to every open socket of these users; the number of sockets written to. */
-  sendToUsers(userIds: Iterable<number>, frame: Buffer): number {
+  sendToUsers(userIds: Iterable<number>, frame: Frame): number {
     let sent = 0;
     for (const id of userIds) {
       const set = this.byUser.get(id);
@@ -139,13 +144,13 @@ export class RealtimeHub {
   }
 
   /** Sends one frame (text) to every open socket. */
-  broadcast(frame: Buffer): number {
+  broadcast(frame: Frame): number {
     let sent = 0;
     for (const c of this.clients.values()) if (this.write(c, frame)) sent += 1;
     return sent;
   }
 
-  private write(c: Client, frame: Buffer): boolean {
+  private write(c: Client, frame: Frame): boolean {
     const { ws } = c;
     if (ws.readyState !== OPEN) return false;
     if (ws.bufferedAmount > this.opts.maxBufferedBytes) {
@@ -153,7 +158,7 @@ export class RealtimeHub {
       ws.close(CLOSE.TRY_AGAIN_LATER, 'slow consumer');
       return false;
     }
-    ws.send(frame, TEXT);
+    ws.send(typeof frame === 'function' ? frame(c) : frame, TEXT);
     return true;
   }
 

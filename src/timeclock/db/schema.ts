@@ -14,6 +14,7 @@ export const EVENT_TYPES = ['clock_in', 'clock_out'] as const;
 export const LOCATION_SOURCES = ['background', 'manual', 'clock_event'] as const;
 export const SEVERITIES = ['low', 'medium', 'high'] as const;
 export const DELIVERY_STATUSES = ['pending', 'processing', 'delivered', 'failed'] as const;
+export const ALERT_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity();
 const ref = (name: string) => bigint(name, { mode: 'number' });
@@ -31,8 +32,10 @@ export const users = timeclockSchema.table('users', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   deletedAt: ts('deleted_at'),
-  /** Epoch seconds: tokens issued before are revoked. */
+  /** Epoch seconds: tokens without a version claim (issued before migration 0005) issued before are revoked. */
   tokensValidAfter: bigint('tokens_valid_after', { mode: 'number' }).notNull().default(0),
+  /** Every token carries it; a password change, disabling or deleting adds one, revoking every earlier token. */
+  tokenVersion: integer('token_version').notNull().default(0),
 });
 
 export const tags = timeclockSchema.table('tags', {
@@ -139,6 +142,13 @@ export const securityAlerts = timeclockSchema.table('security_alerts', {
   severity: varchar('severity', { length: 8, enum: SEVERITIES }).notNull(),
   details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
   createdAt: createdAt(),
+  status: varchar('status', { length: 16, enum: ALERT_STATUSES }).notNull().default('open'),
+  acknowledgedAt: ts('acknowledged_at'),
+  acknowledgedBy: ref('acknowledged_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+  acknowledgeNote: varchar('acknowledge_note', { length: 1000 }),
+  resolvedAt: ts('resolved_at'),
+  resolvedBy: ref('resolved_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+  resolveNote: varchar('resolve_note', { length: 1000 }),
 });
 
 export const securityChecks = timeclockSchema.table('security_checks', {

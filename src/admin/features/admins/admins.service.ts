@@ -364,7 +364,7 @@ export class AdminsService {
     } catch (err) {
       throw this.mapWriteError(err);
     }
-    if (ended.length > 0 || rolesChange || status !== undefined) await this.sessions.publish({ admins: [id], sessions: ended });
+    if (ended.length > 0 || rolesChange || status !== undefined) await this.sessions.publish({ admins: [id], sessions: ended, ...(rolesChange ? { grants: true } : {}) });
     if (passwordHash !== undefined) await this.notifyPasswordReset(caller, id);
     return record;
   }
@@ -408,8 +408,8 @@ export class AdminsService {
   private async notifyPasswordReset(caller: Principal, id: number) {
     await this.notifications.notify(id, {
       kind: 'security',
-      title: 'Your password was reset',
-      content: `Administrator ${caller.username} set a new password for your account; your sessions were ended. If you did not ask for this, contact them.`,
+      title: msg('admin.notifications.system.passwordResetTitle'),
+      content: msg('admin.notifications.system.passwordReset', { username: caller.username }),
     });
   }
 

@@ -1,3 +1,4 @@
+import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
 import { ErrorEnvelope, ok } from '../../http.ts';
@@ -42,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
   app.get('/info', {
     config: { auth: 'self' },
     schema: { tags, summary: 'Profile, permission slugs and the menu tree the roles grant', response: { 200: ProfileReply } },
-  }, async (request) => ok(request, await auth.profile(request.admin!)));
+  }, async (request) => ok(request, await auth.profile(request.admin!, localeOf(request))));
 
   app.put('/password', {
     config: { auth: 'self' },

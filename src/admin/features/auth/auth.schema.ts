@@ -44,8 +44,8 @@ export const AdminIdentityFields = {
   phone: Type.String(),
   avatar: Type.String(),
   department_id: Type.Union([Type.Integer(), Type.Null()]),
-  department: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
-  roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() })),
+  department: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String({ description: 'in the reader’s language (Accept-Language)' }) }), Type.Null()]),
+  roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String({ description: 'in the reader’s language (Accept-Language)' }), slug: Type.String() })),
 };
 
 export const ProfileReply = Envelope(

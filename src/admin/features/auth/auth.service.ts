@@ -20,7 +20,8 @@ import type { Principal } from '../../kernel/guard.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import type { SessionService } from '../../kernel/sessions.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { localized } from '../../../platform/translations.ts';
 
 export const CAPTCHA_TTL_MS = 120_000;
 
@@ -65,7 +66,7 @@ export class AuthService {
     this.logger = deps.logger;
     this.metrics = deps.metrics;
     this.profileOf = this.orm
-      .select({ admin: admins, department: { id: departments.id, name: departments.name } })
+      .select({ admin: admins, department: { id: departments.id, name: departments.name, nameI18n: departments.nameI18n } })
       .from(admins)
       .leftJoin(departments, eq(departments.id, admins.departmentId))
       .where(eq(admins.id, p('id')))
@@ -210,11 +211,11 @@ export class AuthService {
     return { token: rotated.token, expires_at: rotated.expiresAt.toISOString() };
   }
 
-  async profile(principal: Principal) {
+  async profile(principal: Principal, locale: Locale = 'en-US') {
     const [row] = await this.profileOf.execute({ id: principal.adminId });
     if (!row) throw new AppError(E.TOKEN_REVOKED);
     const grants = await this.rbac.grantsOf(principal.adminId);
-    const menus = await this.rbac.menuTreeFor(grants);
+    const menus = await this.rbac.menuTreeFor(grants, locale);
     const a = row.admin;
     return {
       id: a.id,
@@ -224,8 +225,8 @@ export class AuthService {
       phone: a.phone,
       avatar: a.avatar,
       department_id: a.departmentId,
-      department: row.department,
-      roles: grants.roles,
+      department: row.department && { id: row.department.id, name: localized(row.department.name, row.department.nameI18n, locale) },
+      roles: grants.roles.map((r) => ({ id: r.id, name: localized(r.name, r.nameI18n, locale), slug: r.slug })),
       permissions: grants.permissions,
       menus,
       is_2fa_bound: a.totpSecret !== null,

@@ -1,3 +1,4 @@
+import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
 import { ErrorEnvelope, IdParam, ok } from '../../http.ts';
@@ -22,7 +23,7 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       querystring: DepartmentQuery,
       response: { 200: DepartmentTreeReply },
     },
-  }, async (request) => ok(request, await departments.tree(request.query)));
+  }, async (request) => ok(request, await departments.tree(request.query, localeOf(request))));
 
   app.post('/departments', {
     config: { permission: 'department.create' },
@@ -33,7 +34,7 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       body: DepartmentCreateBody,
       response: { 200: DepartmentReply },
     },
-  }, async (request) => ok(request, await departments.create(request.body)));
+  }, async (request) => ok(request, await departments.create(request.body, localeOf(request))));
 
   app.get('/departments/:id', {
     config: { permission: 'department.list' },
@@ -43,7 +44,7 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       params: IdParam,
       response: { 200: DepartmentReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await departments.get(request.params.id)));
+  }, async (request) => ok(request, await departments.get(request.params.id, localeOf(request))));
 
   app.put('/departments/:id', {
     config: { permission: 'department.update' },
@@ -55,7 +56,7 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       body: DepartmentUpdateBody,
       response: { 200: DepartmentReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await departments.update(request.params.id, request.body)));
+  }, async (request) => ok(request, await departments.update(request.params.id, request.body, localeOf(request))));
 
   app.delete('/departments/:id', {
     config: { permission: 'department.delete' },

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Body, Envelope } from '../../http.ts';
+import { TranslationsBody, type LanguageValues } from '../../../platform/translations.ts';
 
 const ID_MAX = Number.MAX_SAFE_INTEGER;
 const SORT = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
@@ -7,7 +8,9 @@ const SORT = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
 export interface DepartmentNode {
   id: number;
   parent_id: number;
+  /** In the reader's language. */
   name: string;
+  name_i18n: LanguageValues;
   leader: string;
   phone: string;
   email: string;
@@ -25,7 +28,13 @@ export const DepartmentNodeShared = {
   properties: {
     id: { type: 'integer' },
     parent_id: { type: 'integer', description: '0 = root' },
-    name: { type: 'string' },
+    name: { type: 'string', description: 'in the reader’s language (Accept-Language); the seeded head office has both languages' },
+    name_i18n: {
+      type: 'object',
+      description: 'the name in each language: `en-US` is the default value; `zh-CN` its own value, or null when it shows the default one',
+      properties: { 'en-US': { type: 'string' }, 'zh-CN': { type: ['string', 'null'] } },
+      required: ['en-US', 'zh-CN'],
+    },
     leader: { type: 'string' },
     phone: { type: 'string' },
     email: { type: 'string' },
@@ -35,7 +44,7 @@ export const DepartmentNodeShared = {
     updated_at: { type: 'string', description: 'YYYY-MM-DD HH:mm:ss' },
     children: { type: 'array', items: { $ref: 'DepartmentNode#' } },
   },
-  required: ['id', 'parent_id', 'name', 'leader', 'phone', 'email', 'status', 'sort', 'created_at', 'updated_at', 'children'],
+  required: ['id', 'parent_id', 'name', 'name_i18n', 'leader', 'phone', 'email', 'status', 'sort', 'created_at', 'updated_at', 'children'],
 } as const;
 
 export const DepartmentNodeSchema = Type.Unsafe<DepartmentNode>({ $ref: 'DepartmentNode#' });
@@ -43,7 +52,8 @@ export const DepartmentNodeSchema = Type.Unsafe<DepartmentNode>({ $ref: 'Departm
 type Opts = Record<string, unknown>;
 const fields = {
   parent_id: (o: Opts = {}) => Type.Integer({ minimum: 0, maximum: ID_MAX, description: 'parent department; 0 = root', ...o }),
-  name: (o: Opts = {}) => Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: 'not blank', ...o }),
+  name: (o: Opts = {}) => Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: 'not blank; on update, the name in the writer’s language (see `name_i18n`)', ...o }),
+  name_i18n: () => Type.Optional(TranslationsBody('name', Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' }))),
   leader: (o: Opts = {}) => Type.String({ maxLength: 64, ...o }),
   phone: (o: Opts = {}) => Type.String({ maxLength: 32, ...o }),
   email: (o: Opts = {}) =>
@@ -54,11 +64,12 @@ const fields = {
 
 export const DepartmentQuery = Type.Object({
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: 'only departments with this status (and their ancestors)' })),
-  name: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy; matching departments are shown with their ancestors' })),
+  name: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy, over the name in every language; matching departments are shown with their ancestors' })),
 });
 
 export const DepartmentCreateBody = Body({
   name: fields.name(),
+  name_i18n: fields.name_i18n(),
   parent_id: Type.Optional(fields.parent_id({ default: 0 })),
   leader: Type.Optional(fields.leader({ default: '' })),
   phone: Type.Optional(fields.phone({ default: '' })),
@@ -70,6 +81,7 @@ export const DepartmentCreateBody = Body({
 /** Partial update: only the fields sent change (at least one). */
 export const DepartmentUpdateBody = Body({
   name: Type.Optional(fields.name()),
+  name_i18n: fields.name_i18n(),
   parent_id: Type.Optional(fields.parent_id()),
   leader: Type.Optional(fields.leader()),
   phone: Type.Optional(fields.phone()),

@@ -1,7 +1,7 @@
 // Departments: one tree (parent_id 0 = root). Writes that change the tree's shape run in one
 // transaction behind a lock on the table's structure, so that two concurrent moves cannot
 // make a cycle and a child cannot be added under a department being deleted.
-import { and, asc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Orm, Transaction } from '../../../platform/db/database.ts';
@@ -14,7 +14,8 @@ import { E } from '../../errors.ts';
 import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
 import type { DepartmentCreateBody, DepartmentNode, DepartmentUpdateBody } from './departments.schema.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { everyLanguage, localized, matchesTranslated, writeText } from '../../../platform/translations.ts';
 
 type Row = typeof departments.$inferSelect;
 
@@ -36,14 +37,14 @@ export class DepartmentService {
   private hitsStatement(params: Params) {
     const filter = and(
       params.has('status') ? eq(departments.status, p('status')) : undefined,
-      params.has('name') ? ilike(departments.name, p('name')) : undefined,
+      params.has('name') ? matchesTranslated(departments.name, departments.nameI18n, p('name')) : undefined,
     );
     return this.db.orm.select({ id: departments.id }).from(departments).where(filter).prepare('departments_hits');
   }
 
-  private node(d: Row): DepartmentNode {
+  private node(d: Row, locale: Locale): DepartmentNode {
     return {
-      id: d.id, parent_id: d.parentId, name: d.name, leader: d.leader, phone: d.phone, email: d.email,
+      id: d.id, parent_id: d.parentId, name: localized(d.name, d.nameI18n, locale), name_i18n: everyLanguage(d.name, d.nameI18n), leader: d.leader, phone: d.phone, email: d.email,
       status: d.status, sort: d.sort,
       ...displayStamps(d, this.tz),
       children: [],
@@ -54,7 +55,7 @@ export class DepartmentService {
    * The whole tree, siblings by `sort` then id. With filters, the matching departments and
    * their ancestors (whatever those match), so that the tree stays connected.
    */
-  async tree(q: { status?: number | undefined; name?: string | undefined }): Promise<{ list: DepartmentNode[]; total: number }> {
+  async tree(q: { status?: number | undefined; name?: string | undefined }, locale: Locale = 'en-US'): Promise<{ list: DepartmentNode[]; total: number }> {
     const all = await this.all.execute();
     let rows = all;
     const params = new Params().set('status', q.status).set('name', q.name ? contains(q.name) : undefined);
@@ -62,20 +63,21 @@ export class DepartmentService {
       const hits = await this.hits.get(params.key, () => this.hitsStatement(params)).execute(params.values);
       rows = withAncestors(all, hits.map((h) => h.id));
     }
-    return { list: buildTree(rows.map((d) => this.node(d))), total: rows.length };
+    return { list: buildTree(rows.map((d) => this.node(d, locale))), total: rows.length };
   }
 
   /** One department with its subtree. */
-  async get(id: number): Promise<DepartmentNode> {
+  async get(id: number, locale: Locale = 'en-US'): Promise<DepartmentNode> {
     const all = await this.all.execute();
-    const nodes = all.map((d) => this.node(d));
+    const nodes = all.map((d) => this.node(d, locale));
     buildTree(nodes);
     const self = nodes.find((n) => n.id === id);
     if (!self) throw notFound(id);
     return self;
   }
 
-  async create(input: Static<typeof DepartmentCreateBody>): Promise<DepartmentNode> {
+  async create(input: Static<typeof DepartmentCreateBody>, locale: Locale = 'en-US'): Promise<DepartmentNode> {
+    const name = writeText(undefined, input.name, input.name_i18n, locale)!;
     const id = await this.write(async (tx) => {
       const parentId = input.parent_id ?? 0;
       await this.checkParent(tx, parentId);
@@ -83,7 +85,8 @@ export class DepartmentService {
         .insert(departments)
         .values({
           parentId,
-          name: input.name,
+          name: name.base,
+          nameI18n: name.translations,
           leader: input.leader ?? '',
           phone: input.phone ?? '',
           email: input.email ?? '',
@@ -93,14 +96,15 @@ export class DepartmentService {
         .returning({ id: departments.id });
       return row!.id;
     });
-    return this.get(id);
+    return this.get(id, locale);
   }
 
-  async update(id: number, input: Static<typeof DepartmentUpdateBody>): Promise<DepartmentNode> {
+  async update(id: number, input: Static<typeof DepartmentUpdateBody>, locale: Locale = 'en-US'): Promise<DepartmentNode> {
     if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: msg('admin.departments.sendAtLeastOne') });
     await this.write(async (tx) => {
       const [current] = await tx.orm.select().from(departments).where(eq(departments.id, id)).for('update');
       if (!current) throw notFound(id);
+      const name = writeText({ base: current.name, translations: current.nameI18n }, input.name, input.name_i18n, locale);
       const parentId = input.parent_id;
       if (parentId !== undefined && parentId !== current.parentId) {
         await checkMove(tx, { table: 'admin.departments', noun: msg('noun.department'), id, parentId, checkParent: () => this.checkParent(tx, parentId) });
@@ -109,7 +113,8 @@ export class DepartmentService {
         .update(departments)
         // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
-          name: input.name,
+          name: name?.base,
+          nameI18n: name?.translations,
           parentId: input.parent_id,
           leader: input.leader,
           phone: input.phone,
@@ -120,7 +125,7 @@ export class DepartmentService {
         })
         .where(eq(departments.id, id));
     });
-    return this.get(id);
+    return this.get(id, locale);
   }
 
   /** Deletes a department that has neither child departments nor administrators. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
 import { ErrorEnvelope, IdParam, ok } from '../../http.ts';
+import { localeOf } from '../../../platform/http/conventions.ts';
 import { MenuCreateBody, MenuQuery, MenuReply, MenuTreeReply, MenuUpdateBody, NullReply } from './menus.schema.ts';
 
 const tags = ['Menus'];
@@ -15,11 +16,12 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       summary: 'The menu tree',
       description:
         '`data.list` holds the root menus, each with its `children`, siblings ordered by `sort` then id; `data.total` counts the menus at all levels. ' +
+        '`title` is in the reader’s language (Accept-Language) and `title_i18n` gives every language’s value, for the edit form. ' +
         'With `status` or `title`, the matching menus are returned with their ancestors, so that the tree stays connected.',
       querystring: MenuQuery,
       response: { 200: MenuTreeReply },
     },
-  }, async (request) => ok(request, await menus.tree(request.query)));
+  }, async (request) => ok(request, await menus.tree(request.query, localeOf(request))));
 
   app.post('/menus', {
     config: { permission: 'menu.create' },
@@ -30,7 +32,7 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       body: MenuCreateBody,
       response: { 200: MenuReply },
     },
-  }, async (request) => ok(request, await menus.create(request.body)));
+  }, async (request) => ok(request, await menus.create(request.body, localeOf(request))));
 
   app.get('/menus/:id', {
     config: { permission: 'menu.list' },
@@ -40,7 +42,7 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       params: IdParam,
       response: { 200: MenuReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await menus.get(request.params.id)));
+  }, async (request) => ok(request, await menus.get(request.params.id, localeOf(request))));
 
   app.put('/menus/:id', {
     config: { permission: 'menu.update' },
@@ -54,7 +56,7 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       body: MenuUpdateBody,
       response: { 200: MenuReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await menus.update(request.params.id, request.body)));
+  }, async (request) => ok(request, await menus.update(request.params.id, request.body, localeOf(request))));
 
   app.delete('/menus/:id', {
     config: { permission: 'menu.delete' },

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Body, Envelope } from '../../http.ts';
 import { MenuNodeSchema } from '../../kernel/rbac.schema.ts';
+import { TranslationsBody, TranslationsReply } from '../../../platform/translations.ts';
 
 const ID_MAX = Number.MAX_SAFE_INTEGER;
 const SORT = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
@@ -8,7 +9,8 @@ const SORT = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
 type Opts = Record<string, unknown>;
 const fields = {
   parent_id: (o: Opts = {}) => Type.Integer({ minimum: 0, maximum: ID_MAX, description: 'parent menu; 0 = root', ...o }),
-  title: (o: Opts = {}) => Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: 'not blank', ...o }),
+  title: (o: Opts = {}) => Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: 'not blank; on update, the title in the writer’s language (see `title_i18n`)', ...o }),
+  title_i18n: () => Type.Optional(TranslationsBody('title', Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' }))),
   slug: (o: Opts = {}) =>
     Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', description: 'unique; letters, digits and `_ . : -`', ...o }),
   icon: (o: Opts = {}) => Type.String({ maxLength: 64, ...o }),
@@ -21,12 +23,13 @@ const fields = {
 
 export const MenuQuery = Type.Object({
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: 'only menus with this status (and their ancestors)' })),
-  title: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy; matching menus are shown with their ancestors' })),
+  title: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy, over the title in every language; matching menus are shown with their ancestors' })),
 });
 
 export const MenuCreateBody = Body({
   parent_id: Type.Optional(fields.parent_id({ default: 0 })),
   title: fields.title(),
+  title_i18n: fields.title_i18n(),
   slug: fields.slug(),
   icon: Type.Optional(fields.icon({ default: '' })),
   path: Type.Optional(fields.path({ default: '' })),
@@ -40,6 +43,7 @@ export const MenuCreateBody = Body({
 export const MenuUpdateBody = Body({
   parent_id: Type.Optional(fields.parent_id()),
   title: Type.Optional(fields.title()),
+  title_i18n: fields.title_i18n(),
   slug: Type.Optional(fields.slug()),
   icon: Type.Optional(fields.icon()),
   path: Type.Optional(fields.path()),
@@ -53,7 +57,8 @@ export const MenuUpdateBody = Body({
 export const MenuRecord = Type.Object({
   id: Type.Integer(),
   parent_id: Type.Integer({ description: '0 = root' }),
-  title: Type.String(),
+  title: Type.String({ description: 'in the reader’s language (Accept-Language)' }),
+  title_i18n: TranslationsReply('title'),
   slug: Type.String(),
   icon: Type.String(),
   path: Type.String(),

@@ -1,7 +1,7 @@
 // Menus: one tree (parent_id 0 = root). Writes that change the tree's shape run in one
 // transaction behind a lock on the table's structure, so that two concurrent moves cannot
 // make a cycle and a child cannot be added under a menu being deleted.
-import { and, asc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Orm, Transaction } from '../../../platform/db/database.ts';
@@ -15,7 +15,8 @@ import type { MenuNode } from '../../kernel/rbac.ts';
 import type { MenuCreateBody, MenuUpdateBody } from './menus.schema.ts';
 import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { everyLanguage, localized, matchesTranslated, writeText } from '../../../platform/translations.ts';
 
 export const BUTTON = 3;
 
@@ -26,8 +27,9 @@ export interface MenuRecord extends MenuNode {
   updated_at: string;
 }
 
-const node = (m: Row): MenuNode => ({
-  id: m.id, parent_id: m.parentId, title: m.title, slug: m.slug, icon: m.icon, path: m.path,
+const node = (m: Row, locale: Locale): MenuNode => ({
+  id: m.id, parent_id: m.parentId, title: localized(m.title, m.titleI18n, locale), title_i18n: everyLanguage(m.title, m.titleI18n),
+  slug: m.slug, icon: m.icon, path: m.path,
   component: m.component, type: m.type, status: m.status, sort: m.sort, children: [],
 });
 
@@ -49,7 +51,7 @@ export class MenuService {
   private hitsStatement(params: Params) {
     const filter = and(
       params.has('status') ? eq(menus.status, p('status')) : undefined,
-      params.has('title') ? ilike(menus.title, p('title')) : undefined,
+      params.has('title') ? matchesTranslated(menus.title, menus.titleI18n, p('title')) : undefined,
     );
     return this.db.orm.select({ id: menus.id }).from(menus).where(filter).prepare('menus_hits');
   }
@@ -58,7 +60,7 @@ export class MenuService {
    * The whole tree, siblings by `sort` then id. With filters, the matching menus and their
    * ancestors (whatever those match), so that the tree stays connected.
    */
-  async tree(q: { status?: number | undefined; title?: string | undefined }): Promise<{ list: MenuNode[]; total: number }> {
+  async tree(q: { status?: number | undefined; title?: string | undefined }, locale: Locale): Promise<{ list: MenuNode[]; total: number }> {
     const all = await this.all.execute();
     let rows = all;
     const params = new Params().set('status', q.status).set('title', q.title ? contains(q.title) : undefined);
@@ -66,21 +68,22 @@ export class MenuService {
       const hits = await this.hits.get(params.key, () => this.hitsStatement(params)).execute(params.values);
       rows = withAncestors(all, hits.map((h) => h.id));
     }
-    return { list: buildTree(rows.map(node)), total: rows.length };
+    return { list: buildTree(rows.map((m) => node(m, locale))), total: rows.length };
   }
 
   /** One menu with its timestamps and its subtree. */
-  async get(id: number): Promise<MenuRecord> {
+  async get(id: number, locale: Locale): Promise<MenuRecord> {
     const all = await this.all.execute();
     const row = all.find((m) => m.id === id);
     if (!row) throw notFound(id);
-    const nodes = all.map(node);
+    const nodes = all.map((m) => node(m, locale));
     buildTree(nodes);
     const self = nodes.find((n) => n.id === id)!;
     return { ...self, ...displayStamps(row, this.tz) };
   }
 
-  async create(input: Static<typeof MenuCreateBody>): Promise<MenuRecord> {
+  async create(input: Static<typeof MenuCreateBody>, locale: Locale): Promise<MenuRecord> {
+    const title = writeText(undefined, input.title, input.title_i18n, locale)!;
     const id = await this.write(input.slug, async (tx) => {
       const parentId = input.parent_id ?? 0;
       await this.checkParent(tx, parentId);
@@ -88,7 +91,8 @@ export class MenuService {
         .insert(menus)
         .values({
           parentId,
-          title: input.title,
+          title: title.base,
+          titleI18n: title.translations,
           slug: input.slug,
           icon: input.icon ?? '',
           path: input.path ?? '',
@@ -100,14 +104,15 @@ export class MenuService {
         .returning({ id: menus.id });
       return row!.id;
     });
-    return this.get(id);
+    return this.get(id, locale);
   }
 
-  async update(id: number, input: Static<typeof MenuUpdateBody>): Promise<MenuRecord> {
+  async update(id: number, input: Static<typeof MenuUpdateBody>, locale: Locale): Promise<MenuRecord> {
     if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: msg('admin.menus.sendAtLeastOne') });
     await this.write(input.slug, async (tx) => {
       const [current] = await tx.orm.select().from(menus).where(eq(menus.id, id)).for('update');
       if (!current) throw notFound(id);
+      const title = writeText({ base: current.title, translations: current.titleI18n }, input.title, input.title_i18n, locale);
       const parentId = input.parent_id;
       if (parentId !== undefined && parentId !== current.parentId) {
         await checkMove(tx, { table: 'admin.menus', noun: msg('noun.menu'), id, parentId, checkParent: () => this.checkParent(tx, parentId) });
@@ -121,7 +126,8 @@ export class MenuService {
         // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
           parentId: input.parent_id,
-          title: input.title,
+          title: title?.base,
+          titleI18n: title?.translations,
           slug: input.slug,
           icon: input.icon,
           path: input.path,
@@ -133,7 +139,7 @@ export class MenuService {
         })
         .where(eq(menus.id, id));
     });
-    return this.get(id);
+    return this.get(id, locale);
   }
 
   /**

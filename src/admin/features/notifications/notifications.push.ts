@@ -1,7 +1,10 @@
 // Live push of notifications over WebSocket on this instance: who may open a socket (bearer
 // token, or a single-use ticket from POST /ws/ticket), delivery of the notifications published
 // by any instance to the local sockets of their recipients, and closing the sockets of
-// sessions that end (logout, kick-out, password change, disabled or deleted account).
+// sessions that end (logout, kick-out, password change, disabled or deleted account), and
+// telling the sockets of administrators whose grants changed to read their menus again.
+// Each socket has a language (?lang=, else the ticket request's, else the upgrade's
+// Accept-Language): system notifications are rendered in it.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
@@ -13,8 +16,8 @@ import type { Config } from '../../../platform/config.ts';
 import { E } from '../../errors.ts';
 import type { Guard, Principal } from '../../kernel/guard.ts';
 import { AUTH_CHANNEL, type AuthInvalidation, type SessionService } from '../../kernel/sessions.ts';
-import { NOTIFY_CHANNEL, type NotificationMessage, type NotificationService, type PushMessage } from './notifications.service.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { NOTIFY_CHANNEL, viewOf, type NotificationMessage, type NotificationService, type PushMessage } from './notifications.service.ts';
+import { LOCALES, msg, type Locale } from '../../../platform/i18n.ts';
 
 interface PushDeps {
   config: Config;
@@ -35,12 +38,25 @@ const ticketKey = (ticket: string) => `admin:ws-ticket:${createHash('sha256').up
 /** A peer as authenticated before the upgrade, with the invalidation epoch it was checked in. */
 export interface SocketGrant extends Peer {
   epoch: number;
+  lang: Locale;
 }
 
-/** The contract's push frame: `{ type: 'notification', data: { id, title, content, created_at } }`. */
-export function notificationFrame(n: NotificationMessage): Buffer {
-  return Buffer.from(JSON.stringify({ type: 'notification', data: { id: n.id, title: n.title, content: n.content, created_at: n.created_at } }));
+const localeOfPeer = (peer: Peer): Locale => (LOCALES.includes(peer.lang as Locale) ? (peer.lang as Locale) : 'en-US');
+
+/**
+ * The contract's push frame, `{ type: 'notification', data: { id, title, content, created_at } }`,
+ * with the list's additive fields after them (`kind`, `link`, `link_expires_at`), in `locale`.
+ */
+export function notificationFrame(n: NotificationMessage, locale: Locale): Buffer {
+  const v = viewOf(n, locale);
+  return Buffer.from(JSON.stringify({
+    type: 'notification',
+    data: { id: v.id, title: v.title, content: v.content, created_at: v.created_at, kind: v.kind, link: v.link, link_expires_at: v.link_expires_at },
+  }));
 }
+
+/** Sent to the sockets of an administrator whose grants changed: the client reads GET /info again. */
+export const PERMISSIONS_CHANGED_FRAME = Buffer.from(JSON.stringify({ type: 'permissions_changed' }));
 
 export class NotificationPush {
   readonly hub: RealtimeHub;
@@ -86,19 +102,25 @@ export class NotificationPush {
 
   // ---- who may connect ----
 
-  /** A single-use ticket for the caller's session, valid for TICKET_TTL_MS. */
-  async issueTicket(principal: Principal): Promise<{ ticket: string; expires_at: string }> {
+  /** A single-use ticket for the caller's session, valid for TICKET_TTL_MS; its socket speaks `lang`. */
+  async issueTicket(principal: Principal, lang: Locale): Promise<{ ticket: string; expires_at: string }> {
     const ticket = randomBytes(TICKET_BYTES).toString('base64url');
-    await this.deps.kv.set(ticketKey(ticket), JSON.stringify({ sid: principal.sessionId, uid: principal.adminId }), TICKET_TTL_MS);
+    await this.deps.kv.set(ticketKey(ticket), JSON.stringify({ sid: principal.sessionId, uid: principal.adminId, lang }), TICKET_TTL_MS);
     return { ticket, expires_at: new Date(Date.now() + TICKET_TTL_MS).toISOString() };
   }
 
   /**
    * Authenticates an upgrade request by its ticket, else by its bearer token (401 otherwise);
-   * 429 when its session already holds WS_MAX_SOCKETS_PER_SESSION sockets here.
+   * 429 when its session already holds WS_MAX_SOCKETS_PER_SESSION sockets here. The socket's
+   * language: `lang.asked` (?lang= on the socket) when given, else the ticket's, else
+   * `lang.upgrade` (the upgrade request's Accept-Language).
    */
-  async authenticate(ticket: string | undefined, authorization: string | undefined): Promise<SocketGrant> {
-    const grant = await this.identify(ticket, authorization);
+  async authenticate(
+    ticket: string | undefined,
+    authorization: string | undefined,
+    lang: { asked?: Locale | undefined; upgrade: Locale } = { upgrade: 'en-US' },
+  ): Promise<SocketGrant> {
+    const grant = await this.identify(ticket, authorization, lang);
     if (this.hub.sessionFull(grant.sessionId)) {
       const max = this.deps.config.WS_MAX_SOCKETS_PER_SESSION;
       throw new AppError(E.TOO_MANY_REQUESTS, { detail: msg('admin.notifications.sessionAlreadyHasOpen', { max }) });
@@ -106,20 +128,21 @@ export class NotificationPush {
     return grant;
   }
 
-  private async identify(ticket: string | undefined, authorization: string | undefined): Promise<SocketGrant> {
+  private async identify(ticket: string | undefined, authorization: string | undefined, lang: { asked?: Locale | undefined; upgrade: Locale }): Promise<SocketGrant> {
     const epoch = this.epoch;
     if (ticket !== undefined) {
       const stored = await this.deps.kv.take(ticketKey(ticket));
       if (!stored) throw new AppError(E.TOKEN_INVALID, { detail: msg('admin.notifications.ticketUnusable') });
-      const { sid, uid } = JSON.parse(stored) as { sid: number; uid: number };
+      const { sid, uid, lang: ticketLang } = JSON.parse(stored) as { sid: number; uid: number; lang?: string };
       const session = await this.liveSession(sid);
       if (!session || session.adminId !== uid) throw new AppError(E.TOKEN_REVOKED, { detail: msg('admin.notifications.sessionTicketHasEnded') });
-      return { userId: uid, sessionId: sid, expiresAt: session.expiresAt, epoch };
+      const ticketLocale = LOCALES.find((l) => l === ticketLang);
+      return { userId: uid, sessionId: sid, expiresAt: session.expiresAt, epoch, lang: lang.asked ?? ticketLocale ?? lang.upgrade };
     }
     const principal = await this.deps.guard.authenticate(authorization);
     // The guard verified the token; its expiry is the session's (refresh moves both).
     const exp = (JSON.parse(Buffer.from(authorization!.split('.')[1]!, 'base64url').toString('utf8')) as { exp?: number }).exp;
-    return { userId: principal.adminId, sessionId: principal.sessionId, expiresAt: (exp ?? 0) * 1000, epoch };
+    return { userId: principal.adminId, sessionId: principal.sessionId, expiresAt: (exp ?? 0) * 1000, epoch, lang: lang.asked ?? lang.upgrade };
   }
 
   /** Registers an upgraded socket; a session invalidated since it was authenticated is checked again. */
@@ -139,6 +162,8 @@ export class NotificationPush {
   private onInvalidation(m: AuthInvalidation): void {
     this.epoch += 1;
     if (this.hub.size === 0) return;
+    // Sockets of a session that ended are closed by the check below; the others refetch /info.
+    if (m.grants && m.admins?.length) this.hub.sendToUsers(m.admins, PERMISSIONS_CHANGED_FRAME);
     const sessions = this.hub.localSessions(m.sessions ?? [], m.admins ?? []);
     if (sessions.length > 0) void this.recheck(sessions);
   }
@@ -184,7 +209,14 @@ export class NotificationPush {
   }
 
   private deliver(m: PushMessage, n: NotificationMessage): void {
-    const frame = notificationFrame(n);
+    // One frame per language, made for the first socket that speaks it.
+    const frames = new Map<Locale, Buffer>();
+    const frame = (peer: Peer) => {
+      const locale = localeOfPeer(peer);
+      let f = frames.get(locale);
+      if (!f) frames.set(locale, (f = notificationFrame(n, locale)));
+      return f;
+    };
     if (m.to === 'all') this.hub.broadcast(frame);
     else this.hub.sendToUsers(m.to, frame);
   }

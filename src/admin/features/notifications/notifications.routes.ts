@@ -22,7 +22,8 @@ import {
   TicketReply,
 } from './notifications.schema.ts';
 import type { Audience, NotificationService } from './notifications.service.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type MessageKey } from '../../../platform/i18n.ts';
+import { localeOf } from '../../../platform/http/conventions.ts';
 
 const tags = ['Notifications'];
 
@@ -51,12 +52,16 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
     schema: {
       tags,
       summary: 'The caller’s notifications',
-      description: 'Newest first by default. `data` holds the list fields and `unread`, the caller’s unread count whatever the filter. Times are ISO 8601 UTC.',
+      description: [
+        'Newest first by default. `data` holds the list fields and `unread`, the caller’s unread count whatever the filter. Times are ISO 8601 UTC.',
+        'Notifications the system sends (exports, imports, sign-outs, password resets) are written in the language of `Accept-Language` (en-US or zh-CN);',
+        'those an administrator sent are shown as written. `link` and `link_expires_at` say where a notification points (an export’s download) and until when.',
+      ].join(' '),
       querystring: NotificationListQuery,
       response: { 200: NotificationListReply },
     },
   }, async (request) => {
-    const { list, total, unread } = await notifications.list(request.admin!.adminId, request.query);
+    const { list, total, unread } = await notifications.list(request.admin!.adminId, request.query, localeOf(request));
     return ok(request, { list, page: request.query.page, page_size: request.query.page_size, total, unread });
   });
 
@@ -78,7 +83,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       params: IdParam,
       response: { 200: NotificationReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await notifications.markRead(request.admin!.adminId, request.params.id)));
+  }, async (request) => ok(request, await notifications.markRead(request.admin!.adminId, request.params.id, localeOf(request))));
 
   app.post('/notifications', {
     config: { permission: 'notification.send' },
@@ -106,10 +111,14 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
     schema: {
       tags,
       summary: 'A single-use ticket to open the notification socket from a browser',
-      description: `Browsers cannot set the Authorization header on a WebSocket: open \`/ws/notifications?ticket=<ticket>\` instead, within ${TICKET_TTL_MS / 1000} seconds. A ticket works once and belongs to the caller’s session.`,
+      description: [
+        `Browsers cannot set the Authorization header on a WebSocket: open \`/ws/notifications?ticket=<ticket>\` instead, within ${TICKET_TTL_MS / 1000} seconds.`,
+        'A ticket works once and belongs to the caller’s session. The socket opened with it writes notifications in the language of this request’s',
+        '`Accept-Language` (unless the socket asks for another with `?lang=`); a client whose language changes opens a new socket.',
+      ].join(' '),
       response: { 200: TicketReply },
     },
-  }, async (request) => ok(request, await push.issueTicket(request.admin!)));
+  }, async (request) => ok(request, await push.issueTicket(request.admin!, localeOf(request))));
 
   const grants = new WeakMap<FastifyRequest, { grant: SocketGrant; reply: FastifyReply }>();
   app.route({
@@ -123,7 +132,14 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       summary: 'Live notifications (WebSocket)',
       description: [
         'Upgrade to WebSocket, authenticated before the upgrade by `Authorization: Bearer <token>` or by `?ticket=` from `POST /ws/ticket`',
-        '(401 without either; 403 when a browser page of another origin than this server or those of `CORS_ORIGINS` asks; 429 when the session already holds `WS_MAX_SOCKETS_PER_SESSION` sockets on this instance). Each new notification of the caller arrives as `{ "type": "notification", "data": { id, title, content, created_at } }`.',
+        '(401 without either; 403 when a browser page of another origin than this server or those of `CORS_ORIGINS` asks; 429 when the session already holds `WS_MAX_SOCKETS_PER_SESSION` sockets on this instance).',
+        'Each new notification of the caller arrives as `{ "type": "notification", "data": { id, title, content, created_at, kind, link, link_expires_at } }`',
+        '(the contract’s four fields, then the additive ones of the notification list: `kind`, where it came from; `link`, the API path it points at, such as an export’s',
+        'download, which needs the bearer token, or null; `link_expires_at`, ISO 8601 UTC, when that link stops working, or null).',
+        'System notifications are written in the socket’s language: `?lang=en-US|zh-CN` when given, else the `Accept-Language` of the `POST /ws/ticket` request',
+        'that issued the ticket, else that of the upgrade request; a client whose language changes opens a new socket.',
+        'When what the caller’s roles grant changes (their roles, or the permissions, menus or status of one of their roles), each of their sockets gets',
+        '`{ "type": "permissions_changed" }`: read `GET /info` again to redraw the menu and the permitted actions. Clients ignore types they do not know.',
         'The server pings every `WS_HEARTBEAT_MS` and drops sockets that do not answer. Close codes: 1008 the session ended (logout, kick-out,',
         'password change, account disabled) or expired; 1009 a client frame over 64 KiB; 1013 the client reads too slowly, or its session has too many sockets;',
         '1001 the server is stopping.',
@@ -138,7 +154,8 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       if (!originAllowed(request, ctx.platform.config)) {
         throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.notifications.pagesMayNotOpen', { origin: request.headers.origin }) });
       }
-      grants.set(request, { grant: await push.authenticate(request.query.ticket, request.headers.authorization), reply });
+      const lang = { asked: request.query.lang, upgrade: localeOf(request) };
+      grants.set(request, { grant: await push.authenticate(request.query.ticket, request.headers.authorization, lang), reply });
     },
     wsHandler: (socket, request) => {
       const { grant, reply } = grants.get(request)!;
@@ -157,22 +174,28 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   });
 };
 
+/** Export kinds whose name has a message (admin.notifications.system.exportKind.<kind>); others are named as registered. */
+const EXPORT_KINDS = new Set(['admins', 'orders']);
+
 /** The owner of an export task is told when it finished or failed. */
 function hookExportTasks(tasks: ExportTasks, notifications: NotificationService, prefix: string) {
   tasks.onSettled(async (task) => {
     if (task.owner_id === null) return;
-    const what = `${task.kind} export #${task.id}`;
+    const kind = EXPORT_KINDS.has(task.kind) ? msg(`admin.notifications.system.exportKind.${task.kind}` as MessageKey) : task.kind;
     if (task.status === 'completed') {
+      // The text says what is ready; where to download it and until when are fields the console turns into a link.
       await notifications.notify(task.owner_id, {
         kind: 'export',
-        title: 'Export finished',
-        content: `Your ${what} is ready: ${task.rows_written} rows. Download it from ${prefix}/exports/${task.id}/download${task.expires_at ? ` until ${task.expires_at.toISOString()}` : ''}.`,
+        title: msg('admin.notifications.system.exportFinishedTitle'),
+        content: msg('admin.notifications.system.exportFinished', { kind, id: task.id, rows: task.rows_written }),
+        link: `${prefix}/exports/${task.id}/download`,
+        linkExpiresAt: task.expires_at,
       });
     } else if (task.status === 'failed') {
       await notifications.notify(task.owner_id, {
         kind: 'export',
-        title: 'Export failed',
-        content: `Your ${what} failed: ${task.error ?? 'unknown error'}`,
+        title: msg('admin.notifications.system.exportFailedTitle'),
+        content: msg('admin.notifications.system.exportFailed', { kind, id: task.id, error: task.error ?? msg('admin.notifications.system.unknownError') }),
       });
     }
   });

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { OrderByQuery, PagingQuery } from '../../../platform/http/schemas.ts';
 import { Body, Envelope } from '../../http.ts';
+import { LOCALES } from '../../../platform/i18n.ts';
 import { TICKET_PATTERN } from './notifications.push.ts';
 import { CONTENT_MAX, NOTIFICATION_KINDS, TITLE_MAX } from './notifications.service.ts';
 
@@ -15,9 +16,15 @@ export const NotificationListQuery = Type.Object({
 
 export const NotificationRecord = Type.Object({
   id: Type.Integer(),
-  title: Type.String(),
-  content: Type.String(),
+  title: Type.String({ description: 'a system notification’s title in the reader’s language (Accept-Language); an administrator’s as written' }),
+  content: Type.String({ description: 'a system notification’s text in the reader’s language; an administrator’s as written. It never carries a raw path or time: see `link`' }),
   kind: Type.String({ enum: [...NOTIFICATION_KINDS], description: 'where it came from: `message` (sent by an administrator), `export`, `import`, `session`, `security`, `system`' }),
+  link: Type.Union([Type.String(), Type.Null()], {
+    description: 'the API path the notification points at, relative to the server (an export’s download: `/api/admin/exports/{id}/download`, fetched with the bearer token); null when none',
+  }),
+  link_expires_at: Type.Union([Iso('when `link` stops working (show it in the reader’s time zone and language)'), Type.Null()], {
+    description: 'null when there is no link or it does not expire',
+  }),
   is_read: Type.Boolean(),
   read_at: Type.Union([Iso('when it was first marked read'), Type.Null()]),
   created_at: Iso('when it was sent'),
@@ -64,4 +71,7 @@ export const TicketReply = Envelope(
 
 export const SocketQuery = Type.Object({
   ticket: Type.Optional(Type.String({ pattern: TICKET_PATTERN, description: 'a ticket from POST /ws/ticket (browsers, which cannot set the Authorization header)' })),
+  lang: Type.Optional(Type.Union(LOCALES.map((l) => Type.Literal(l)), {
+    description: 'the language of the system notifications pushed on this socket; default: the `Accept-Language` of the ticket request, else of the upgrade request',
+  })),
 });

@@ -6,6 +6,11 @@
 // reporting system events (export finished, session kicked out, password reset, import
 // finished) through `notify`, which never throws (a failed notification must not fail the
 // operation that caused it).
+//
+// A system notification's title and content are messages (`Msg`: a key and its values),
+// stored in that form and rendered in each reader's language when read (the list, the bell,
+// the push); the title and content columns keep the English text. What an administrator
+// writes is stored and shown as written.
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
@@ -18,19 +23,52 @@ import { offsetOf } from '../../../platform/http/schemas.ts';
 import { admins, notificationRecipients, notifications, roles } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { NotificationListQuery, NotificationRecord } from './notifications.schema.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { Msg, msg, translate, type Locale } from '../../../platform/i18n.ts';
 
 export const NOTIFY_CHANNEL = 'admin.notifications';
 export const TITLE_MAX = 200;
 export const CONTENT_MAX = 5000;
 
-/** The contract's notification message, as pushed over WebSocket. */
-export interface NotificationMessage {
+/** A notification as one reader sees it: the contract's message plus its additive fields. */
+export interface NotificationView {
   id: number;
   title: string;
   content: string;
   /** ISO 8601 UTC. */
   created_at: string;
+  kind: NotificationKind;
+  /** The API path it points at (an export's download), null when none. */
+  link: string | null;
+  /** ISO 8601 UTC: when `link` stops working; null when it does not expire or there is none. */
+  link_expires_at: string | null;
+}
+
+/**
+ * A notification as stored and published: `title` and `content` in English, and the messages of
+ * a system notification (the additive fields may be missing from a message an older instance published).
+ */
+export interface NotificationMessage extends Omit<NotificationView, 'kind' | 'link' | 'link_expires_at'>, Partial<Pick<NotificationView, 'kind' | 'link' | 'link_expires_at'>> {
+  /** A system notification's messages in stored form (`Msg.toJSON`); absent or null: the text as written. */
+  title_msg?: unknown;
+  content_msg?: unknown;
+}
+
+/** The notification in the reader's language (the stored messages rendered; literal text as it is). */
+export function viewOf(n: NotificationMessage, locale: Locale): NotificationView {
+  return {
+    id: n.id,
+    title: rendered(n.title_msg, n.title, locale, TITLE_MAX),
+    content: rendered(n.content_msg, n.content, locale, CONTENT_MAX),
+    created_at: n.created_at,
+    kind: n.kind ?? 'message',
+    link: n.link ?? null,
+    link_expires_at: n.link_expires_at ?? null,
+  };
+}
+
+function rendered(stored: unknown, text: string, locale: Locale, max: number): string {
+  const m = stored === null || stored === undefined ? undefined : Msg.fromJSON(stored);
+  return m ? cut(translate(m, locale), max) : text;
 }
 
 /** Who receives a notification: chosen administrators, the enabled members of a role, or every enabled administrator. */
@@ -38,17 +76,22 @@ export type Audience = { adminIds: readonly number[] } | { roleId: number } | { 
 
 /** What a notification says; `kind` tells a client where it came from. */
 export interface NewNotification {
-  title: string;
-  content: string;
+  /** A `Msg` (system events) is rendered in each reader's language; a string is shown as written. */
+  title: string | Msg;
+  content: string | Msg;
   kind?: NotificationKind;
   /** The administrator who sent it; null or absent for system events. */
   senderId?: number | null;
+  /** The API path the notification points at (an export's download). */
+  link?: string | null;
+  /** When `link` stops working. */
+  linkExpiresAt?: Date | null;
 }
 
 export const NOTIFICATION_KINDS = ['message', 'export', 'import', 'session', 'security', 'system'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-export interface SentNotification extends NotificationMessage {
+export interface SentNotification extends NotificationView {
   recipients: number;
 }
 
@@ -65,24 +108,36 @@ export interface PushMessage {
 }
 
 /** A notification as one recipient sees it: the message and the receipt's read state. */
-type RecordRow = Pick<typeof notifications.$inferSelect, 'id' | 'title' | 'content' | 'kind' | 'createdAt'>
-  & Pick<typeof notificationRecipients.$inferSelect, 'readAt'>;
+type MessageRow = Pick<typeof notifications.$inferSelect, 'id' | 'title' | 'content' | 'kind' | 'createdAt' | 'titleMsg' | 'contentMsg' | 'link' | 'linkExpiresAt'>;
+type RecordRow = MessageRow & Pick<typeof notificationRecipients.$inferSelect, 'readAt'>;
 
-const RECORD_COLUMNS = {
+const MESSAGE_COLUMNS = {
   id: notifications.id,
   title: notifications.title,
   content: notifications.content,
   kind: notifications.kind,
   createdAt: notifications.createdAt,
-  readAt: notificationRecipients.readAt,
+  titleMsg: notifications.titleMsg,
+  contentMsg: notifications.contentMsg,
+  link: notifications.link,
+  linkExpiresAt: notifications.linkExpiresAt,
 };
+const RECORD_COLUMNS = { ...MESSAGE_COLUMNS, readAt: notificationRecipients.readAt };
 
-const toRecord = (r: RecordRow): Static<typeof NotificationRecord> => ({
+const messageOfRow = (r: MessageRow): NotificationMessage => ({
   id: r.id,
   title: r.title,
   content: r.content,
-  kind: r.kind,
   created_at: r.createdAt.toISOString(),
+  kind: r.kind as NotificationKind,
+  link: r.link,
+  link_expires_at: r.linkExpiresAt === null ? null : r.linkExpiresAt.toISOString(),
+  title_msg: r.titleMsg,
+  content_msg: r.contentMsg,
+});
+
+const toRecord = (r: RecordRow, locale: Locale): Static<typeof NotificationRecord> => ({
+  ...viewOf(messageOfRow(r), locale),
   is_read: r.readAt !== null,
   read_at: r.readAt === null ? null : r.readAt.toISOString(),
 });
@@ -94,7 +149,7 @@ const ORDER_COLUMNS = { id: notificationRecipients.notificationId, created_at: n
 
 /** A notification's message (placeholder `id`). */
 const messageOf = (orm: Orm) =>
-  orm.select({ id: notifications.id, title: notifications.title, content: notifications.content, createdAt: notifications.createdAt })
+  orm.select(MESSAGE_COLUMNS)
     .from(notifications).where(eq(notifications.id, p('id'))).prepare('notification_message');
 
 export class NotificationService {
@@ -129,11 +184,7 @@ export class NotificationService {
     const ids = typeof adminIds === 'number' ? [adminIds] : adminIds;
     if (ids.length === 0) return null;
     try {
-      return await this.store({ adminIds: ids }, {
-        ...message,
-        title: cut(message.title, TITLE_MAX),
-        content: cut(message.content, CONTENT_MAX),
-      }, false);
+      return await this.store({ adminIds: ids }, message, false);
     } catch (err) {
       this.logger.error({ err, kind: message.kind }, 'a system notification could not be sent');
       return null;
@@ -142,6 +193,14 @@ export class NotificationService {
 
   private async store(audience: Audience, message: NewNotification, strict: boolean): Promise<SentNotification | null> {
     const everyone = 'everyone' in audience;
+    // Messages are stored as keys and values, with their English text beside them.
+    const text = (m: string | Msg, max: number) => (m instanceof Msg ? cut(translate(m, 'en-US'), max) : m);
+    const stored = (m: string | Msg) => (m instanceof Msg ? JSON.stringify(m) : null);
+    const title = text(message.title, TITLE_MAX);
+    const content = text(message.content, CONTENT_MAX);
+    const kind = message.kind ?? 'message';
+    const link = message.link ?? null;
+    const linkExpiresAt = message.linkExpiresAt ?? null;
     let row: { id: number; created_at: Date; ids: number[] | null; n: number };
     try {
       row = await this.db.transaction(async (tx) => {
@@ -149,7 +208,8 @@ export class NotificationService {
         // Raw: the message and its receipts are written by one statement (a CTE write).
         const [inserted] = await tx.query<{ id: number; created_at: Date; ids: number[] | null; n: number }>(
           `WITH n AS (
-             INSERT INTO admin.notifications (title, content, kind, sender_id) VALUES ($1, $2, $3, $4) RETURNING id, created_at
+             INSERT INTO admin.notifications (title, content, kind, sender_id, title_msg, content_msg, link, link_expires_at)
+             VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8) RETURNING id, created_at
            ), r AS (
              INSERT INTO admin.notification_recipients (admin_id, notification_id)
              SELECT a.id, n.id FROM n CROSS JOIN (${recipients}) a
@@ -158,7 +218,7 @@ export class NotificationService {
            SELECT n.id, n.created_at, (SELECT count(*)::int FROM r) AS n,
                   ${everyone ? 'NULL::json' : "(SELECT coalesce(json_agg(admin_id), '[]'::json) FROM r)"} AS ids
            FROM n`,
-          [message.title, message.content, message.kind ?? 'message', message.senderId ?? null, ...params],
+          [title, content, kind, message.senderId ?? null, stored(message.title), stored(message.content), link, linkExpiresAt, ...params],
         );
         if (!inserted || inserted.n === 0) throw new NoRecipients();
         return inserted;
@@ -170,15 +230,20 @@ export class NotificationService {
     }
     const notification: NotificationMessage = {
       id: row.id,
-      title: message.title,
-      content: message.content,
+      title,
+      content,
       created_at: row.created_at.toISOString(),
+      kind,
+      link,
+      link_expires_at: linkExpiresAt === null ? null : linkExpiresAt.toISOString(),
+      ...(message.title instanceof Msg ? { title_msg: message.title.toJSON() } : {}),
+      ...(message.content instanceof Msg ? { content_msg: message.content.toJSON() } : {}),
     };
     await this.publish(notification, everyone ? 'all' : (row.ids ?? []));
-    return { ...notification, recipients: row.n };
+    return { ...viewOf(notification, 'en-US'), recipients: row.n };
   }
 
-  /** The recipients' SELECT (one column `id`) and its parameters, numbered from $5. */
+  /** The recipients' SELECT (one column `id`) and its parameters, numbered from $9. */
   private async audienceSql(tx: Executor, audience: Audience, strict: boolean): Promise<[string, unknown[]]> {
     if ('adminIds' in audience) {
       const ids = [...new Set(audience.adminIds)];
@@ -187,7 +252,7 @@ export class NotificationService {
         const unknown = ids.filter((id) => !found.has(id));
         if (unknown.length > 0) throw new InvalidInput(msg('admin.notifications.unknownAdministrators', { unknown }), 'admin_ids');
       }
-      return ['SELECT id FROM admin.admins WHERE id = ANY($5::bigint[])', [ids]];
+      return ['SELECT id FROM admin.admins WHERE id = ANY($9::bigint[])', [ids]];
     }
     if ('roleId' in audience) {
       if (strict) {
@@ -195,7 +260,7 @@ export class NotificationService {
         if (!role) throw new InvalidInput(msg('admin.notifications.unknownRole', { roleId: audience.roleId }), 'role_id');
       }
       return [
-        `SELECT a.id FROM admin.admins a JOIN admin.admin_roles ar ON ar.admin_id = a.id WHERE ar.role_id = $5 AND a.status = 1`,
+        `SELECT a.id FROM admin.admins a JOIN admin.admin_roles ar ON ar.admin_id = a.id WHERE ar.role_id = $9 AND a.status = 1`,
         [audience.roleId],
       ];
     }
@@ -231,7 +296,7 @@ export class NotificationService {
   /** A notification's message, for an instance that received it by reference. */
   async message(id: number): Promise<NotificationMessage | undefined> {
     const [row] = await this.messageOf.execute({ id });
-    return row ? { id: row.id, title: row.title, content: row.content, created_at: row.createdAt.toISOString() } : undefined;
+    return row ? messageOfRow(row) : undefined;
   }
 
   /** The page and the counts of a list of shape `q` (the read filter, the sort), on the placeholders `admin_id`, `limit`, `offset`. */
@@ -252,17 +317,17 @@ export class NotificationService {
     };
   }
 
-  /** One page of an administrator's notifications, the filtered total and the unread count. */
-  async list(adminId: number, q: Static<typeof NotificationListQuery>) {
+  /** One page of an administrator's notifications (in `locale`), the filtered total and the unread count. */
+  async list(adminId: number, q: Static<typeof NotificationListQuery>, locale: Locale) {
     const params = new Params().set('admin_id', adminId).shape(`read:${q.is_read ?? ''}`).shape(q.order_by)
       .set('limit', q.page_size).set('offset', offsetOf(q));
     const { page, counts: countsOf } = this.lists.get(params.key, () => this.listStatements(q));
     const [rows, [counts]] = await Promise.all([page.execute(params.values), countsOf.execute(params.values)]);
-    return { list: rows.map(toRecord), total: counts?.total ?? 0, unread: counts?.unread ?? 0 };
+    return { list: rows.map((r) => toRecord(r, locale)), total: counts?.total ?? 0, unread: counts?.unread ?? 0 };
   }
 
   /** Marks one of the administrator's notifications read (kept from the first time); 404 when it is not theirs. */
-  async markRead(adminId: number, id: number): Promise<Static<typeof NotificationRecord>> {
+  async markRead(adminId: number, id: number, locale: Locale): Promise<Static<typeof NotificationRecord>> {
     // Raw: the receipt is updated and the message read in one statement (a CTE write).
     const [row] = await this.db.query<RecordRow>(
       `WITH u AS (
@@ -270,12 +335,13 @@ export class NotificationService {
          WHERE admin_id = $1 AND notification_id = $2
          RETURNING notification_id, read_at
        )
-       SELECT n.id, n.title, n.content, n.kind, n.created_at AS "createdAt", u.read_at AS "readAt"
+       SELECT n.id, n.title, n.content, n.kind, n.created_at AS "createdAt", n.title_msg AS "titleMsg", n.content_msg AS "contentMsg",
+              n.link, n.link_expires_at AS "linkExpiresAt", u.read_at AS "readAt"
        FROM u JOIN admin.notifications n ON n.id = u.notification_id`,
       [adminId, id],
     );
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.notifications.noNotification', { id }) });
-    return toRecord(row);
+    return toRecord(row, locale);
   }
 
   /** Marks every unread notification of the administrator read; how many were unread. */

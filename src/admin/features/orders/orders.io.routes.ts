@@ -16,7 +16,7 @@ import { ORDER_CSV_COLUMNS, REQUIRED_IMPORT_COLUMNS } from './orders.csv.ts';
 import { EXPORT_MAX_MONTHS, orderExportParams, ordersExportKind, ORDERS_EXPORT_KIND } from './orders.export.ts';
 import { IMPORT_ERRORS_SHOWN, importOrders, OrderImportStopped, renderSummary, type OrderImportSummary } from './orders.import.ts';
 import { OrderExportQuery } from './orders.schema.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { Msg, msg } from '../../../platform/i18n.ts';
 import { localeOf } from '../../../platform/http/conventions.ts';
 
 const FILE_FIELD = 'file';
@@ -104,8 +104,10 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       if (err instanceof OrderImportStopped && err.summary.total > 0) {
         await ctx.notifications.notify(request.admin!.adminId, {
           kind: 'import',
-          title: 'Order import stopped',
-          content: `${err.summary.total} rows read before it stopped: ${err.summary.succeeded} orders imported, ${err.summary.failed} failed. ${err.message}`,
+          title: msg('admin.notifications.system.importStoppedTitle'),
+          content: msg('admin.notifications.system.importStopped', {
+            total: err.summary.total, succeeded: err.summary.succeeded, failed: err.summary.failed, reason: err.options.detail instanceof Msg ? err.options.detail : err.message,
+          }),
         });
       }
       throw multipartParserError(err, () => msg('admin.orders.onlyFilePart', { FILE_FIELD }));
@@ -114,8 +116,10 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
     // The reply has the result too; the notification reaches the administrator's other tabs and devices.
     await ctx.notifications.notify(request.admin!.adminId, {
       kind: 'import',
-      title: 'Order import finished',
-      content: `${summary.total} rows read: ${summary.succeeded} orders imported, ${summary.failed} failed (${summary.duplicates} duplicates).`,
+      title: msg('admin.notifications.system.importFinishedTitle'),
+      content: msg('admin.notifications.system.importFinished', {
+        total: summary.total, succeeded: summary.succeeded, failed: summary.failed, duplicates: summary.duplicates,
+      }),
     });
     return ok(request, renderSummary(summary, localeOf(request)));
   });

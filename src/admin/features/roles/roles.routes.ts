@@ -1,3 +1,4 @@
+import { localeOf } from '../../../platform/http/conventions.ts';
 // Roles: CRUD with the sets of permissions and menus each role grants.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
@@ -19,7 +20,7 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       response: { 200: RoleList },
     },
   }, async (request) => {
-    const { list, total } = await service.list(request.query);
+    const { list, total } = await service.list(request.query, localeOf(request));
     return okList(request, list, request.query, total);
   });
 
@@ -32,7 +33,7 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       body: CreateRoleBody,
       response: { 200: RoleReply },
     },
-  }, async (request) => ok(request, await service.create(request.body)));
+  }, async (request) => ok(request, await service.create(request.body, localeOf(request))));
 
   app.get('/roles/:id', {
     config: { permission: 'role.list' },
@@ -42,7 +43,7 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       params: IdParam,
       response: { 200: RoleReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await service.get(request.params.id)));
+  }, async (request) => ok(request, await service.get(request.params.id, localeOf(request))));
 
   app.put('/roles/:id', {
     config: { permission: 'role.update' },
@@ -59,7 +60,7 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       body: UpdateRoleBody,
       response: { 200: RoleReply, 404: ErrorEnvelope },
     },
-  }, async (request) => ok(request, await service.update(request.admin!, request.params.id, request.body)));
+  }, async (request) => ok(request, await service.update(request.admin!, request.params.id, request.body, localeOf(request))));
 
   app.delete('/roles/:id', {
     config: { permission: 'role.delete' },

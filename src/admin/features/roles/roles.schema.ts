@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { OrderByQuery, PagingQuery } from '../../../platform/http/schemas.ts';
 import { Body, Envelope, ListEnvelope } from '../../http.ts';
+import { TranslationsBody, TranslationsReply } from '../../../platform/translations.ts';
 
 export const ROLE_ORDER_FIELDS = ['id', 'name', 'slug', 'status', 'sort', 'created_at', 'updated_at'] as const;
 export type RoleOrderField = (typeof ROLE_ORDER_FIELDS)[number];
@@ -15,7 +16,7 @@ const IdList = (what: string) =>
 
 export const RoleQuery = Type.Object({
   ...PagingQuery,
-  name: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy, over the name' })),
+  name: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy, over the name in every language' })),
   status: Type.Optional(Status),
   order_by: Type.Optional(OrderByQuery(ROLE_ORDER_FIELDS, 'id:desc')),
 });
@@ -26,9 +27,11 @@ const Description = Type.String({ maxLength: 255 });
 const Sort = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 });
 
 export const CreateRoleBody = Body({
-  name: Name,
+  name: { ...Name, description: 'on update, the name in the writer’s language (Accept-Language; see `name_i18n`)' },
+  name_i18n: Type.Optional(TranslationsBody('name', Name)),
   slug: Slug,
-  description: Type.Optional(Description),
+  description: Type.Optional({ ...Description, description: 'on update, in the writer’s language (see `description_i18n`)' }),
+  description_i18n: Type.Optional(TranslationsBody('description', Description)),
   permission_ids: Type.Optional(IdList('permission')),
   menu_ids: Type.Optional(IdList('menu')),
   status: Type.Optional(Status),
@@ -40,9 +43,11 @@ export const UpdateRoleBody = Body(Type.Partial(CreateRoleBody).properties);
 
 export const RoleRecord = Type.Object({
   id: Type.Integer(),
-  name: Type.String(),
+  name: Type.String({ description: 'in the reader’s language (Accept-Language); the seeded super-administrator role has both languages' }),
+  name_i18n: TranslationsReply('name'),
   slug: Type.String(),
-  description: Type.String(),
+  description: Type.String({ description: 'in the reader’s language' }),
+  description_i18n: TranslationsReply('description'),
   status: Type.Integer(),
   sort: Type.Integer(),
   is_system: Type.Boolean({ description: 'the super-administrator role: cannot be deleted, disabled or re-slugged' }),

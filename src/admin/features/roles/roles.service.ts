@@ -2,7 +2,7 @@
 // the grant catalogue's (kernel/grant-catalogue.ts): one transaction, and a change to what a
 // role grants applies to its administrators' next request. Updates and deletions run through
 // the administration guard (no lock-out, no losing one's own `admin.update`).
-import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
@@ -15,7 +15,8 @@ import { E } from '../../errors.ts';
 import { GrantCatalogue } from '../../kernel/grant-catalogue.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { CreateRoleBody, RoleOrderField, RoleQuery, UpdateRoleBody } from './roles.schema.ts';
-import { msg, type Msg } from '../../../platform/i18n.ts';
+import { msg, type Locale, type Msg } from '../../../platform/i18n.ts';
+import { everyLanguage, localized, matchesTranslated, writeText } from '../../../platform/translations.ts';
 
 type Row = typeof roles.$inferSelect;
 
@@ -45,40 +46,44 @@ export class RoleService extends GrantCatalogue<typeof roles> {
   /** setsOf on this.orm, built on first use (outside transactions only). */
   private sets: ReturnType<typeof setsOf> | undefined;
 
-  async list(q: Static<typeof RoleQuery>) {
+  async list(q: Static<typeof RoleQuery>, locale: Locale = 'en-US') {
     const params = new Params().set('name', q.name ? contains(q.name) : undefined).set('status', q.status);
     const where = (set: Params) => and(
-      set.has('name') ? ilike(roles.name, p('name')) : undefined,
+      set.has('name') ? matchesTranslated(roles.name, roles.nameI18n, p('name')) : undefined,
       set.has('status') ? eq(roles.status, p('status')) : undefined,
     );
     const { rows, total } = await this.page<RoleOrderField>(q, params, where, ORDER_COLUMNS);
-    return { list: await this.records(this.orm, rows), total };
+    return { list: await this.records(this.orm, rows, locale), total };
   }
 
-  async get(id: number) {
-    return (await this.records(this.orm, [await this.rowOf(id)]))[0]!;
+  async get(id: number, locale: Locale = 'en-US') {
+    return (await this.records(this.orm, [await this.rowOf(id)], locale))[0]!;
   }
 
-  async create(input: Static<typeof CreateRoleBody>) {
+  async create(input: Static<typeof CreateRoleBody>, locale: Locale = 'en-US') {
+    const name = writeText(undefined, input.name, input.name_i18n, locale)!;
+    const description = writeText(undefined, input.description ?? '', input.description_i18n, locale)!;
     return this.write(input.slug, async (tx) => {
       await this.checkIds(tx, input);
       const [row] = await tx
         .insert(roles)
         .values({
-          name: input.name,
+          name: name.base,
+          nameI18n: name.translations,
           slug: input.slug,
-          description: input.description ?? '',
+          description: description.base,
+          descriptionI18n: description.translations,
           status: input.status ?? 1,
           sort: input.sort ?? 0,
         })
         .returning();
       await this.replaceSets(tx, row!.id, input);
       // Nobody holds a new role yet: nothing to invalidate.
-      return { value: (await this.records(tx, [row!]))[0]!, affected: [] };
+      return { value: (await this.records(tx, [row!], locale))[0]!, affected: [] };
     });
   }
 
-  async update(caller: Principal, id: number, input: Static<typeof UpdateRoleBody>) {
+  async update(caller: Principal, id: number, input: Static<typeof UpdateRoleBody>, locale: Locale = 'en-US') {
     return this.write(input.slug, async (tx) => {
       const current = await this.rowOf(id, tx, true);
       if (isSuperRole(current) || current.isSystem) {
@@ -88,15 +93,19 @@ export class RoleService extends GrantCatalogue<typeof roles> {
         if (input.status === 0) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.systemRoleCannotDisabled', { slug: current.slug }) });
       }
       await this.checkIds(tx, input);
+      const name = writeText({ base: current.name, translations: current.nameI18n }, input.name, input.name_i18n, locale);
+      const description = writeText({ base: current.description, translations: current.descriptionI18n }, input.description, input.description_i18n, locale);
       // The sets first, then the row: a failure of either (a duplicate slug) undoes both.
       await this.replaceSets(tx, id, input);
       const [row] = await tx
         .update(roles)
         // Fields absent from the request are undefined, which the builder leaves out of the SET.
         .set({
-          name: input.name,
+          name: name?.base,
+          nameI18n: name?.translations,
           slug: input.slug,
-          description: input.description,
+          description: description?.base,
+          descriptionI18n: description?.translations,
           status: input.status,
           sort: input.sort,
           updatedAt: new Date(),
@@ -105,7 +114,7 @@ export class RoleService extends GrantCatalogue<typeof roles> {
         .returning();
       const grantsChange = input.permission_ids !== undefined || input.menu_ids !== undefined
         || (input.status !== undefined && input.status !== current.status);
-      return { value: (await this.records(tx, [row!]))[0]!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
+      return { value: (await this.records(tx, [row!], locale))[0]!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
     }, { caller, failure: E.UPDATE_FAILED });
   }
 
@@ -163,7 +172,7 @@ export class RoleService extends GrantCatalogue<typeof roles> {
   }
 
   /** Role rows as records, with their permission and menu ids (ascending). */
-  private async records(orm: Orm, rows: Row[]) {
+  private async records(orm: Orm, rows: Row[], locale: Locale) {
     const ids = rows.map((r) => r.id);
     if (ids.length === 0) return [];
     // One after the other: `orm` may be a transaction (one connection).
@@ -176,9 +185,11 @@ export class RoleService extends GrantCatalogue<typeof roles> {
     for (const m of menuRows) (menusOf.get(m.roleId) ?? menusOf.set(m.roleId, []).get(m.roleId)!).push(m.menuId);
     return rows.map((r) => ({
       id: r.id,
-      name: r.name,
+      name: localized(r.name, r.nameI18n, locale),
+      name_i18n: everyLanguage(r.name, r.nameI18n),
       slug: r.slug,
-      description: r.description,
+      description: localized(r.description, r.descriptionI18n, locale),
+      description_i18n: everyLanguage(r.description, r.descriptionI18n),
       status: r.status,
       sort: r.sort,
       is_system: r.isSystem,

@@ -118,8 +118,8 @@ export class OnlineAdminsService {
       const ids = ended.map((o) => o.id).join(', ');
       await this.notifications.notify(adminId, {
         kind: 'session',
-        title: 'Signed out by an administrator',
-        content: `Administrator ${caller.username} ended your session${ended.length > 1 ? 's' : ''} ${ids}. Sign in again to continue; if you did not expect this, contact them.`,
+        title: msg('admin.notifications.system.kickedTitle'),
+        content: msg(ended.length > 1 ? 'admin.notifications.system.kickedMany' : 'admin.notifications.system.kickedOne', { username: caller.username, ids }),
       });
     }
   }

@@ -13,7 +13,10 @@ import type { Metrics } from '../../../platform/metrics.ts';
 import type { Caller, Role, TimeclockClaims } from '../../auth.ts';
 import { E } from '../../errors.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
-import type { LoginBody, LoginReply, RefreshReply } from './auth.schema.ts';
+import type { LoginBody, LoginReply, MeReply, RefreshReply } from './auth.schema.ts';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { p } from '../../../platform/db/statements.ts';
+import { devices, tags, users, workerTags } from '../../db/schema.ts';
 import { msg } from '../../../platform/i18n.ts';
 
 export class AuthService {
@@ -23,8 +26,23 @@ export class AuthService {
   private readonly logger: Logger;
   private readonly devices: DevicesService;
   private readonly metrics: Metrics;
+  private readonly account;
   constructor(deps: { db: Database; jwt: JwtCodec<TimeclockClaims>; config: Config; logger: Logger; devices: DevicesService; metrics: Metrics }) {
     this.db = deps.db;
+    const tagNames = this.db.orm
+      .select({ names: sql`array_agg(${tags.name} ORDER BY lower(${tags.name}), ${tags.id})` })
+      .from(workerTags)
+      .innerJoin(tags, eq(tags.id, workerTags.tagId))
+      .where(eq(workerTags.userId, users.id));
+    this.account = this.db.orm
+      .select({
+        id: users.id, username: users.username, fullName: users.fullName, role: users.role, createdAt: users.createdAt,
+        device: devices, tags: sql<string[] | null>`(${tagNames})`,
+      })
+      .from(users)
+      .leftJoin(devices, eq(devices.userId, users.id))
+      .where(and(eq(users.id, p('id')), eq(users.status, 1), isNull(users.deletedAt)))
+      .prepare('tc_me');
     this.jwt = deps.jwt;
     this.config = deps.config;
     this.logger = deps.logger;
@@ -34,8 +52,8 @@ export class AuthService {
 
   async login(input: Static<typeof LoginBody>): Promise<Static<typeof LoginReply>> {
     // Raw: every sign-in runs it (measured hot).
-    const [user] = await this.db.query<{ id: number; password_hash: string; full_name: string; role: Role; status: number }>(
-      `SELECT id, password_hash, full_name, role, status FROM timeclock.users
+    const [user] = await this.db.query<{ id: number; password_hash: string; full_name: string; role: Role; status: number; token_version: number }>(
+      `SELECT id, password_hash, full_name, role, status, token_version FROM timeclock.users
        WHERE lower(username) = lower($1) AND deleted_at IS NULL`,
       [input.username.trim()],
     );
@@ -60,7 +78,7 @@ export class AuthService {
         });
       }
     }
-    return { token: this.sign({ userId, role: user.role }), fullName: user.full_name };
+    return { token: this.sign({ userId, role: user.role, tokenVersion: user.token_version }), fullName: user.full_name, userId, role: user.role };
   }
 
   /** A new token for the caller (whose token and account the route's hook has checked). */
@@ -74,6 +92,24 @@ export class AuthService {
   }
 
   private sign(claims: Caller): string {
-    return this.jwt.sign({ userId: claims.userId, role: claims.role }, expiryIn(this.config.TIMECLOCK_TOKEN_TTL));
+    return this.jwt.sign({ userId: claims.userId, role: claims.role, tokenVersion: claims.tokenVersion }, expiryIn(this.config.TIMECLOCK_TOKEN_TTL));
+  }
+
+  /** The signed-in account: `GET /api/me`. */
+  async me(caller: Caller): Promise<Static<typeof MeReply>> {
+    const [row] = await this.account.execute({ id: caller.userId });
+    // The route's hook has just checked the account; it can only have gone since.
+    if (!row) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.accountDisabledDeleted') });
+    const device = row.device;
+    return {
+      userId: row.id,
+      username: row.username,
+      fullName: row.fullName,
+      role: row.role,
+      createdAt: row.createdAt.toISOString(),
+      deviceBinding: row.role === 'manager' ? 'not_required' : device ? 'bound' : 'unbound',
+      device: device ? { deviceUuid: device.deviceUuid, registeredAt: device.registeredAt.toISOString(), lastSeen: device.lastSeen.toISOString() } : null,
+      tags: row.role === 'worker' ? (row.tags ?? []) : [],
+    };
   }
 }

@@ -19,7 +19,8 @@ export const boardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         'Extension of the contract (which has no “who is clocked in” view). Every worker whose current state is `clock_in`, most recently clocked in first: ' +
         '`since` (time of the clock-in), `site` and `qrCodeName` of that clock-in, `lastPosition` (the newest position known, from location updates or clock events), ' +
         '`withinGeofence` (that position against the fence of the clock-in’s site; null when no position or no fence) and `isTracking` ' +
-        `(the newest position arrived within TRACKING_WINDOW_SECONDS, now ${config.TRACKING_WINDOW_SECONDS} s). ` +
+        `(the newest position was taken within TRACKING_WINDOW_SECONDS, now ${config.TRACKING_WINDOW_SECONDS} s, by its own device time capped at its receipt: a phone re-sending an old position is not tracking). ` +
+        '`openAlerts` and `unresolvedAlerts` count the security alerts awaiting a manager (status `open`; `open` or `acknowledged`). ' +
         `Filters: \`siteId\`, \`search\` (username or full name); \`limit\` 1..${BOARD_LIMIT_MAX} (default 1000), \`total\` counts every match. ` +
         'One database statement whatever the number of workers: suitable for polling every few seconds.',
       querystring: BoardQuery,
@@ -35,7 +36,10 @@ export const boardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       description:
         'Extension of the contract. `mapTileUrl` is CLOCK_MAP_TILE_URL (a Leaflet tile URL template such as `https://tile.openstreetmap.org/{z}/{x}/{y}.png`), ' +
         'null when unset: the console then draws fences on a plain grid, which also works without internet access. `mapAttribution` is CLOCK_MAP_ATTRIBUTION. ' +
-        '`trackingWindowSeconds` and `lateAfterSeconds` are TRACKING_WINDOW_SECONDS and CLOCK_LATE_AFTER_SECONDS.',
+        '`trackingWindowSeconds`, `lateAfterSeconds` and `minIntervalSeconds` are TRACKING_WINDOW_SECONDS, CLOCK_LATE_AFTER_SECONDS and CLOCK_MIN_INTERVAL_SECONDS. ' +
+        '`setup` says what a first manager must do before workers can clock: `needed` is true while no site has a fence (a fresh installation: the default site has none, ' +
+        'so every QR code is refused with `GEOFENCE_NOT_CONFIGURED`); the console then leads the manager to draw the fence of `defaultSite` ' +
+        '(`PATCH /api/managers/sites/{id}` with `fence`).',
       response: { 200: ConsoleSettings },
     },
   }, async () => board.consoleSettings());

@@ -1,15 +1,17 @@
 // The live board: every worker clocked in now, with the site and time of their clock-in, their
-// newest position, whether it is inside that site's fence and whether they are tracking. One
-// statement whatever the number of workers (worker_state → the clock-in event → its site and QR
+// newest position, whether it is inside that site's fence and whether they are tracking (by the
+// position's own time, see tracking.ts), and the count of alerts awaiting a manager. One
+// statement whatever the number of workers (and one for the alert counts) (worker_state → the clock-in event → its site and QR
 // code, and last_positions, all by primary key), so the console can poll it every few seconds;
 // the fence test is pure arithmetic on the rows.
-import { and, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { p, Params, Statements } from '../../../platform/db/statements.ts';
-import { clockEvents, lastPositions, qrCodes, sites, users, workerState } from '../../db/schema.ts';
+import { clockEvents, lastPositions, qrCodes, securityAlerts, sites, users, workerState } from '../../db/schema.ts';
+import { isTrackingWithin } from '../../tracking.ts';
 import { insideFence } from '../sites/geofence.ts';
 import type { BoardQuery, BoardReply, ConsoleSettings } from './board.schema.ts';
 
@@ -18,20 +20,47 @@ export class BoardService {
   private readonly config: Config;
   private readonly trackingWindowSeconds: number;
   private readonly boards = new Statements<ReturnType<BoardService['boardStatement']>>();
+  private readonly setupOf;
+  private readonly alertCounts;
 
   constructor({ db, config }: { db: Database; config: Config }) {
     this.db = db;
     this.config = config;
     this.trackingWindowSeconds = config.TRACKING_WINDOW_SECONDS;
+    this.setupOf = db.orm
+      .select({
+        fenced: sql<number>`count(*) FILTER (WHERE ${sites.fence} IS NOT NULL)`.mapWith(Number),
+        defaultId: sql<number | null>`max(${sites.id}) FILTER (WHERE ${sites.isDefault})`.mapWith(Number),
+        defaultName: sql<string | null>`max(${sites.name}) FILTER (WHERE ${sites.isDefault})`,
+        defaultFenced: sql<boolean>`coalesce(bool_or(${sites.fence} IS NOT NULL) FILTER (WHERE ${sites.isDefault}), false)`,
+      })
+      .from(sites)
+      .prepare('tc_console_setup');
+    // The unresolved alerts are few and indexed (security_alerts_unresolved_idx).
+    this.alertCounts = db.orm
+      .select({
+        open: sql<number>`count(*) FILTER (WHERE ${securityAlerts.status} = 'open')`.mapWith(Number),
+        unresolved: sql<number>`count(*)`.mapWith(Number),
+      })
+      .from(securityAlerts)
+      .where(ne(securityAlerts.status, 'resolved'))
+      .prepare('tc_board_alert_counts');
   }
 
-  /** What the console needs besides the data: the map tiles, and the windows it explains. */
-  consoleSettings(): Static<typeof ConsoleSettings> {
+  /** What the console needs besides the data: the map tiles, the windows it explains, and whether the sites still need a fence. */
+  async consoleSettings(): Promise<Static<typeof ConsoleSettings>> {
+    const [setup] = await this.setupOf.execute();
     return {
       mapTileUrl: this.config.CLOCK_MAP_TILE_URL || null,
       mapAttribution: this.config.CLOCK_MAP_ATTRIBUTION,
       trackingWindowSeconds: this.config.TRACKING_WINDOW_SECONDS,
       lateAfterSeconds: this.config.CLOCK_LATE_AFTER_SECONDS,
+      minIntervalSeconds: this.config.CLOCK_MIN_INTERVAL_SECONDS,
+      setup: {
+        needed: (setup?.fenced ?? 0) === 0,
+        defaultSite: { id: setup?.defaultId ?? 0, name: setup?.defaultName ?? '', has_fence: setup?.defaultFenced ?? false },
+        fencedSites: setup?.fenced ?? 0,
+      },
     };
   }
 
@@ -47,7 +76,7 @@ export class BoardService {
         fence: sites.fence,
         qrName: qrCodes.name,
         position: lastPositions,
-        tracking: sql<boolean>`coalesce(${lastPositions.receivedAt} > now() - make_interval(secs => ${this.trackingWindowSeconds}::int), false)`,
+        tracking: isTrackingWithin(this.trackingWindowSeconds),
         total: sql<number>`count(*) OVER ()`.mapWith(Number),
         now: sql<Date>`now()`.mapWith(clockEvents.createdAt),
       })
@@ -97,6 +126,10 @@ export class BoardService {
     // With no row the window count is unknown; an empty page means none matched.
     const total = rows[0]?.total ?? 0;
     const generatedAt = (rows[0]?.now ?? new Date()).toISOString();
-    return { workers, total, trackingWindowSeconds: this.trackingWindowSeconds, generatedAt };
+    const [alerts] = await this.alertCounts.execute();
+    return {
+      workers, total, trackingWindowSeconds: this.trackingWindowSeconds,
+      openAlerts: alerts?.open ?? 0, unresolvedAlerts: alerts?.unresolved ?? 0, generatedAt,
+    };
   }
 }

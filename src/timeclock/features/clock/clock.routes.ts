@@ -21,9 +21,18 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         'Recorded when the QR code exists and is active (404 `QR_CODE_INACTIVE` otherwise), the position is inside the geofence of the QR code’s site ' +
           '(403 `OUTSIDE_GEOFENCE` with `details.distanceMetres`, the distance to the fence’s edge; 409 `GEOFENCE_NOT_CONFIGURED` when the site has no fence), ' +
           'and the event differs from the worker’s current state (409 `DUPLICATE_EVENT`; a worker with no events is clocked out). ' +
-          'Of concurrent identical events exactly one is recorded. Without `capturedAt` the timestamp is the server’s. Every refused attempt is recorded as a security event.',
-        '`qrCodeValue: "FORCE_CLOCK_OUT"` (when `FORCE_CLOCK_OUT_ENABLED`) records a clock-out from any state without QR or fence checks; only the worker themself may send it, ' +
-          'only with `eventType: "clock_out"`; it is stored as forced and raises a `forced_clock_out` security alert. With the setting off, it is refused like an unknown QR code.',
+          'Of concurrent identical events exactly one is recorded. Without `capturedAt` the timestamp is the server’s. Every refused attempt but `PUNCH_TOO_SOON` is recorded as a security event.',
+        `**Duplicate-punch window.** A punch less than CLOCK_MIN_INTERVAL_SECONDS (now ${config.CLOCK_MIN_INTERVAL_SECONDS} s; 0: off) after the worker’s latest event is refused with 409 \`PUNCH_TOO_SOON\` ` +
+          '(a double tap, or an old copy of the app sending again), forced clock-outs included; the same-state rule (409 `DUPLICATE_EVENT`) is checked first and is unchanged. ' +
+          'The times compared are the events’ times: the capture time of a punch sent with `capturedAt` (an offline punch replayed later is judged by when it was made, not when it arrived; ' +
+          'punches queued offline and sent together are not refused for arriving together), else the time of receipt. `details`: `lastEventType` (`clock_in` or `clock_out`), ' +
+          '`lastEventAt` (ISO 8601 UTC), `secondsSinceLastEvent` (whole seconds, rounded down), `minIntervalSeconds` and `retryAfterSeconds` (how long until a new punch would be accepted; ' +
+          'a replay of the same offline punch gets the same answer). The message says it plainly (“you clocked out 5 s ago …”). Not recorded as a security event.',
+        '**FORCE_CLOCK_OUT is on by default** (`FORCE_CLOCK_OUT_ENABLED=true`; ' + (config.FORCE_CLOCK_OUT_ENABLED ? 'on on this server' : 'off on this server') + '). ' +
+          '`qrCodeValue: "FORCE_CLOCK_OUT"` lets a worker record a clock-out from any state (even when already clocked out) without a QR code and without the geofence check ' +
+          '(the coordinates are still validated and stored): for a worker who left without scanning. Only the worker themself may send it (a manager’s token: 403), ' +
+          'only with `eventType: "clock_out"` (else 400); it is stored as forced (`forced: true` in the history), raises a `forced_clock_out` security alert (medium) that managers see, ' +
+          'and is subject to the duplicate-punch window. With `FORCE_CLOCK_OUT_ENABLED=false` it is refused like an unknown QR code (404 `QR_CODE_INACTIVE`).',
         'A worker clocks only for themself (403); a manager may clock for a worker. 10 requests per minute per user.',
         '**Offline punches.** `capturedAt` (optional, ISO 8601 with an offset) is when the phone captured the punch; it becomes the event’s time (`timestamp` of the reply, ' +
           'of the history and of the webhook, and the order of the worker’s events); the server also stores when it received it. ' +
@@ -42,7 +51,7 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
           'and `capturedAt` as an instant) answers exactly that: the same 200 body, or the same refusal status, code and details, and records nothing new (no event, security event, ' +
           'webhook or position). This holds under any concurrency and across instances (a unique key in the database, not a lock in the process). ' +
           'The same id with a different body is 409 `CLIENT_EVENT_ID_REUSED` (`details.fields` names what differs). Stored answers: 200 and the refusals of the rules above ' +
-          '(400 for `capturedAt` out of range, 404 `QR_CODE_INACTIVE`, 403 `OUTSIDE_GEOFENCE`, 409 `GEOFENCE_NOT_CONFIGURED`, `DUPLICATE_EVENT`, `LATER_EVENT_RECORDED`); ' +
+          '(400 for `capturedAt` out of range, 404 `QR_CODE_INACTIVE`, 403 `OUTSIDE_GEOFENCE`, 409 `GEOFENCE_NOT_CONFIGURED`, `DUPLICATE_EVENT`, `PUNCH_TOO_SOON`, `LATER_EVENT_RECORDED`); ' +
           'not stored, so a later try is judged again: malformed bodies, 401, 403 `FORBIDDEN`, 404 for an unknown or disabled worker, 429 and 5xx. ' +
           'When the request has `clientEventId` or `capturedAt`, the reply also has `receivedAt`, `late` and `clientEventId`, and the webhook’s data `receivedAt` and `late`.',
       ].join('\n\n'),

@@ -8,6 +8,11 @@
 // FORCE_CLOCK_OUT (DESIGN §7.7): a clock-out recorded from any state without QR or fence
 // checks, by the worker themself; stored as forced, and raises a `forced_clock_out` alert.
 //
+// Duplicate-punch window (issue 27): besides the contract's same-state rule (409
+// DUPLICATE_EVENT), a punch less than CLOCK_MIN_INTERVAL_SECONDS after the worker's latest event
+// (by the events' times) is refused with 409 PUNCH_TOO_SOON, forced clock-outs included: two
+// taps 150 ms apart on "Clock out" record one clock-out, not a clock-out and a clock-in.
+//
 // Offline punches (the worker app's queue, DESIGN §9):
 // - `capturedAt`, the time the phone captured the punch, is the event's time (history, reply,
 //   webhook, ordering); `received_at` keeps the time of receipt. It must lie within
@@ -95,11 +100,11 @@ interface StoredRefusal {
   details: Record<string, unknown>;
 }
 
-/** A refusal decided inside the recording transaction: thrown to roll it back, then recorded. */
+/** A refusal decided inside the recording transaction: thrown to roll it back, then recorded (with its security event, when it has one). */
 class Refused extends Error {
-  readonly event: SecurityEvent;
+  readonly event: SecurityEvent | null;
   readonly error: AppError;
-  constructor(event: SecurityEvent, error: AppError) {
+  constructor(event: SecurityEvent | null, error: AppError) {
     super(error.message);
     this.event = event;
     this.error = error;
@@ -281,6 +286,8 @@ export class ClockService {
             new AppError(E.DUPLICATE_EVENT, { detail: msg('timeclock.clock.alreadyInState', { state }), details: { currentState: input.eventType } }),
           );
         }
+        const tooSoon = this.tooSoon(at, now.latest, now.latestType);
+        if (tooSoon) throw new Refused(null, tooSoon);
         const late = p.capturedAt !== null && receivedAt.getTime() - p.capturedAt.getTime() > this.config.CLOCK_LATE_AFTER_SECONDS * 1000;
         const suspicion = late ? await this.implausibleGap(tx, input.userId, at, receivedAt) : null;
         const eventId = await this.record(tx, p, how, { at, receivedAt, late, implausible: suspicion !== null });
@@ -327,6 +334,35 @@ export class ClockService {
       throw err;
     }
     return 'reply' in outcome ? outcome.reply : this.replay(p, outcome.stored);
+  }
+
+  /**
+   * The duplicate-punch window: a punch whose time (`at`, its capture time when it was sent with
+   * one) is less than CLOCK_MIN_INTERVAL_SECONDS after the worker's latest event's time is a
+   * double tap (or an old copy of the app sending again): the 409 to answer, else null. Event
+   * times, not receipt times, are compared, so that punches queued offline and sent together
+   * are judged by when they were made, and a double tap sent later is still one. Not a security
+   * event: a slip of the finger, not an attack.
+   */
+  private tooSoon(at: Date, latest: Date | null, latestType: EventType | null): AppError | null {
+    const minSeconds = this.config.CLOCK_MIN_INTERVAL_SECONDS;
+    if (minSeconds === 0 || latest === null || latestType === null) return null;
+    const elapsedMs = at.getTime() - latest.getTime();
+    if (elapsedMs >= minSeconds * 1000) return null;
+    const secondsAgo = Math.max(0, Math.floor(elapsedMs / 1000));
+    const waitSeconds = Math.max(1, Math.ceil((minSeconds * 1000 - elapsedMs) / 1000));
+    return new AppError(E.PUNCH_TOO_SOON, {
+      detail: msg(latestType === 'clock_in' ? 'timeclock.clock.tooSoon.afterIn' : 'timeclock.clock.tooSoon.afterOut', {
+        secondsAgo, minSeconds, waitSeconds,
+      }),
+      details: {
+        lastEventType: latestType,
+        lastEventAt: latest.toISOString(),
+        secondsSinceLastEvent: secondsAgo,
+        minIntervalSeconds: minSeconds,
+        retryAfterSeconds: waitSeconds,
+      },
+    });
   }
 
   /**
@@ -636,20 +672,29 @@ async function lookup(exec: Executor, userId: number, clientEventId: string): Pr
 
 /**
  * Locks the worker's state row (created clocked out when missing) until the transaction ends,
- * then reads the state, the time of their latest event and the time now (the receipt). The
- * reads come after the lock, so they see what a transaction that held it before committed.
+ * then reads the state, their latest event (its type and time) and the time now (the receipt).
+ * The reads come after the lock, so they see what a transaction that held it before committed.
  */
-async function lockState(tx: Executor, userId: number): Promise<{ state: EventType; latest: Date | null; at: Date }> {
+async function lockState(
+  tx: Executor,
+  userId: number,
+): Promise<{ state: EventType; latest: Date | null; latestType: EventType | null; at: Date }> {
   await tx.query(
     `INSERT INTO timeclock.worker_state (user_id, state) VALUES ($1, 'clock_out') ON CONFLICT (user_id) DO NOTHING`,
     [userId],
   );
   const [row] = await tx.query<{ state: EventType }>(`SELECT state FROM timeclock.worker_state WHERE user_id = $1 FOR UPDATE`, [userId]);
-  const [t] = await tx.query<{ latest_ms: number | null; now_ms: number }>(
-    `SELECT floor(extract(epoch FROM max(created_at)) * 1000)::float8 AS latest_ms,
+  const [t] = await tx.query<{ latest_ms: number | null; latest_type: EventType | null; now_ms: number }>(
+    `SELECT floor(extract(epoch FROM e.created_at) * 1000)::float8 AS latest_ms, e.event_type AS latest_type,
             floor(extract(epoch FROM date_trunc('milliseconds', clock_timestamp())) * 1000)::float8 AS now_ms
-     FROM timeclock.clock_events WHERE user_id = $1`,
+     FROM (SELECT 1) one LEFT JOIN LATERAL (
+       SELECT created_at, event_type FROM timeclock.clock_events WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1) e ON true`,
     [userId],
   );
-  return { state: row!.state, latest: t!.latest_ms === null ? null : new Date(t!.latest_ms), at: new Date(t!.now_ms) };
+  return {
+    state: row!.state,
+    latest: t!.latest_ms === null ? null : new Date(t!.latest_ms),
+    latestType: t!.latest_type,
+    at: new Date(t!.now_ms),
+  };
 }

@@ -43,7 +43,8 @@ export const locationRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
     schema: {
       tags,
       summary: 'Tracking status of a worker',
-      description: 'The worker themself or a manager. `isTracking` is true while the latest update arrived within `TRACKING_WINDOW_SECONDS` (default 300). '
+      description: 'The worker themself or a manager. `isTracking` is true while the newest position was taken within `TRACKING_WINDOW_SECONDS` (default 300) by its own device time ' +
+        '(capped at its receipt), and `lastUpdate` is that time: a phone that re-sends an old position is neither tracking nor seen again. '
         + '`withinGeofence` tests the current location against the fence of the worker’s current site; it is null when no position is known or the worker has no current site with a fence.',
       params: UserIdParam,
       response: { 200: LocationStatusReply, ...errors(403, 404) },

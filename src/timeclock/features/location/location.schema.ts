@@ -28,13 +28,16 @@ export const LocationUpdateReply = Type.Object({
 });
 
 export const LocationStatusReply = Type.Object({
-  isTracking: Type.Boolean({ description: 'a location update arrived within TRACKING_WINDOW_SECONDS (default 300)' }),
-  lastUpdate: Nullable(Type.String({ description: 'when the latest location update arrived, ISO 8601 UTC; null when none ever did' })),
+  isTracking: Type.Boolean({
+    description: 'the newest position was taken within TRACKING_WINDOW_SECONDS (default 300), by its own device time (never later than its receipt): a phone that re-sends an old position is not tracking',
+  }),
+  lastUpdate: Nullable(Type.String({ description: 'when the newest position was taken (its device time, “last seen”), ISO 8601 UTC; null when none is known' })),
   currentLocation: Nullable(Type.Object({
     latitude: Type.Number(),
     longitude: Type.Number(),
     accuracy: Nullable(Type.Number({ description: 'metres, as reported' })),
     timestamp: Type.String({ description: 'when the device took this position, ISO 8601 UTC' }),
+    receivedAt: Type.String({ description: 'when this position arrived, ISO 8601 UTC' }),
     source: Type.String(),
   }, { description: 'the newest position by device time (location updates and clock events alike); null when none is known' })),
   withinGeofence: Nullable(Type.Boolean({ description: 'whether the current location is inside the fence of the worker’s current site; null when there is no position or no current site with a fence' })),

@@ -21,6 +21,7 @@ import { p } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { lastPositions, securityAlerts, users } from '../../db/schema.ts';
+import { isTrackingWithin } from '../../tracking.ts';
 import { E } from '../../errors.ts';
 import { recordSecurityEvent, type SecurityEvent } from '../security/security.service.ts';
 import { distanceMetres, insideFence } from '../sites/geofence.ts';
@@ -88,7 +89,8 @@ export async function recordPosition(
          accuracy    = CASE WHEN excluded.recorded_at >= lp.recorded_at THEN excluded.accuracy ELSE lp.accuracy END,
          source      = CASE WHEN excluded.recorded_at >= lp.recorded_at THEN excluded.source ELSE lp.source END,
          recorded_at = greatest(excluded.recorded_at, lp.recorded_at),
-         received_at = excluded.received_at)
+         -- The receipt of the newest position: an older one sent again does not make it fresh.
+         received_at = CASE WHEN excluded.recorded_at >= lp.recorded_at THEN excluded.received_at ELSE lp.received_at END)
      SELECT floor(extract(epoch FROM s.received_at) * 1000)::float8 AS received_ms, p.latitude AS prev_latitude,
             p.longitude AS prev_longitude, p.accuracy AS prev_accuracy,
             floor(extract(epoch FROM p.recorded_at) * 1000)::float8 AS prev_recorded_ms
@@ -192,7 +194,7 @@ export class LocationService {
     this.statusOf = db.orm
       .select({
         position: lastPositions,
-        tracking: sql<boolean>`${lastPositions.receivedAt} > now() - make_interval(secs => ${config.TRACKING_WINDOW_SECONDS}::int)`,
+        tracking: isTrackingWithin(config.TRACKING_WINDOW_SECONDS),
       })
       .from(users)
       .leftJoin(lastPositions, eq(lastPositions.userId, users.id))
@@ -247,12 +249,12 @@ export class LocationService {
     if (!row) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.location.noWorker', { userId }), details: { userId } });
     const p = row.position;
     const currentLocation = p
-      ? { latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, timestamp: p.recordedAt.toISOString(), source: p.source }
+      ? { latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, timestamp: p.recordedAt.toISOString(), receivedAt: p.receivedAt.toISOString(), source: p.source }
       : null;
     const fence = currentLocation ? await currentSiteFence(this.siteFence, userId) : null;
     return {
       isTracking: row.tracking === true,
-      lastUpdate: p ? p.receivedAt.toISOString() : null,
+      lastUpdate: p ? p.recordedAt.toISOString() : null,
       currentLocation,
       withinGeofence: currentLocation && fence ? insideFence(fence, currentLocation).inside : null,
     };

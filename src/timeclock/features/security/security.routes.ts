@@ -7,7 +7,7 @@ import { assertSelfOrManager } from '../../auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, UserIdParam } from '../../http.ts';
 import {
-  AlertsQuery, AlertsReply, BlacklistBody, BlacklistEntry, BlacklistParam, BlacklistReply, SecurityStatusReply,
+  AlertIdParam, AlertItem, AlertsQuery, AlertsReply, AlertStepBody, BlacklistBody, BlacklistEntry, BlacklistParam, BlacklistReply, SecurityStatusReply,
 } from './security.schema.ts';
 import { RISK_THRESHOLDS, RISK_WINDOW_DAYS, SEVERITY_WEIGHT } from './security.service.ts';
 
@@ -77,9 +77,41 @@ export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
     schema: {
       tags,
       summary: 'Security alerts across workers',
-      description: `Newest first; filters \`userId\`, \`severity\`, \`type\`, \`since\` (ISO 8601); paging \`page\` (from 1) and \`limit\` (1..100, default 20). ${SCORING}`,
+      description:
+        'Newest first; filters `status` (default `unresolved`: `open` and `acknowledged` alerts, so resolved ones leave the default view; `open`, `acknowledged`, `resolved` or `all`), ' +
+        '`userId`, `severity`, `type`, `since` (ISO 8601); paging `page` (from 1) and `limit` (1..100, default 20). ' +
+        'Each alert has its `status` and, once a manager acknowledged or resolved it, `acknowledged` / `resolved`: `{ at, by: { id, username, full_name }, note }`. ' +
+        `Acknowledging or resolving an alert does not change the worker’s risk score (alerts age out of it). ${SCORING}`,
       querystring: AlertsQuery,
       response: { 200: AlertsReply },
     },
   }, async (request) => service.listAlerts(request.query));
+
+  const STEP_DOC =
+    'Body `{ "note": "…" }` (optional, up to 1000 characters), `{}` or none. Records the calling manager, the time and the note, and answers the alert. ' +
+    '404 `NOT_FOUND` for an unknown alert; 409 `ALERT_ALREADY_RESOLVED` for an alert already resolved; `details` say who did it and when (`status`, `at`, `by`).';
+
+  app.post('/managers/security/alerts/:id/acknowledge', {
+    config: { access: 'manager' },
+    schema: {
+      tags,
+      summary: 'Acknowledge a security alert (a manager is on it)',
+      description: `An \`open\` alert becomes \`acknowledged\`; it stays in the default list until resolved. 409 \`ALERT_ALREADY_ACKNOWLEDGED\` when it was acknowledged already. ${STEP_DOC}`,
+      params: AlertIdParam,
+      body: AlertStepBody,
+      response: { 200: AlertItem, ...errors(404, 409) },
+    },
+  }, async (request) => service.step('acknowledge', request.params.id, request.user!.userId, request.body?.note));
+
+  app.post('/managers/security/alerts/:id/resolve', {
+    config: { access: 'manager' },
+    schema: {
+      tags,
+      summary: 'Resolve a security alert',
+      description: `An \`open\` or \`acknowledged\` alert becomes \`resolved\` (acknowledging first is not required) and leaves the default list (\`status=resolved\` or \`all\` lists it). ${STEP_DOC}`,
+      params: AlertIdParam,
+      body: AlertStepBody,
+      response: { 200: AlertItem, ...errors(404, 409) },
+    },
+  }, async (request) => service.step('resolve', request.params.id, request.user!.userId, request.body?.note));
 };

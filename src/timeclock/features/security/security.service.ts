@@ -7,7 +7,8 @@
 // and a medium one, or five medium ones within a week make them `high`. Each alert writes a
 // security check record (score and level at that moment); the reported `securityStatus` is the
 // level computed now, so it falls back as alerts age out of the window.
-import { and, asc, count, desc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Database, Executor } from '../../../platform/db/database.ts';
@@ -17,7 +18,7 @@ import type { SEVERITIES } from '../../db/schema.ts';
 import { appBlacklist, securityAlerts, securityChecks, users } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
-import type { AlertsQuery, AlertsReply, BlacklistEntry, SecurityStatusReply } from './security.schema.ts';
+import type { AlertItem, AlertsQuery, AlertsReply, BlacklistEntry, SecurityStatusReply } from './security.schema.ts';
 import { msg } from '../../../platform/i18n.ts';
 
 export const ALERT_TYPES = [
@@ -82,6 +83,29 @@ export async function recordSecurityEvent(exec: Executor, event: SecurityEvent):
 
 export const RECENT_ALERTS = 20;
 
+const acknowledgers = alias(users, 'acknowledger');
+const resolvers = alias(users, 'resolver');
+
+type Manager = { id: number; username: string; fullName: string } | null;
+const stepView = (at: Date | null, by: Manager, note: string | null) =>
+  at === null ? null : { at: at.toISOString(), by: by && { id: by.id, username: by.username, full_name: by.fullName }, note };
+
+const alertView = (r: {
+  alert: typeof securityAlerts.$inferSelect; username: string; fullName: string; acknowledger: Manager; resolver: Manager;
+}): Static<typeof AlertItem> => ({
+  id: r.alert.id,
+  user_id: r.alert.userId,
+  username: r.username,
+  full_name: r.fullName,
+  alert_type: r.alert.alertType,
+  severity: r.alert.severity,
+  details: r.alert.details,
+  created_at: r.alert.createdAt.toISOString(),
+  status: r.alert.status,
+  acknowledged: stepView(r.alert.acknowledgedAt, r.acknowledger, r.alert.acknowledgeNote),
+  resolved: stepView(r.alert.resolvedAt, r.resolver, r.alert.resolveNote),
+});
+
 const WEIGHT = sql<number>`coalesce(sum(${sql.raw(WEIGHT_SQL)}), 0)::int`;
 const inRiskWindow = gt(securityAlerts.createdAt, sql`now() - make_interval(days => ${sql.raw(String(RISK_WINDOW_DAYS))})`);
 
@@ -136,13 +160,14 @@ export class SecurityService {
       latestSecurityCheck: check
         ? { id: check.id, user_id: check.userId, timestamp: check.createdAt.toISOString(), risk_level: check.riskLevel, risk_score: check.riskScore }
         : null,
-      recentAlerts: alerts.map((a) => ({ id: a.id, alert_type: a.alertType, severity: a.severity, created_at: a.createdAt.toISOString() })),
+      recentAlerts: alerts.map((a) => ({ id: a.id, alert_type: a.alertType, severity: a.severity, created_at: a.createdAt.toISOString(), status: a.status })),
       securityStatus: riskLevel(Math.min(RISK_SCORE_MAX, score?.weight ?? 0)),
     };
   }
 
-  private alertStatements(params: Params) {
+  private alertStatements(status: Static<typeof AlertsQuery>['status'], params: Params) {
     const where = and(
+      status === 'unresolved' ? ne(securityAlerts.status, 'resolved') : status === 'all' ? undefined : eq(securityAlerts.status, status),
       params.has('user_id') ? eq(securityAlerts.userId, p('user_id')) : undefined,
       params.has('severity') ? eq(securityAlerts.severity, p('severity')) : undefined,
       params.has('type') ? eq(securityAlerts.alertType, p('type')) : undefined,
@@ -150,10 +175,7 @@ export class SecurityService {
     );
     return {
       total: this.db.orm.select({ n: count() }).from(securityAlerts).where(where).prepare('tc_alerts_count'),
-      page: this.db.orm
-        .select({ alert: securityAlerts, username: users.username, fullName: users.fullName })
-        .from(securityAlerts)
-        .innerJoin(users, eq(users.id, securityAlerts.userId))
+      page: this.selectAlerts()
         .where(where)
         .orderBy(desc(securityAlerts.createdAt), desc(securityAlerts.id))
         .limit(p('limit'))
@@ -165,6 +187,7 @@ export class SecurityService {
   /** Alerts across workers, newest first, filtered and paged. */
   async listAlerts(q: Static<typeof AlertsQuery>): Promise<Static<typeof AlertsReply>> {
     const params = new Params()
+      .shape(`status:${q.status}`)
       .set('user_id', q.userId)
       .set('severity', q.severity)
       .set('type', q.type)
@@ -172,25 +195,67 @@ export class SecurityService {
       .set('since', q.since === undefined ? undefined : new Date(q.since).toISOString())
       .set('limit', q.limit)
       .set('offset', (q.page - 1) * q.limit);
-    const statements = this.alertLists.get(params.key, () => this.alertStatements(params));
+    const statements = this.alertLists.get(params.key, () => this.alertStatements(q.status, params));
     const [counted] = await statements.total.execute(params.values);
     const rows = await statements.page.execute(params.values);
     const total = counted?.n ?? 0;
     return {
-      alerts: rows.map(({ alert, username, fullName }) => ({
-        id: alert.id,
-        user_id: alert.userId,
-        username,
-        full_name: fullName,
-        alert_type: alert.alertType,
-        severity: alert.severity,
-        details: alert.details,
-        created_at: alert.createdAt.toISOString(),
-      })),
+      alerts: rows.map(alertView),
       totalCount: total,
       currentPage: q.page,
       totalPages: Math.ceil(total / q.limit),
     };
+  }
+
+  /** An alert with its worker and the managers who acknowledged and resolved it. */
+  private selectAlerts() {
+    return this.db.orm
+      .select({
+        alert: securityAlerts,
+        username: users.username,
+        fullName: users.fullName,
+        acknowledger: { id: acknowledgers.id, username: acknowledgers.username, fullName: acknowledgers.fullName },
+        resolver: { id: resolvers.id, username: resolvers.username, fullName: resolvers.fullName },
+      })
+      .from(securityAlerts)
+      .innerJoin(users, eq(users.id, securityAlerts.userId))
+      .leftJoin(acknowledgers, eq(acknowledgers.id, securityAlerts.acknowledgedBy))
+      .leftJoin(resolvers, eq(resolvers.id, securityAlerts.resolvedBy));
+  }
+
+  /**
+   * Acknowledges (`acknowledge`) or resolves (`resolve`) an alert as `managerId`, with an
+   * optional note. An open alert can be acknowledged; an open or acknowledged one resolved.
+   * 404 for an unknown alert; 409 ALERT_ALREADY_ACKNOWLEDGED / ALERT_ALREADY_RESOLVED otherwise,
+   * naming who did it and when. The row is locked while its state is checked and moved, so of
+   * two managers acting at once one succeeds and the other is told.
+   */
+  async step(step: 'acknowledge' | 'resolve', alertId: number, managerId: number, note: string | undefined): Promise<Static<typeof AlertItem>> {
+    const text = note?.trim() ? note.trim() : null;
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.orm.select().from(securityAlerts).where(eq(securityAlerts.id, alertId)).for('update');
+      if (!row) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.security.alertNotFound', { id: alertId }), details: { alertId } });
+      if (row.status === 'resolved' || (step === 'acknowledge' && row.status === 'acknowledged')) {
+        const resolved = row.status === 'resolved';
+        const by = resolved ? row.resolvedBy : row.acknowledgedBy;
+        const at = (resolved ? row.resolvedAt : row.acknowledgedAt)!.toISOString();
+        const [who] = by === null ? [] : await tx.orm.select({ username: users.username }).from(users).where(eq(users.id, by));
+        throw new AppError(resolved ? E.ALERT_ALREADY_RESOLVED : E.ALERT_ALREADY_ACKNOWLEDGED, {
+          detail: msg(resolved ? 'timeclock.security.alertAlreadyResolved' : 'timeclock.security.alertAlreadyAcknowledged', {
+            id: alertId, by: who?.username ?? '?', at,
+          }),
+          details: { alertId, status: row.status, at, by: by === null ? null : { id: by, username: who?.username ?? null } },
+        });
+      }
+      await tx.orm
+        .update(securityAlerts)
+        .set(step === 'acknowledge'
+          ? { status: 'acknowledged', acknowledgedAt: sql`now()`, acknowledgedBy: managerId, acknowledgeNote: text }
+          : { status: 'resolved', resolvedAt: sql`now()`, resolvedBy: managerId, resolveNote: text })
+        .where(eq(securityAlerts.id, alertId));
+    });
+    const [row] = await this.selectAlerts().where(eq(securityAlerts.id, alertId));
+    return alertView(row!);
   }
 
   async blacklist(): Promise<string[]> {

@@ -20,7 +20,11 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
 
   app.get('/managers/sites', {
     config: manager,
-    schema: { tags: siteTags, summary: 'All sites, the default one first', response: { 200: Type.Array(Site) } },
+    schema: {
+      tags: siteTags, summary: 'All sites, the default one first',
+      description: 'Each site says whether it has a fence (`has_fence`) and whether its QR codes can be used for clocking (`usable`: a site without a fence cannot be used until a manager draws one).',
+      response: { 200: Type.Array(Site) },
+    },
   }, async () => sites.list());
 
   app.post('/managers/sites', {
@@ -60,7 +64,9 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     config: manager,
     schema: {
       tags: qrTags, summary: 'QR codes with their site, newest first',
-      description: 'Each code with the contract’s fields and its site (`siteId`, `siteName`; an extension). Optionally only those of one site, or only active or inactive ones.',
+      description:
+        'Each code with the contract’s fields, its site (`siteId`, `siteName`) and whether workers can clock with it (`usable`; when not, `unusable_reason`: ' +
+        '`INACTIVE` or `GEOFENCE_NOT_CONFIGURED`, a code whose site has no fence); extensions of the contract. Optionally only those of one site, or only active or inactive ones.',
       querystring: QrListQuery, response: { 200: Type.Array(QrCodeDetail) },
     },
   }, async (request) => qrCodes.list(request.query));
@@ -69,7 +75,11 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     config: manager,
     schema: {
       tags: qrTags, summary: 'Create an active QR code',
-      description: 'Its `id` (a UUID) is the value to print in the QR code and that workers scan. Without `siteId` it belongs to the default site.',
+      description:
+        'Its `id` (a UUID) is the value to print in the QR code and that workers scan. Without `siteId` it belongs to the default site. ' +
+        'A code is created (201) even on a site without a fence, but such a code cannot be used for clocking: the reply says so with `usable: false` and ' +
+        '`unusable_reason: "GEOFENCE_NOT_CONFIGURED"` (draw the site’s fence with `PATCH /api/managers/sites/{id}` and it becomes usable). ' +
+        'The reply also names the site (`siteId`, `siteName`, `site_has_fence`).',
       body: QrCreateBody, response: { 201: QrCodeCreated },
     },
   }, async (request, reply) => reply.status(201).send(await qrCodes.create(request.body)));

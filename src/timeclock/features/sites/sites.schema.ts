@@ -33,6 +33,10 @@ export const Site = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   fence: Type.Union([FenceSchema, Type.Null()]),
+  has_fence: Type.Boolean({ description: 'whether the site has a fence (`fence` is not null)' }),
+  usable: Type.Boolean({
+    description: 'whether workers can clock with the site’s QR codes: a site without a fence cannot be used for clocking (every punch there is refused with 409 `GEOFENCE_NOT_CONFIGURED`) until a manager draws one',
+  }),
   is_default: Type.Boolean({ description: 'QR codes created without `siteId` go to the default site' }),
   qr_code_count: Type.Integer(),
   created_at: Type.String({ description: 'ISO 8601' }),
@@ -50,13 +54,31 @@ export const QrCode = Type.Object({
   created_at: Type.String({ description: 'ISO 8601' }),
 });
 
+const Usability = {
+  site_has_fence: Type.Boolean({ description: 'whether the code’s site has a fence' }),
+  usable: Type.Boolean({ description: 'whether workers can clock with this code now: it is active and its site has a fence' }),
+  unusable_reason: Type.Union([Type.Literal('INACTIVE'), Type.Literal('GEOFENCE_NOT_CONFIGURED'), Type.Null()], {
+    description:
+      'why the code cannot be used, null when it can: `INACTIVE` (deactivated: scans are refused with 404 `QR_CODE_INACTIVE`), ' +
+      'else `GEOFENCE_NOT_CONFIGURED` (its site has no fence: scans are refused with 409 `GEOFENCE_NOT_CONFIGURED` until a manager draws the site’s fence)',
+  }),
+};
+
 export const QrCodeDetail = Type.Object({
   ...QrCode.properties,
   siteId: Type.Integer({ description: 'the site the code belongs to' }),
   siteName: Type.String({ description: 'that site’s name' }),
+  ...Usability,
 });
 
-export const QrCodeCreated = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), is_active: Type.Boolean() });
+export const QrCodeCreated = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  is_active: Type.Boolean(),
+  siteId: Type.Integer({ description: 'the site the code was created on (the default site when `siteId` was not sent); an extension of the contract' }),
+  siteName: Type.String({ description: 'that site’s name' }),
+  ...Usability,
+});
 
 export const QrCreateBody = Body({
   name: QrName,

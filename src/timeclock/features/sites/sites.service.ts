@@ -20,6 +20,8 @@ const view = (r: SiteRow, qrCodeCount: number): Static<typeof Site> => ({
   id: r.id,
   name: r.name,
   fence: r.fence,
+  has_fence: r.fence !== null,
+  usable: r.fence !== null,
   is_default: r.isDefault,
   qr_code_count: qrCodeCount,
   created_at: r.createdAt.toISOString(),
@@ -127,7 +129,16 @@ export class SitesService {
 }
 
 const qrView = (r: QrRow): Static<typeof QrCode> => ({ id: r.id, name: r.name, is_active: r.isActive, created_at: r.createdAt.toISOString() });
-const qrDetail = (r: QrRow, siteName: string): Static<typeof QrCodeDetail> => ({ ...qrView(r), siteId: r.siteId, siteName });
+
+/** Whether workers can clock with a code, and if not why: deactivated first, then its site without a fence. */
+const usability = (isActive: boolean, siteHasFence: boolean): Pick<Static<typeof QrCodeDetail>, 'usable' | 'unusable_reason'> => {
+  const reason = !isActive ? 'INACTIVE' as const : !siteHasFence ? 'GEOFENCE_NOT_CONFIGURED' as const : null;
+  return { usable: reason === null, unusable_reason: reason };
+};
+
+const qrDetail = (r: QrRow, site: { name: string; fence: Fence | null }): Static<typeof QrCodeDetail> => ({
+  ...qrView(r), siteId: r.siteId, siteName: site.name, site_has_fence: site.fence !== null, ...usability(r.isActive, site.fence !== null),
+});
 
 const qrNotFound = (id: string) => new AppError(E.NOT_FOUND, { detail: msg('timeclock.sites.qrCodeNotFound', { id }), details: { id } });
 const unknownSite = (siteId: number) =>
@@ -148,7 +159,7 @@ export class QrCodesService {
   }
 
   private select() {
-    return this.db.orm.select({ qr: qrCodes, siteName: sites.name }).from(qrCodes).innerJoin(sites, eq(sites.id, qrCodes.siteId));
+    return this.db.orm.select({ qr: qrCodes, site: { name: sites.name, fence: sites.fence } }).from(qrCodes).innerJoin(sites, eq(sites.id, qrCodes.siteId));
   }
 
   private listStatement(params: Params) {
@@ -164,19 +175,19 @@ export class QrCodesService {
   async list(q: Static<typeof QrListQuery>): Promise<Static<typeof QrCodeDetail>[]> {
     const params = new Params().set('site_id', q.siteId).set('active', q.active);
     const rows = await this.lists.get(params.key, () => this.listStatement(params)).execute(params.values);
-    return rows.map((r) => qrDetail(r.qr, r.siteName));
+    return rows.map((r) => qrDetail(r.qr, r.site));
   }
 
   async get(id: string): Promise<Static<typeof QrCodeDetail>> {
     const [row] = await this.one.execute({ id });
     if (!row) throw qrNotFound(id);
-    return qrDetail(row.qr, row.siteName);
+    return qrDetail(row.qr, row.site);
   }
 
   /** Creates an active QR code on `siteId`, or on the default site. */
   async create(input: Static<typeof QrCreateBody>): Promise<Static<typeof QrCodeCreated>> {
     const [site] = await this.db.orm
-      .select({ id: sites.id })
+      .select({ id: sites.id, name: sites.name, fence: sites.fence })
       .from(sites)
       .where(input.siteId === undefined ? eq(sites.isDefault, true) : eq(sites.id, input.siteId));
     if (!site) throw unknownSite(input.siteId ?? 0);
@@ -185,7 +196,10 @@ export class QrCodesService {
       .values({ id: randomUUID(), name: input.name.trim(), siteId: site.id })
       .returning()
       .catch(foreignKeyToUnknownSite(input.siteId ?? 0));
-    return { id: row!.id, name: row!.name, is_active: row!.isActive };
+    return {
+      id: row!.id, name: row!.name, is_active: row!.isActive,
+      siteId: site.id, siteName: site.name, site_has_fence: site.fence !== null, ...usability(row!.isActive, site.fence !== null),
+    };
   }
 
   /** Renames, activates or deactivates a QR code, or moves it to another site. */

@@ -44,7 +44,7 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
 
   app.get('/managers/workers/:id', {
     config: manager,
-    schema: { tags, summary: 'One worker with status, tags, clock state and bound device', params: IdParam, response: { 200: WorkerDetail, ...errors(404) } },
+    schema: { tags, summary: 'One worker with status, tags, clock state, bound device, last seen (the newest position’s own time) and tracking state', params: IdParam, response: { 200: WorkerDetail, ...errors(404) } },
   }, async (request) => workers.detail(request.params.id));
 
   app.patch('/managers/workers/:id', {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Nullable } from '../../../platform/http/schemas.ts';
 import { Body, Id } from '../../http.ts';
 import { DeviceInfo } from '../devices/devices.schema.ts';
 
@@ -46,7 +47,23 @@ export const WorkerDetail = Type.Object({
   tag_ids: Type.Array(Type.Integer()),
   status: Status,
   clock_state: Type.Union([Type.Literal('clock_in'), Type.Literal('clock_out')], { description: 'the last recorded event type; clock_out when none' }),
-  device: Type.Union([Type.Object({ deviceUuid: Type.String(), ...DeviceInfo.properties }), Type.Null()], { description: 'the bound device; null when none' }),
+  device: Type.Union([Type.Object({ deviceUuid: Type.String(), ...DeviceInfo.properties }), Type.Null()], {
+    description: 'the bound device; null when none. Its `lastSeen` is its latest sign-in, registration or validation, not the worker’s latest position (see `lastSeenAt`)',
+  }),
+  lastSeenAt: Nullable(Type.String({
+    description: '“Last seen”: when the worker’s newest position was taken, by the device’s own timestamp (location updates and clock events), ISO 8601 UTC; null when none is known',
+  })),
+  isTracking: Type.Boolean({
+    description: 'the newest position was taken within TRACKING_WINDOW_SECONDS, by its own device time (never later than its receipt): a phone that re-sends an old position is not tracking',
+  }),
+  lastPosition: Nullable(Type.Object({
+    latitude: Type.Number(),
+    longitude: Type.Number(),
+    accuracy: Nullable(Type.Number({ description: 'metres' })),
+    timestamp: Type.String({ description: 'when the device took it, ISO 8601 UTC' }),
+    receivedAt: Type.String({ description: 'when it arrived, ISO 8601 UTC' }),
+    source: Type.String({ description: '`background`, `manual` or `clock_event`' }),
+  }, { description: 'the newest position known (by device time); null when none' })),
 });
 
 export const WorkerCreateBody = Body({

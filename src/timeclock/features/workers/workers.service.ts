@@ -10,8 +10,9 @@ import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import type { TimeclockAuth } from '../../auth.ts';
-import { devices, tags, users, workerState, workerTags } from '../../db/schema.ts';
+import { REVOKE_TOKENS, type TimeclockAuth } from '../../auth.ts';
+import { devices, lastPositions, tags, users, workerState, workerTags } from '../../db/schema.ts';
+import { isTrackingWithin } from '../../tracking.ts';
 import { E } from '../../errors.ts';
 import {
   LIST_LIMIT_MAX, type PublicWorker, type Tag, type WorkerCreateBody, type WorkerDetail, type WorkerItem, type WorkerList, type WorkerListQuery,
@@ -39,9 +40,11 @@ export class WorkersService {
   private readonly details: ReturnType<WorkersService['detailStatements']>;
   private readonly profileOf;
   private readonly allTags;
-  constructor({ db, auth }: { db: Database; auth: TimeclockAuth }) {
+  private readonly trackingWindowSeconds: number;
+  constructor({ db, auth, trackingWindowSeconds }: { db: Database; auth: TimeclockAuth; trackingWindowSeconds: number }) {
     this.db = db;
     this.auth = auth;
+    this.trackingWindowSeconds = trackingWindowSeconds;
     // Subqueries with a join, so that the builder qualifies every column: in a one-table query
     // it names columns bare, and the outer `id` would be taken for the inner table's.
     const tagNames = db.orm
@@ -107,10 +110,14 @@ export class WorkersService {
   private detailStatements(orm: Orm) {
     return {
       worker: orm
-        .select({ ...this.itemColumns, status: users.status, clockState: workerState.state, device: devices })
+        .select({
+          ...this.itemColumns, status: users.status, clockState: workerState.state, device: devices,
+          position: lastPositions, tracking: isTrackingWithin(this.trackingWindowSeconds),
+        })
         .from(users)
         .leftJoin(workerState, eq(workerState.userId, users.id))
         .leftJoin(devices, eq(devices.userId, users.id))
+        .leftJoin(lastPositions, eq(lastPositions.userId, users.id))
         .where(liveWorker(p('id')))
         .prepare('tc_worker_detail'),
       tagIds: orm.select({ id: workerTags.tagId }).from(workerTags).where(eq(workerTags.userId, p('id'))).orderBy(asc(workerTags.tagId)).prepare('tc_worker_tag_ids'),
@@ -132,6 +139,16 @@ export class WorkersService {
       device: r.device
         ? { deviceUuid: r.device.deviceUuid, registeredAt: r.device.registeredAt.toISOString(), lastSeen: r.device.lastSeen.toISOString() }
         : null,
+      lastSeenAt: r.position?.recordedAt.toISOString() ?? null,
+      isTracking: r.tracking === true,
+      lastPosition: r.position && {
+        latitude: r.position.latitude,
+        longitude: r.position.longitude,
+        accuracy: r.position.accuracy,
+        timestamp: r.position.recordedAt.toISOString(),
+        receivedAt: r.position.receivedAt.toISOString(),
+        source: r.position.source,
+      },
     };
   }
 
@@ -168,8 +185,9 @@ export class WorkersService {
           username: input.username,
           fullName: input.fullName?.trim(),
           status: input.status === undefined ? undefined : input.status === 'active' ? 1 : 0,
-          // A new password revokes the tokens issued before it.
-          ...(hash === undefined ? {} : { passwordHash: hash, tokensValidAfter: sql`floor(extract(epoch FROM now()))::bigint` }),
+          ...(hash === undefined ? {} : { passwordHash: hash }),
+          // A new password, or disabling, revokes every token issued before (enabling again does not bring them back).
+          ...(hash !== undefined || input.status === 'disabled' ? REVOKE_TOKENS : {}),
           updatedAt: sql`now()`,
         })
         .where(liveWorker(id))
@@ -179,7 +197,7 @@ export class WorkersService {
       return this.detail(id, tx);
     }).catch(usernameTaken(input.username ?? ''));
     // A new password or status takes effect for existing tokens (a password change revokes them).
-    if (input.status !== undefined || input.password !== undefined) this.auth.forget(id);
+    if (input.status !== undefined || input.password !== undefined) await this.auth.forget(id);
     return result;
   }
 
@@ -187,14 +205,14 @@ export class WorkersService {
     await this.db.transaction(async (tx) => {
       const rows = await tx.orm
         .update(users)
-        .set({ deletedAt: sql`now()`, status: 0, updatedAt: sql`now()` })
+        .set({ deletedAt: sql`now()`, status: 0, updatedAt: sql`now()`, ...REVOKE_TOKENS })
         .where(liveWorker(id))
         .returning({ id: users.id });
       if (rows.length === 0) throw workerNotFound(id);
       await tx.orm.delete(devices).where(eq(devices.userId, id));
       await tx.orm.delete(workerTags).where(eq(workerTags.userId, id));
     });
-    this.auth.forget(id);
+    await this.auth.forget(id);
   }
 
   // Tags

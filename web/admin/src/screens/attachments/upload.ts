@@ -5,7 +5,7 @@
 
 export type AttachmentType = 'image' | 'document' | 'video';
 
-/** The server's allow-lists (README "Uploads"): the extension decides the type. */
+/** The server's allow-lists (docs/API.md, "Uploads"): the extension decides the type. */
 export const EXTENSIONS: Record<AttachmentType, readonly string[]> = {
   image: ['png', 'jpg', 'jpeg', 'gif', 'webp'],
   document: ['pdf', 'docx', 'xlsx', 'pptx', 'doc', 'xls', 'txt', 'csv'],
