@@ -7,6 +7,7 @@ import { Button, Card, Empty, Input, Select, Space, Statistic, Tag, Typography }
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { fmt, QueryError, useAction, useConsoleSettings, useSites, useUrlFilters, DataList } from './common.tsx';
 import { FenceMap, type Fence, type Marker } from './FenceMap.tsx';
@@ -54,6 +55,9 @@ export default function Board() {
           <Statistic title={t('board.clockedIn')} value={board.data?.total ?? '—'} />
           <Statistic title={t('board.outside')} value={board.data ? rows.filter((r) => r.withinGeofence === false).length : '—'} valueStyle={{ color: '#b42318' }} />
           <Statistic title={t('board.notTracking')} value={board.data ? rows.filter((r) => !r.isTracking).length : '—'} valueStyle={{ color: '#8a5a00' }} />
+          <Link to="/manager/alerts" data-testid="open-alerts" aria-label={t('board.openAlertsLink', { count: board.data?.openAlerts ?? 0 })}>
+            <Statistic title={t('board.openAlerts')} value={board.data?.openAlerts ?? '—'} valueStyle={{ color: board.data?.openAlerts ? '#b42318' : undefined }} />
+          </Link>
         </div>
         <Space wrap className="mgr-filters">
           <Select

@@ -13,7 +13,7 @@ const en = {
     refresh: 'Refresh', print: 'Print', back: 'Back', details: 'Details',
   },
   board: {
-    title: 'Who is clocked in now', clockedIn: 'Clocked in', outside: 'Outside the fence', notTracking: 'Not tracking', refreshed: 'Updated {{time}} · every {{seconds}} s',
+    title: 'Who is clocked in now', clockedIn: 'Clocked in', openAlerts: 'Open alerts', openAlertsLink: 'Open alerts: {{count}}. Show the alerts', outside: 'Outside the fence', notTracking: 'Not tracking', refreshed: 'Updated {{time}} · every {{seconds}} s',
     worker: 'Worker', since: 'Since', site: 'Site', position: 'Last position', fence: 'Fence', tracking: 'Tracking',
     inside: 'Inside', outsideTag: 'Outside', unknown: 'Unknown', on: 'On', off: 'Off', none: 'No worker is clocked in.',
     allSites: 'All sites', late: 'Late punches awaiting review', lateNone: 'No late punch awaits review.',
@@ -96,7 +96,7 @@ const zh: Strings = {
     refresh: '刷新', print: '打印', back: '返回', details: '详情',
   },
   board: {
-    title: '当前在岗人员', clockedIn: '在岗', outside: '在围栏外', notTracking: '未在定位', refreshed: '更新于 {{time}} · 每 {{seconds}} 秒刷新',
+    title: '当前在岗人员', clockedIn: '在岗', openAlerts: '待处理告警', openAlertsLink: '待处理告警：{{count}}。查看告警', outside: '在围栏外', notTracking: '未在定位', refreshed: '更新于 {{time}} · 每 {{seconds}} 秒刷新',
     worker: '员工', since: '上班时间', site: '工地', position: '最后位置', fence: '围栏', tracking: '定位',
     inside: '围栏内', outsideTag: '围栏外', unknown: '未知', on: '开启', off: '关闭', none: '当前没有员工在岗。',
     allSites: '全部工地', late: '待审核的补传打卡', lateNone: '没有待审核的补传打卡。',
