@@ -97,7 +97,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await page.getByRole('button', { name: 'New QR code' }).click();
     await dialog.getByLabel('Name').fill('Gate A');
     await dialog.getByLabel('Site').click();
-    await page.getByTitle('North yard').click();
+    await page.locator('.ant-select-item-option[title="North yard"]').click();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: 'Gate A', exact: true }).waitFor();
     // Each code says its site.
@@ -401,5 +401,157 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       assert.deepEqual(w.failed, []);
       await w.context.close();
     }
+  });
+
+  test('a tag typed in “New worker” is created with the worker, never dropped; the detail says since when the worker is clocked in', async () => {
+    const w = await newPage(browser);
+    await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD, '/clock/manager/workers');
+    await w.page.getByRole('button', { name: 'New worker' }).click();
+    const dialog = w.page.getByRole('dialog');
+    await dialog.getByLabel('Username').fill('dee.crane');
+    await dialog.getByLabel('Full name').fill('Dee Crane');
+    await dialog.getByLabel('Password').fill('Worker-pass-123');
+    // One tag typed and entered, one typed and left in the field, one existing in another case.
+    const tags = dialog.getByLabel('Tags');
+    await tags.fill('Crane crew');
+    await tags.press('Enter');
+    await tags.fill('nights');
+    await tags.press('Enter');
+    await tags.fill('Riggers');
+    await dialog.getByText('type a new one and press Enter: it is created when you save', { exact: false }).waitFor();
+    await settled(w.page);
+    await screenshot(w.page, 'clock-manager-worker-new-tags-en-US');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await w.page.getByRole('button', { name: 'Dee Crane' }).waitFor();
+    const found = await call(server.app, 'GET', '/api/managers/workers?search=dee.crane', { token: manager });
+    assert.deepEqual(found.body.workers[0].tags.split(',').sort(), ['Crane crew', 'Nights', 'Riggers']);
+    const all = await call(server.app, 'GET', '/api/managers/tags', { token: manager });
+    assert.deepEqual(all.body.map((g: { name: string }) => g.name).filter((n: string) => /crane|rigger|night/i.test(n)).sort(), ['Crane crew', 'Nights', 'Riggers']);
+
+    // Ana clocked in at North yard (the first test): her detail says so in words, not the raw state.
+    await w.page.goto(`${server.base}/clock/manager/workers?q=ana.field`);
+    await w.page.getByRole('button', { name: 'Ana Field' }).click();
+    const state = w.page.locator('.ant-drawer').getByTestId('clock-state');
+    await state.getByText(/^Clocked in since \d\d:\d\d at North yard$/).waitFor();
+    await settled(w.page);
+    await screenshot(w.page, 'clock-manager-worker-state-en-US');
+    await w.page.locator('.ant-drawer-close').click();
+    await w.page.getByRole('button', { name: '中文' }).click();
+    await w.page.getByRole('button', { name: 'Ana Field' }).click();
+    await state.getByText(/^自 \d\d:\d\d 起在岗（North yard）$/).waitFor();
+    await settled(w.page);
+    await screenshot(w.page, 'clock-manager-worker-state-zh-CN');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
+  test('at phone width (390 px) every screen fits without sideways scrolling: navigation in a drawer, lists as cards, forms in one column', async () => {
+    for (const lang of ['en-US', 'zh-CN'] as const) {
+      const w = await newPage(browser, lang, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      const { page } = w;
+      await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+      await page.waitForURL(/\/clock\/manager\/board$/);
+      const width = () => page.evaluate<number>('Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)');
+      // What sticks out past the right edge, to say in a failure.
+      const wide = () => page.evaluate<string[]>(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 390.5)
+        .slice(0, 5).map((e) => e.tagName + '.' + String(e.className).slice(0, 60) + ' ' + Math.round(e.getBoundingClientRect().right))`);
+      for (const screen of SCREENS) {
+        await page.goto(`${server.base}/clock/manager/${screen}`);
+        await page.locator('.mgr-cards, .mgr-cards-empty').first().waitFor();
+        await settled(page);
+        await screenshot(page, `clock-manager-phone-${screen}-${lang}`);
+        assert.ok(await width() <= 390, `${screen} (${lang}) is ${await width()} px wide: ${(await wide()).join('; ')}`);
+      }
+      // No table at phone width: the workers are cards, each with its actions.
+      await page.goto(`${server.base}/clock/manager/workers`);
+      await page.locator('.mgr-card').filter({ hasText: 'Ana Field' }).waitFor();
+      assert.equal(await page.locator('table').count(), 0);
+      // The navigation is in a drawer opened from the header.
+      await page.getByRole('button', { name: lang === 'en-US' ? 'Menu' : '菜单' }).click();
+      await page.getByRole('menuitem', { name: lang === 'en-US' ? 'Sites' : '工地' }).waitFor();
+      await settled(page);
+      await screenshot(page, `clock-manager-phone-nav-${lang}`);
+      await page.getByRole('menuitem', { name: lang === 'en-US' ? 'Sites' : '工地' }).click();
+      await page.waitForURL(/\/manager\/sites$/);
+      await page.locator('.mgr-card').filter({ hasText: 'North yard' }).waitFor();
+      // A form and a worker's detail.
+      await page.goto(`${server.base}/clock/manager/workers`);
+      await page.getByRole('button', { name: lang === 'en-US' ? 'New worker' : '新建员工' }).click();
+      await page.getByRole('dialog').getByLabel(lang === 'en-US' ? 'Username' : '用户名').waitFor();
+      await settled(page);
+      assert.ok(await width() <= 390, `the new worker form (${lang}) is ${await width()} px wide`);
+      await screenshot(page, `clock-manager-phone-worker-form-${lang}`);
+      await page.getByRole('dialog').getByRole('button', { name: lang === 'en-US' ? 'Cancel' : '取消' }).click();
+      await page.getByRole('button', { name: 'Ana Field' }).click();
+      await page.locator('.ant-drawer').getByRole('tab').first().waitFor();
+      await settled(page);
+      assert.ok(await width() <= 390, `a worker's detail (${lang}) is ${await width()} px wide`);
+      await screenshot(page, `clock-manager-phone-worker-drawer-${lang}`);
+      await page.goto(`${server.base}/clock/manager/sites`);
+      await page.locator('.mgr-card').filter({ hasText: 'North yard' }).getByRole('button', { name: lang === 'en-US' ? 'Edit' : '编辑' }).click();
+      await page.locator('.leaflet-interactive').first().waitFor();
+      await settled(page);
+      assert.ok(await width() <= 390, `the site editor (${lang}) is ${await width()} px wide`);
+      await screenshot(page, `clock-manager-phone-site-edit-${lang}`);
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, []);
+      await w.context.close();
+    }
+  });
+
+  test('a site without a fence: the first sign-in is led to draw the default site’s, the QR form offers only fenced sites and says why, the sites screen warns', async () => {
+    const sites = await call(server.app, 'GET', '/api/managers/sites', { token: manager });
+    const home = sites.body.find((s: { is_default: boolean }) => s.is_default) as { id: number; name: string; fence: unknown };
+    assert.equal(home.fence, null, 'a new database’s default site has no fence');
+    for (const lang of ['zh-CN', 'en-US'] as const) {
+      const en = lang === 'en-US';
+      const w = await newPage(browser, lang);
+      const { page } = w;
+      await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+      await page.waitForURL(/\/clock\/manager\/board$/);
+      const banner = page.getByTestId('fence-banner');
+      await banner.getByText(en ? `Draw the fence of “${home.name}” before anyone clocks` : `员工打卡前，请先绘制“${home.name}”的电子围栏`).waitFor();
+      await settled(page);
+      await screenshot(page, `clock-manager-first-fence-${lang}`);
+
+      await page.goto(`${server.base}/clock/manager/qr`);
+      await page.getByRole('button', { name: en ? 'New QR code' : '新建二维码' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByTestId('unfenced-note').getByText(en ? `${home.name} is not offered: it has no fence.` : `未提供没有电子围栏的工地：${home.name}。`).waitFor();
+      await dialog.getByLabel(en ? 'Site' : '工地').click();
+      await page.locator('.ant-select-item-option[title="North yard"]').waitFor();
+      assert.equal(await page.locator('.ant-select-item-option').filter({ hasText: home.name }).count(), 0, 'the unfenced default site is not offered');
+      await settled(page);
+      await screenshot(page, `clock-manager-qr-form-fenced-only-${lang}`);
+      await page.keyboard.press('Escape');
+      await dialog.getByRole('button', { name: en ? 'Cancel' : '取消' }).click();
+
+      await page.goto(`${server.base}/clock/manager/sites`);
+      await page.getByRole('alert').getByText(en ? 'A site without a fence cannot be used for clocking' : '没有电子围栏的工地不能用于打卡', { exact: false }).waitFor();
+      await settled(page);
+      await screenshot(page, `clock-manager-sites-unfenced-${lang}`);
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, []);
+      await w.context.close();
+    }
+
+    // The banner leads to the default site's editor; once its fence is drawn, the banner goes.
+    const w = await newPage(browser);
+    await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+    await w.page.getByTestId('fence-banner').getByRole('button', { name: 'Draw the fence' }).click();
+    await w.page.waitForURL(new RegExp(`/manager/sites\\?edit=${home.id}$`));
+    const dialog = w.page.getByRole('dialog');
+    await dialog.getByLabel('Centre latitude').fill('48.85');
+    await dialog.getByLabel('Centre longitude').fill('2.35');
+    await dialog.getByLabel('Radius (m)').fill('200');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await w.page.getByRole('cell', { name: 'circle, 200 m' }).waitFor();
+    await w.page.getByRole('menuitem', { name: 'Live board' }).click();
+    await w.page.getByText('No worker is clocked in.').or(w.page.getByRole('table').first()).first().waitFor();
+    assert.equal(await w.page.getByTestId('fence-banner').count(), 0);
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
   });
 });

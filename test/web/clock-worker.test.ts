@@ -141,6 +141,39 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
+  test('a double tap records one punch: the button shows the confirmation, and the opposite punch needs the code read again', async () => {
+    for (const [language, clockIn, clockOut, recorded, again] of [
+      ['en-US', 'Clock in', 'Clock out', 'Clock-in recorded', 'For the next punch, the code is read again'],
+      ['zh-CN', '上班打卡', '下班打卡', '上班打卡已记录', '下次打卡需重新识别二维码'],
+    ] as const) {
+      const worker = await createWorker(server.app, manager);
+      const w = await phone(language, worker, inside(), { clock: true });
+      const sent: string[] = [];
+      w.page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/clock')) sent.push(r.url()); });
+      const button = ready(w.page, clockIn);
+      await button.waitFor();
+      const box = (await button.boundingBox())!;
+      // Two taps 150 ms apart where the thumb is, whatever the button shows by then.
+      await w.page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+      await w.page.waitForTimeout(150);
+      await w.page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+      const confirmed = w.page.getByTestId('confirmed');
+      await confirmed.getByText(recorded).waitFor();
+      await confirmed.getByText(again).waitFor();
+      assert.equal(await confirmed.isDisabled(), true);
+      await screenshot(w.page, `clock-worker-confirmed-${language}`);
+      // More taps while it is shown do nothing; then the code read afresh makes the button ready.
+      await w.page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+      await w.page.clock.fastForward(6_000);
+      await ready(w.page, clockOut).waitFor();
+      assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in']);
+      assert.equal(sent.length, 1, 'one punch sent');
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, []);
+      await w.context.close();
+    }
+  });
+
   test('the clock screen’s targets are big enough for a thumb: the big button spans the screen, nothing is under 44 px', async () => {
     const worker = await createWorker(server.app, manager);
     const w = await phone('en-US', worker);

@@ -218,6 +218,8 @@ test('every refusal in words, in both languages', async () => {
     [new Answer(404, 'QR_CODE_INACTIVE'), /not in use/, /未启用/],
     [new Answer(409, 'DUPLICATE_EVENT', { currentState: 'clock_in' }), /already clocked in/, /已经上班/],
     [new Answer(409, 'DUPLICATE_EVENT', { currentState: 'clock_out' }), /already clocked out/, /已经下班/],
+    [new Answer(409, 'PUNCH_TOO_SOON', { lastEventType: 'clock_out', secondsSinceLastEvent: 5, minIntervalSeconds: 10, retryAfterSeconds: 5 }), /^You clocked out 5 seconds ago.*wait 5 s/, /5 秒前刚下班打卡.*等 5 秒/],
+    [new Answer(409, 'PUNCH_TOO_SOON', { lastEventType: 'clock_in', secondsSinceLastEvent: 2, minIntervalSeconds: 10 }), /^You clocked in 2 seconds ago.*wait 8 s/, /2 秒前刚上班打卡.*等 8 秒/],
     [new Answer(403, 'DEVICE_NOT_AUTHORIZED'), /reset the device binding/, /重置设备绑定/],
     [new Answer(429, 'RATE_LIMITED', {}, 17), /Wait 17 s/, /17 秒/],
     [new Answer(409, 'GEOFENCE_NOT_CONFIGURED'), /no area set up/, /尚未设置范围/],

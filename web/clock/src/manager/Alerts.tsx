@@ -1,50 +1,68 @@
-// Security alerts with their filters (type, severity, worker, since) and page in the URL; each
-// alert's details (positions, speeds, the QR code …) expand under its row.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Empty, Select, Space, Table, Tag, Typography } from 'antd';
+// Security alerts with their filters (status, type, severity, worker, since) and page in the URL;
+// each alert's details (positions, speeds, the QR code …) expand under its row. The workflow: a
+// manager acknowledges an open alert (on it) and resolves it, each with an optional note; resolved
+// alerts leave the default view (`unresolved`), the status filter shows them.
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, DatePicker, Empty, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
-import { fmt, QueryError, useUrlFilters } from './common.tsx';
+import type { paths } from '../api/schema.gen.ts';
+import { fmt, QueryError, useAction, useUrlFilters, DataList } from './common.tsx';
 
 const PAGE_SIZE = 20;
 const TYPES = ['geofence_violation', 'device_mismatch', 'forced_clock_out', 'qr_invalid', 'impossible_travel', 'implausible_accuracy', 'duplicate_event', 'out_of_order_event', 'late_punch'] as const;
 const SEVERITIES = ['low', 'medium', 'high'] as const;
 type Severity = (typeof SEVERITIES)[number];
+const STATUSES = ['unresolved', 'open', 'acknowledged', 'resolved', 'all'] as const;
+type StatusFilter = (typeof STATUSES)[number];
+const STATUS_COLOR = { open: 'red', acknowledged: 'gold', resolved: 'green' } as const;
+type Step = 'acknowledge' | 'resolve';
+type Alert = NonNullable<Awaited<ReturnType<typeof listAlerts>>>['alerts'][number];
+type AlertsQuery = NonNullable<paths['/api/managers/security/alerts']['get']['parameters']['query']>;
+const listAlerts = (query: AlertsQuery) =>
+  call(api.GET('/api/managers/security/alerts', { params: { query } }));
 export const SEVERITY_COLOR = { low: 'blue', medium: 'orange', high: 'red' } as const;
 
 export default function Alerts() {
   const { t } = useTranslation('manager');
   const { filters, set, page } = useUrlFilters();
+  const client = useQueryClient();
+  const [acting, setActing] = useState<{ alert: Alert; step: Step } | null>(null);
+  const status = (STATUSES as readonly string[]).includes(filters.status ?? '') ? filters.status as StatusFilter : 'unresolved';
   const query = {
-    page, limit: PAGE_SIZE,
+    page, limit: PAGE_SIZE, status,
     ...(filters.type ? { type: filters.type as (typeof TYPES)[number] } : {}),
     ...(filters.severity ? { severity: filters.severity as Severity } : {}),
     ...(filters.userId ? { userId: Number(filters.userId) } : {}),
     ...(filters.since ? { since: filters.since } : {}),
   };
-  const list = useQuery({ queryKey: ['alerts', query], queryFn: () => call(api.GET('/api/managers/security/alerts', { params: { query } })), placeholderData: keepPreviousData, refetchInterval: 30_000 });
-  const filtered = Boolean(filters.type || filters.severity || filters.userId || filters.since);
+  const list = useQuery({ queryKey: ['alerts', query], queryFn: () => listAlerts(query), placeholderData: keepPreviousData, refetchInterval: 30_000 });
+  const filtered = Boolean(filters.type || filters.severity || filters.userId || filters.since || filters.status);
   return (
     <Card>
       <Space wrap className="mgr-filters">
+        <Select aria-label={t('alerts.status')} style={{ width: 200 }} value={status} onChange={(v) => set({ status: v === 'unresolved' ? undefined : v, page: undefined })}
+          options={STATUSES.map((x) => ({ value: x, label: t(`alerts.statusFilter.${x}`) }))} />
         <Select aria-label={t('alerts.type')} style={{ minWidth: 200 }} value={filters.type ?? ''} onChange={(v) => set({ type: v, page: undefined })}
           options={[{ value: '', label: t('alerts.anyType') }, ...TYPES.map((x) => ({ value: x, label: t(`alerts.types.${x}`) }))]} />
         <Select aria-label={t('alerts.severity')} style={{ width: 160 }} value={filters.severity ?? ''} onChange={(v) => set({ severity: v, page: undefined })}
           options={[{ value: '', label: t('alerts.anySeverity') }, ...SEVERITIES.map((x) => ({ value: x, label: t(`alerts.${x}`) }))]} />
         <DatePicker aria-label={t('alerts.since')} placeholder={t('alerts.since')} showTime value={filters.since ? dayjs(filters.since) : null}
           onChange={(d) => set({ since: d ? d.toISOString() : undefined, page: undefined })} />
-        {filtered && <Button onClick={() => set({ type: undefined, severity: undefined, userId: undefined, since: undefined, page: undefined })}>{t('action.reset')}</Button>}
+        {filtered && <Button onClick={() => set({ type: undefined, severity: undefined, userId: undefined, since: undefined, status: undefined, page: undefined })}>{t('action.reset')}</Button>}
       </Space>
       {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <Table
+        <DataList
           rowKey="id"
           aria-label={t('nav.alerts')}
           loading={list.isFetching && !list.data}
           dataSource={list.data?.alerts ?? []}
-          locale={{ emptyText: <Empty description={filtered ? t('state.noMatch') : t('alerts.none')} /> }}
+          locale={{ emptyText: <Empty description={filtered ? t('state.noMatch') : t('alerts.noneOpen')} /> }}
           pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onChange: (p) => set({ page: p === 1 ? undefined : p }), showSizeChanger: false }}
           expandable={{ expandedRowRender: (a) => <pre className="mgr-details">{JSON.stringify(a.details, null, 2)}</pre> }}
+          rowClassName={(a) => `alert-${a.status}`}
           columns={[
             { title: t('alerts.time'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
             { title: t('alerts.type'), dataIndex: 'alert_type', render: (v: string) => t(`alerts.types.${v}`, { defaultValue: v }) },
@@ -53,9 +71,72 @@ export default function Alerts() {
               title: t('alerts.worker'), key: 'w',
               render: (_, a) => <Button type="link" onClick={() => set({ userId: a.user_id, page: undefined })}>{a.full_name} <Typography.Text type="secondary">{a.username}</Typography.Text></Button>,
             },
+            {
+              title: t('alerts.status'), dataIndex: 'status',
+              render: (_: unknown, a: Alert) => (
+                <Space direction="vertical" size={2}>
+                  <Tag color={STATUS_COLOR[a.status]}>{t(`alerts.statuses.${a.status}`)}</Tag>
+                  {(['acknowledged', 'resolved'] as const).map((k) => {
+                    const step = a[k];
+                    if (!step) return null;
+                    return (
+                      <Typography.Text key={k} type="secondary" className="alert-step">
+                        {t(`alerts.by_${k}`, { name: step.by?.full_name ?? t('alerts.someone'), time: fmt(step.at) })}
+                        {step.note ? <>: <q>{step.note}</q></> : null}
+                      </Typography.Text>
+                    );
+                  })}
+                </Space>
+              ),
+            },
+            {
+              title: '', key: 'a',
+              render: (_: unknown, a: Alert) => (a.status === 'resolved' ? null : (
+                <Space size={0} wrap>
+                  {a.status === 'open' && <Button type="link" onClick={() => setActing({ alert: a, step: 'acknowledge' })}>{t('alerts.acknowledge')}</Button>}
+                  <Button type="link" onClick={() => setActing({ alert: a, step: 'resolve' })}>{t('alerts.resolve')}</Button>
+                </Space>
+              )),
+            },
           ]}
         />
       )}
+      {acting && <StepForm {...acting} onClose={(done) => {
+        setActing(null);
+        if (done) {
+          void client.invalidateQueries({ queryKey: ['alerts'] });
+          void client.invalidateQueries({ queryKey: ['board'] });
+        }
+      }} />}
     </Card>
+  );
+}
+
+/** Acknowledge or resolve one alert, with an optional note. */
+function StepForm({ alert, step, onClose }: { alert: Alert; step: Step; onClose: (done: boolean) => void }) {
+  const { t } = useTranslation('manager');
+  const [form] = Form.useForm<{ note?: string }>();
+  const run = useAction();
+  const [saving, setSaving] = useState(false);
+  const save = async (v: { note?: string }) => {
+    setSaving(true);
+    const note = v.note?.trim();
+    const body = note ? { note } : {};
+    const ok = await run(() => (step === 'acknowledge'
+      ? call(api.POST('/api/managers/security/alerts/{id}/acknowledge', { params: { path: { id: alert.id } }, body }))
+      : call(api.POST('/api/managers/security/alerts/{id}/resolve', { params: { path: { id: alert.id } }, body }))), t(step === 'acknowledge' ? 'alerts.acknowledged' : 'alerts.resolvedDone'));
+    setSaving(false);
+    onClose(ok);
+  };
+  return (
+    <Modal open title={`${t(step === 'acknowledge' ? 'alerts.acknowledge' : 'alerts.resolve')} — ${t(`alerts.types.${alert.alert_type}`, { defaultValue: alert.alert_type })}, ${alert.full_name}`}
+      onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t(step === 'acknowledge' ? 'alerts.acknowledge' : 'alerts.resolve')} cancelText={t('action.cancel')} confirmLoading={saving}>
+      <Typography.Paragraph type="secondary">{t(step === 'acknowledge' ? 'alerts.acknowledgeHelp' : 'alerts.resolveHelp')}</Typography.Paragraph>
+      <Form form={form} layout="vertical" name="alert-step" onFinish={(v) => void save(v)}>
+        <Form.Item name="note" label={t('alerts.note')} rules={[{ max: 1000 }]}>
+          <Input.TextArea rows={3} maxLength={1000} showCount />
+        </Form.Item>
+      </Form>
+    </Modal>
   );
 }

@@ -1,10 +1,10 @@
 // The app blacklist: package identifiers of mock-location apps that the worker app refuses to
 // run alongside; add (validated as the server does) and remove.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Empty, Form, Input, Popconfirm, Space, Table, Typography } from 'antd';
+import { Button, Card, Empty, Form, Input, Popconfirm, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
-import { fieldErrors, QueryError, useAction } from './common.tsx';
+import { fieldErrors, QueryError, useAction, DataList } from './common.tsx';
 
 const PACKAGE_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$/;
 
@@ -37,18 +37,18 @@ export default function Blacklist() {
         <Button type="primary" htmlType="submit">{t('blacklist.add')}</Button>
       </Form>
       {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <Table
-          rowKey={(p) => p}
+        <DataList
+          rowKey="packageId"
           aria-label={t('nav.blacklist')}
           loading={list.isPending}
-          dataSource={list.data ?? []}
+          dataSource={(list.data ?? []).map((packageId) => ({ packageId }))}
           pagination={{ pageSize: 50, hideOnSinglePage: true }}
           locale={{ emptyText: <Empty description={t('blacklist.none')} /> }}
           columns={[
-            { title: t('blacklist.packageId'), key: 'p', render: (_, p: string) => <Typography.Text code>{p}</Typography.Text> },
+            { title: t('blacklist.packageId'), key: 'p', render: (_, { packageId: p }) => <Typography.Text code>{p}</Typography.Text> },
             {
               title: '', key: 'a', width: 120,
-              render: (_, p: string) => (
+              render: (_, { packageId: p }) => (
                 <Space>
                   <Popconfirm title={t('blacklist.removeConfirm')} onConfirm={() => remove(p)} okText={t('action.delete')} cancelText={t('action.cancel')}>
                     <Button type="link" danger aria-label={`${t('action.delete')} ${p}`}>{t('action.delete')}</Button>

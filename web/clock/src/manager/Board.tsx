@@ -3,12 +3,13 @@
 // the sites' fences; drawn on a plain grid when no map tiles are configured); and the late
 // (offline) punches awaiting review, which the manager marks reviewed. The filters live in the URL.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Empty, Input, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Input, Select, Space, Statistic, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
-import { fmt, QueryError, useAction, useConsoleSettings, useSites, useUrlFilters } from './common.tsx';
+import { fmt, QueryError, useAction, useConsoleSettings, useSites, useUrlFilters, DataList } from './common.tsx';
 import { FenceMap, type Fence, type Marker } from './FenceMap.tsx';
 
 const POLL_MS = 5_000;
@@ -54,6 +55,9 @@ export default function Board() {
           <Statistic title={t('board.clockedIn')} value={board.data?.total ?? '—'} />
           <Statistic title={t('board.outside')} value={board.data ? rows.filter((r) => r.withinGeofence === false).length : '—'} valueStyle={{ color: '#b42318' }} />
           <Statistic title={t('board.notTracking')} value={board.data ? rows.filter((r) => !r.isTracking).length : '—'} valueStyle={{ color: '#8a5a00' }} />
+          <Link to="/manager/alerts" data-testid="open-alerts" aria-label={t('board.openAlertsLink', { count: board.data?.openAlerts ?? 0 })}>
+            <Statistic title={t('board.openAlerts')} value={board.data?.openAlerts ?? '—'} valueStyle={{ color: board.data?.openAlerts ? '#b42318' : undefined }} />
+          </Link>
         </div>
         <Space wrap className="mgr-filters">
           <Select
@@ -83,7 +87,7 @@ export default function Board() {
           </>
         )}
         {board.isError && !board.data ? <QueryError error={board.error} onRetry={() => void board.refetch()} /> : (
-          <Table
+          <DataList
             rowKey="userId"
             aria-label={t('board.title')}
             loading={board.isPending}
@@ -111,7 +115,7 @@ export default function Board() {
       </Card>
       <Card title={t('board.late')} extra={<Button onClick={() => void late.refetch()}>{t('action.refresh')}</Button>}>
         {late.isError && !late.data ? <QueryError error={late.error} onRetry={() => void late.refetch()} /> : (
-          <Table
+          <DataList
             rowKey="id"
             aria-label={t('board.late')}
             loading={late.isPending}

@@ -1,19 +1,20 @@
-// The manager console (desktop first, usable on a tablet): its own lazy chunk with Ant Design,
-// never loaded by workers. One menu entry per screen; the QR sheet is a bare page made to print.
-import { AlertOutlined, ApiOutlined, DashboardOutlined, EnvironmentOutlined, QrcodeOutlined, StopOutlined, TeamOutlined } from '@ant-design/icons';
+// The manager console: its own lazy chunk with Ant Design, never loaded by workers. One menu
+// entry per screen, in a sidebar from `md` up and in a drawer at phone width (where the lists
+// become cards and the forms one column: see common.tsx); the QR sheet is a bare page made to print.
+import { AlertOutlined, ApiOutlined, DashboardOutlined, EnvironmentOutlined, LogoutOutlined, MenuOutlined, QrcodeOutlined, StopOutlined, TeamOutlined } from '@ant-design/icons';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, Button, ConfigProvider, Layout, Menu, Space, Typography } from 'antd';
+import { Alert, App as AntApp, Button, ConfigProvider, Drawer, Layout, Menu, Space, Typography } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth/auth.tsx';
 import { LanguageButton } from '../components/LanguageButton.tsx';
 import { addStrings } from '../i18n/index.ts';
-import { queryClient } from './common.tsx';
+import { queryClient, useNarrow, useSites } from './common.tsx';
 import './manager.css';
 import { strings } from './strings.ts';
 
@@ -38,33 +39,70 @@ const MENU = [
   { key: 'webhooks', icon: <ApiOutlined /> },
 ] as const;
 
+/**
+ * Until the default site has a fence nobody can clock at its codes (a new database starts so): every
+ * screen but the sites' says so and leads to drawing it.
+ */
+function FenceBanner() {
+  const { t } = useTranslation('manager');
+  const navigate = useNavigate();
+  const sites = useSites();
+  const site = sites.data?.find((s) => s.is_default && !s.fence);
+  if (!site) return null;
+  return (
+    <Alert type="warning" showIcon className="mgr-notice" role="alert" data-testid="fence-banner"
+      message={t('sites.firstFenceTitle', { site: site.name })}
+      description={t('sites.firstFenceWhy')}
+      action={<Button type="primary" onClick={() => void navigate(`/manager/sites?edit=${site.id}`)}>{t('sites.drawFence')}</Button>} />
+  );
+}
+
 function Shell() {
   const { t } = useTranslation('manager');
   const { session, signOut } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
   const current = location.pathname.split('/')[2] || 'board';
+  const narrow = useNarrow();
+  const [drawer, setDrawer] = useState(false);
+  const menu = (
+    <Menu
+      mode="inline"
+      selectedKeys={[current]}
+      items={MENU.map((m) => ({ key: m.key, icon: m.icon, label: t(`nav.${m.key}`) }))}
+      onClick={({ key }) => {
+        setDrawer(false);
+        void navigate(`/manager/${key}`);
+      }}
+    />
+  );
   return (
-    <Layout className="mgr">
-      <Layout.Sider width={232} breakpoint="lg" collapsedWidth={56} theme="light" className="mgr-sider">
-        <div className="mgr-brand">{t('common:app.manager')}</div>
-        <Menu
-          mode="inline"
-          selectedKeys={[current]}
-          items={MENU.map((m) => ({ key: m.key, icon: m.icon, label: t(`nav.${m.key}`) }))}
-          onClick={({ key }) => void navigate(`/manager/${key}`)}
-        />
-      </Layout.Sider>
+    <Layout className={`mgr${narrow ? ' mgr-narrow' : ''}`}>
+      {narrow ? (
+        <Drawer open={drawer} placement="left" width={272} onClose={() => setDrawer(false)} title={t('common:app.manager')} className="mgr-nav-drawer"
+          footer={<Typography.Text type="secondary">{session?.fullName}</Typography.Text>}>
+          {menu}
+        </Drawer>
+      ) : (
+        <Layout.Sider width={232} breakpoint="lg" collapsedWidth={56} theme="light" className="mgr-sider">
+          <div className="mgr-brand">{t('common:app.manager')}</div>
+          {menu}
+        </Layout.Sider>
+      )}
       <Layout>
         <Layout.Header className="mgr-header">
+          {narrow && <Button type="text" icon={<MenuOutlined />} aria-label={t('nav.open')} aria-expanded={drawer} onClick={() => setDrawer(true)} className="mgr-nav-button" />}
           <Typography.Title level={1} className="mgr-title">{t(`nav.${current}`, { defaultValue: t('nav.board') })}</Typography.Title>
-          <Space>
-            <Typography.Text type="secondary">{session?.fullName}</Typography.Text>
+          <Space size={narrow ? 0 : 8}>
+            {!narrow && <Typography.Text type="secondary">{session?.fullName}</Typography.Text>}
             <LanguageButton />
-            <Button type="link" onClick={signOut}>{t('common:action.signOut')}</Button>
+            {narrow
+              ? <Button type="text" icon={<LogoutOutlined />} aria-label={t('common:action.signOut')} title={t('common:action.signOut')} onClick={signOut} />
+              : <Button type="link" onClick={signOut}>{t('common:action.signOut')}</Button>}
           </Space>
         </Layout.Header>
         <Layout.Content className="mgr-content">
+          {current !== 'sites' && <FenceBanner />}
           <Suspense fallback={<p className="loading" role="status">{t('state.loading')}</p>}>
             <Routes>
               <Route index element={<Navigate to="board" replace />} />

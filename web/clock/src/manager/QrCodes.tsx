@@ -3,12 +3,12 @@
 // history names them.
 import { PlusOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Empty, Form, Input, Modal, Select, Space, Switch, Table, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Form, Input, Modal, Select, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
-import { fieldErrors, fmt, QueryError, useAction, useSites, useUrlFilters } from './common.tsx';
+import { fieldErrors, fmt, QueryError, useAction, useSites, useUrlFilters, DataList } from './common.tsx';
 
 type Qr = { id: string; name: string; is_active: boolean; created_at: string; siteId: number; siteName: string };
 
@@ -26,6 +26,9 @@ export default function QrCodes() {
   const list = useQuery({ queryKey: ['qr', query], queryFn: () => call(api.GET('/api/managers/qr-codes', { params: { query } })) });
   const refresh = () => { void client.invalidateQueries({ queryKey: ['qr'] }); void client.invalidateQueries({ queryKey: ['sites'] }); };
   const siteOptions = (sites.data ?? []).map((s) => ({ value: s.id, label: s.name }));
+  // A code on a site without a fence cannot be used for clocking: only fenced sites are offered.
+  const fencedOptions = (sites.data ?? []).filter((s) => s.fence).map((s) => ({ value: s.id, label: s.name }));
+  const unfenced = (sites.data ?? []).filter((s) => !s.fence).map((s) => s.name);
   const toggle = (q: Qr, is_active: boolean) =>
     void run(() => call(api.PATCH('/api/managers/qr-codes/{id}', { params: { path: { id: q.id } }, body: { is_active } })), t('state.saved')).then(refresh);
 
@@ -39,7 +42,7 @@ export default function QrCodes() {
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t('qr.create')}</Button>
       </Space>
       {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <Table
+        <DataList
           rowKey="id"
           aria-label={t('nav.qr')}
           loading={list.isPending}
@@ -67,13 +70,24 @@ export default function QrCodes() {
           ]}
         />
       )}
-      {creating && <CreateQr siteOptions={siteOptions} siteId={siteId} onClose={(saved) => { setCreating(false); if (saved) refresh(); }} />}
-      {moving && <MoveQr qr={moving} siteOptions={siteOptions} onClose={(saved) => { setMoving(null); if (saved) refresh(); }} />}
+      {creating && <CreateQr siteOptions={fencedOptions} unfenced={unfenced} siteId={fencedOptions.some((o) => o.value === siteId) ? siteId : undefined} onClose={(saved) => { setCreating(false); if (saved) refresh(); }} />}
+      {moving && <MoveQr qr={moving} siteOptions={fencedOptions.some((o) => o.value === moving.siteId) ? fencedOptions : [{ value: moving.siteId, label: moving.siteName }, ...fencedOptions]} unfenced={unfenced} onClose={(saved) => { setMoving(null); if (saved) refresh(); }} />}
     </Card>
   );
 }
 
-function CreateQr({ siteOptions, siteId, onClose }: { siteOptions: { value: number; label: string }[]; siteId?: number | undefined; onClose: (saved: boolean) => void }) {
+/** Why some sites are not offered: they have no fence (and where to draw one). */
+function UnfencedNote({ unfenced }: { unfenced: string[] }) {
+  const { t } = useTranslation('manager');
+  if (!unfenced.length) return null;
+  return (
+    <Alert type="info" showIcon style={{ marginBottom: 16 }} data-testid="unfenced-note"
+      message={t('qr.unfencedNotOffered', { count: unfenced.length, names: unfenced.join(t('sites.listSeparator')) })}
+      description={<>{t('qr.unfencedWhy')} <Link to="/manager/sites">{t('qr.toSites')}</Link></>} />
+  );
+}
+
+function CreateQr({ siteOptions, unfenced, siteId, onClose }: { siteOptions: { value: number; label: string }[]; unfenced: string[]; siteId?: number | undefined; onClose: (saved: boolean) => void }) {
   const { t } = useTranslation('manager');
   const [form] = Form.useForm();
   const run = useAction();
@@ -89,7 +103,10 @@ function CreateQr({ siteOptions, siteId, onClose }: { siteOptions: { value: numb
     if (ok) onClose(true);
   };
   return (
-    <Modal open title={t('qr.create')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}>
+    <Modal open title={t('qr.create')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}
+      okButtonProps={{ disabled: siteOptions.length === 0 }}>
+      <UnfencedNote unfenced={unfenced} />
+      {siteOptions.length === 0 && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={t('qr.noFencedSite')} />}
       <Form form={form} layout="vertical" name="qr" onFinish={(v) => void save(v)} initialValues={{ siteId: siteId ?? siteOptions[0]?.value }}>
         <Form.Item name="name" label={t('qr.name')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
           <Input />
@@ -102,7 +119,7 @@ function CreateQr({ siteOptions, siteId, onClose }: { siteOptions: { value: numb
   );
 }
 
-function MoveQr({ qr, siteOptions, onClose }: { qr: Qr; siteOptions: { value: number; label: string }[]; onClose: (saved: boolean) => void }) {
+function MoveQr({ qr, siteOptions, unfenced, onClose }: { qr: Qr; siteOptions: { value: number; label: string }[]; unfenced: string[]; onClose: (saved: boolean) => void }) {
   const { t } = useTranslation('manager');
   const [form] = Form.useForm();
   const run = useAction();
@@ -111,6 +128,7 @@ function MoveQr({ qr, siteOptions, onClose }: { qr: Qr; siteOptions: { value: nu
   };
   return (
     <Modal open title={`${t('qr.move')} — ${qr.name}`} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}>
+      <UnfencedNote unfenced={unfenced.filter((n) => n !== qr.siteName)} />
       <Form form={form} layout="vertical" name="qr-move" onFinish={(v) => void save(v)} initialValues={{ siteId: qr.siteId }}>
         <Form.Item name="siteId" label={t('qr.site')} rules={[{ required: true, message: t('workers.required') }]}>
           <Select options={siteOptions} />

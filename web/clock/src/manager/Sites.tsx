@@ -3,11 +3,11 @@
 // server validates (ranges, at least 3 vertices) with the server's refusals next to the fields.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm, Radio, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm, Radio, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
-import { fieldErrors, QueryError, useAction, useConsoleSettings, useSites, type Tr } from './common.tsx';
+import { fieldErrors, QueryError, useAction, useConsoleSettings, useSites, useUrlFilters, type Tr, DataList } from './common.tsx';
 import { FenceMap, type Fence, type Point } from './FenceMap.tsx';
 
 type Site = NonNullable<ReturnType<typeof useSites>['data']>[number];
@@ -30,16 +30,31 @@ export default function Sites() {
   const sites = useSites();
   const run = useAction();
   const client = useQueryClient();
-  const [editing, setEditing] = useState<Site | 'new' | null>(null);
+  const { filters, set } = useUrlFilters();
+  const [editingState, setEditing] = useState<Site | 'new' | null>(null);
+  // `?edit=<id>`: the editor of that site open (where the first sign-in's banner leads).
+  const asked = filters.edit ? sites.data?.find((s) => s.id === Number(filters.edit)) ?? null : null;
+  const editing = editingState ?? asked;
+  const close = (saved: boolean) => {
+    setEditing(null);
+    if (filters.edit) set({ edit: undefined });
+    if (saved) refresh();
+  };
   const refresh = () => void client.invalidateQueries({ queryKey: ['sites'] });
+  const unfenced = (sites.data ?? []).filter((s) => !s.fence);
   const remove = (s: Site) => void run(() => call(api.DELETE('/api/managers/sites/{id}', { params: { path: { id: s.id } } })), t('state.deleted')).then(refresh);
   return (
     <Card>
       <Space className="mgr-filters">
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('sites.create')}</Button>
       </Space>
+      {unfenced.length > 0 && (
+        <Alert type="warning" showIcon className="mgr-notice" role="alert"
+          message={t('sites.unfencedTitle', { count: unfenced.length, names: unfenced.map((s) => s.name).join(t('sites.listSeparator')) })}
+          description={t('sites.unfencedWhy')} />
+      )}
       {sites.isError ? <QueryError error={sites.error} onRetry={() => void sites.refetch()} /> : (
-        <Table
+        <DataList
           rowKey="id"
           aria-label={t('nav.sites')}
           loading={sites.isPending}
@@ -48,7 +63,7 @@ export default function Sites() {
           locale={{ emptyText: <Empty description={t('state.empty')} /> }}
           columns={[
             { title: t('sites.name'), dataIndex: 'name', render: (v: string, s) => <span>{v} {s.is_default && <Tag>{t('sites.default')}</Tag>}</span> },
-            { title: t('sites.fence'), dataIndex: 'fence', render: (f: Site['fence']) => (f ? fenceSummary(f, t) : <Typography.Text type="warning">{t('sites.noFence')}</Typography.Text>) },
+            { title: t('sites.fence'), dataIndex: 'fence', render: (f: Site['fence']) => (f ? fenceSummary(f, t) : <Typography.Text type="danger">{t('sites.noFence')}</Typography.Text>) },
             { title: t('sites.qrCount'), dataIndex: 'qr_code_count' },
             {
               title: '', key: 'a',
@@ -66,7 +81,7 @@ export default function Sites() {
           ]}
         />
       )}
-      {editing && <SiteEditor site={editing === 'new' ? null : editing} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
+      {editing && <SiteEditor site={editing === 'new' ? null : editing} onClose={close} />}
     </Card>
   );
 }

@@ -2,11 +2,11 @@
 // is created or rotated, and each endpoint's deliveries with a re-send.
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
-import { fieldErrors, fmt, QueryError, useAction } from './common.tsx';
+import { fieldErrors, fmt, QueryError, useAction, DataList, useNarrow } from './common.tsx';
 
 const EVENTS = ['worker.clock_in', 'worker.clock_out', 'security.violation'] as const;
 type Event = (typeof EVENTS)[number];
@@ -35,7 +35,7 @@ export default function Webhooks() {
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('webhooks.create')}</Button>
       </Space>
       {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <Table
+        <DataList
           rowKey="id"
           aria-label={t('nav.webhooks')}
           loading={list.isPending}
@@ -114,6 +114,7 @@ function HookForm({ hook, onClose }: { hook: Hook | null; onClose: (secret?: str
 
 function Deliveries({ hook, onClose }: { hook: Hook; onClose: () => void }) {
   const { t } = useTranslation('manager');
+  const narrow = useNarrow();
   const run = useAction();
   const client = useQueryClient();
   const [status, setStatus] = useState<keyof typeof STATUS_COLOR | ''>('');
@@ -128,11 +129,11 @@ function Deliveries({ hook, onClose }: { hook: Hook; onClose: () => void }) {
     void run(() => call(api.POST('/api/managers/webhooks/deliveries/{id}/resend', { params: { path: { id } } })), t('state.done'))
       .then(() => client.invalidateQueries({ queryKey: ['deliveries', hook.id] }));
   return (
-    <Drawer open width={760} title={`${t('webhooks.deliveries')} — ${hook.url}`} onClose={onClose}>
+    <Drawer open width={narrow ? '100%' : 760} title={`${t('webhooks.deliveries')} — ${hook.url}`} onClose={onClose}>
       <Select aria-label={t('webhooks.status')} style={{ width: 180, marginBottom: 16 }} value={status} onChange={(v) => { setStatus(v); setPage(1); }}
         options={[{ value: '', label: t('webhooks.anyStatus') }, ...(['pending', 'processing', 'delivered', 'failed'] as const).map((s) => ({ value: s, label: t(`webhooks.${s}`) }))]} />
       {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <Table
+        <DataList
           rowKey="id"
           size="small"
           loading={list.isPending}

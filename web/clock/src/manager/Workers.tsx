@@ -3,11 +3,11 @@
 // status in a drawer. Filters and page live in the URL.
 import { PlusOutlined, TagsOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call, callPage } from '../api/client.ts';
-import { fieldErrors, fmt, QueryError, useAction, useUrlFilters } from './common.tsx';
+import { fieldErrors, fmt, QueryError, useAction, useUrlFilters, DataList, messageOf, sinceTime, useNarrow, type Tr } from './common.tsx';
 
 const PAGE_SIZE = 20;
 /** Clock events per page of a worker's history (the server pages them: every event is reachable). */
@@ -60,7 +60,7 @@ export default function Workers() {
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('workers.create')}</Button>
       </Space>
       {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <Table
+        <DataList
           rowKey="id"
           aria-label={t('nav.workers')}
           loading={list.isFetching && !list.data}
@@ -99,18 +99,29 @@ function WorkerForm({ id, tags, onClose }: { id: number | 'new'; tags: { id: num
   const { t } = useTranslation('manager');
   const [form] = Form.useForm();
   const run = useAction();
+  const client = useQueryClient();
   const isNew = id === 'new';
   const detail = useQuery({ queryKey: ['worker', id], enabled: !isNew, queryFn: () => call(api.GET('/api/managers/workers/{id}', { params: { path: { id: id as number } } })) });
   const [saving, setSaving] = useState(false);
   if (!isNew && detail.isPending) return null;
   const d = detail.data;
-  const save = async (v: { username: string; fullName: string; password?: string; tagIds?: number[]; status?: 'active' | 'disabled' }) => {
+  const save = async (v: { username: string; fullName: string; password?: string; tagIds?: (number | string)[]; status?: 'active' | 'disabled' }) => {
     setSaving(true);
     try {
       const ok = await run(async () => {
+        // Tags typed that do not exist yet are created first (a name already there, in any case, is that tag).
+        let tagIds: number[];
         try {
-          if (isNew) await call(api.POST('/api/managers/workers', { body: { username: v.username, fullName: v.fullName, password: v.password ?? '', tagIds: v.tagIds ?? [] } }));
-          else await call(api.PATCH('/api/managers/workers/{id}', { params: { path: { id } }, body: { username: v.username, fullName: v.fullName, tagIds: v.tagIds ?? [], ...(v.status ? { status: v.status } : {}) } }));
+          tagIds = await tagIdsOf(v.tagIds ?? [], tags);
+        } catch (err) {
+          form.setFields([{ name: 'tagIds', errors: [messageOf(err, t)] }]);
+          throw err;
+        } finally {
+          void client.invalidateQueries({ queryKey: ['tags'] });
+        }
+        try {
+          if (isNew) await call(api.POST('/api/managers/workers', { body: { username: v.username, fullName: v.fullName, password: v.password ?? '', tagIds } }));
+          else await call(api.PATCH('/api/managers/workers/{id}', { params: { path: { id } }, body: { username: v.username, fullName: v.fullName, tagIds, ...(v.status ? { status: v.status } : {}) } }));
         } catch (err) {
           form.setFields(fieldErrors(err, ['username', 'fullName', 'password', 'tagIds', 'status'], t));
           throw err;
@@ -136,8 +147,11 @@ function WorkerForm({ id, tags, onClose }: { id: number | 'new'; tags: { id: num
             <Input.Password autoComplete="new-password" />
           </Form.Item>
         )}
-        <Form.Item name="tagIds" label={t('workers.tags')}>
-          <Select mode="multiple" options={tags.map((g) => ({ value: g.id, label: g.name }))} />
+        <Form.Item name="tagIds" label={t('workers.tags')} extra={t('workers.tagsHelp')} rules={[{ validator: async (_, v: (number | string)[] | undefined) => {
+          const bad = (v ?? []).find((x) => typeof x === 'string' && (x.includes(',') || x.trim().length > 64));
+          if (typeof bad === 'string') throw new Error(bad.includes(',') ? t('workers.tagRule') : t('workers.tagLong'));
+        } }]}>
+          <Select mode="tags" tokenSeparators={[]} optionFilterProp="label" options={tags.map((g) => ({ value: g.id, label: g.name }))} />
         </Form.Item>
         {!isNew && (
           <Form.Item name="status" label={t('workers.status')}>
@@ -147,6 +161,27 @@ function WorkerForm({ id, tags, onClose }: { id: number | 'new'; tags: { id: num
       </Form>
     </Modal>
   );
+}
+
+/** "Clocked in since 08:02 at North yard", "Clocked out since 17:30 (2026-11-25)", "Never clocked in". */
+function clockStateWords(state: 'clock_in' | 'clock_out', last: { event_type: string; timestamp: string; siteName: string | null } | undefined, t: Tr): string {
+  if (!last) return state === 'clock_in' ? t('workers.stateIn') : t('workers.stateNever');
+  const at = sinceTime(last.timestamp);
+  const key = state === 'clock_in' ? 'workers.stateInSince' : 'workers.stateOutSince';
+  return `${t(key, { time: at })}${last.siteName ? t('workers.stateAt', { site: last.siteName }) : ''}`;
+}
+
+/** The ids of the tags chosen or typed: a typed name is an existing tag's (in any case) or a new tag, created here. */
+async function tagIdsOf(values: (number | string)[], tags: { id: number; name: string }[]): Promise<number[]> {
+  const ids = new Set<number>();
+  for (const v of values) {
+    if (typeof v === 'number') { ids.add(v); continue; }
+    const name = v.trim();
+    if (!name) continue;
+    const known = tags.find((g) => g.name.toLowerCase() === name.toLowerCase());
+    ids.add(known ? known.id : (await call(api.POST('/api/managers/tags', { body: { name } }))).id);
+  }
+  return [...ids];
 }
 
 function ResetPassword({ worker, onClose }: { worker: WorkerItem; onClose: () => void }) {
@@ -169,6 +204,7 @@ function ResetPassword({ worker, onClose }: { worker: WorkerItem; onClose: () =>
 
 function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => void; onChanged: () => void }) {
   const { t } = useTranslation('manager');
+  const narrow = useNarrow();
   const run = useAction();
   const client = useQueryClient();
   const detail = useQuery({ queryKey: ['worker', id], queryFn: () => call(api.GET('/api/managers/workers/{id}', { params: { path: { id } } })) });
@@ -177,6 +213,11 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
     queryKey: ['worker', id, 'history', historyPage],
     queryFn: () => callPage(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId: id }, query: { page: historyPage, limit: HISTORY_PAGE_SIZE } } })),
     placeholderData: keepPreviousData,
+  });
+  // The latest event says since when the worker is in their state (the detail has only the state).
+  const latest = useQuery({
+    queryKey: ['worker', id, 'latest'],
+    queryFn: () => call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId: id }, query: { page: 1, limit: 1 } } })),
   });
   const location = useQuery({ queryKey: ['worker', id, 'location'], queryFn: () => call(api.GET('/api/location/status/{userId}', { params: { path: { userId: id } } })) });
   const security = useQuery({ queryKey: ['worker', id, 'security'], queryFn: () => call(api.GET('/api/security/status/{userId}', { params: { path: { userId: id } } })) });
@@ -188,7 +229,7 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
   const riskColor = { low: 'green', medium: 'orange', high: 'red' } as const;
 
   return (
-    <Drawer open width={640} title={d ? `${d.full_name} (${d.username})` : t('workers.detail')} onClose={onClose}>
+    <Drawer open width={narrow ? '100%' : 640} title={d ? `${d.full_name} (${d.username})` : t('workers.detail')} onClose={onClose}>
       {detail.isError ? <QueryError error={detail.error} onRetry={() => void detail.refetch()} /> : d && (
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
           <Descriptions column={1} bordered size="small">
@@ -198,7 +239,7 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
                 <Button size="small" onClick={() => setStatus(d.status === 'active' ? 'disabled' : 'active')}>{d.status === 'active' ? t('workers.disable') : t('workers.enable')}</Button>
               </Space>
             </Descriptions.Item>
-            <Descriptions.Item label={t('workers.clockState')}>{t(`board.${d.clock_state}`)}</Descriptions.Item>
+            <Descriptions.Item label={t('workers.clockState')}><span data-testid="clock-state">{clockStateWords(d.clock_state, latest.data?.[0], t)}</span></Descriptions.Item>
             <Descriptions.Item label={t('workers.tags')}>{d.tags.split(',').filter(Boolean).map((n) => <Tag key={n}>{n}</Tag>)}</Descriptions.Item>
             <Descriptions.Item label={t('workers.device')}>
               {d.device ? (
@@ -216,7 +257,7 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
             {
               key: 'history', label: t('workers.history'),
               children: history.isError ? <QueryError error={history.error} /> : (
-                <Table rowKey="id" size="small" loading={history.isFetching} dataSource={history.data?.items ?? []}
+                <DataList rowKey="id" size="small" loading={history.isFetching} dataSource={history.data?.items ?? []}
                   pagination={{
                     current: historyPage, pageSize: HISTORY_PAGE_SIZE, total: history.data?.total ?? 0, onChange: setHistoryPage,
                     hideOnSinglePage: true, showSizeChanger: false, showTotal: (n) => t('workers.historyTotal', { n }),
@@ -250,7 +291,7 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
                     {t('workers.risk')}: <Tag color={riskColor[security.data.securityStatus]}>{t(`alerts.${security.data.securityStatus}`)}</Tag>
                     {security.data.latestSecurityCheck && <Typography.Text type="secondary">{t('workers.score', { score: security.data.latestSecurityCheck.risk_score })}</Typography.Text>}
                   </div>
-                  <Table rowKey="id" size="small" dataSource={security.data.recentAlerts} pagination={false}
+                  <DataList rowKey="id" size="small" dataSource={security.data.recentAlerts} pagination={false}
                     locale={{ emptyText: <Empty description={t('workers.noAlerts')} /> }}
                     columns={[
                       { title: t('alerts.type'), dataIndex: 'alert_type', render: (v: string) => t(`alerts.types.${v}`, { defaultValue: v }) },
@@ -314,7 +355,7 @@ function TagManager({ onClose }: { onClose: () => void }) {
       </Form>
       {tags.isError ? <QueryError error={tags.error} /> : (
         <Form form={renameForm} name="tag-rename" component={false} onFinish={(v: { name: string }) => renaming !== null && void rename(renaming, v)}>
-          <Table rowKey="id" size="small" loading={tags.isPending} dataSource={tags.data ?? []} pagination={false}
+          <DataList rowKey="id" size="small" loading={tags.isPending} dataSource={tags.data ?? []} pagination={false}
             locale={{ emptyText: <Empty description={t('state.empty')} /> }}
             columns={[
               {

@@ -25,11 +25,24 @@ const RETRY_MS = 20_000;
 const FRESH_MS = 30_000;
 /** Without a tap for this long, the camera and the position stop (the phone's battery). */
 const IDLE_MS = 60_000;
+/**
+ * After a punch the button shows its confirmation this long and takes no tap; the code read before
+ * the punch is forgotten and readings during the confirmation are ignored, so the opposite punch
+ * needs the code read again afterwards (a double tap, or a second tap on a button that has just
+ * changed under the thumb, records one punch).
+ */
+export const CONFIRM_MS = 5_000;
 
 interface Notice {
   id: string;
   kind: 'ok' | 'refusal' | 'waiting';
   text: string;
+}
+
+/** The punch just made, shown on the button until CONFIRM_MS after `until - CONFIRM_MS`. */
+interface Confirmed {
+  eventType: EventType;
+  queued: boolean;
 }
 
 interface Tap {
@@ -68,6 +81,10 @@ export default function ClockScreen() {
   const stale = useRef<ReturnType<typeof setTimeout>>(undefined);
   const idle = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [busy, setBusy] = useState(false);
+  const [confirmed, setConfirmed] = useState<Confirmed | null>(null);
+  const confirming = useRef(false);
+  const confirmTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(confirmTimer.current), []);
 
   const explain = useCallback((err: unknown) => {
     if (err instanceof GeoError) return t(`geo.${err.reason}`);
@@ -138,6 +155,8 @@ export default function ClockScreen() {
   }, []);
 
   const onCode = useCallback((text: string) => {
+    // A reading while the button shows the last punch's confirmation is not a fresh one.
+    if (confirming.current) return;
     read.current = { text, at: Date.now() };
     setCode(text);
     clearTimeout(stale.current);
@@ -178,12 +197,27 @@ export default function ClockScreen() {
   const state = effectiveState(latest ? { eventType: latest.eventType, at: latest.at } : null, waiting);
   const action = nextAction(state.state);
 
+  /** The button shows the punch just made for CONFIRM_MS; then the code must be read again. */
+  const confirm = (c: Confirmed) => {
+    confirming.current = true;
+    forget();
+    setConfirmed(c);
+    clearTimeout(confirmTimer.current);
+    confirmTimer.current = setTimeout(() => {
+      confirming.current = false;
+      forget();
+      setConfirmed(null);
+    }, CONFIRM_MS);
+  };
+
   const send = async (tap: Tap, text: string, position: Position) => {
-    // A reading is used once: the next punch needs the code read again (a double tap cannot
-    // clock in and out).
+    // A reading is used once: the next punch needs the code read again, after the confirmation
+    // (a double tap cannot clock in and out).
+    confirming.current = true;
     forget();
     setTap(null);
     setBusy(true);
+    let done: Confirmed | null = null;
     try {
       const clientEventId = uuid();
       const punch = {
@@ -194,9 +228,11 @@ export default function ClockScreen() {
       const outcome = result.outcomes.find((o) => o.punch.clientEventId === clientEventId);
       report(result, clientEventId);
       if (outcome?.kind === 'sent') {
+        done = { eventType: punch.eventType, queued: false };
         setNotices((n) => [{ id: clientEventId, kind: 'ok' as const, text: t(`done.${punch.eventType}`, { time: when(outcome.reply.timestamp) }) }, ...n].slice(0, 4));
       } else if (!outcome) {
         // Kept on the phone: said as a rate limit, a server error or no connection.
+        done = { eventType: punch.eventType, queued: true };
         const blocked = result.blockedBy;
         const at = { time: when(punch.capturedAt) };
         const text = !(blocked instanceof ApiError) || blocked.offline ? t(`done.queued_${punch.eventType}`, at)
@@ -206,6 +242,8 @@ export default function ClockScreen() {
         setNotices((n) => [{ id: clientEventId, kind: 'waiting' as const, text }, ...n].slice(0, 4));
       }
     } finally {
+      if (done) confirm(done);
+      else confirming.current = false;
       setBusy(false);
     }
   };
@@ -213,6 +251,7 @@ export default function ClockScreen() {
   const fresh = () => (read.current && Date.now() - read.current.at <= FRESH_MS ? read.current.text : null);
 
   const press = () => {
+    if (busy || confirmed || tap) return;
     touch();
     const now: Tap = { eventType: action, capturedAt: new Date().toISOString() };
     const text = fresh();
@@ -227,7 +266,7 @@ export default function ClockScreen() {
     if (tap && !busy && code && text && position) void send(tap, text, position);
   });
 
-  const ready = live && code !== null && position !== null;
+  const ready = live && code !== null && position !== null && !confirmed;
   return (
     <section className="clock" onPointerDown={live ? touch : undefined}>
       <div className={`state ${state.state === 'clock_in' ? 'in' : 'out'}`} data-testid="clock-state">
@@ -246,12 +285,19 @@ export default function ClockScreen() {
         {geoFailure && <p className="refusal" role="alert">{explain(geoFailure)}</p>}
       </Scanner>
 
-      <button type="button" className={`primary huge ${action}`} onClick={press} disabled={busy || tap !== null} data-ready={ready || undefined}>
-        <span>{t(`action.${action}`)}</span>
-        {(busy || tap || ready) && (
-          <span className="sub">{busy ? t('scan.sending') : tap ? t(code ? 'scan.positionWaiting' : 'scan.point') : t('scan.ready')}</span>
-        )}
-      </button>
+      {confirmed ? (
+        <button type="button" className="primary huge confirmed" disabled data-testid="confirmed">
+          <span>{t(`confirmed.${confirmed.queued ? 'queued_' : ''}${confirmed.eventType}`)}</span>
+          <span className="sub">{t('confirmed.again')}</span>
+        </button>
+      ) : (
+        <button type="button" className={`primary huge ${action}`} onClick={press} disabled={busy || tap !== null} data-ready={ready || undefined}>
+          <span>{t(`action.${action}`)}</span>
+          {(busy || tap || ready) && (
+            <span className="sub">{busy ? t('scan.sending') : tap ? t(code ? 'scan.positionWaiting' : 'scan.point') : t('scan.ready')}</span>
+          )}
+        </button>
+      )}
       {tap && <button type="button" className="secondary" onClick={() => setTap(null)}>{t('action.cancel')}</button>}
 
       <div className="notices" aria-live="polite">

@@ -32,6 +32,11 @@ export const strings = {
       serverError_clock_out: 'The server could not take it just now: your clock-out ({{time}}) is kept on this phone and will be sent again automatically.',
       late: 'Sent later; your manager sees it was sent late.',
     },
+    confirmed: {
+      clock_in: 'Clock-in recorded', clock_out: 'Clock-out recorded',
+      queued_clock_in: 'Clock-in kept on this phone', queued_clock_out: 'Clock-out kept on this phone',
+      again: 'For the next punch, the code is read again',
+    },
     queue: {
       title: 'Waiting to send', item_clock_in: 'Clock-in at {{time}}', item_clock_out: 'Clock-out at {{time}}',
       why: 'Will be sent automatically as soon as the server can take it.',
@@ -43,6 +48,8 @@ export const strings = {
       qrInactive: 'This QR code is not in use (unknown or switched off). Scan the code posted at your site, or ask your manager.',
       already_clock_in: 'You are already clocked in.',
       already_clock_out: 'You are already clocked out.',
+      tooSoon_clock_in: 'You clocked in {{seconds}} seconds ago, so this looks like a double tap and was not recorded. If you really mean to clock out, wait {{wait}} s and tap again.',
+      tooSoon_clock_out: 'You clocked out {{seconds}} seconds ago, so this looks like a double tap and was not recorded. If you really mean to clock in, wait {{wait}} s and tap again.',
       device: 'This phone is not authorised for your account. Ask your manager to reset the device binding.',
       limited: 'Too many attempts. Wait {{seconds}} s: the punch will be sent then.',
       noFence: 'This site has no area set up, so punches there cannot be checked. Ask your manager to set it.',
@@ -105,6 +112,11 @@ export const strings = {
       serverError_clock_out: '服务器暂时无法处理：您的下班打卡（{{time}}）已保存在本机，稍后会自动重新发送。',
       late: '延迟发送；主管会看到这是延迟发送的。',
     },
+    confirmed: {
+      clock_in: '上班打卡已记录', clock_out: '下班打卡已记录',
+      queued_clock_in: '上班打卡已保存在本机', queued_clock_out: '下班打卡已保存在本机',
+      again: '下次打卡需重新识别二维码',
+    },
     queue: {
       title: '等待发送', item_clock_in: '上班打卡 {{time}}', item_clock_out: '下班打卡 {{time}}',
       why: '服务器可以接收时会自动发送。',
@@ -116,6 +128,8 @@ export const strings = {
       qrInactive: '此二维码未启用（不存在或已停用）。请扫描场地张贴的二维码，或询问主管。',
       already_clock_in: '您已经上班打卡了。',
       already_clock_out: '您已经下班打卡了。',
+      tooSoon_clock_in: '您在 {{seconds}} 秒前刚上班打卡，这次像是重复点按，未记录。如确实要下班打卡，请等 {{wait}} 秒后再点。',
+      tooSoon_clock_out: '您在 {{seconds}} 秒前刚下班打卡，这次像是重复点按，未记录。如确实要上班打卡，请等 {{wait}} 秒后再点。',
       device: '此手机未获授权使用您的账号。请让主管重置设备绑定。',
       limited: '尝试次数过多。请等待 {{seconds}} 秒，届时会自动发送。',
       noFence: '此场地尚未设置范围，无法核对打卡。请让主管设置。',
@@ -162,6 +176,15 @@ interface Refusal {
 const isRefusal = (e: unknown): e is Refusal =>
   typeof e === 'object' && e !== null && typeof (e as Refusal).status === 'number' && typeof (e as Refusal).code === 'string';
 
+/** A punch within the duplicate-punch window of the last one: when that was, and how long to wait. */
+function tooSoon(d: Record<string, unknown>, t: TFunction): string {
+  const last = d.lastEventType === 'clock_in' ? 'clock_in' : 'clock_out';
+  const seconds = typeof d.secondsSinceLastEvent === 'number' ? Math.max(0, Math.round(d.secondsSinceLastEvent)) : 0;
+  const wait = typeof d.retryAfterSeconds === 'number' ? Math.max(1, Math.ceil(d.retryAfterSeconds))
+    : typeof d.minIntervalSeconds === 'number' ? Math.max(1, Math.ceil(d.minIntervalSeconds - seconds)) : 10;
+  return t(`refusal.tooSoon_${last}`, { seconds, wait });
+}
+
 /**
  * Why the server did not record a punch, in the worker's words. `t` is bound to the `worker`
  * namespace; `time` formats an ISO time for the worker.
@@ -172,6 +195,7 @@ export function punchRefusal(err: unknown, t: TFunction, time: (iso: string) => 
   switch (err.code) {
     case 'OUTSIDE_GEOFENCE': return t('refusal.outside', { distance: typeof d.distanceMetres === 'number' ? Math.max(1, Math.round(d.distanceMetres)) : '?' });
     case 'QR_CODE_INACTIVE': return t('refusal.qrInactive');
+    case 'PUNCH_TOO_SOON': return tooSoon(d, t);
     case 'DUPLICATE_EVENT': return t(d.currentState === 'clock_out' ? 'refusal.already_clock_out' : 'refusal.already_clock_in');
     case 'DEVICE_NOT_AUTHORIZED': return t('refusal.device');
     case 'RATE_LIMITED': return t('refusal.limited', { seconds: err.retryAfter ?? 60 });
