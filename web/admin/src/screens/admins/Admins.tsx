@@ -16,6 +16,7 @@ import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listAdmins, adminsQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('admins', strings);
 
@@ -33,6 +34,7 @@ const treeOf = (nodes: Department[]): TreeNode[] => nodes.map((d) => ({ key: Str
 
 export default function Admins() {
   const { t } = useTranslation(['admins', 'common']);
+  const table = useListTable();
   const { can, profile } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -114,9 +116,8 @@ export default function Admins() {
               loading={list.isFetching}
               dataSource={list.data?.list ?? []}
               locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-              scroll={{ x: 1100 }}
               pagination={pagination(list.data?.total ?? 0)}
-              columns={[
+              {...table<Admin>([
                 { title: t('common:field.id'), dataIndex: 'id', width: 70 },
                 {
                   title: t('username'), dataIndex: 'username',
@@ -154,7 +155,7 @@ export default function Admins() {
                     </Space>
                   ),
                 },
-              ]}
+              ])}
             />
           )}
         </Card>

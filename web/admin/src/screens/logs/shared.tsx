@@ -13,6 +13,7 @@ import { PAGE_SIZES, type ListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('logs', strings);
 
@@ -79,6 +80,7 @@ export function LogTable<T extends { id: number }>({ query, params, setPage, col
   total: number;
 }) {
   const { t } = useTranslation(['logs', 'common']);
+  const table = useListTable();
   if (query.error) return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   return (
     <Table<T>
@@ -87,15 +89,14 @@ export function LogTable<T extends { id: number }>({ query, params, setPage, col
       loading={query.isFetching}
       dataSource={rows}
       locale={{ emptyText: filtered ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-      scroll={{ x: 1100 }}
       pagination={{ current: params.page, pageSize: params.pageSize, total, showSizeChanger: true, pageSizeOptions: PAGE_SIZES, onChange: setPage }}
-      columns={[
+      {...table<T>([
         ...columns,
         {
           title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 90,
           render: (_: unknown, row: T) => <Button type="link" size="small" aria-label={`${t('detail')} #${row.id}`} onClick={() => onOpen(row)}>{t('detail')}</Button>,
         },
-      ]}
+      ])}
     />
   );
 }

@@ -24,6 +24,7 @@ import { PayOrder } from './PayOrder.tsx';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listOrders, ordersQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('orders', strings);
 
@@ -155,6 +156,7 @@ const OrdersToolbar = memo(function OrdersToolbar({ onCreate, onImport }: { onCr
 
 function OrdersTable({ onView, onPay, refresh }: { onView: (id: number) => void; onPay: (o: Order) => void; refresh: () => void }) {
   const { t } = useTranslation(['orders', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const { params, filtered, setOrderBy, pagination } = useListParams();
@@ -186,7 +188,7 @@ function OrdersTable({ onView, onPay, refresh }: { onView: (id: number) => void;
             {can('order.update') && o.status === 'pending' && (
               <>
                 <Button type="link" size="small" onClick={() => onPay(o)}>{t('markPaid')}</Button>
-                <ConfirmButton title={t('confirmCancel', { no: o.order_no })} onConfirm={() => cancel(o)}>{t('cancelOrder')}</ConfirmButton>
+                <ConfirmButton title={t('confirmCancel', { no: o.order_no })} onConfirm={() => cancel(o)} okText={t('cancelOrder')} cancelText={t('keepOrder')}>{t('cancelOrder')}</ConfirmButton>
               </>
             )}
             {can('order.delete') && (
@@ -203,14 +205,13 @@ function OrdersTable({ onView, onPay, refresh }: { onView: (id: number) => void;
       loading={list.isFetching}
       dataSource={list.data?.list ?? []}
       locale={{ emptyText: filtered ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-      scroll={{ x: 1250 }}
       pagination={pagination(list.data?.total ?? 0)}
       onChange={(_p, _f, sorter) => {
         const s = sorter as SorterResult<Order>;
         const next = s.order ? `${String(s.field)}:${s.order === 'ascend' ? 'asc' : 'desc'}` : undefined;
         if (next !== params.orderBy) setOrderBy(next);
       }}
-      columns={columns}
+      {...table<Order>(columns)}
     />
   );
 }

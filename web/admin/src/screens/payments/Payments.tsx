@@ -13,6 +13,7 @@ import { centsText, numberToCents } from '../orders/logic.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listPayments, paymentsQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('payments', strings);
 
@@ -34,6 +35,7 @@ interface FilterValues {
 
 export default function Payments() {
   const { t } = useTranslation(['payments', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const { params, setFilters, pagination } = useListParams();
   const [viewing, setViewing] = useState<number | null>(null);
@@ -87,9 +89,8 @@ export default function Payments() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1500 }}
           pagination={pagination(list.data?.total ?? 0)}
-          columns={[
+          {...table<Payment>([
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             {
               title: t('paymentNo'), dataIndex: 'payment_no', width: 260,
@@ -109,7 +110,7 @@ export default function Payments() {
               title: t('common:field.actions'), key: 'actions', fixed: 'right' as const, width: 90,
               render: (_: unknown, p: Payment) => <Button type="link" size="small" onClick={() => setViewing(p.id)}>{t('common:action.view')}</Button>,
             }] : []),
-          ]}
+          ])}
         />
       )}
       {viewing !== null && <PaymentDetail id={viewing} onClose={() => setViewing(null)} />}

@@ -16,6 +16,7 @@ import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listPermissions, permissionsQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('permissions', strings);
 
@@ -39,6 +40,7 @@ const menuTitles = (nodes: Menu[], title: Title, into = new Map<number, string>(
 
 export default function Permissions() {
   const { t, i18n } = useTranslation(['permissions', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -97,9 +99,8 @@ export default function Permissions() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1350 }}
           pagination={pagination(list.data?.total ?? 0)}
-          columns={[
+          {...table<Permission>([
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             { title: t('name'), dataIndex: 'name', width: 240, ellipsis: true, render: (_: string, p) => permissionName(p, i18n.language) },
             { title: t('slug'), dataIndex: 'slug', width: 200, render: (v: string) => <code>{v}</code> },
@@ -129,7 +130,7 @@ export default function Permissions() {
                 </Space>
               ),
             },
-          ]}
+          ])}
         />
       )}
       {editing && (
