@@ -82,7 +82,8 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
         const nav = page.getByRole('navigation', { name: language === 'en-US' ? 'Back office' : '后台管理' });
         // The title as edited, in both languages; an unchanged seeded one translated.
         await nav.getByRole('menuitem', { name: language === 'en-US' ? 'Trade' : '交易' }).click();
-        await nav.getByText('Sales orders', { exact: true }).waitFor();
+        await nav.getByRole('menuitem', { name: 'Sales orders' }).waitFor();
+        await nav.getByRole('menuitem', { name: language === 'en-US' ? 'Payment methods' : '支付方式' }).waitFor();
         // Every entry draws the icon its menu data names.
         const top = nav.locator('.ant-menu-root > li');
         const count = await top.count();
@@ -91,7 +92,7 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
         await screenshot(page, `console-sidebar-${language}`);
 
         // A new screen opens at its top, wherever the last one was scrolled to.
-        await nav.getByText('Sales orders', { exact: true }).click();
+        await nav.getByRole('menuitem', { name: 'Sales orders' }).click();
         await settle(page, '/trade/orders');
         await page.evaluate(() => window.scrollTo(0, 200));
         assert.ok(await page.evaluate(() => window.scrollY) > 0, 'the orders screen is long enough to scroll');
@@ -158,8 +159,8 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
     await signIn(them.page, server.base, 'orderclerk', 'Clerk-pass-123');
     await them.page.waitForURL(/\/trade\/orders/);
     const nav = them.page.getByRole('navigation', { name: 'Back office' });
-    await nav.getByText('Payments', { exact: true }).waitFor();
-    assert.equal(await nav.getByText('Operation logs').count(), 0);
+    await nav.getByRole('menuitem', { name: 'Payments' }).waitFor();
+    assert.equal(await nav.getByRole('menuitem', { name: 'Logs' }).count(), 0);
     const menus = flat((await call(server.app, 'GET', '/api/admin/menus', { token })).body.data.list);
     const more = menus.filter((m) => ['log', 'log-operation'].includes(m.slug)).map((m) => m.id);
     const updated = await call(server.app, 'PUT', `/api/admin/roles/${role.id}`, { token, body: { menu_ids: [...role.menu_ids, ...more] } });
@@ -186,8 +187,8 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
         if (o.page > 0 || o.tables.some((x) => x > 1)) wide.push(`${path} ${JSON.stringify(o)}`);
         // No cell's text is cut or wraps: every row is one line high.
         const tall = await page.evaluate(() => [...document.querySelectorAll('.ant-table-tbody .ant-table-row')]
-          .filter((r) => (r as HTMLElement).offsetHeight > 64).length);
-        if (tall > 0) wide.push(`${path}: ${tall} rows over 64 px high`);
+          .filter((r) => (r as HTMLElement).offsetHeight > 80).length);
+        if (tall > 0) wide.push(`${path}: ${tall} rows over 80 px high`);
         await screenshot(page, `console-1440${path.replaceAll('/', '-')}-${language}`);
       }
       assert.deepEqual(wide, []);

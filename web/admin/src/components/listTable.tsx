@@ -26,13 +26,32 @@ function valueOf<T>(column: ListColumn<T>, row: T, index: number): ReactNode {
   return value === null || value === undefined || value === '' ? '—' : String(value as string | number);
 }
 
+/**
+ * A long text column (a path, a user agent, a message): cut at its width with an ellipsis, the
+ * whole text on hover. (antd's `ellipsis` needs a fixed table layout, which cut everything else.)
+ */
+function clipped<T>(column: ListColumn<T>): ListColumn<T> {
+  const max = typeof column.width === 'number' ? column.width : 240;
+  return {
+    ...column,
+    ellipsis: false,
+    width: undefined,
+    render: (value: unknown, row: T, index: number) => {
+      const shown = 'render' in column && column.render ? (column.render(value, row, index) as ReactNode) : (value as ReactNode);
+      return <div className="cell-clip" style={{ maxWidth: max }} title={typeof value === 'string' ? value : undefined}>{shown || '—'}</div>;
+    },
+  };
+}
+
 /** The layout of one list's table: `table(columns)` gives the Table's columns, scroll and detail. */
 export function useListTable() {
   const screens = Grid.useBreakpoint();
   const wide = screens.xxl ?? (typeof window !== 'undefined' && window.innerWidth >= 1600);
   const phone = screens.md === undefined ? typeof window !== 'undefined' && window.innerWidth < 768 : !screens.md;
-  return function table<T>(columns: ListColumn<T>[]): Layout<T> {
-    const strip = ({ detail: _detail, first: _first, ...c }: ListColumn<T>) => c as TableColumnsType<T>[number];
+  /** `tree`: the table shows a tree (its expander is the tree's): columns marked `detail` are left out below 1600 px (they are in the row's form). */
+  return function table<T>(columns: ListColumn<T>[], options: { tree?: boolean } = {}): Layout<T> {
+    // The content sets a column's width (a given width would be a minimum, which made tables overflow).
+    const strip = ({ detail: _detail, first: _first, ...c }: ListColumn<T>) => (c.ellipsis ? clipped(c) : { ...c, width: undefined }) as TableColumnsType<T>[number];
     const hidden = wide ? [] : columns.filter((c) => c.detail);
     let shown = columns.filter((c) => wide || !c.detail);
     if (phone) shown = [...shown.filter((c) => c.first), ...shown.filter((c) => !c.first)].map((c) => ({ ...c, fixed: undefined }));
@@ -40,7 +59,7 @@ export function useListTable() {
       columns: shown.map(strip),
       tableLayout: 'auto',
       scroll: { x: 'max-content' },
-      ...(hidden.length > 0 ? {
+      ...(hidden.length > 0 && !options.tree ? {
         expandable: {
           expandedRowRender: (row: T, index: number) => (
             <Descriptions

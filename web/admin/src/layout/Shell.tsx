@@ -143,12 +143,12 @@ export default function Shell() {
       )}
       <Layout className="shell-main">
         <Layout.Header className="shell-header">
-          <Space size="small" className="shell-header-start">
+          <div className="shell-header-start">
             {phone && <Button type="text" icon={<MenuOutlined />} aria-label={t('layout.menu')} aria-expanded={drawer} onClick={() => setDrawer(true)} />}
             {phone
               ? <Typography.Text strong ellipsis className="shell-header-title">{crumbs.at(-1)?.title ?? t('app.title')}</Typography.Text>
               : <Breadcrumb items={[{ title: <Link to="/">{t('layout.home')}</Link> }, ...crumbs]} />}
-          </Space>
+          </div>
           <Space size={phone ? 0 : 'middle'}>
             <NotificationBell />
             <LanguageSwitch />

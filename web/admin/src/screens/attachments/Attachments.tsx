@@ -242,7 +242,7 @@ export default function Attachments() {
                 { title: t('name'), dataIndex: 'original_name', ellipsis: true },
                 { title: t('type'), dataIndex: 'type', width: 110, render: typeLabel },
                 { title: t('size'), dataIndex: 'size', width: 110, render: (n: number) => formatBytes(n) },
-                { title: t('contentType'), dataIndex: 'content_type', ellipsis: true },
+                { detail: true, title: t('contentType'), dataIndex: 'content_type', ellipsis: true },
                 { title: t('uploader'), dataIndex: 'uploaded_by', width: 100 },
                 { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180 },
                 { title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 210, render: (_: unknown, a) => actions(a) },

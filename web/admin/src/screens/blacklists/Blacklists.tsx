@@ -124,7 +124,7 @@ export default function Blacklists() {
               ),
             },
             { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
-            { title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 170 },
+            { detail: true, title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 170 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
               render: (_: unknown, r) => (

@@ -107,7 +107,7 @@ export default function Departments() {
             { title: t('name'), dataIndex: 'name', width: 260 },
             { title: t('leader'), dataIndex: 'leader', render: (v: string) => v || '—' },
             { title: t('phone'), dataIndex: 'phone', render: (v: string) => v || '—' },
-            { title: t('email'), dataIndex: 'email', render: (v: string) => v || '—' },
+            { detail: true, title: t('email'), dataIndex: 'email', render: (v: string) => v || '—' },
             {
               title: t('common:field.sort'), dataIndex: 'sort', width: 100,
               render: (v: number, d) => (can('department.update')
@@ -122,7 +122,7 @@ export default function Departments() {
                   disabled={!can('department.update')} onChange={(on) => update(d, { status: on ? 1 : 0 })} />
               ),
             },
-            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
+            { detail: true, title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 210,
               render: (_: unknown, d) => (
@@ -141,7 +141,7 @@ export default function Departments() {
                 </Space>
               ),
             },
-          ])}
+          ], { tree: true })}
         />
       )}
       {editing && (

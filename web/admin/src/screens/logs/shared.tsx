@@ -2,7 +2,7 @@
 // to the second `YYYY-MM-DD HH:mm:ss` when "time of day" is on — the two forms the server takes),
 // the list table wired to the URL's page, the detail drawer with pretty-printed JSON, and the
 // links between rows of the same request (trace ID).
-import { Button, DatePicker, Descriptions, Drawer, Form, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, DatePicker, Descriptions, Drawer, Form, Space, Switch, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,7 @@ import { PAGE_SIZES, type ListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
-import { useListTable } from '../../components/listTable.tsx';
+import { type ListColumn, useListTable } from '../../components/listTable.tsx';
 
 addStrings('logs', strings);
 
@@ -73,7 +73,7 @@ export function LogTable<T extends { id: number }>({ query, params, setPage, col
   query: { error: unknown; isFetching: boolean; refetch: () => unknown };
   params: ListParams;
   setPage: (page: number, pageSize: number) => void;
-  columns: TableColumnsType<T>;
+  columns: ListColumn<T>[];
   onOpen: (row: T) => void;
   filtered: boolean;
   rows: T[];

@@ -111,7 +111,7 @@ export default function Menus() {
             { title: t('slug'), dataIndex: 'slug', width: 140, ellipsis: true },
             { title: t('icon'), dataIndex: 'icon', width: 100, render: (v: string | undefined, m) => (m.type === 3 ? '—' : <Space size={6}>{menuIcon(v, m.type)}{v || '—'}</Space>) },
             { title: t('path'), dataIndex: 'path', width: 180, ellipsis: true, render: (v?: string) => v || '—' },
-            { title: t('component'), dataIndex: 'component', width: 190, ellipsis: true, render: (v?: string) => v || '—' },
+            { detail: true, title: t('component'), dataIndex: 'component', width: 190, ellipsis: true, render: (v?: string) => v || '—' },
             {
               title: t('common:field.sort'), dataIndex: 'sort', width: 110,
               render: (v: number, m) => (can('menu.update')
@@ -144,7 +144,7 @@ export default function Menus() {
                 </Space>
               ),
             },
-          ])}
+          ], { tree: true })}
         />
       )}
       {editing && (

@@ -110,10 +110,10 @@ export default function Online() {
               ),
             },
             { title: t('ip'), dataIndex: 'ip', width: 150 },
-            { title: t('userAgent'), dataIndex: 'user_agent', width: 220, ellipsis: true, render: (v: string) => v || '—' },
+            { detail: true, title: t('userAgent'), dataIndex: 'user_agent', width: 220, ellipsis: true, render: (v: string) => v || '—' },
             { title: t('loginAt'), dataIndex: 'login_at', width: 170 },
             { title: t('lastActive'), dataIndex: 'last_active_at', width: 170 },
-            { title: t('expiresAt'), dataIndex: 'expires_at', width: 170 },
+            { detail: true, title: t('expiresAt'), dataIndex: 'expires_at', width: 170 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 110,
               render: (_: unknown, s) => mayKick && !s.is_current && (

@@ -92,8 +92,8 @@ export default function PaymentMethods() {
                 <Switch size="small" checked={on} aria-label={`${t('isActive')} ${m.name}`} disabled={!can('payment-method.update')} onChange={(v) => setActive(m, v)} />
               ),
             },
-            { title: t('common:field.description'), dataIndex: 'description', ellipsis: true },
-            { title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 180 },
+            { detail: true, title: t('common:field.description'), dataIndex: 'description', ellipsis: true },
+            { detail: true, title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 180 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
               render: (_: unknown, m) => (

@@ -91,9 +91,9 @@ export default function Payments() {
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
           pagination={pagination(list.data?.total ?? 0)}
           {...table<Payment>([
-            { title: t('common:field.id'), dataIndex: 'id', width: 70 },
+            { detail: true, title: t('common:field.id'), dataIndex: 'id', width: 70 },
             {
-              title: t('paymentNo'), dataIndex: 'payment_no', width: 260,
+              first: true, title: t('paymentNo'), dataIndex: 'payment_no', width: 260,
               render: (v: string, p) => (can('payment.view') ? <Typography.Link onClick={() => setViewing(p.id)}>{v}</Typography.Link> : v),
             },
             {
@@ -101,11 +101,11 @@ export default function Payments() {
               render: (v: string, p) => <Space size={4}>{v}{p.order_id === null && <Tag>{t('orderDeleted')}</Tag>}</Space>,
             },
             { title: t('method'), dataIndex: 'payment_method_name' },
-            { title: t('userId'), dataIndex: 'user_id', width: 90 },
-            { title: t('amount'), dataIndex: 'amount', align: 'right', render: money },
+            { detail: true, title: t('userId'), dataIndex: 'user_id', width: 90 },
+            { first: true, title: t('amount'), dataIndex: 'amount', align: 'right', render: money },
             { title: t('common:field.status'), dataIndex: 'status', render: (s: string) => <Tag color={COLORS[s]}>{t(`status.${s}`)}</Tag> },
             { title: t('paidAt'), dataIndex: 'paid_at', width: 180, render: (v: string | null) => v ?? '—' },
-            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180 },
+            { detail: true, title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180 },
             ...(can('payment.view') ? [{
               title: t('common:field.actions'), key: 'actions', fixed: 'right' as const, width: 90,
               render: (_: unknown, p: Payment) => <Button type="link" size="small" onClick={() => setViewing(p.id)}>{t('common:action.view')}</Button>,

@@ -105,9 +105,9 @@ export default function Permissions() {
             { title: t('name'), dataIndex: 'name', width: 240, ellipsis: true, render: (_: string, p) => permissionName(p, i18n.language) },
             { title: t('slug'), dataIndex: 'slug', width: 200, render: (v: string) => <code>{v}</code> },
             { title: t('method'), dataIndex: 'method', width: 90, render: (v: string) => (v ? <Tag color={METHOD_COLORS[v]}>{v}</Tag> : '—') },
-            { title: t('path'), dataIndex: 'path', ellipsis: true, render: (v: string) => v || '—' },
+            { detail: true, title: t('path'), dataIndex: 'path', ellipsis: true, render: (v: string) => v || '—' },
             { title: t('menu'), dataIndex: 'menu_id', width: 140, render: (v: number | null) => (v === null ? '—' : titles.get(v) ?? `#${v}`) },
-            { title: t('kind'), dataIndex: 'is_system', width: 90, render: (s: boolean) => (s ? <Tag color="gold">{t('system')}</Tag> : <Tag>{t('custom')}</Tag>) },
+            { detail: true, title: t('kind'), dataIndex: 'is_system', width: 90, render: (s: boolean) => (s ? <Tag color="gold">{t('system')}</Tag> : <Tag>{t('custom')}</Tag>) },
             {
               title: t('common:field.status'), dataIndex: 'status', width: 90,
               render: (s: number, p) => (

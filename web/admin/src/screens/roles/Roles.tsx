@@ -111,7 +111,7 @@ export default function Roles() {
                 ? <Typography.Text type="secondary">{t('superAdmin')}</Typography.Text>
                 : <Space size={4}><Tag>{t('permissionCount', { count: r.permission_ids.length })}</Tag><Tag>{t('menuCount', { count: r.menu_ids.length })}</Tag></Space>),
             },
-            { title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
+            { detail: true, title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
             {
               title: t('common:field.status'), dataIndex: 'status', width: 90,
               render: (s: number, r) => (
@@ -119,7 +119,7 @@ export default function Roles() {
                   disabled={!can('role.update') || r.is_system} onChange={(on) => setStatus(r, on ? 1 : 0)} />
               ),
             },
-            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
+            { detail: true, title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 200,
               render: (_: unknown, r) => (
