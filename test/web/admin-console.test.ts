@@ -172,6 +172,24 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
+  test('the captcha is shown at its natural size, on a desk and on a phone', async () => {
+    for (const [name, options] of [['1440', DESK], ['390', PHONE]] as const) {
+      const w = await newPage(browser, 'en-US', options);
+      await w.page.goto(`${server.base}/login`);
+      const img = w.page.getByRole('img', { name: 'Characters in the picture' });
+      await img.waitFor();
+      await w.page.waitForFunction(() => (document.querySelector('.captcha img') as unknown as { complete: boolean } | null)?.complete === true);
+      const size = await img.evaluate((el) => {
+        const i = el as unknown as { naturalWidth: number; naturalHeight: number; clientWidth: number; clientHeight: number };
+        return { natural: [i.naturalWidth, i.naturalHeight], shown: [i.clientWidth, i.clientHeight] };
+      });
+      assert.deepEqual(size.shown, size.natural, `${name}: shown at its own size`);
+      assert.ok(await w.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${name}: no sideways scroll`);
+      await screenshot(w.page, `console-${name}-sign-in`);
+      await w.context.close();
+    }
+  });
+
   for (const language of ['en-US', 'zh-CN']) {
     test(`at 1440 px every list shows all its columns without sideways scrolling (${language})`, async () => {
       const w = await newPage(browser, language, DESK);
@@ -190,6 +208,16 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
           .filter((r) => (r as HTMLElement).offsetHeight > 80).length);
         if (tall > 0) wide.push(`${path}: ${tall} rows over 80 px high`);
         await screenshot(page, `console-1440${path.replaceAll('/', '-')}-${language}`);
+        if (path === '/trade/orders') {
+          // Cancelling asks "Cancel order" / "Keep it", not "Confirm" / "Cancel".
+          const [yes, no] = language === 'en-US' ? ['Cancel order', 'Keep it'] : ['取消订单', '保留订单'];
+          await page.getByRole('button', { name: yes, exact: true }).first().click();
+          const bubble = page.locator('.ant-popconfirm');
+          await bubble.getByRole('button', { name: no, exact: true }).waitFor();
+          await bubble.getByRole('button', { name: yes, exact: true }).waitFor();
+          await screenshot(page, `console-1440-orders-cancel-${language}`);
+          await bubble.getByRole('button', { name: no, exact: true }).click();
+        }
       }
       assert.deepEqual(wide, []);
       assert.deepEqual(w.errors, []);

@@ -23,7 +23,8 @@ function valueOf<T>(column: ListColumn<T>, row: T, index: number): ReactNode {
   const dataIndex = 'dataIndex' in column ? column.dataIndex : undefined;
   const value = typeof dataIndex === 'string' || typeof dataIndex === 'number' ? (row as Record<string, unknown>)[dataIndex] : undefined;
   if ('render' in column && column.render) return column.render(value, row, index) as ReactNode;
-  return value === null || value === undefined || value === '' ? '—' : String(value as string | number);
+  if (value === null || value === undefined || value === '') return '—';
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
 }
 
 /**

@@ -50,6 +50,9 @@ export default function Profile() {
   );
 }
 
+/** A wrong or reused authenticator code (the server's code since issue 27; 30001 before). */
+const AUTHENTICATOR_CODE_WRONG = 10010;
+
 const PASSWORD_FIELDS = ['old_password', 'password_confirmation', 'password'] as const;
 
 /** The server names the field in its message (`old_password is incorrect`) rather than as `body.…`. */
@@ -154,7 +157,7 @@ function Authenticator({ bound }: { bound: boolean }) {
     } else {
       // A wrong code is said next to the field, in words.
       const named = fieldErrors(failure, ['code']);
-      form.setFields((named.length > 0 ? named : failure instanceof ApiError && failure.code === 30001 ? [{ name: 'code', errors: [plainMessage(failure)] }] : []) as never);
+      form.setFields((named.length > 0 ? named : failure instanceof ApiError && (failure.code === 30001 || failure.code === AUTHENTICATOR_CODE_WRONG) ? [{ name: 'code', errors: [plainMessage(failure)] }] : []) as never);
     }
   };
   const codeField = (
