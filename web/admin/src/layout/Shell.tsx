@@ -110,7 +110,9 @@ export default function Shell() {
 
   const menu = (
     <nav aria-label={t('app.title')}>
-      <Menu mode="inline" theme={dark ? 'dark' : 'light'} items={items} selectedKeys={[location.pathname]} defaultOpenKeys={open} />
+      {/* Opened on the way to the current screen: entering another directory (a link, a reload at
+          `/` that leads to the first screen) shows its entries. */}
+      <Menu key={open.join('|')} mode="inline" theme={dark ? 'dark' : 'light'} items={items} selectedKeys={[location.pathname]} defaultOpenKeys={collapsed && !phone ? [] : open} />
     </nav>
   );
   return (

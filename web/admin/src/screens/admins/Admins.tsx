@@ -123,7 +123,7 @@ export default function Admins() {
                   first: true, title: t('username'), dataIndex: 'username',
                   render: (v: string, a) => <Space>{v}{isProtected(a) && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('protected')}</Tag>}</Space>,
                 },
-                { title: t('nickname'), dataIndex: 'nickname' },
+                { detail: true, title: t('nickname'), dataIndex: 'nickname' },
                 { detail: true, title: t('department'), render: (_: unknown, a) => a.department?.name ?? '—' },
                 { title: t('roles'), render: (_: unknown, a) => a.roles.map((r) => <Tag key={r.id}>{r.name}</Tag>) },
                 { detail: true, title: t('twoFactor'), dataIndex: 'is_2fa_bound', render: (b: boolean) => (b ? <Tag color="green">{t('bound')}</Tag> : <Tag>{t('notBound')}</Tag>) },
