@@ -198,6 +198,15 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     await w.page.getByRole('img', { name: 'QR code of the authenticator secret' }).waitFor();
     const secret = (await w.page.getByText(/^[A-Z2-7]{16,64}$/).innerText()).trim();
     await screenshot(w.page, 'profile-authenticator');
+    // A wrong code is said next to the field in words, without "Parameter validation failed:".
+    const wrong = totpCode(secret) === '000000' ? '111111' : '000000';
+    await w.page.getByLabel('Authenticator code').fill(wrong);
+    await w.page.getByRole('button', { name: 'Turn on' }).click();
+    const help = w.page.locator('#code_help');
+    await help.waitFor();
+    assert.match(await help.innerText(), /authenticator code/i);
+    assert.equal(await w.page.getByText(/Parameter validation failed/).count(), 0);
+    await screenshot(w.page, 'profile-authenticator-wrong-code');
     await w.page.getByLabel('Authenticator code').fill(totpCode(secret));
     await w.page.getByRole('button', { name: 'Turn on' }).click();
     await w.page.getByText('An authenticator app protects this account').waitFor();
@@ -205,7 +214,7 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     assert.equal(row?.totp_secret, secret);
     await screenshot(w.page, 'profile');
     assert.deepEqual(w.errors, []);
-    assert.deepEqual(w.failed, ['PUT /api/admin/password 400']);
+    assert.deepEqual(w.failed, ['PUT /api/admin/password 400', 'POST /api/admin/google-authenticator/bind 400']);
     await w.context.close();
   });
 

@@ -75,8 +75,11 @@ function Protected() {
 
 function Routed() {
   const { profile } = useAuth();
+  // The routes change only when the screens do: /info read again (on focus, after a change of
+  // roles) with the same screens keeps the router, and so every open screen, form and menu.
+  const pages = pagesOf((profile?.menus ?? []));
+  const routesKey = `${profile ? 'in' : 'out'}:${pages.map((p) => `${p.path}=${p.component ?? ''}`).join('|')}`;
   const router = useMemo(() => {
-    const pages = pagesOf((profile?.menus ?? []));
     return createBrowserRouter([
       { path: '/login', element: <SignIn /> },
       {
@@ -91,7 +94,7 @@ function Routed() {
         ],
       },
     ]);
-  }, [profile]);
+  }, [routesKey]);
   return <RouterProvider router={router} />;
 }
 

@@ -4,7 +4,7 @@
 // too many attempts); a session that ended elsewhere is explained here too.
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, Space, Spin } from 'antd';
+import { Alert, Button, Form, Input, Spin } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
@@ -75,7 +75,7 @@ export default function SignIn() {
           <h1>{t('signIn.title')}</h1>
           <LanguageSwitch />
         </header>
-        {ended && !error && <Alert className="sign-in-alert" type="info" showIcon message={t(`session.${ended}`)} />}
+        {ended && !error && !secondStep && <Alert className="sign-in-alert" type="info" showIcon message={t(`session.${ended}`)} />}
         {error && (
           <Alert
             className="sign-in-alert"
@@ -104,14 +104,15 @@ export default function SignIn() {
             </>
           )}
           <Form.Item label={t('signIn.captcha')} required>
-            <Space.Compact block>
+            {/* The picture at its own size (never scaled down: its glyphs are drawn to be read at it). */}
+            <div className="captcha-row">
               <Form.Item name="captcha_code" noStyle rules={[{ required: true, message: t('signIn.required') }]}>
                 <Input aria-label={t('signIn.captcha')} autoComplete="off" maxLength={16} />
               </Form.Item>
               <button type="button" className="captcha" onClick={newCaptcha} title={t('signIn.captchaHint')} aria-label={t('signIn.captchaHint')}>
                 {captcha.data ? <img src={captcha.data.captcha_image} alt={t('signIn.captcha')} /> : null}
               </button>
-            </Space.Compact>
+            </div>
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={busy}>{t('signIn.submit')}</Button>
           {secondStep && (

@@ -5,8 +5,19 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/errors.ts';
 
+/**
+ * A refusal's message for a person: a validation refusal about the meaning of a value (a wrong
+ * authenticator code) without the generic "Parameter validation failed:" in front; one about a
+ * request field keeps it (`body.amount must be ≥ 0` alone says less).
+ */
+export function plainMessage(err: ApiError): string {
+  if (err.code !== 30001) return err.message;
+  const m = /^[^:：]{1,40}[:：]\s*(.+)$/s.exec(err.message);
+  return m && !/^(body|querystring|params)\./.test(m[1]!) ? m[1]! : err.message;
+}
+
 export function messageOf(err: unknown, t: (key: string) => string): string {
-  if (err instanceof ApiError) return err.status === 0 ? t('error.network') : err.message;
+  if (err instanceof ApiError) return err.status === 0 ? t('error.network') : plainMessage(err);
   return err instanceof Error ? err.message : String(err);
 }
 

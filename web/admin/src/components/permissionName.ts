@@ -18,7 +18,8 @@ const ZH: Record<string, string> = {
   'payment.list': '查看支付记录', 'payment.view': '查看支付记录详情',
   'log.operation': '查看操作日志', 'log.login': '查看登录日志', 'log.system': '查看系统日志',
   'dashboard.view': '查看仪表盘', 'monitor.system': '查看服务器监控', 'online.list': '查看在线管理员', 'online.kick': '强制下线',
-  'attachment.upload': '上传文件', 'notification.send': '发送通知',
+  'attachment.upload': '上传文件', 'attachment.view': '查看文件', 'attachment.delete': '删除文件', 'notification.send': '发送通知',
+  'admin.unbind_2fa': '解绑管理员的身份验证器',
 };
 
 export function permissionName(p: { slug: string; name: string; is_system: boolean }, language: string): string {

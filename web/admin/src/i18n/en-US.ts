@@ -37,7 +37,7 @@ export default {
     back: 'Use another account', required: 'Required', codeFormat: 'Six digits',
   },
   layout: {
-    language: 'Language', theme: 'Theme', light: 'Light', dark: 'Dark', notifications: 'Notifications', home: 'Home',
+    language: 'Language', theme: 'Theme', light: 'Light', dark: 'Dark', notifications: 'Notifications', home: 'Home', menu: 'Menu',
   },
   menu: {
     dashboard: 'Dashboard', system: 'System', admin: 'Administrators', role: 'Roles', menu: 'Menus', permission: 'Permissions',

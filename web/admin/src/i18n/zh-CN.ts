@@ -39,7 +39,7 @@ const zh: typeof en = {
     back: '使用其他账号', required: '必填', codeFormat: '6 位数字',
   },
   layout: {
-    language: '语言', theme: '主题', light: '浅色', dark: '深色', notifications: '通知', home: '首页',
+    language: '语言', theme: '主题', light: '浅色', dark: '深色', notifications: '通知', home: '首页', menu: '菜单',
   },
   menu: {
     dashboard: '仪表盘', system: '系统管理', admin: '管理员', role: '角色', menu: '菜单', permission: '权限',

@@ -1,12 +1,17 @@
-// The frame of every screen after sign-in: the menu tree the administrator may see (from /info),
-// breadcrumbs, the language switch, light and dark themes, the notification bell and the
-// profile menu. The screen itself is the routed outlet.
-import { BulbOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { Breadcrumb, Button, Dropdown, Layout, Menu, Space, Spin, Tooltip, Typography, type MenuProps } from 'antd';
-import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
+// The frame of every screen after sign-in: the menu tree the administrator may see (from /info:
+// its titles and icons), breadcrumbs, the language switch, light and dark themes, the
+// notification bell and the profile menu. The screen itself is the routed outlet. On a phone
+// (narrower than 768 px) the menu is a drawer opened from the header. The menu follows a change
+// of the administrator's roles: /info is read again when the window regains focus.
+import { AppstoreOutlined, BulbOutlined, LogoutOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Breadcrumb, Button, Drawer, Dropdown, Grid, Layout, Menu, Space, Spin, Tooltip, Typography, type MenuProps } from 'antd';
+import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth, type MenuNode } from '../auth/auth.tsx';
+import { menuIcon } from '../components/menuIcon.tsx';
+import { menuTitle } from '../components/menuTitle.ts';
 import { NotificationBell } from '../screens/notifications/Bell.tsx';
 import { EXTRA_ROUTES, preloadScreens } from '../screens/registry.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
@@ -21,8 +26,8 @@ function itemsOf(nodes: MenuNode[], title: (n: MenuNode) => string): Item[] {
     .map((n) => {
       const children = itemsOf(n.children, title);
       return n.type === 1
-        ? { key: n.path || `dir-${n.id}`, label: title(n), children }
-        : { key: n.path ?? `menu-${n.id}`, label: <MenuLink to={n.path ?? '/'}>{title(n)}</MenuLink> };
+        ? { key: n.path || `dir-${n.id}`, icon: menuIcon(n.icon, n.type), label: title(n), children }
+        : { key: n.path ?? `menu-${n.id}`, icon: menuIcon(n.icon, n.type), label: <MenuLink to={n.path ?? '/'}>{title(n)}</MenuLink> };
     });
 }
 
@@ -61,33 +66,92 @@ function trailOf(nodes: MenuNode[], path: string): MenuNode[] {
   return [];
 }
 
+/** Reads /info again when the window regains focus (a change of roles shows without a reload). */
+function useProfileOnFocus() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const again = () => {
+      if (document.visibilityState === 'visible') void queryClient.invalidateQueries({ queryKey: ['profile'] });
+    };
+    window.addEventListener('focus', again);
+    document.addEventListener('visibilitychange', again);
+    return () => {
+      window.removeEventListener('focus', again);
+      document.removeEventListener('visibilitychange', again);
+    };
+  }, [queryClient]);
+}
+
 export default function Shell() {
   const { t } = useTranslation();
   const { profile, signOut } = useAuth();
   const { dark, toggle } = useTheme();
   const location = useLocation();
   const navigate = useNavigate();
-  const title = (n: MenuNode) => t(`menu.${n.slug}`, { defaultValue: n.title });
+  const screens = Grid.useBreakpoint();
+  // Before the first measurement, the width decides (no sidebar flashing on a phone).
+  const phone = screens.md === undefined ? window.innerWidth < 768 : !screens.md;
+  const [drawer, setDrawer] = useState(false);
+  const [collapsed, setCollapsed] = useState(false);
+  const title = (n: MenuNode) => menuTitle(n, t);
   const menus = useMemo(() => (profile?.menus ?? []), [profile]);
-  const items = useMemo(() => itemsOf(menus, (n) => t(`menu.${n.slug}`, { defaultValue: n.title })), [menus, t]);
+  const items = useMemo(() => itemsOf(menus, (n) => menuTitle(n, t)), [menus, t]);
   const trail = trailOf(menus, location.pathname);
   const open = trail.slice(0, -1).map((n) => n.path || `dir-${n.id}`);
   const extra = EXTRA_ROUTES.find((r) => r.path === location.pathname);
   const crumbs = extra ? [{ title: t(extra.titleKey) }] : trail.map((n) => ({ title: title(n) }));
   useEffect(() => preloadScreens(componentsOf(menus)), [menus]);
+  useProfileOnFocus();
+  // A new screen opens at its top; the drawer closes once an entry is chosen.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+    setDrawer(false);
+  }, [location.pathname]);
 
+  const menu = (
+    <nav aria-label={t('app.title')}>
+      {/* Opened on the way to the current screen: entering another directory (a link, a reload at
+          `/` that leads to the first screen) shows its entries. */}
+      <Menu key={open.join('|')} mode="inline" theme={dark ? 'dark' : 'light'} items={items} selectedKeys={[location.pathname]} defaultOpenKeys={collapsed && !phone ? [] : open} />
+    </nav>
+  );
   return (
     <Layout className="shell">
-      <Layout.Sider breakpoint="lg" collapsible width={220} theme={dark ? 'dark' : 'light'}>
-        <div className="brand">{t('app.title')}</div>
-        <nav aria-label={t('app.title')}>
-          <Menu mode="inline" theme={dark ? 'dark' : 'light'} items={items} selectedKeys={[location.pathname]} defaultOpenKeys={open} />
-        </nav>
-      </Layout.Sider>
-      <Layout>
+      {!phone && (
+        <Layout.Sider
+          className="shell-sider"
+          breakpoint="lg"
+          collapsible
+          collapsed={collapsed}
+          onCollapse={setCollapsed}
+          width={220}
+          theme={dark ? 'dark' : 'light'}
+        >
+          <div className="brand" title={t('app.title')}>{collapsed ? <AppstoreOutlined aria-label={t('app.title')} /> : t('app.title')}</div>
+          {menu}
+        </Layout.Sider>
+      )}
+      {phone && (
+        <Drawer
+          placement="left"
+          open={drawer}
+          onClose={() => setDrawer(false)}
+          size={260}
+          title={t('app.title')}
+          styles={{ body: { padding: 0 } }}
+        >
+          {menu}
+        </Drawer>
+      )}
+      <Layout className="shell-main">
         <Layout.Header className="shell-header">
-          <Breadcrumb items={[{ title: <Link to="/">{t('layout.home')}</Link> }, ...crumbs]} />
-          <Space size="middle">
+          <div className="shell-header-start">
+            {phone && <Button type="text" icon={<MenuOutlined />} aria-label={t('layout.menu')} aria-expanded={drawer} onClick={() => setDrawer(true)} />}
+            {phone
+              ? <Typography.Text strong ellipsis className="shell-header-title">{crumbs.at(-1)?.title ?? t('app.title')}</Typography.Text>
+              : <Breadcrumb items={[{ title: <Link to="/">{t('layout.home')}</Link> }, ...crumbs]} />}
+          </div>
+          <Space size={phone ? 0 : 'middle'}>
             <NotificationBell />
             <LanguageSwitch />
             <Tooltip title={t('layout.theme')}>
@@ -101,8 +165,8 @@ export default function Shell() {
                 ],
               }}
             >
-              <Button type="text" aria-label={t('action.profile')}>
-                <UserOutlined /> <Typography.Text>{profile?.nickname || profile?.username}</Typography.Text>
+              <Button type="text" aria-label={t('action.profile')} icon={<UserOutlined />}>
+                {!phone && <Typography.Text>{profile?.nickname || profile?.username}</Typography.Text>}
               </Button>
             </Dropdown>
           </Space>

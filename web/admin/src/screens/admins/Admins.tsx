@@ -16,6 +16,7 @@ import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listAdmins, adminsQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('admins', strings);
 
@@ -33,6 +34,7 @@ const treeOf = (nodes: Department[]): TreeNode[] => nodes.map((d) => ({ key: Str
 
 export default function Admins() {
   const { t } = useTranslation(['admins', 'common']);
+  const table = useListTable();
   const { can, profile } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -56,7 +58,7 @@ export default function Admins() {
 
   return (
     <Row gutter={16}>
-      <Col xs={24} lg={5}>
+      <Col xs={24} lg={5} xl={4}>
         <Card size="small" title={t('departments')}>
           <Tree
             aria-label={t('departments')}
@@ -67,7 +69,7 @@ export default function Admins() {
           />
         </Card>
       </Col>
-      <Col xs={24} lg={19}>
+      <Col xs={24} lg={19} xl={20}>
         <Card>
           <Form
             name="admin-filters"
@@ -114,18 +116,17 @@ export default function Admins() {
               loading={list.isFetching}
               dataSource={list.data?.list ?? []}
               locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-              scroll={{ x: 1100 }}
               pagination={pagination(list.data?.total ?? 0)}
-              columns={[
+              {...table<Admin>([
                 { title: t('common:field.id'), dataIndex: 'id', width: 70 },
                 {
-                  title: t('username'), dataIndex: 'username',
+                  first: true, title: t('username'), dataIndex: 'username',
                   render: (v: string, a) => <Space>{v}{isProtected(a) && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('protected')}</Tag>}</Space>,
                 },
-                { title: t('nickname'), dataIndex: 'nickname' },
-                { title: t('department'), render: (_: unknown, a) => a.department?.name ?? '—' },
+                { detail: true, title: t('nickname'), dataIndex: 'nickname' },
+                { detail: true, title: t('department'), render: (_: unknown, a) => a.department?.name ?? '—' },
                 { title: t('roles'), render: (_: unknown, a) => a.roles.map((r) => <Tag key={r.id}>{r.name}</Tag>) },
-                { title: t('twoFactor'), dataIndex: 'is_2fa_bound', render: (b: boolean) => (b ? <Tag color="green">{t('bound')}</Tag> : <Tag>{t('notBound')}</Tag>) },
+                { detail: true, title: t('twoFactor'), dataIndex: 'is_2fa_bound', render: (b: boolean) => (b ? <Tag color="green">{t('bound')}</Tag> : <Tag>{t('notBound')}</Tag>) },
                 {
                   title: t('common:field.status'), dataIndex: 'status',
                   render: (s: number, a) => (
@@ -138,11 +139,11 @@ export default function Admins() {
                     />
                   ),
                 },
-                { title: t('lastLogin'), dataIndex: 'last_login_at', render: (v: string | null) => v ?? '—' },
+                { detail: true, title: t('lastLogin'), dataIndex: 'last_login_at', render: (v: string | null) => v ?? '—' },
                 {
                   title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 260,
                   render: (_: unknown, a) => (
-                    <Space size={0} wrap>
+                    <Space size={0}>
                       {can('admin.update') && <Button type="link" size="small" onClick={() => setEditing(a)}>{t('common:action.edit')}</Button>}
                       {can('admin.reset_password') && !self(a) && <Button type="link" size="small" onClick={() => setResetting(a)}>{t('resetPassword')}</Button>}
                       {can('admin.unbind_2fa') && a.is_2fa_bound && !self(a) && <Button type="link" size="small" onClick={() => setUnbinding(a)}>{t('unbind')}</Button>}
@@ -154,7 +155,7 @@ export default function Admins() {
                     </Space>
                   ),
                 },
-              ]}
+              ])}
             />
           )}
         </Card>

@@ -17,6 +17,7 @@ import { strings } from './strings.ts';
 import { Aborted, ChunkedUpload, postForm, type Attachment } from './transfer.ts';
 import { ACCEPT, chunkBytesFrom, CHUNKED_ABOVE_BYTES, forgetPending, formatBytes, loadPending, percent, typeOf, type PendingUpload } from './upload.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('attachments', strings);
 
@@ -35,6 +36,7 @@ interface Transfer {
 
 export default function Attachments() {
   const { t } = useTranslation(['attachments', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -234,18 +236,17 @@ export default function Attachments() {
               loading={list.isFetching}
               dataSource={list.data?.list ?? []}
               locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-              scroll={{ x: 900 }}
               pagination={pagination(list.data?.total ?? 0)}
-              columns={[
+              {...table<Attachment>([
                 { title: t('common:field.id'), dataIndex: 'id', width: 70 },
                 { title: t('name'), dataIndex: 'original_name', ellipsis: true },
                 { title: t('type'), dataIndex: 'type', width: 110, render: typeLabel },
                 { title: t('size'), dataIndex: 'size', width: 110, render: (n: number) => formatBytes(n) },
-                { title: t('contentType'), dataIndex: 'content_type', ellipsis: true },
+                { detail: true, title: t('contentType'), dataIndex: 'content_type', ellipsis: true },
                 { title: t('uploader'), dataIndex: 'uploaded_by', width: 100 },
                 { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180 },
                 { title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 210, render: (_: unknown, a) => actions(a) },
-              ]}
+              ])}
             />
           )}
         </Card>

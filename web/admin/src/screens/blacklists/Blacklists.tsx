@@ -16,6 +16,7 @@ import { addStrings } from '../../i18n/index.ts';
 import { isRule } from './ip.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listRules, blacklistsQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('blacklists', {
   'en-US': {
@@ -36,6 +37,7 @@ type Rule = Awaited<ReturnType<typeof listRules>>['list'][number];
 
 export default function Blacklists() {
   const { t } = useTranslation(['blacklists', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const { message } = App.useApp();
@@ -97,14 +99,13 @@ export default function Blacklists() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 900 }}
           rowSelection={can('blacklist.delete') ? {
             selectedRowKeys: selected,
             onChange: (keys) => setSelected(keys as number[]),
             getCheckboxProps: (r) => ({ 'aria-label': `${t('ip')} ${r.ip}` }),
           } : undefined}
           pagination={pagination(list.data?.total ?? 0)}
-          columns={[
+          {...table<Rule>([
             { title: t('common:field.id'), dataIndex: 'id', width: 80 },
             { title: t('ip'), dataIndex: 'ip', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
             { title: t('remark'), dataIndex: 'remark', render: (v: string) => v || '—' },
@@ -123,7 +124,7 @@ export default function Blacklists() {
               ),
             },
             { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
-            { title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 170 },
+            { detail: true, title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 170 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
               render: (_: unknown, r) => (
@@ -137,7 +138,7 @@ export default function Blacklists() {
                 </Space>
               ),
             },
-          ]}
+          ])}
         />
       )}
       {editing && <RuleForm rule={editing === 'new' ? null : editing} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api, unwrap } from '../../api/client.ts';
 import { QueryError } from '../../components/feedback.tsx';
 import { addStrings } from '../../i18n/index.ts';
@@ -62,6 +62,7 @@ export default function Dashboard() {
               <XAxis dataKey="hour" />
               <YAxis allowDecimals={false} />
               <Tooltip />
+              <Legend />
               <Bar dataKey="logins" name={t('logins')} fill="#1677ff" />
               <Bar dataKey="operations" name={t('operations')} fill="#52c41a" />
             </BarChart>

@@ -14,6 +14,7 @@ import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('departments', strings);
 
@@ -43,6 +44,7 @@ const optionsOf = (nodes: Row[], exclude: number | undefined, inside = false): O
 
 export default function Departments() {
   const { t } = useTranslation(['departments', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -99,14 +101,13 @@ export default function Departments() {
           loading={tree.isFetching}
           dataSource={rows}
           pagination={false}
-          scroll={{ x: 1100 }}
           expandable={{ expandedRowKeys: expanded ?? allIds, onExpandedRowsChange: (keys) => setExpanded(keys) }}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          columns={[
+          {...table<Row>([
             { title: t('name'), dataIndex: 'name', width: 260 },
             { title: t('leader'), dataIndex: 'leader', render: (v: string) => v || '—' },
             { title: t('phone'), dataIndex: 'phone', render: (v: string) => v || '—' },
-            { title: t('email'), dataIndex: 'email', render: (v: string) => v || '—' },
+            { detail: true, title: t('email'), dataIndex: 'email', render: (v: string) => v || '—' },
             {
               title: t('common:field.sort'), dataIndex: 'sort', width: 100,
               render: (v: number, d) => (can('department.update')
@@ -121,7 +122,7 @@ export default function Departments() {
                   disabled={!can('department.update')} onChange={(on) => update(d, { status: on ? 1 : 0 })} />
               ),
             },
-            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
+            { detail: true, title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 210,
               render: (_: unknown, d) => (
@@ -140,7 +141,7 @@ export default function Departments() {
                 </Space>
               ),
             },
-          ]}
+          ], { tree: true })}
         />
       )}
       {editing && (

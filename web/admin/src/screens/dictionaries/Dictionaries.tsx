@@ -15,6 +15,7 @@ import { messageOf, QueryError, useAction } from '../../components/feedback.tsx'
 import { toQuery, useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('dictionaries', strings);
 
@@ -28,6 +29,7 @@ const TYPE_KEYS = ['type', 'type_name', 'type_page'];
 
 export default function Dictionaries() {
   const { t } = useTranslation(['dictionaries', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -158,9 +160,8 @@ export default function Dictionaries() {
                   loading={items.isFetching}
                   dataSource={items.data?.list ?? []}
                   locale={{ emptyText: Object.keys(itemFilters).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-                  scroll={{ x: 800 }}
                   pagination={pagination(items.data?.total ?? 0)}
-                  columns={[
+                  {...table<Entry>([
                     { title: t('name'), dataIndex: 'name' },
                     { title: t('code'), dataIndex: 'code', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
                     { title: t('value'), dataIndex: 'value', render: (v: string) => v || '—' },
@@ -180,7 +181,7 @@ export default function Dictionaries() {
                         </Space>
                       ),
                     },
-                  ]}
+                  ])}
                 />
               )}
             </>

@@ -47,15 +47,15 @@ export default function OperationLogs() {
         filtered={Object.keys(f).length > 0}
         onOpen={setOpen}
         columns={[
-          { title: t('common:field.id'), dataIndex: 'id', width: 80 },
+          { detail: true, title: t('common:field.id'), dataIndex: 'id', width: 80 },
           { title: t('admin'), dataIndex: 'username', render: (v: string, r) => (v ? `${v}${r.admin_id ? ` (#${r.admin_id})` : ''}` : '—') },
           { title: t('module'), dataIndex: 'module', render: (v: string) => <Tag>{v}</Tag> },
           { title: t('action'), dataIndex: 'action' },
           { title: t('method'), dataIndex: 'method', width: 90, render: (v: string) => <Tag>{v}</Tag> },
           { title: t('path'), dataIndex: 'path', ellipsis: true },
-          { title: t('ip'), dataIndex: 'ip' },
+          { detail: true, title: t('ip'), dataIndex: 'ip' },
           { title: t('statusCode'), dataIndex: 'status_code', width: 100, render: statusTag },
-          { title: t('duration'), dataIndex: 'duration_ms', width: 100, render: (ms: number) => t('durationMs', { ms }) },
+          { detail: true, title: t('duration'), dataIndex: 'duration_ms', width: 100, render: (ms: number) => t('durationMs', { ms }) },
           { title: t('time'), dataIndex: 'created_at', width: 170 },
         ]}
       />

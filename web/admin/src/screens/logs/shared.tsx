@@ -2,7 +2,7 @@
 // to the second `YYYY-MM-DD HH:mm:ss` when "time of day" is on — the two forms the server takes),
 // the list table wired to the URL's page, the detail drawer with pretty-printed JSON, and the
 // links between rows of the same request (trace ID).
-import { Button, DatePicker, Descriptions, Drawer, Form, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, DatePicker, Descriptions, Drawer, Form, Space, Switch, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { PAGE_SIZES, type ListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { type ListColumn, useListTable } from '../../components/listTable.tsx';
 
 addStrings('logs', strings);
 
@@ -72,13 +73,14 @@ export function LogTable<T extends { id: number }>({ query, params, setPage, col
   query: { error: unknown; isFetching: boolean; refetch: () => unknown };
   params: ListParams;
   setPage: (page: number, pageSize: number) => void;
-  columns: TableColumnsType<T>;
+  columns: ListColumn<T>[];
   onOpen: (row: T) => void;
   filtered: boolean;
   rows: T[];
   total: number;
 }) {
   const { t } = useTranslation(['logs', 'common']);
+  const table = useListTable();
   if (query.error) return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   return (
     <Table<T>
@@ -87,15 +89,14 @@ export function LogTable<T extends { id: number }>({ query, params, setPage, col
       loading={query.isFetching}
       dataSource={rows}
       locale={{ emptyText: filtered ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-      scroll={{ x: 1100 }}
       pagination={{ current: params.page, pageSize: params.pageSize, total, showSizeChanger: true, pageSizeOptions: PAGE_SIZES, onChange: setPage }}
-      columns={[
+      {...table<T>([
         ...columns,
         {
           title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 90,
           render: (_: unknown, row: T) => <Button type="link" size="small" aria-label={`${t('detail')} #${row.id}`} onClick={() => onOpen(row)}>{t('detail')}</Button>,
         },
-      ]}
+      ])}
     />
   );
 }

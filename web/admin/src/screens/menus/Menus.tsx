@@ -4,7 +4,7 @@
 // menu that still has children, and says so).
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Radio, Select, Space, Switch, Table, Tag, TreeSelect } from 'antd';
+import { AutoComplete, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Radio, Select, Space, Switch, Table, Tag, TreeSelect } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
@@ -15,6 +15,9 @@ import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { MENU_ICONS, menuIcon } from '../../components/menuIcon.tsx';
+import { menuTitle } from '../../components/menuTitle.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('menus', strings);
 
@@ -44,6 +47,7 @@ const TYPE_COLORS: Record<number, string> = { 1: 'blue', 2: 'green', 3: 'orange'
 
 export default function Menus() {
   const { t } = useTranslation(['menus', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -99,16 +103,15 @@ export default function Menus() {
           loading={tree.isFetching}
           dataSource={rows}
           pagination={false}
-          scroll={{ x: 1300 }}
           expandable={{ expandedRowKeys: expanded ?? allIds, onExpandedRowsChange: (keys) => setExpanded(keys) }}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          columns={[
-            { title: t('title'), dataIndex: 'title', width: 240 },
+          {...table<Row>([
+            { title: t('title'), dataIndex: 'title', width: 240, render: (_: string, m) => menuTitle(m, t) },
             { title: t('type'), dataIndex: 'type', width: 90, render: (v: number) => <Tag color={TYPE_COLORS[v]}>{typeName(v)}</Tag> },
             { title: t('slug'), dataIndex: 'slug', width: 140, ellipsis: true },
-            { title: t('icon'), dataIndex: 'icon', width: 100, ellipsis: true, render: (v?: string) => v || '—' },
+            { title: t('icon'), dataIndex: 'icon', width: 100, render: (v: string | undefined, m) => (m.type === 3 ? '—' : <Space size={6}>{menuIcon(v, m.type)}{v || '—'}</Space>) },
             { title: t('path'), dataIndex: 'path', width: 180, ellipsis: true, render: (v?: string) => v || '—' },
-            { title: t('component'), dataIndex: 'component', width: 190, ellipsis: true, render: (v?: string) => v || '—' },
+            { detail: true, title: t('component'), dataIndex: 'component', width: 190, ellipsis: true, render: (v?: string) => v || '—' },
             {
               title: t('common:field.sort'), dataIndex: 'sort', width: 110,
               render: (v: number, m) => (can('menu.update')
@@ -141,7 +144,7 @@ export default function Menus() {
                 </Space>
               ),
             },
-          ]}
+          ], { tree: true })}
         />
       )}
       {editing && (
@@ -231,7 +234,13 @@ function MenuForm({ row, parentId, tree, onClose }: { row: Row | null; parentId:
           <>
             <Form.Item name="path" label={t('path')} extra={t('pathHint')} rules={[{ max: 255 }]}><Input /></Form.Item>
             <Form.Item name="component" label={t('component')} extra={t('componentHint')} rules={[{ max: 255 }]}><Input /></Form.Item>
-            <Form.Item name="icon" label={t('icon')} rules={[{ max: 64 }]}><Input /></Form.Item>
+            <Form.Item name="icon" label={t('icon')} rules={[{ max: 64 }]}>
+              <AutoComplete
+                allowClear
+                options={Object.keys(MENU_ICONS).map((name) => ({ value: name, label: <Space>{menuIcon(name, 2)}{name}</Space> }))}
+                filterOption={(input, o) => String(o?.value ?? '').includes(input.toLowerCase())}
+              />
+            </Form.Item>
           </>
         )}
         <div style={{ display: 'flex', gap: 16 }}>

@@ -41,6 +41,7 @@ export function NotificationBell() {
     return connectLive({
       onState: setState,
       onPoll: () => void queryClient.invalidateQueries({ queryKey: ['notifications'] }),
+      onPermissionsChanged: () => void queryClient.invalidateQueries({ queryKey: ['profile'] }),
       onNotification: (n) => {
         queryClient.setQueryData<Latest>(LATEST, (d) => d && {
           ...d,

@@ -14,6 +14,7 @@ import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { type listNotifications, notificationsQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('notifications', strings);
 
@@ -22,6 +23,7 @@ const when = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:
 
 export default function Notifications() {
   const { t } = useTranslation(['notifications', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -58,14 +60,13 @@ export default function Notifications() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('none') }}
-          scroll={{ x: 900 }}
           pagination={pagination(list.data?.total ?? 0)}
-          columns={[
+          {...table<Notification>([
             {
               title: t('title'), dataIndex: 'title', width: 240,
               render: (v: string, n) => <Space><Badge status={n.is_read ? 'default' : 'processing'} /><Typography.Text strong={!n.is_read}>{v}</Typography.Text></Space>,
             },
-            { title: t('content'), dataIndex: 'content', render: (v: string) => <Typography.Paragraph ellipsis={{ rows: 2, expandable: true }} style={{ marginBottom: 0 }}>{v}</Typography.Paragraph> },
+            { title: t('content'), dataIndex: 'content', render: (v: string) => <Typography.Paragraph className="cell-wrap" ellipsis={{ rows: 2, expandable: true }} style={{ marginBottom: 0 }}>{v}</Typography.Paragraph> },
             { title: t('kind'), dataIndex: 'kind', width: 100, render: (k: string) => <Tag>{t(`kinds.${k}`, { defaultValue: k })}</Tag> },
             { title: t('sentAt'), dataIndex: 'created_at', width: 170, render: when },
             { title: t('readAt'), dataIndex: 'read_at', width: 170, render: when },
@@ -73,7 +74,7 @@ export default function Notifications() {
               title: t('common:field.actions'), key: 'actions', width: 120, fixed: 'right',
               render: (_: unknown, n) => (n.is_read ? null : <Button type="link" size="small" aria-label={`${t('read')}: ${n.title}`} onClick={() => markRead(n)}>{t('read')}</Button>),
             },
-          ]}
+          ])}
         />
       )}
       {sending && <SendForm onClose={(sent) => { setSending(false); if (sent) refresh(); }} />}

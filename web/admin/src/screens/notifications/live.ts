@@ -1,7 +1,8 @@
 // Live notifications over the WebSocket: a single-use ticket (browsers cannot send the bearer
 // header on a socket), reconnection with exponential back-off and a new ticket each time,
 // polling while the socket is down, and a 1008 close (the session ended: kicked out, signed
-// out elsewhere, password changed) ends the session here too.
+// out elsewhere, password changed) ends the session here too. A `permissions_changed` message
+// (the administrator's roles changed) makes the menu and permissions follow without a reload.
 import { api, unwrap } from '../../api/client.ts';
 import { getSession, setSession } from '../../api/session.ts';
 
@@ -19,6 +20,8 @@ export interface LiveOptions {
   /** Called when the socket (re)opens — to catch up — and every POLL_MS while it is down. */
   onPoll: () => void;
   onState?: (state: LiveState) => void;
+  /** The administrator's roles now grant something else (`permissions_changed`): read /info again. */
+  onPermissionsChanged?: () => void;
 }
 
 export const POLL_MS = 30_000;
@@ -88,6 +91,7 @@ export function connectLive(options: LiveOptions): () => void {
       try {
         const msg = JSON.parse(String(e.data)) as { type?: string; data?: LiveNotification };
         if (msg.type === 'notification' && msg.data) options.onNotification(msg.data);
+        else if (msg.type === 'permissions_changed') options.onPermissionsChanged?.();
       } catch {
         /* not ours: ignored */
       }

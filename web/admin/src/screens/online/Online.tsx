@@ -13,6 +13,7 @@ import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listOnline, onlineQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('online', {
   'en-US': {
@@ -33,6 +34,7 @@ type Session = Awaited<ReturnType<typeof listOnline>>['list'][number];
 
 export default function Online() {
   const { t } = useTranslation(['online', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const { message } = App.useApp();
@@ -90,14 +92,13 @@ export default function Online() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1300 }}
           rowSelection={mayKick ? {
             selectedRowKeys: selected,
             onChange: (keys) => setSelected(keys as number[]),
             getCheckboxProps: (s) => ({ disabled: s.is_current, 'aria-label': `${t('username')} ${s.username} #${s.token_id}` }),
           } : undefined}
           pagination={pagination(list.data?.total ?? 0)}
-          columns={[
+          {...table<Session>([
             { title: t('common:field.id'), dataIndex: 'token_id', width: 80 },
             {
               title: t('username'), dataIndex: 'username', width: 260,
@@ -109,10 +110,10 @@ export default function Online() {
               ),
             },
             { title: t('ip'), dataIndex: 'ip', width: 150 },
-            { title: t('userAgent'), dataIndex: 'user_agent', width: 220, ellipsis: true, render: (v: string) => v || '—' },
+            { detail: true, title: t('userAgent'), dataIndex: 'user_agent', width: 220, ellipsis: true, render: (v: string) => v || '—' },
             { title: t('loginAt'), dataIndex: 'login_at', width: 170 },
             { title: t('lastActive'), dataIndex: 'last_active_at', width: 170 },
-            { title: t('expiresAt'), dataIndex: 'expires_at', width: 170 },
+            { detail: true, title: t('expiresAt'), dataIndex: 'expires_at', width: 170 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 110,
               render: (_: unknown, s) => mayKick && !s.is_current && (
@@ -121,7 +122,7 @@ export default function Online() {
                 </Popconfirm>
               ),
             },
-          ]}
+          ])}
         />
       )}
     </Card>

@@ -4,7 +4,7 @@
 // summary and error table, and export as a task.
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Form, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Card, DatePicker, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import dayjs, { type Dayjs } from 'dayjs';
 import { memo, useCallback, useMemo, useState } from 'react';
@@ -24,6 +24,7 @@ import { PayOrder } from './PayOrder.tsx';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listOrders, ordersQuery } from './query.ts';
+import { type ListColumn, useListTable } from '../../components/listTable.tsx';
 
 addStrings('orders', strings);
 
@@ -155,11 +156,12 @@ const OrdersToolbar = memo(function OrdersToolbar({ onCreate, onImport }: { onCr
 
 function OrdersTable({ onView, onPay, refresh }: { onView: (id: number) => void; onPay: (o: Order) => void; refresh: () => void }) {
   const { t } = useTranslation(['orders', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const { params, filtered, setOrderBy, pagination } = useListParams();
   const list = useQuery({ ...ordersQuery(params), placeholderData: keepPreviousData });
-  const columns = useMemo((): TableColumnsType<Order> => {
+  const columns = useMemo((): ListColumn<Order>[] => {
     const cancel = (o: Order) =>
       void run(() => unwrap(api.PUT('/api/admin/orders/{id}', { params: { path: { id: String(o.id) } }, body: { status: 'cancelled' } })), t('cancelledDone')).then(refresh);
     const remove = (o: Order) =>
@@ -167,26 +169,26 @@ function OrdersTable({ onView, onPay, refresh }: { onView: (id: number) => void;
     return [
       { title: t('common:field.id'), dataIndex: 'id', width: 70 },
       {
-        title: t('orderNo'), dataIndex: 'order_no', width: 250,
+        first: true, title: t('orderNo'), dataIndex: 'order_no', width: 250,
         render: (v: string, o) => (can('order.view') ? <Typography.Link onClick={() => onView(o.id)}>{v}</Typography.Link> : v),
       },
-      { title: t('userId'), dataIndex: 'user_id', width: 90 },
+      { detail: true, title: t('userId'), dataIndex: 'user_id', width: 90 },
       {
-        title: t('amount'), dataIndex: 'amount', align: 'right', sorter: true, width: 120,
+        first: true, title: t('amount'), dataIndex: 'amount', align: 'right', sorter: true, width: 120,
         sortOrder: sortOrderOf(params.orderBy, 'amount'), render: (n: number) => money(n),
       },
-      { title: t('common:field.status'), dataIndex: 'status', render: (s: string) => <Tag color={STATUS_COLORS[s]}>{t(`status.${s}`)}</Tag> },
+      { first: true, title: t('common:field.status'), dataIndex: 'status', render: (s: string) => <Tag color={STATUS_COLORS[s]}>{t(`status.${s}`)}</Tag> },
       { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180, sorter: true, sortOrder: sortOrderOf(params.orderBy, 'created_at') },
-      { title: t('paidAt'), dataIndex: 'paid_at', width: 180, render: (v: string | null) => v ?? '—' },
+      { detail: true, title: t('paidAt'), dataIndex: 'paid_at', width: 180, render: (v: string | null) => v ?? '—' },
       {
         title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 280,
         render: (_: unknown, o) => (
-          <Space size={0} wrap>
+          <Space size={0}>
             {can('order.view') && <Button type="link" size="small" onClick={() => onView(o.id)}>{t('common:action.view')}</Button>}
             {can('order.update') && o.status === 'pending' && (
               <>
                 <Button type="link" size="small" onClick={() => onPay(o)}>{t('markPaid')}</Button>
-                <ConfirmButton title={t('confirmCancel', { no: o.order_no })} onConfirm={() => cancel(o)}>{t('cancelOrder')}</ConfirmButton>
+                <ConfirmButton title={t('confirmCancel', { no: o.order_no })} onConfirm={() => cancel(o)} okText={t('cancelOrder')} cancelText={t('keepOrder')}>{t('cancelOrder')}</ConfirmButton>
               </>
             )}
             {can('order.delete') && (
@@ -203,14 +205,13 @@ function OrdersTable({ onView, onPay, refresh }: { onView: (id: number) => void;
       loading={list.isFetching}
       dataSource={list.data?.list ?? []}
       locale={{ emptyText: filtered ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-      scroll={{ x: 1250 }}
       pagination={pagination(list.data?.total ?? 0)}
       onChange={(_p, _f, sorter) => {
         const s = sorter as SorterResult<Order>;
         const next = s.order ? `${String(s.field)}:${s.order === 'ascend' ? 'asc' : 'desc'}` : undefined;
         if (next !== params.orderBy) setOrderBy(next);
       }}
-      columns={columns}
+      {...table<Order>(columns)}
     />
   );
 }

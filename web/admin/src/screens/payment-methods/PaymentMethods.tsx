@@ -16,6 +16,7 @@ import { configFromRows, configText, parseConfigText, rowsFromConfig, SECRET_MAS
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listMethods, paymentMethodsQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('paymentMethods', strings);
 
@@ -24,6 +25,7 @@ const CODE_RE = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
 export default function PaymentMethods() {
   const { t } = useTranslation(['paymentMethods', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -66,9 +68,8 @@ export default function PaymentMethods() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1250 }}
           pagination={pagination(list.data?.total ?? 0)}
-          columns={[
+          {...table<Method>([
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             { title: t('name'), dataIndex: 'name', width: 180 },
             { title: t('code'), dataIndex: 'code', width: 180, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
@@ -91,8 +92,8 @@ export default function PaymentMethods() {
                 <Switch size="small" checked={on} aria-label={`${t('isActive')} ${m.name}`} disabled={!can('payment-method.update')} onChange={(v) => setActive(m, v)} />
               ),
             },
-            { title: t('common:field.description'), dataIndex: 'description', ellipsis: true },
-            { title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 180 },
+            { detail: true, title: t('common:field.description'), dataIndex: 'description', ellipsis: true },
+            { detail: true, title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 180 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
               render: (_: unknown, m) => (
@@ -106,7 +107,7 @@ export default function PaymentMethods() {
                 </Space>
               ),
             },
-          ]}
+          ])}
         />
       )}
       {editing && <MethodForm method={editing === 'new' ? null : editing} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}

@@ -13,6 +13,7 @@ import { centsText, numberToCents } from '../orders/logic.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listPayments, paymentsQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('payments', strings);
 
@@ -34,6 +35,7 @@ interface FilterValues {
 
 export default function Payments() {
   const { t } = useTranslation(['payments', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const { params, setFilters, pagination } = useListParams();
   const [viewing, setViewing] = useState<number | null>(null);
@@ -87,12 +89,11 @@ export default function Payments() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1500 }}
           pagination={pagination(list.data?.total ?? 0)}
-          columns={[
-            { title: t('common:field.id'), dataIndex: 'id', width: 70 },
+          {...table<Payment>([
+            { detail: true, title: t('common:field.id'), dataIndex: 'id', width: 70 },
             {
-              title: t('paymentNo'), dataIndex: 'payment_no', width: 260,
+              first: true, title: t('paymentNo'), dataIndex: 'payment_no', width: 260,
               render: (v: string, p) => (can('payment.view') ? <Typography.Link onClick={() => setViewing(p.id)}>{v}</Typography.Link> : v),
             },
             {
@@ -100,16 +101,16 @@ export default function Payments() {
               render: (v: string, p) => <Space size={4}>{v}{p.order_id === null && <Tag>{t('orderDeleted')}</Tag>}</Space>,
             },
             { title: t('method'), dataIndex: 'payment_method_name' },
-            { title: t('userId'), dataIndex: 'user_id', width: 90 },
-            { title: t('amount'), dataIndex: 'amount', align: 'right', render: money },
+            { detail: true, title: t('userId'), dataIndex: 'user_id', width: 90 },
+            { first: true, title: t('amount'), dataIndex: 'amount', align: 'right', render: money },
             { title: t('common:field.status'), dataIndex: 'status', render: (s: string) => <Tag color={COLORS[s]}>{t(`status.${s}`)}</Tag> },
             { title: t('paidAt'), dataIndex: 'paid_at', width: 180, render: (v: string | null) => v ?? '—' },
-            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180 },
+            { detail: true, title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180 },
             ...(can('payment.view') ? [{
               title: t('common:field.actions'), key: 'actions', fixed: 'right' as const, width: 90,
               render: (_: unknown, p: Payment) => <Button type="link" size="small" onClick={() => setViewing(p.id)}>{t('common:action.view')}</Button>,
             }] : []),
-          ]}
+          ])}
         />
       )}
       {viewing !== null && <PaymentDetail id={viewing} onClose={() => setViewing(null)} />}

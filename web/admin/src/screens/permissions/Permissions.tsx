@@ -16,6 +16,7 @@ import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listPermissions, permissionsQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('permissions', strings);
 
@@ -39,6 +40,7 @@ const menuTitles = (nodes: Menu[], title: Title, into = new Map<number, string>(
 
 export default function Permissions() {
   const { t, i18n } = useTranslation(['permissions', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -97,16 +99,15 @@ export default function Permissions() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1350 }}
           pagination={pagination(list.data?.total ?? 0)}
-          columns={[
+          {...table<Permission>([
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
             { title: t('name'), dataIndex: 'name', width: 240, ellipsis: true, render: (_: string, p) => permissionName(p, i18n.language) },
             { title: t('slug'), dataIndex: 'slug', width: 200, render: (v: string) => <code>{v}</code> },
             { title: t('method'), dataIndex: 'method', width: 90, render: (v: string) => (v ? <Tag color={METHOD_COLORS[v]}>{v}</Tag> : '—') },
-            { title: t('path'), dataIndex: 'path', ellipsis: true, render: (v: string) => v || '—' },
+            { detail: true, title: t('path'), dataIndex: 'path', ellipsis: true, render: (v: string) => v || '—' },
             { title: t('menu'), dataIndex: 'menu_id', width: 140, render: (v: number | null) => (v === null ? '—' : titles.get(v) ?? `#${v}`) },
-            { title: t('kind'), dataIndex: 'is_system', width: 90, render: (s: boolean) => (s ? <Tag color="gold">{t('system')}</Tag> : <Tag>{t('custom')}</Tag>) },
+            { detail: true, title: t('kind'), dataIndex: 'is_system', width: 90, render: (s: boolean) => (s ? <Tag color="gold">{t('system')}</Tag> : <Tag>{t('custom')}</Tag>) },
             {
               title: t('common:field.status'), dataIndex: 'status', width: 90,
               render: (s: number, p) => (
@@ -129,7 +130,7 @@ export default function Permissions() {
                 </Space>
               ),
             },
-          ]}
+          ])}
         />
       )}
       {editing && (

@@ -8,9 +8,10 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { fieldErrors, useAction, QueryError } from '../../components/feedback.tsx';
+import { fieldErrors, plainMessage, useAction, QueryError } from '../../components/feedback.tsx';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('profile', strings);
 
@@ -48,6 +49,9 @@ export default function Profile() {
     </Row>
   );
 }
+
+/** A wrong or reused authenticator code (the server's code since issue 27; 30001 before). */
+const AUTHENTICATOR_CODE_WRONG = 10010;
 
 const PASSWORD_FIELDS = ['old_password', 'password_confirmation', 'password'] as const;
 
@@ -150,7 +154,11 @@ function Authenticator({ bound }: { bound: boolean }) {
       setPending(null);
       form.resetFields();
       refreshProfile();
-    } else form.setFields(fieldErrors(failure, ['code']) as never);
+    } else {
+      // A wrong code is said next to the field, in words.
+      const named = fieldErrors(failure, ['code']);
+      form.setFields((named.length > 0 ? named : failure instanceof ApiError && (failure.code === 30001 || failure.code === AUTHENTICATOR_CODE_WRONG) ? [{ name: 'code', errors: [plainMessage(failure)] }] : []) as never);
+    }
   };
   const codeField = (
     <Form form={form} layout="inline" onFinish={(v) => void submit(v)}>
@@ -187,6 +195,7 @@ function Authenticator({ bound }: { bound: boolean }) {
 
 function Sessions({ adminId, username }: { adminId: number; username: string }) {
   const { t } = useTranslation(['profile', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -220,9 +229,8 @@ function Sessions({ adminId, username }: { adminId: number; username: string }) 
           loading={sessions.isFetching}
           dataSource={sessions.data ?? []}
           pagination={false}
-          scroll={{ x: 900 }}
           locale={{ emptyText: t('common:state.empty') }}
-          columns={[
+          {...table<Session>([
             { title: t('ip'), dataIndex: 'ip', width: 140, render: (ip: string, s) => <Space>{ip}{s.is_current && <Tag color="blue">{t('current')}</Tag>}</Space> },
             { title: t('agent'), dataIndex: 'user_agent', ellipsis: true },
             { title: t('loginAt'), dataIndex: 'login_at', width: 170 },
@@ -236,7 +244,7 @@ function Sessions({ adminId, username }: { adminId: number; username: string }) 
                 </Popconfirm>
               ) : null),
             },
-          ]}
+          ])}
         />
       )}
     </Card>

@@ -15,9 +15,12 @@ import { fieldErrors, QueryError, useAction } from '../../components/feedback.ts
 import { useListParams } from '../../components/listParams.ts';
 import { permissionName } from '../../components/permissionName.ts';
 import { addStrings } from '../../i18n/index.ts';
+import { menuTitle } from '../../components/menuTitle.ts';
+import { menusForPermissions, permissionsForMenus, roleView } from './grants.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { type listRoles, rolesQuery } from './query.ts';
+import { useListTable } from '../../components/listTable.tsx';
 
 addStrings('roles', strings);
 
@@ -43,6 +46,7 @@ const moduleOf = (slug: string) => slug.split('.')[0]!;
 
 export default function Roles() {
   const { t } = useTranslation(['roles', 'common']);
+  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
@@ -88,9 +92,8 @@ export default function Roles() {
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
           locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          scroll={{ x: 1150 }}
           pagination={pagination(list.data?.total ?? 0)}
-          columns={[
+          {...table<Role>([
             { title: t('common:field.id'), dataIndex: 'id', width: 60 },
             {
               title: t('name'), dataIndex: 'name',
@@ -108,7 +111,7 @@ export default function Roles() {
                 ? <Typography.Text type="secondary">{t('superAdmin')}</Typography.Text>
                 : <Space size={4}><Tag>{t('permissionCount', { count: r.permission_ids.length })}</Tag><Tag>{t('menuCount', { count: r.menu_ids.length })}</Tag></Space>),
             },
-            { title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
+            { detail: true, title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
             {
               title: t('common:field.status'), dataIndex: 'status', width: 90,
               render: (s: number, r) => (
@@ -116,7 +119,7 @@ export default function Roles() {
                   disabled={!can('role.update') || r.is_system} onChange={(on) => setStatus(r, on ? 1 : 0)} />
               ),
             },
-            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
+            { detail: true, title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
             {
               title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 200,
               render: (_: unknown, r) => (
@@ -135,7 +138,7 @@ export default function Roles() {
                 </Space>
               ),
             },
-          ]}
+          ])}
         />
       )}
       {editing && <RoleForm role={editing.role} tab={editing.tab} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
@@ -165,6 +168,20 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
   const fixed = role?.is_system === true;
   const permissions = useQuery({ queryKey: ['permissions', 'all'], queryFn: allPermissions, enabled: can('permission.list') });
   const menus = useQuery({ queryKey: ['menus', {}], queryFn: () => unwrap(api.GET('/api/admin/menus', { params: { query: {} } })), enabled: can('menu.list') });
+
+  // Permissions and menus move together (when both can be read): see grants.ts.
+  const flatMenus = useMemo(() => flatten(menus.data?.list ?? []), [menus.data]);
+  const linked = !fixed && permissions.data !== undefined && menus.data !== undefined;
+  const changePermissions = (ids: number[]) => {
+    setPermissionIds(ids);
+    const added = ids.filter((id) => !permissionIds.includes(id));
+    if (linked && added.length > 0) setMenuIds(menusForPermissions(added, menuIds, flatMenus, permissions.data));
+  };
+  const changeMenus = (ids: number[]) => {
+    setMenuIds(ids);
+    const added = ids.filter((id) => !menuIds.includes(id));
+    if (linked && added.length > 0) setPermissionIds(permissionsForMenus(added, permissionIds, flatMenus, permissions.data));
+  };
 
   const save = async (v: FormValues) => {
     setBusy(true);
@@ -210,6 +227,7 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
       destroyOnHidden
     >
       {fixed && <Alert type="warning" showIcon icon={<SafetyCertificateOutlined />} style={{ marginBottom: 12 }} title={t('superHint')} />}
+      {linked && <RoleView permissionIds={permissionIds} menuIds={menuIds} menus={flatMenus} permissions={permissions.data} />}
       <Form<FormValues>
         form={form}
         name="roles-form"
@@ -247,19 +265,48 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
             ...(can('permission.list') ? [{
               key: 'permissions', label: `${t('permissions')} (${fixed ? '∞' : permissionIds.length})`,
               children: permissions.error ? <QueryError error={permissions.error} onRetry={() => void permissions.refetch()} /> : (
-                <PermissionTree permissions={permissions.data} value={permissionIds} onChange={setPermissionIds} disabled={fixed} />
+                <PermissionTree permissions={permissions.data} value={permissionIds} onChange={changePermissions} disabled={fixed} />
               ),
             }] : []),
             ...(can('menu.list') ? [{
               key: 'menus', label: `${t('menus')} (${fixed ? '∞' : menuIds.length})`,
               children: menus.error ? <QueryError error={menus.error} onRetry={() => void menus.refetch()} /> : (
-                <MenuTree menus={menus.data?.list} value={menuIds} onChange={setMenuIds} disabled={fixed} />
+                <MenuTree menus={menus.data?.list} value={menuIds} onChange={changeMenus} disabled={fixed} />
               ),
             }] : []),
           ]}
         />
       </Form>
     </Modal>
+  );
+}
+
+const flatten = (nodes: Menu[]): Menu[] => nodes.flatMap((m) => [m, ...flatten(m.children)]);
+
+/** What the role will see: its screens, and what it was granted but cannot reach (or reach but not read). */
+function RoleView({ permissionIds, menuIds, menus, permissions }: { permissionIds: number[]; menuIds: number[]; menus: Menu[]; permissions: Permission[] }) {
+  const { t, i18n } = useTranslation(['roles', 'common']);
+  const view = roleView(permissionIds, menuIds, menus, permissions);
+  const names = (list: Menu[]) => list.map((m) => menuTitle(m, t)).join(', ');
+  const problems = [
+    ...(view.unreachable.length > 0 ? [t('unreachable', { list: view.unreachable.map((p) => permissionName(p, i18n.language)).join(', ') })] : []),
+    ...(view.empty.length > 0 ? [t('emptyScreens', { list: names(view.empty) })] : []),
+  ];
+  return (
+    <Alert
+      role="status"
+      aria-label={t('willSee')}
+      type={view.screens.length === 0 || problems.length > 0 ? 'warning' : 'info'}
+      showIcon
+      style={{ marginBottom: 12 }}
+      title={view.screens.length === 0 ? t('seesNothing') : t('sees', { count: view.screens.length, list: names(view.screens) })}
+      description={(
+        <>
+          {problems.map((p) => <div key={p}>{p}</div>)}
+          <Typography.Text type="secondary">{t('linkHint')}</Typography.Text>
+        </>
+      )}
+    />
   );
 }
 
@@ -344,7 +391,7 @@ const menuNodes = (nodes: Menu[], label: (m: Menu) => string, off: string): Data
 function MenuTree({ menus, value, onChange, disabled }: { menus: Menu[] | undefined; value: number[]; onChange: (ids: number[]) => void; disabled: boolean }) {
   const { t } = useTranslation(['roles', 'common']);
   const index = useMemo(() => indexMenus(menus ?? []), [menus]);
-  const treeData = useMemo(() => menuNodes(menus ?? [], (m) => t(`common:menu.${m.slug}`, { defaultValue: m.title }), t('disabledTag')), [menus, t]);
+  const treeData = useMemo(() => menuNodes(menus ?? [], (m) => menuTitle(m, t), t('disabledTag')), [menus, t]);
   const [expanded, setExpanded] = useState<string[] | null>(null);
   const descendants = (id: number): number[] => (index.children.get(id) ?? []).flatMap((c) => [c, ...descendants(c)]);
   const ancestors = (id: number): number[] => {
