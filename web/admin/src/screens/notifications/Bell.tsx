@@ -47,10 +47,10 @@ export function NotificationBell() {
           ...d,
           unread: d.unread + 1,
           total: d.total + 1,
-          list: [{ ...n, kind: 'message' as const, is_read: false, read_at: null }, ...d.list.filter((x) => x.id !== n.id)].slice(0, d.page_size),
+          list: [{ ...n, is_read: false, read_at: null }, ...d.list.filter((x) => x.id !== n.id)].slice(0, d.page_size),
         });
         notification.info({ message: n.title, description: n.content, placement: 'bottomRight' });
-        // The list screen and the exact count follow (the kind is only known from the list).
+        // The list screen and the exact count follow.
         void queryClient.invalidateQueries({ queryKey: ['notifications', 'list'] });
       },
     });

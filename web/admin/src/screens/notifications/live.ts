@@ -6,11 +6,15 @@
 import { api, unwrap } from '../../api/client.ts';
 import { getSession, setSession } from '../../api/session.ts';
 
+/** A pushed notification: the contract's four fields, then its kind and download link, as in the list. */
 export interface LiveNotification {
   id: number;
   title: string;
   content: string;
   created_at: string;
+  kind: 'message' | 'session' | 'export' | 'import' | 'security' | 'system';
+  link: string | null;
+  link_expires_at: string | null;
 }
 
 export type LiveState = 'connecting' | 'open' | 'down';
