@@ -11,6 +11,9 @@ import { ADMIN_PASSWORD } from '../helpers/app.ts';
 import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login } from '../helpers/http.ts';
 
+// The functions passed to page.evaluate run in the page; this project's type-check has no DOM types.
+declare const document: any, window: any;
+
 const DESK = { viewport: { width: 1440, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
@@ -102,14 +105,14 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
 
         // Collapsed: every top-level entry (Dashboard, Files and Notifications too) shows its icon, and no stray letters.
         await page.locator('.ant-layout-sider-trigger').click();
-        await page.waitForFunction(() => (document.querySelector('.shell-sider') as HTMLElement).offsetWidth <= 80);
+        await page.waitForFunction(() => document.querySelector('.shell-sider').offsetWidth <= 80);
         await page.waitForTimeout(300); // the collapse animation
         for (let i = 0; i < count; i++) {
           const box = await top.nth(i).locator('.anticon').first().boundingBox();
           assert.ok(box && box.width > 0 && box.x < 80, `entry ${i} visible when collapsed`);
         }
         const letters = await nav.evaluate((el) => [...el.querySelectorAll('.ant-menu-root > li')]
-          .map((li) => (li as HTMLElement).innerText.trim()).filter((s) => s.length > 0 && s.length <= 2));
+          .map((li) => li.innerText.trim()).filter((s) => s.length > 0 && s.length <= 2));
         assert.deepEqual(letters, []);
         await screenshot(page, `console-sidebar-collapsed-${language}`);
         assert.deepEqual(w.errors, []);
@@ -205,7 +208,7 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
         if (o.page > 0 || o.tables.some((x) => x > 1)) wide.push(`${path} ${JSON.stringify(o)}`);
         // No cell's text is cut or wraps: every row is one line high.
         const tall = await page.evaluate(() => [...document.querySelectorAll('.ant-table-tbody .ant-table-row')]
-          .filter((r) => (r as HTMLElement).offsetHeight > 80).length);
+          .filter((r) => r.offsetHeight > 80).length);
         if (tall > 0) wide.push(`${path}: ${tall} rows over 80 px high`);
         await screenshot(page, `console-1440${path.replaceAll('/', '-')}-${language}`);
         if (path === '/trade/orders') {

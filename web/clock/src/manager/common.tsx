@@ -147,7 +147,7 @@ export function DataList<T extends object>(props: TableProps<T> & { 'aria-label'
       ) : (
         <ul className="mgr-cards" aria-label={props['aria-label']}>
           {shown.map((row, i) => {
-            const labelled = rest.filter((c) => c.title);
+            const labelled = rest.filter((c) => Boolean(c.title));
             const bare = rest.filter((c) => !c.title);
             return (
               <li key={keyOf(row, i)} className="mgr-card">
@@ -155,14 +155,14 @@ export function DataList<T extends object>(props: TableProps<T> & { 'aria-label'
                 {labelled.length > 0 && (
                   <dl>
                     {labelled.map((c, j) => (
-                      <div key={String(c.key ?? c.dataIndex ?? j)}>
-                        <dt>{(typeof c.title === 'function' ? c.title({}) : c.title) as ReactNode}</dt>
+                      <div key={j}>
+                        <dt>{typeof c.title === 'function' ? c.title({}) : c.title}</dt>
                         <dd>{cellOf(c, row, i)}</dd>
                       </div>
                     ))}
                   </dl>
                 )}
-                {bare.map((c, j) => <div key={String(c.key ?? c.dataIndex ?? j)} className="mgr-card-actions">{cellOf(c, row, i)}</div>)}
+                {bare.map((c, j) => <div key={j} className="mgr-card-actions">{cellOf(c, row, i)}</div>)}
                 {expand && (
                   <details className="mgr-card-details">
                     <summary>{t('action.details')}</summary>
