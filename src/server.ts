@@ -227,6 +227,8 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
           // Connections the kernel completed are accepted before the listener closes (new ones are
           // then refused); each is answered, 503 once closing (return503OnClosing).
           if (app.server.listening) await afterPendingAccepts();
+          const connections = await new Promise<number>((resolve) => app.server.getConnections((_err, n) => resolve(n)));
+          platform.logger.info({ connections, requests: inFlight.size }, 'closing the listener');
           await app.close();
         } finally {
           clearInterval(sweeper);

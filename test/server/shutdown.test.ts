@@ -285,10 +285,13 @@ function attempt(base: string, path: string, body?: string): Attempt {
 // is written before or just after the signal, each get a complete HTTP answer (their own, or a
 // 503 once the server is closing), none is reset or dropped; once the server has exited, new
 // connections are refused; exit 0.
-// TODO (issue 27 item 22, not finished): still fails here, with connections reset although no
-// socket is destroyed by the server (see the report); marked todo so that the suite reports it
-// without failing.
-test('SIGTERM under a burst of requests: every request whose connection was opened is answered, none reset; exit 0', { timeout: 240_000, todo: 'item 22: connections still reset at exit under a burst' }, async (t) => {
+// TODO (issue 27 item 22, not finished): passes when the server has accepted the burst before the
+// signal (3 runs), fails when SIGTERM follows it closely (2 runs, 204 of 210 reset): the child
+// then logs "closing the listener" with 6 connections and 5 requests while the client holds 210
+// connections it saw complete, so about 204 were never accepted by the process and are reset by
+// the kernel when the listener closes, although afterPendingAccepts ran first. Marked todo so
+// that the suite reports it without failing.
+test('SIGTERM under a burst of requests: every request whose connection was opened is answered, none reset; exit 0', { timeout: 240_000, todo: 'item 22: connections not yet accepted are reset when the listener closes' }, async (t) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldops-proc-'));
   const db = onPostgres ? await createDatabase() : undefined;
   const child = spawn(process.execPath, ['src/main.ts'], {
@@ -350,6 +353,8 @@ test('SIGTERM under a burst of requests: every request whose connection was open
 
     assert.equal(await exited, 0, output.slice(-2000));
     assert.match(output, /"msg":"stopped"/);
+    const closing = /"connections":(\d+),"requests":(\d+),"msg":"closing the listener/.exec(output);
+    assert.ok(closing, 'the child logs what was open when its listener closed');
     const after = await attempt(base, '/healthz').outcome;
     assert.equal(after.error, 'ECONNREFUSED', 'a new connection after the exit is refused');
   } finally {
