@@ -29,7 +29,8 @@ let app: TestApp;
 let token: string;
 
 before(async () => {
-  app = await startApp();
+  // Both services: the docs tests read the time clock's reference too.
+  app = await startApp({ SERVICES: 'admin,timeclock' });
   token = await login(app);
 });
 after(() => app?.close());
