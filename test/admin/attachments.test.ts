@@ -277,6 +277,28 @@ describe('reading attachments', () => {
     assertError(await call(app, 'GET', '/api/admin/attachments?order_by=original_name:asc', { token: viewer.token }), 400, 30001);
   });
 
+  test('records name their uploader (uploader_name); null once that administrator is deleted', async () => {
+    const uploader = await signedInAdmin(app, { permissions: ['attachment.upload'] });
+    const nick = `Nick ${uploader.username}`;
+    const created = assertOk(await upload(uploader.token, 'document', 'named.pdf', pdf(300)));
+    assert.equal(created.uploader_name, nick);
+    const chunk_id = newChunkId();
+    assertOk(await sendChunk(uploader.token, { chunk_id, index: 0, total: 1, filename: 'merged.pdf', data: pdf(200) }));
+    const merged = assertOk(await merge(uploader.token, { chunk_id, filename: 'merged.pdf', total_chunks: 1 }));
+    assert.equal(merged.uploader_name, nick);
+    const listed = async () => assertOk(await call(app, 'GET', `/api/admin/attachments?uploaded_by=${uploader.id}&order_by=created_at:asc`, { token: superToken }));
+    assert.deepEqual((await listed()).list.map((a: { id: number; uploader_name: string | null }) => [a.id, a.uploader_name]), [[created.id, nick], [merged.id, nick]]);
+    assert.equal(assertOk(await call(app, 'GET', `/api/admin/attachments/${created.id}`, { token: superToken })).uploader_name, nick);
+    await app.platform.db.query(`UPDATE admin.admins SET nickname = '' WHERE id = $1`, [uploader.id]);
+    assert.equal(assertOk(await call(app, 'GET', `/api/admin/attachments/${created.id}`, { token: superToken })).uploader_name, uploader.username);
+
+    assertOk(await call(app, 'DELETE', `/api/admin/admins/${uploader.id}`, { token: superToken }));
+    const after = await listed();
+    assert.equal(after.total, 2);
+    assert.deepEqual(after.list.map((a: { uploaded_by: number; uploader_name: string | null }) => [a.uploaded_by, a.uploader_name]), [[uploader.id, null], [uploader.id, null]]);
+    assert.equal(assertOk(await call(app, 'GET', `/api/admin/attachments/${created.id}`, { token: superToken })).uploader_name, null);
+  });
+
   test('ranges and ETags', async () => {
     const data = pdf(2000);
     const created = assertOk(await upload(superToken, 'document', 'r.pdf', data));

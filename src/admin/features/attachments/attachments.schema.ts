@@ -54,6 +54,9 @@ export const AttachmentRecord = Type.Object({
   content_type: Type.String({ description: 'from the extension, checked against the content' }),
   sha256: Type.String({ description: 'SHA-256 of the content, hex' }),
   uploaded_by: Type.Integer({ description: 'id of the administrator who uploaded it' }),
+  uploader_name: Type.Union([Type.String(), Type.Null()], {
+    description: 'that administrator’s nickname (the username when the nickname is empty); null when the administrator was deleted',
+  }),
   created_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
   url: Type.String({ description: 'serves the file (bearer token of its uploader or of a holder of attachment.view)' }),
   public_url: Type.Union([Type.String(), Type.Null()], { description: 'images only, when UPLOAD_PUBLIC_IMAGES=true: serves the file without a token' }),

@@ -29,7 +29,7 @@ import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { LeaseTable } from '../../../platform/jobs/leases.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { StorageLimitError, StorageNotFoundError, type ByteRange, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
-import { attachments, uploadChunks, uploadSessions, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
+import { admins, attachments, uploadChunks, uploadSessions, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { AttachmentOrderField, AttachmentQuery, ChunkFields, MergeBody } from './attachments.schema.ts';
 import type { FilePlan, ReceivedFile } from './attachments.multipart.ts';
@@ -39,6 +39,18 @@ import { msg, type Msg } from '../../../platform/i18n.ts';
 type SessionRow = typeof uploadSessions.$inferSelect & {
   /** Computed in queries: the merge's lease (updated_at + lease) has expired. */
   stale: boolean;
+};
+
+/** An attachment as read: its row and its uploader's name (null when that administrator was deleted). */
+export type AttachmentView = AttachmentRow & { uploaderName: string | null };
+
+/**
+ * The columns of a read: the attachment's, and its uploader's nickname (the username when the
+ * nickname is empty) through a LEFT JOIN of admin.admins, every column qualified by Drizzle.
+ */
+const VIEW_COLUMNS = {
+  ...getTableColumns(attachments),
+  uploaderName: sql<string | null>`coalesce(nullif(${admins.nickname}, ''), ${admins.username})`,
 };
 
 const ORDER_COLUMNS = { id: attachments.id, created_at: attachments.createdAt, size: attachments.size } as const;
@@ -99,7 +111,8 @@ const sessionColumns = (merges: LeaseTable) => ({
 
 /** The reads of GET routes that never change, built once (placeholders `id`, `stored_name`, `chunk_id`, `session_id`). */
 const readStatements = (orm: Orm, columns: ReturnType<typeof sessionColumns>) => ({
-  byId: orm.select().from(attachments).where(eq(attachments.id, p('id'))).prepare('attachment'),
+  byId: orm.select(VIEW_COLUMNS).from(attachments).leftJoin(admins, eq(admins.id, attachments.uploadedBy))
+    .where(eq(attachments.id, p('id'))).prepare('attachment'),
   byStoredName: orm.select().from(attachments).where(eq(attachments.storedName, p('stored_name'))).prepare('attachment_by_stored_name'),
   session: orm.select(columns).from(uploadSessions).where(eq(uploadSessions.chunkId, p('chunk_id'))).prepare('upload_session'),
   chunks: orm.select(CHUNK_COLUMNS).from(uploadChunks).where(eq(uploadChunks.sessionId, p('session_id'))).orderBy(asc(uploadChunks.chunkIndex))
@@ -519,12 +532,12 @@ export class AttachmentService {
 
   // ---- reading ----
 
-  async find(id: number): Promise<AttachmentRow | undefined> {
+  async find(id: number): Promise<AttachmentView | undefined> {
     const [row] = await this.reads.byId.execute({ id });
     return row;
   }
 
-  async get(id: number): Promise<AttachmentRow> {
+  async get(id: number): Promise<AttachmentView> {
     const row = await this.find(id);
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noAttachment', { id }) });
     return row;
@@ -542,7 +555,7 @@ export class AttachmentService {
       params.has('original_name') ? ilike(attachments.originalName, p('original_name')) : undefined,
     );
     return {
-      page: this.db.orm.select().from(attachments).where(filter)
+      page: this.db.orm.select(VIEW_COLUMNS).from(attachments).leftJoin(admins, eq(admins.id, attachments.uploadedBy)).where(filter)
         .orderBy(...sortBy<AttachmentOrderField>(q.order_by, ORDER_COLUMNS, attachments.id))
         .limit(p('limit'))
         .offset(p('offset'))
@@ -551,7 +564,7 @@ export class AttachmentService {
     };
   }
 
-  async list(q: Static<typeof AttachmentQuery>): Promise<{ rows: AttachmentRow[]; total: number }> {
+  async list(q: Static<typeof AttachmentQuery>): Promise<{ rows: AttachmentView[]; total: number }> {
     const params = new Params()
       .set('type', q.type)
       .set('uploaded_by', q.uploaded_by)
