@@ -19,6 +19,7 @@ import {
   AttachmentQuery,
   AttachmentReply,
   ChunkBody,
+  AttachmentDeletedReply,
   ChunkIdParam,
   ChunkReceipt,
   MergeBody,
@@ -174,6 +175,24 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   }, async (request, reply) => {
     const row = await visible(request.admin!, request.params.id);
     return sendAttachment(service, request, reply, row, 'private, no-cache');
+  });
+
+  app.delete('/attachments/:id', {
+    config: { permission: 'attachment.delete' },
+    schema: {
+      tags,
+      summary: 'Delete an attachment and its file',
+      description: [
+        'Removes the record and the stored file; its addresses then answer 404.',
+        'Refused with 400 40002 while a record still uses the file by its `url` or `public_url`',
+        '(an administrator’s avatar, a payment method’s configuration): `details.admin_ids`, `details.payment_method_ids` name them.',
+      ].join(' '),
+      params: IdParam,
+      response: { 200: AttachmentDeletedReply, 400: ErrorEnvelope, ...fileErrors },
+    },
+  }, async (request) => {
+    const row = await service.remove(request.params.id);
+    return ok(request, { id: row.id, stored_name: row.storedName });
   });
 
   app.get('/attachments/public/:stored_name', {

@@ -63,6 +63,7 @@ export const AttachmentRecord = Type.Object({
 });
 export const AttachmentReply = Envelope(AttachmentRecord);
 export const AttachmentList = ListEnvelope(AttachmentRecord);
+export const AttachmentDeletedReply = Envelope(Type.Object({ id: Type.Integer(), stored_name: Type.String() }));
 
 export const ATTACHMENT_ORDER_FIELDS = ['id', 'created_at', 'size'] as const;
 export type AttachmentOrderField = (typeof ATTACHMENT_ORDER_FIELDS)[number];

@@ -29,7 +29,7 @@ import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { LeaseTable } from '../../../platform/jobs/leases.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { StorageLimitError, StorageNotFoundError, type ByteRange, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
-import { admins, attachments, uploadChunks, uploadSessions, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
+import { admins, attachments, paymentMethods, uploadChunks, uploadSessions, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { AttachmentOrderField, AttachmentQuery, ChunkFields, MergeBody } from './attachments.schema.ts';
 import type { FilePlan, ReceivedFile } from './attachments.multipart.ts';
@@ -588,6 +588,35 @@ export class AttachmentService {
       }
       throw err;
     }
+  }
+
+  // ---- deletion ----
+
+  /**
+   * Deletes an attachment and then its stored file. Refused (400 40002) while a record still
+   * points at the file by one of its addresses (`…/attachments/<id>/download` or
+   * `…/attachments/public/<stored_name>`): an administrator's avatar, or a payment method's
+   * configuration (an icon). The check and the deletion are one transaction under the row's lock.
+   */
+  async remove(id: number): Promise<AttachmentRow> {
+    const row = await this.db.transaction(async (tx) => {
+      const [found] = await tx.orm.select().from(attachments).where(eq(attachments.id, id)).for('update');
+      if (!found) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noAttachment', { id }) });
+      const uses = (text: SQL) => sql`(strpos(${text}, ${`/attachments/${id}/download`}) > 0 OR strpos(${text}, ${`/attachments/public/${found.storedName}`}) > 0)`;
+      const avatars = await tx.orm.select({ id: admins.id }).from(admins).where(uses(sql`${admins.avatar}`)).orderBy(asc(admins.id));
+      const methods = await tx.orm.select({ id: paymentMethods.id }).from(paymentMethods).where(uses(sql`${paymentMethods.config}::text`)).orderBy(asc(paymentMethods.id));
+      if (avatars.length + methods.length > 0) {
+        throw new AppError(E.DELETE_FAILED, {
+          detail: msg('admin.attachments.attachmentInUse', { id, avatars: avatars.length, methods: methods.length }),
+          details: { field: 'id', admin_ids: avatars.map((a) => a.id), payment_method_ids: methods.map((m) => m.id) },
+        });
+      }
+      await tx.orm.delete(attachments).where(eq(attachments.id, id));
+      return found;
+    });
+    // After the commit: a failed removal leaves an unreferenced file, never a record without its file.
+    await this.storage.delete(row.storageKey).catch((err: unknown) => this.logger.error({ err, attachment: id }, 'removing a deleted attachment’s file failed'));
+    return row;
   }
 
   // ---- sweep ----
