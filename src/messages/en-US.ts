@@ -124,6 +124,7 @@ export const enUS = {
   'admin.attachments.noUploadWithChunk': 'no upload with chunk_id {chunkId}',
   'admin.attachments.uploadBelongsAnotherAdministrator': 'upload {chunkId} belongs to another administrator',
   'admin.attachments.attachmentUploadWasDeleted': 'the attachment of upload {chunk_id} was deleted',
+  'admin.attachments.attachmentInUse': 'attachment {id} is still used ({avatars} administrator avatars, {methods} payment methods): change those first',
   'admin.attachments.noAttachment': 'no attachment {id}',
   'admin.attachments.fileAttachmentMissing': 'the file of attachment {id} is missing',
   'admin.attachments.bodyGivenMoreThan': 'body.{name} is given more than once',

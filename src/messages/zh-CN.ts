@@ -124,6 +124,7 @@ export const zhCN: Record<MessageKey, string> = {
   'admin.attachments.noUploadWithChunk': '不存在 chunk_id 为 {chunkId} 的上传',
   'admin.attachments.uploadBelongsAnotherAdministrator': '上传 {chunkId} 属于其他管理员',
   'admin.attachments.attachmentUploadWasDeleted': '上传 {chunk_id} 的附件已被删除',
+  'admin.attachments.attachmentInUse': '附件 {id} 仍在使用中（{avatars} 个管理员头像，{methods} 个支付方式），请先修改它们',
   'admin.attachments.noAttachment': '附件 {id} 不存在',
   'admin.attachments.fileAttachmentMissing': '附件 {id} 的文件缺失',
   'admin.attachments.bodyGivenMoreThan': 'body.{name} 出现了不止一次',

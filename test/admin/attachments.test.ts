@@ -235,7 +235,7 @@ describe('POST /attachments/upload', () => {
     const rows = await app.platform.db.query<{ slug: string; menu: string }>(
       `SELECT p.slug, m.slug AS menu FROM admin.permissions p JOIN admin.menus m ON m.id = p.menu_id WHERE p.slug LIKE 'attachment.%' ORDER BY p.slug`,
     );
-    assert.deepEqual(rows.map((r) => [r.slug, r.menu]), [['attachment.upload', 'attachment'], ['attachment.view', 'attachment']]);
+    assert.deepEqual(rows.map((r) => [r.slug, r.menu]), [['attachment.delete', 'attachment'], ['attachment.upload', 'attachment'], ['attachment.view', 'attachment']]);
     const doc = (await call(app, 'GET', '/api/admin/docs/openapi.json')).body;
     const schema = doc.paths['/api/admin/attachments/chunk'].post.requestBody.content['multipart/form-data'].schema;
     assert.deepEqual(Object.keys(schema.properties).sort(), ['chunk_id', 'chunk_index', 'file', 'filename', 'total_chunks']);
@@ -275,6 +275,28 @@ describe('reading attachments', () => {
     assert.equal(list.list[0].id, created.id);
     assertError(await call(app, 'GET', '/api/admin/attachments', { token: uploader.token }), 403, 20001);
     assertError(await call(app, 'GET', '/api/admin/attachments?order_by=original_name:asc', { token: viewer.token }), 400, 30001);
+  });
+
+  test('records name their uploader (uploader_name); null once that administrator is deleted', async () => {
+    const uploader = await signedInAdmin(app, { permissions: ['attachment.upload'] });
+    const nick = `Nick ${uploader.username}`;
+    const created = assertOk(await upload(uploader.token, 'document', 'named.pdf', pdf(300)));
+    assert.equal(created.uploader_name, nick);
+    const chunk_id = newChunkId();
+    assertOk(await sendChunk(uploader.token, { chunk_id, index: 0, total: 1, filename: 'merged.pdf', data: pdf(200) }));
+    const merged = assertOk(await merge(uploader.token, { chunk_id, filename: 'merged.pdf', total_chunks: 1 }));
+    assert.equal(merged.uploader_name, nick);
+    const listed = async () => assertOk(await call(app, 'GET', `/api/admin/attachments?uploaded_by=${uploader.id}&order_by=created_at:asc`, { token: superToken }));
+    assert.deepEqual((await listed()).list.map((a: { id: number; uploader_name: string | null }) => [a.id, a.uploader_name]), [[created.id, nick], [merged.id, nick]]);
+    assert.equal(assertOk(await call(app, 'GET', `/api/admin/attachments/${created.id}`, { token: superToken })).uploader_name, nick);
+    await app.platform.db.query(`UPDATE admin.admins SET nickname = '' WHERE id = $1`, [uploader.id]);
+    assert.equal(assertOk(await call(app, 'GET', `/api/admin/attachments/${created.id}`, { token: superToken })).uploader_name, uploader.username);
+
+    assertOk(await call(app, 'DELETE', `/api/admin/admins/${uploader.id}`, { token: superToken }));
+    const after = await listed();
+    assert.equal(after.total, 2);
+    assert.deepEqual(after.list.map((a: { uploaded_by: number; uploader_name: string | null }) => [a.uploaded_by, a.uploader_name]), [[uploader.id, null], [uploader.id, null]]);
+    assert.equal(assertOk(await call(app, 'GET', `/api/admin/attachments/${created.id}`, { token: superToken })).uploader_name, null);
   });
 
   test('ranges and ETags', async () => {
@@ -655,5 +677,50 @@ describe('sweep of abandoned uploads', () => {
 
     await storage.discardPending(assemblyOwner(live));
     assert.deepEqual(pendingFiles(), []);
+  });
+});
+
+describe('DELETE /attachments/{id}', () => {
+  const remove = (id: number, token: string) => call(app, 'DELETE', `/api/admin/attachments/${id}`, { token });
+  const stored = (name: string) => path.join('files', name.slice(0, 2), name);
+
+  test('needs attachment.delete; deletes the record and its file, then its addresses are 404', async () => {
+    const uploader = await signedInAdmin(app, { permissions: ['attachment.upload'] });
+    const deleter = await signedInAdmin(app, { permissions: ['attachment.delete'] });
+    const created = assertOk(await upload(uploader.token, 'image', 'gone.png', png(500)));
+    assertError(await remove(created.id, uploader.token), 403, 20001);
+    assert.ok(tree(uploads).includes(stored(created.stored_name)));
+    assert.deepEqual(assertOk(await remove(created.id, deleter.token)), { id: created.id, stored_name: created.stored_name });
+    assert.ok(!tree(uploads).includes(stored(created.stored_name)), 'the stored file is removed');
+    assertError(await call(app, 'GET', created.url, { token: superToken }), 404, 30003);
+    assertError(await call(app, 'GET', `/api/admin/attachments/${created.id}`, { token: superToken }), 404, 30003);
+    assert.equal((await download(created.public_url)).statusCode, 404);
+    assertError(await remove(created.id, deleter.token), 404, 30003);
+    assertError(await remove(999999999, deleter.token), 404, 30003);
+    assertError(await call(app, 'DELETE', '/api/admin/attachments/abc', { token: deleter.token }), 400, 30001);
+  });
+
+  test('a file still used as an avatar or by a payment method is refused (400 40002, both languages) and kept', async () => {
+    const created = assertOk(await upload(superToken, 'image', 'used.png', png(500)));
+    const holder = await signedInAdmin(app);
+    await app.platform.db.query(`UPDATE admin.admins SET avatar = $2 WHERE id = $1`, [holder.id, `https://console.example${created.url}`]);
+    const [method] = await app.platform.db.query<{ id: number }>(
+      `INSERT INTO admin.payment_methods (name, code, type, config, is_active, sort) VALUES ('Icon pay', $1, 'online', $2::jsonb, true, 0) RETURNING id`,
+      [`icon_${randomBytes(4).toString('hex')}`, JSON.stringify({ icon: created.public_url })],
+    );
+    const refused = await remove(created.id, superToken);
+    assertError(refused, 400, 40002);
+    assert.match(refused.body.message, /still used \(1 administrator avatars, 1 payment methods\)/);
+    const zh = await call(app, 'DELETE', `/api/admin/attachments/${created.id}`, { token: superToken, headers: { 'accept-language': 'zh-CN' } });
+    assertError(zh, 400, 40002);
+    assert.match(zh.body.message, /仍在使用中/);
+    assert.ok(tree(uploads).includes(stored(created.stored_name)));
+    assert.equal((await download(created.url, superToken)).statusCode, 200);
+
+    await app.platform.db.query(`UPDATE admin.admins SET avatar = '' WHERE id = $1`, [holder.id]);
+    assertError(await remove(created.id, superToken), 400, 40002);
+    await app.platform.db.query(`DELETE FROM admin.payment_methods WHERE id = $1`, [method!.id]);
+    assertOk(await remove(created.id, superToken));
+    assert.equal((await download(created.url, superToken)).statusCode, 404);
   });
 });

@@ -14,11 +14,11 @@ import { call, login, signedInAdmin, type Reply } from '../helpers/http.ts';
 
 const BASE = '/api/admin/orders';
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-const ORDER_FIELDS = ['amount', 'created_at', 'created_by', 'id', 'order_no', 'paid_at', 'request_id', 'status', 'updated_at', 'user_id'];
+const ORDER_FIELDS = ['amount', 'created_at', 'created_by', 'created_by_name', 'id', 'order_no', 'paid_at', 'request_id', 'status', 'updated_at', 'user_id'];
 const DETAIL_FIELDS = ['id', 'order_id', 'price', 'product_id', 'product_name', 'quantity'];
 
 interface Item { product_id: number; product_name: string; price: number; quantity: number }
-interface Order { id: number; order_no: string; request_id: string; user_id: number; amount: number; status: string; created_by: number | null; paid_at: string | null; created_at: string; updated_at: string }
+interface Order { id: number; order_no: string; request_id: string; user_id: number; amount: number; status: string; created_by: number | null; created_by_name: string | null; paid_at: string | null; created_at: string; updated_at: string }
 interface Detail { id: number; order_id: number; product_id: number; product_name: string; price: number; quantity: number }
 
 let app: TestApp;
@@ -437,5 +437,41 @@ describe('permissions', () => {
       rows = await db().query(`SELECT params FROM admin.operation_logs WHERE module = 'order' AND action = 'create' AND params->'body'->>'request_id' = $1`, [order.request_id]);
     }
     assert.equal(rows.length, 1);
+  });
+});
+
+describe('the creator’s name', () => {
+  test('list, detail, create and status replies name the creator; null once that administrator is deleted or for none', async () => {
+    const creator = await signedInAdmin(app, { permissions: ['order.create'] });
+    const nick = `Nick ${creator.username}`;
+    const created = assertOk(await create(validBody({ request_id: `named-${randomUUID()}` }), creator.token)).order as Order;
+    assert.equal(created.created_by, creator.id);
+    assert.equal(created.created_by_name, nick);
+    const listed = (): Promise<Order | undefined> =>
+      list(`?order_no=${created.order_no}`).then((r) => (assertOk(r).list as Order[]).find((o) => o.id === created.id));
+    assert.equal((await listed())?.created_by_name, nick);
+    assert.equal(assertOk(await getOne(`${created.id}`)).order.created_by_name, nick);
+    // An empty nickname shows the username.
+    await db().query(`UPDATE admin.admins SET nickname = '' WHERE id = $1`, [creator.id]);
+    assert.equal((await listed())?.created_by_name, creator.username);
+    // A list filtered and sorted by columns the joined administrator also has (id, status, created_at) stays unambiguous.
+    const sorted = assertOk(await list(`?status=pending&order_by=created_at:desc&user_id=${created.user_id}`)).list as Order[];
+    assert.deepEqual(sorted.map((o) => [o.id, o.created_by_name]), [[created.id, creator.username]]);
+    const mine = (await newOrder()).order;
+    const [me] = await db().query<{ name: string }>(`SELECT coalesce(nullif(nickname, ''), username) AS name FROM admin.admins WHERE id = $1`, [adminId]);
+    assert.equal(mine.created_by_name, me!.name);
+
+    assertOk(await call(app, 'DELETE', `/api/admin/admins/${creator.id}`, { token }));
+    assert.equal((await listed())?.created_by_name, null);
+    assert.equal((await listed())?.created_by, creator.id);
+    assert.equal(assertOk(await getOne(`${created.id}`)).order.created_by_name, null);
+    const cancelled = assertOk(await update(`${created.id}`, { status: 'cancelled' }));
+    assert.equal(cancelled.order.created_by_name, null);
+    const moved = assertOk(await update(`${mine.id}`, { status: 'cancelled' }));
+    assert.equal(moved.order.created_by_name, mine.created_by_name);
+
+    // Imported or seeded orders have no creator.
+    await db().query(`UPDATE admin.orders SET created_by = NULL WHERE id = $1`, [mine.id]);
+    assert.equal(assertOk(await getOne(`${mine.id}`)).order.created_by_name, null);
   });
 });

@@ -10,7 +10,6 @@ import { Type } from 'typebox';
 import { AppError } from '../../../platform/http/errors.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import type { FeatureOptions } from '../../context.ts';
-import type { AttachmentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
@@ -20,6 +19,7 @@ import {
   AttachmentQuery,
   AttachmentReply,
   ChunkBody,
+  AttachmentDeletedReply,
   ChunkIdParam,
   ChunkReceipt,
   MergeBody,
@@ -29,6 +29,7 @@ import {
 } from './attachments.schema.ts';
 import { sendAttachment } from './attachments.serve.ts';
 import { renderAttachment } from './attachments.view.ts';
+import type { AttachmentView } from './attachments.service.ts';
 import { msg } from '../../../platform/i18n.ts';
 
 const tags = ['Attachments'];
@@ -53,7 +54,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   app.addHook('onReady', async () => service.start());
   app.addHook('onClose', async () => service.stop());
 
-  const record = (r: AttachmentRow) => renderAttachment(r, { tz, prefix, publicImages: config.UPLOAD_PUBLIC_IMAGES });
+  const record = (r: AttachmentView) => renderAttachment(r, { tz, prefix, publicImages: config.UPLOAD_PUBLIC_IMAGES });
 
   const visible = async (caller: Principal, id: number) => {
     const row = await service.get(id);
@@ -81,7 +82,8 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
     preValidation: multipartBody({ storage, ceiling: service.uploadCeiling, plan: (name, fields) => service.planUpload(name, fields) }),
   }, async (request) => {
     const row = await service.saveUpload(request.admin!.adminId, request.body.type, request.receivedFile!);
-    return ok(request, record(row));
+    // Read back with its uploader's name, as the list and the detail answer it.
+    return ok(request, record(await service.get(row.id)));
   });
 
   app.post('/attachments/chunk', {
@@ -130,7 +132,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       body: MergeBody,
       response: { 200: AttachmentReply, ...uploadErrors },
     },
-  }, async (request) => ok(request, record(await service.merge(request.admin!.adminId, request.body))));
+  }, async (request) => ok(request, record(await service.get((await service.merge(request.admin!.adminId, request.body)).id))));
 
   app.get('/attachments', {
     config: { permission: ATTACHMENT_VIEW },
@@ -173,6 +175,24 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   }, async (request, reply) => {
     const row = await visible(request.admin!, request.params.id);
     return sendAttachment(service, request, reply, row, 'private, no-cache');
+  });
+
+  app.delete('/attachments/:id', {
+    config: { permission: 'attachment.delete' },
+    schema: {
+      tags,
+      summary: 'Delete an attachment and its file',
+      description: [
+        'Removes the record and the stored file; its addresses then answer 404.',
+        'Refused with 400 40002 while a record still uses the file by its `url` or `public_url`',
+        '(an administrator’s avatar, a payment method’s configuration): `details.admin_ids`, `details.payment_method_ids` name them.',
+      ].join(' '),
+      params: IdParam,
+      response: { 200: AttachmentDeletedReply, 400: ErrorEnvelope, ...fileErrors },
+    },
+  }, async (request) => {
+    const row = await service.remove(request.params.id);
+    return ok(request, { id: row.id, stored_name: row.storedName });
   });
 
   app.get('/attachments/public/:stored_name', {

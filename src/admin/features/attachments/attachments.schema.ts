@@ -54,12 +54,16 @@ export const AttachmentRecord = Type.Object({
   content_type: Type.String({ description: 'from the extension, checked against the content' }),
   sha256: Type.String({ description: 'SHA-256 of the content, hex' }),
   uploaded_by: Type.Integer({ description: 'id of the administrator who uploaded it' }),
+  uploader_name: Type.Union([Type.String(), Type.Null()], {
+    description: 'that administrator’s nickname (the username when the nickname is empty); null when the administrator was deleted',
+  }),
   created_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
   url: Type.String({ description: 'serves the file (bearer token of its uploader or of a holder of attachment.view)' }),
   public_url: Type.Union([Type.String(), Type.Null()], { description: 'images only, when UPLOAD_PUBLIC_IMAGES=true: serves the file without a token' }),
 });
 export const AttachmentReply = Envelope(AttachmentRecord);
 export const AttachmentList = ListEnvelope(AttachmentRecord);
+export const AttachmentDeletedReply = Envelope(Type.Object({ id: Type.Integer(), stored_name: Type.String() }));
 
 export const ATTACHMENT_ORDER_FIELDS = ['id', 'created_at', 'size'] as const;
 export type AttachmentOrderField = (typeof ATTACHMENT_ORDER_FIELDS)[number];

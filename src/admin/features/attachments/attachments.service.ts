@@ -29,7 +29,7 @@ import { Periodic } from '../../../platform/jobs/periodic.ts';
 import { LeaseTable } from '../../../platform/jobs/leases.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { StorageLimitError, StorageNotFoundError, type ByteRange, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
-import { attachments, uploadChunks, uploadSessions, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
+import { admins, attachments, paymentMethods, uploadChunks, uploadSessions, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { AttachmentOrderField, AttachmentQuery, ChunkFields, MergeBody } from './attachments.schema.ts';
 import type { FilePlan, ReceivedFile } from './attachments.multipart.ts';
@@ -39,6 +39,18 @@ import { msg, type Msg } from '../../../platform/i18n.ts';
 type SessionRow = typeof uploadSessions.$inferSelect & {
   /** Computed in queries: the merge's lease (updated_at + lease) has expired. */
   stale: boolean;
+};
+
+/** An attachment as read: its row and its uploader's name (null when that administrator was deleted). */
+export type AttachmentView = AttachmentRow & { uploaderName: string | null };
+
+/**
+ * The columns of a read: the attachment's, and its uploader's nickname (the username when the
+ * nickname is empty) through a LEFT JOIN of admin.admins, every column qualified by Drizzle.
+ */
+const VIEW_COLUMNS = {
+  ...getTableColumns(attachments),
+  uploaderName: sql<string | null>`coalesce(nullif(${admins.nickname}, ''), ${admins.username})`,
 };
 
 const ORDER_COLUMNS = { id: attachments.id, created_at: attachments.createdAt, size: attachments.size } as const;
@@ -99,7 +111,8 @@ const sessionColumns = (merges: LeaseTable) => ({
 
 /** The reads of GET routes that never change, built once (placeholders `id`, `stored_name`, `chunk_id`, `session_id`). */
 const readStatements = (orm: Orm, columns: ReturnType<typeof sessionColumns>) => ({
-  byId: orm.select().from(attachments).where(eq(attachments.id, p('id'))).prepare('attachment'),
+  byId: orm.select(VIEW_COLUMNS).from(attachments).leftJoin(admins, eq(admins.id, attachments.uploadedBy))
+    .where(eq(attachments.id, p('id'))).prepare('attachment'),
   byStoredName: orm.select().from(attachments).where(eq(attachments.storedName, p('stored_name'))).prepare('attachment_by_stored_name'),
   session: orm.select(columns).from(uploadSessions).where(eq(uploadSessions.chunkId, p('chunk_id'))).prepare('upload_session'),
   chunks: orm.select(CHUNK_COLUMNS).from(uploadChunks).where(eq(uploadChunks.sessionId, p('session_id'))).orderBy(asc(uploadChunks.chunkIndex))
@@ -519,12 +532,12 @@ export class AttachmentService {
 
   // ---- reading ----
 
-  async find(id: number): Promise<AttachmentRow | undefined> {
+  async find(id: number): Promise<AttachmentView | undefined> {
     const [row] = await this.reads.byId.execute({ id });
     return row;
   }
 
-  async get(id: number): Promise<AttachmentRow> {
+  async get(id: number): Promise<AttachmentView> {
     const row = await this.find(id);
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noAttachment', { id }) });
     return row;
@@ -542,7 +555,7 @@ export class AttachmentService {
       params.has('original_name') ? ilike(attachments.originalName, p('original_name')) : undefined,
     );
     return {
-      page: this.db.orm.select().from(attachments).where(filter)
+      page: this.db.orm.select(VIEW_COLUMNS).from(attachments).leftJoin(admins, eq(admins.id, attachments.uploadedBy)).where(filter)
         .orderBy(...sortBy<AttachmentOrderField>(q.order_by, ORDER_COLUMNS, attachments.id))
         .limit(p('limit'))
         .offset(p('offset'))
@@ -551,7 +564,7 @@ export class AttachmentService {
     };
   }
 
-  async list(q: Static<typeof AttachmentQuery>): Promise<{ rows: AttachmentRow[]; total: number }> {
+  async list(q: Static<typeof AttachmentQuery>): Promise<{ rows: AttachmentView[]; total: number }> {
     const params = new Params()
       .set('type', q.type)
       .set('uploaded_by', q.uploaded_by)
@@ -575,6 +588,35 @@ export class AttachmentService {
       }
       throw err;
     }
+  }
+
+  // ---- deletion ----
+
+  /**
+   * Deletes an attachment and then its stored file. Refused (400 40002) while a record still
+   * points at the file by one of its addresses (`…/attachments/<id>/download` or
+   * `…/attachments/public/<stored_name>`): an administrator's avatar, or a payment method's
+   * configuration (an icon). The check and the deletion are one transaction under the row's lock.
+   */
+  async remove(id: number): Promise<AttachmentRow> {
+    const row = await this.db.transaction(async (tx) => {
+      const [found] = await tx.orm.select().from(attachments).where(eq(attachments.id, id)).for('update');
+      if (!found) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noAttachment', { id }) });
+      const uses = (text: SQL) => sql`(strpos(${text}, ${`/attachments/${id}/download`}) > 0 OR strpos(${text}, ${`/attachments/public/${found.storedName}`}) > 0)`;
+      const avatars = await tx.orm.select({ id: admins.id }).from(admins).where(uses(sql`${admins.avatar}`)).orderBy(asc(admins.id));
+      const methods = await tx.orm.select({ id: paymentMethods.id }).from(paymentMethods).where(uses(sql`${paymentMethods.config}::text`)).orderBy(asc(paymentMethods.id));
+      if (avatars.length + methods.length > 0) {
+        throw new AppError(E.DELETE_FAILED, {
+          detail: msg('admin.attachments.attachmentInUse', { id, avatars: avatars.length, methods: methods.length }),
+          details: { field: 'id', admin_ids: avatars.map((a) => a.id), payment_method_ids: methods.map((m) => m.id) },
+        });
+      }
+      await tx.orm.delete(attachments).where(eq(attachments.id, id));
+      return found;
+    });
+    // After the commit: a failed removal leaves an unreferenced file, never a record without its file.
+    await this.storage.delete(row.storageKey).catch((err: unknown) => this.logger.error({ err, attachment: id }, 'removing a deleted attachment’s file failed'));
+    return row;
   }
 
   // ---- sweep ----

@@ -1,9 +1,9 @@
 // How attachments look in replies: their download address under the service's prefix, and a
 // public address for images when UPLOAD_PUBLIC_IMAGES is on.
 import { formatDisplay } from '../../../platform/time.ts';
-import type { AttachmentRow } from '../../db/schema.ts';
+import type { AttachmentView } from './attachments.service.ts';
 
-export function renderAttachment(r: AttachmentRow, o: { tz: string; prefix: string; publicImages: boolean }) {
+export function renderAttachment(r: AttachmentView, o: { tz: string; prefix: string; publicImages: boolean }) {
   return {
     id: r.id,
     type: r.type,
@@ -14,6 +14,7 @@ export function renderAttachment(r: AttachmentRow, o: { tz: string; prefix: stri
     content_type: r.contentType,
     sha256: r.sha256,
     uploaded_by: r.uploadedBy,
+    uploader_name: r.uploaderName,
     created_at: formatDisplay(r.createdAt, o.tz)!,
     url: `${o.prefix}/attachments/${r.id}/download`,
     public_url: o.publicImages && r.type === 'image' ? `${o.prefix}/attachments/public/${r.storedName}` : null,

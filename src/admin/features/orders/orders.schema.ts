@@ -81,6 +81,9 @@ export const OrderRecord = Type.Object({
   amount: Type.Number({ description: 'money as a number with at most 2 decimals' }),
   status: Status,
   created_by: Type.Union([Type.Integer(), Type.Null()], { description: 'the administrator who created it (null for imported or seeded orders)' }),
+  created_by_name: Type.Union([Type.String(), Type.Null()], {
+    description: 'that administrator’s nickname (the username when the nickname is empty); null when created_by is null or the administrator was deleted',
+  }),
   paid_at: Type.Union([Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }), Type.Null()]),
   created_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
   updated_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),

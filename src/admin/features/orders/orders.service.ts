@@ -19,7 +19,7 @@ import { p } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/schemas.ts';
 import { addMonths } from '../../../platform/time.ts';
-import { orderDetails, orders, paymentMethods, payments, type OrderDetailRow, type OrderRow, type OrderStatus, type PaymentRow } from '../../db/schema.ts';
+import { admins, orderDetails, orders, paymentMethods, payments, type OrderDetailRow, type OrderRow, type OrderStatus, type PaymentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { newPaymentNo } from '../payments/payments.service.ts';
 import { checkOrder, newOrderNo } from './orders.rules.ts';
@@ -45,6 +45,19 @@ export interface OrderLookup {
 /** admin.orders as the raw statements select it: the columns named and typed as in OrderRow. */
 const ORDER_COLUMNS = `id, order_no AS "orderNo", request_id AS "requestId", user_id AS "userId", amount::text AS amount, status,
   created_by AS "createdBy", paid_at AS "paidAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** An order as read: its row and its creator's name (null when none, or that administrator was deleted). */
+export type OrderView = OrderRow & { createdByName: string | null };
+
+/**
+ * The creator's name of the order row `o` (an alias or table name): a correlated subquery, so a
+ * list stays one statement and its unqualified filter and column names stay unambiguous. The
+ * nickname, or the username when the nickname is empty.
+ */
+const creatorName = (o: string, column: string) =>
+  `(SELECT coalesce(nullif(a.nickname, ''), a.username) FROM admin.admins a WHERE a.id = ${o}.${column}) AS "createdByName"`;
+/** The same name in Drizzle, over a join of admin.admins. */
+const CREATOR_NAME = sql<string | null>`coalesce(nullif(${admins.nickname}, ''), ${admins.username})`;
 
 /**
  * The WHERE clause (without `WHERE`) and parameters of the order filters, shared by the list
@@ -106,18 +119,20 @@ WITH o AS (
   ORDER BY x.n
   RETURNING id, order_id, product_id, product_name, price::text AS price, quantity
 )
-SELECT o.*, d.id AS d_id, d.product_id AS d_product_id, d.product_name AS d_product_name, d.price AS d_price, d.quantity AS d_quantity
+SELECT o.*, ${creatorName('o', '"createdBy"')}, d.id AS d_id, d.product_id AS d_product_id, d.product_name AS d_product_name, d.price AS d_price, d.quantity AS d_quantity
 FROM o JOIN d ON d.order_id = o.id
 ORDER BY d.id`;
 
-type CreatedRow = OrderRow & { d_id: number; d_product_id: number; d_product_name: string; d_price: string; d_quantity: number };
+type CreatedRow = OrderView & { d_id: number; d_product_id: number; d_product_name: string; d_price: string; d_quantity: number };
 
 /**
  * The reads of POST /orders (the order holding a request_id: placeholder `request_id`) and of
  * the detail (an order and its details by `order_no` or by `id`), built once.
  */
 const readStatements = (orm: Orm) => {
-  const withDetails = () => orm.select().from(orders).leftJoin(orderDetails, eq(orderDetails.orderId, orders.id));
+  const withDetails = () => orm.select({ orders, order_details: orderDetails, createdByName: CREATOR_NAME }).from(orders)
+    .leftJoin(orderDetails, eq(orderDetails.orderId, orders.id))
+    .leftJoin(admins, eq(admins.id, orders.createdBy));
   return {
     byRequestId: orm.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.requestId, p('request_id'))).prepare('order_by_request_id'),
     detail: {
@@ -141,7 +156,7 @@ export class OrdersService {
    * Creates an order and its details. Refuses (400) input that breaks the rules and a
    * request_id already used (30002, naming the existing order).
    */
-  async create(input: Static<typeof CreateOrderBody>, createdBy: number | null): Promise<{ order: OrderRow; details: OrderDetailRow[] }> {
+  async create(input: Static<typeof CreateOrderBody>, createdBy: number | null): Promise<{ order: OrderView; details: OrderDetailRow[] }> {
     const checked = checkOrder(input);
     if (!checked.ok) throw new AppError(E.VALIDATION, { detail: checked.problems });
     const { order } = checked;
@@ -174,13 +189,13 @@ export class OrdersService {
     }
   }
 
-  async list(q: OrderListInput): Promise<{ rows: OrderRow[]; total: number }> {
+  async list(q: OrderListInput): Promise<{ rows: OrderView[]; total: number }> {
     const { where, params } = orderFilter(q, this.tz);
     const n = params.length;
     // Raw: the orders list is a measured hot path, and its filter is shared with the export's COPY.
     const [rows, counted] = await Promise.all([
-      this.db.query<OrderRow>(
-        `SELECT ${ORDER_COLUMNS} FROM admin.orders WHERE ${where} ORDER BY ${orderSort(q.order_by)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      this.db.query<OrderView>(
+        `SELECT ${ORDER_COLUMNS}, ${creatorName('orders', 'created_by')} FROM admin.orders WHERE ${where} ORDER BY ${orderSort(q.order_by)} LIMIT $${n + 1} OFFSET $${n + 2}`,
         [...params, q.page_size, offsetOf(q)],
       ),
       this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin.orders WHERE ${where}`, params),
@@ -189,19 +204,19 @@ export class OrdersService {
   }
 
   /** The order and its details (one statement, one snapshot). */
-  async get(lookup: OrderLookup): Promise<{ order: OrderRow; details: OrderDetailRow[] }> {
+  async get(lookup: OrderLookup): Promise<{ order: OrderView; details: OrderDetailRow[] }> {
     const { by, key, label } = lookupOf(lookup);
     const rows = await this.reads.detail[by].execute({ key });
     const first = rows[0];
     if (!first) throw notFound(label);
-    return { order: first.orders, details: rows.flatMap((r) => (r.order_details ? [r.order_details] : [])) };
+    return { order: { ...first.orders, createdByName: first.createdByName }, details: rows.flatMap((r) => (r.order_details ? [r.order_details] : [])) };
   }
 
   /**
    * Moves a pending order to `paid` (writing its payment record) or `cancelled`. Anything
    * else is refused with 40003; an unknown or inactive payment method with 30001.
    */
-  async setStatus(lookup: OrderLookup, status: OrderStatus, paymentMethodId?: number): Promise<{ order: OrderRow; details: OrderDetailRow[]; payment: PaymentRow | null }> {
+  async setStatus(lookup: OrderLookup, status: OrderStatus, paymentMethodId?: number): Promise<{ order: OrderView; details: OrderDetailRow[]; payment: PaymentRow | null }> {
     if (paymentMethodId !== undefined && status !== 'paid') {
       throw new AppError(E.VALIDATION, { detail: msg('admin.orders.paymentMethodIdCan'), details: { field: 'payment_method_id' } });
     }
@@ -237,7 +252,8 @@ export class OrdersService {
             }).returning() as [PaymentRow];
           }
           const details = await tx.orm.select().from(orderDetails).where(eq(orderDetails.orderId, current.id)).orderBy(asc(orderDetails.id));
-          return { order: order!, details, payment };
+          const [creator] = order!.createdBy === null ? [] : await tx.orm.select({ name: CREATOR_NAME }).from(admins).where(eq(admins.id, order!.createdBy));
+          return { order: { ...order!, createdByName: creator?.name ?? null }, details, payment };
         });
       } catch (err) {
         // A payment_no collision rolls the whole move back; it is simply tried again.
