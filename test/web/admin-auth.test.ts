@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { newTotpSecret, totpCode } from '../../src/platform/auth/totp.ts';
 import { ADMIN_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
+import { browserSkip, launchBrowser, newPage, PHONE, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
 describe('console sign-in', { skip: browserSkip() }, () => {
@@ -42,6 +42,29 @@ describe('console sign-in', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
+  test('with the captcha off, the sign-in page shows no picture and no field, and the login sends no captcha', async () => {
+    const w = await newPage(browser);
+    const logins: unknown[] = [];
+    w.page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/api/admin/login') logins.push(req.postDataJSON());
+    });
+    const asked = w.page.waitForResponse((res) => new URL(res.url()).pathname === '/api/admin/captcha');
+    await w.page.goto(`${server.base}/login`);
+    assert.equal(((await (await asked).json()) as { data: { enabled: boolean } }).data.enabled, false);
+    await w.page.getByLabel(/Username/).waitFor();
+    assert.equal(await w.page.getByText('Characters in the picture').count(), 0, 'no captcha label');
+    assert.equal(await w.page.locator('.captcha, .captcha-row').count(), 0, 'no picture, no field');
+    await screenshot(w.page, 'sign-in-captcha-off');
+    await w.page.getByLabel(/Username/).fill('admin');
+    await w.page.getByLabel(/^Password$/).fill(ADMIN_PASSWORD);
+    await w.page.getByRole('button', { name: 'Sign in' }).click();
+    await w.page.waitForURL(/\/dashboard$/);
+    assert.deepEqual(logins, [{ username: 'admin', password: ADMIN_PASSWORD }]);
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
   test('a wrong password is refused with the server’s message, in the chosen language', async () => {
     const w = await newPage(browser);
     await signIn(w.page, server.base, 'admin', 'Wrong-pass-1');
@@ -50,7 +73,6 @@ describe('console sign-in', { skip: browserSkip() }, () => {
     await w.page.getByText('中文').click();
     await w.page.getByText('登录后台管理').waitFor();
     await w.page.getByLabel('密码').fill('Wrong-pass-2');
-    await w.page.getByRole('textbox', { name: '图中字符' }).fill('x');
     await w.page.getByRole('button', { name: '登录' }).click();
     await w.page.getByRole('alert').getByText('用户名或密码错误').waitFor();
     await screenshot(w.page, 'sign-in-refused-zh');
@@ -72,13 +94,11 @@ describe('console sign-in', { skip: browserSkip() }, () => {
     await w.page.getByText('You have signed out.').waitFor();
     await w.page.getByLabel(/Username/).fill(who.username);
     await w.page.getByLabel(/^Password$/).fill(who.password);
-    await w.page.getByRole('textbox', { name: 'Characters in the picture' }).fill('x');
     await w.page.getByRole('button', { name: 'Sign in' }).click();
     await w.page.getByText('enter the 6-digit code from your authenticator app').waitFor();
     assert.equal(await w.page.getByText('You have signed out.').count(), 0, 'no sign-out banner on the authenticator step');
     await screenshot(w.page, 'sign-in-authenticator-step');
     await w.page.getByLabel('Authenticator code').fill(totpCode(secret));
-    await w.page.getByRole('textbox', { name: 'Characters in the picture' }).fill('x');
     await w.page.getByRole('button', { name: 'Sign in' }).click();
     await w.page.waitForURL(/\/system\/admins/);
     assert.deepEqual(w.errors, []);
@@ -131,6 +151,29 @@ describe('console sign-in with the captcha on', { skip: browserSkip() }, () => {
   after(async () => {
     await browser?.close();
     await server?.app.close();
+  });
+
+  test('the picture is shown at the size the server gives, on a desk and on a phone', async () => {
+    for (const [name, options] of [['1440', { viewport: { width: 1440, height: 900 } }], ['390', PHONE]] as const) {
+      const w = await newPage(browser, 'en-US', options);
+      const asked = w.page.waitForResponse((res) => new URL(res.url()).pathname === '/api/admin/captcha');
+      await w.page.goto(`${server.base}/login`);
+      const { data } = (await (await asked).json()) as { data: { enabled: boolean; width: number; height: number } };
+      assert.equal(data.enabled, true);
+      const img = w.page.getByRole('img', { name: 'Characters in the picture' });
+      await img.waitFor();
+      await w.page.waitForFunction(() => (document.querySelector('.captcha img') as unknown as { complete: boolean } | null)?.complete === true);
+      const size = await img.evaluate((el) => {
+        const i = el as unknown as { naturalWidth: number; naturalHeight: number; clientWidth: number; clientHeight: number };
+        return { natural: [i.naturalWidth, i.naturalHeight], shown: [i.clientWidth, i.clientHeight] };
+      });
+      assert.deepEqual(size.shown, [data.width, data.height], `${name}: shown at width x height`);
+      assert.deepEqual(size.natural, [data.width, data.height], `${name}: the picture has that size`);
+      assert.ok(await w.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${name}: no sideways scroll`);
+      await screenshot(w.page, `console-${name}-sign-in`);
+      assert.deepEqual(w.errors, []);
+      await w.context.close();
+    }
   });
 
   test('a wrong answer is refused; the right one (read from the store) signs in', async () => {

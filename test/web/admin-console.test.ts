@@ -175,20 +175,43 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
-  test('the captcha is shown at its natural size, on a desk and on a phone', async () => {
-    for (const [name, options] of [['1440', DESK], ['390', PHONE]] as const) {
-      const w = await newPage(browser, 'en-US', options);
-      await w.page.goto(`${server.base}/login`);
-      const img = w.page.getByRole('img', { name: 'Characters in the picture' });
-      await img.waitFor();
-      await w.page.waitForFunction(() => (document.querySelector('.captcha img') as unknown as { complete: boolean } | null)?.complete === true);
-      const size = await img.evaluate((el) => {
-        const i = el as unknown as { naturalWidth: number; naturalHeight: number; clientWidth: number; clientHeight: number };
-        return { natural: [i.naturalWidth, i.naturalHeight], shown: [i.clientWidth, i.clientHeight] };
-      });
-      assert.deepEqual(size.shown, size.natural, `${name}: shown at its own size`);
-      assert.ok(await w.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${name}: no sideways scroll`);
-      await screenshot(w.page, `console-${name}-sign-in`);
+  test('the dashboard charts today hour by hour with a legend; operations and permissions are named in the reader’s language', async () => {
+    for (const [language, names, created, viewPermissions] of [
+      ['en-US', ['Operations', 'Successful sign-ins'], 'Create orders', 'View permissions'],
+      ['zh-CN', ['操作', '成功登录'], '新增订单', '查看权限'],
+    ] as const) {
+      const w = await newPage(browser, language, DESK);
+      const { page } = w;
+      await signIn(page, server.base, 'admin', ADMIN_PASSWORD);
+      await page.waitForURL(/\/dashboard$/);
+      const stats = await call(server.app, 'GET', '/api/admin/dashboard/stats', { token, headers: { 'accept-language': language } });
+      const activity = stats.body.data.activity_today as { date: string; series: { name: string; total: number }[] };
+      // Both series of the whole day, named by the server: not a guess from the newest ten rows.
+      const legend = page.locator('.recharts-legend-item-text');
+      await legend.first().waitFor();
+      const texts = await legend.allInnerTexts();
+      assert.deepEqual(texts.map((t) => t.replace(/ \(\d+\)$/, '')).sort(), [...names].sort());
+      const operations = Number(/\((\d+)\)$/.exec(texts.find((t) => t.startsWith(names[0]))!)![1]);
+      assert.ok(operations >= 12, `the day’s operations (${operations}) count every order this test created, not the newest ten rows`);
+      assert.equal(activity.series.length, 2);
+      await page.getByText(activity.date).first().waitFor();
+      assert.equal(await page.locator('.recharts-wrapper text', { hasText: /^00:00$/ }).count(), 1, 'the x axis starts at midnight');
+      // Recent operations: what was done, not the module and action slugs.
+      await page.locator('.ant-card', { hasText: language === 'en-US' ? 'Recent operations' : '最近操作' }).getByText(created).first().waitFor();
+      await screenshot(page, `console-dashboard-${language}`);
+
+      await page.goto(`${server.base}/logs/operation`);
+      await settle(page, '/logs/operation');
+      await page.locator('.ant-table-tbody').getByText(created).first().waitFor();
+      assert.equal(await page.locator('.ant-table-tbody').getByText(/^order$/).count(), 0, 'no raw module slug');
+      await screenshot(page, `console-operation-log-${language}`);
+
+      await page.goto(`${server.base}/system/permissions?slug=permission.list`);
+      await settle(page, '/system/permissions');
+      await page.locator('.ant-table-row', { hasText: 'permission.list' }).first().getByText(viewPermissions, { exact: true }).waitFor();
+      await screenshot(page, `console-permissions-${language}`);
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, []);
       await w.context.close();
     }
   });

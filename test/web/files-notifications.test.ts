@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page, Route } from 'playwright-core';
 import { totpCode } from '../../src/platform/auth/totp.ts';
-import { ADMIN_PASSWORD } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, within } from '../helpers/app.ts';
 import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
@@ -164,6 +164,44 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     assert.deepEqual(sender.failed, []);
     await receiver.context.close();
     await sender.context.close();
+  });
+
+  test('an export’s notification offers its file: Download (with the token) and until when, in the reader’s time zone and language', async () => {
+    const who = await seedAdmin(server.app, { permissions: ['admin.export'], menus: ['notification'] });
+    const token = await login(server.app, who.username, who.password);
+    const task = await call(server.app, 'POST', '/api/admin/admins/export', { token, body: { username: who.username } });
+    assert.equal(task.status, 200, JSON.stringify(task.body));
+    const done = await within(15_000, async () => {
+      const r = await call(server.app, 'GET', '/api/admin/notifications?page=1&page_size=10', { token });
+      return (r.body.data.list as { kind: string; link: string | null; link_expires_at: string; title: string }[]).find((n) => n.kind === 'export' && n.link);
+    });
+    assert.ok(done, 'the export finished and its notification arrived');
+    const expires = new Date(done.value.link_expires_at);
+    const flat = (s: string) => s.replace(/\s+/gu, ' ');
+    for (const [language, timeZone, download, until] of [['en-US', 'America/New_York', 'Download', 'available until'], ['zh-CN', 'Asia/Shanghai', '下载', '有效期至']] as const) {
+      const w = await newPage(browser, language, { timezoneId: timeZone });
+      await signedIn(w.page, server.base, who.username, who.password);
+      await w.page.goto(`${server.base}/notifications`);
+      const row = w.page.locator('.ant-table-row', { has: w.page.getByRole('button', { name: new RegExp(`^${download}`) }) }).first();
+      await row.waitFor();
+      // The reader's clock and language, not UTC: what they read is the local time of the expiry.
+      const local = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(expires);
+      assert.equal(flat(await row.getByText(until).innerText()), flat(`${until} ${local}`));
+      await screenshot(w.page, `notifications-export-link-${language}`);
+      const saved = w.page.waitForEvent('download');
+      await row.getByRole('button', { name: new RegExp(`^${download}`) }).click();
+      assert.match((await saved).suggestedFilename(), /\.(xlsx|csv)$/);
+      // The bell shows the same.
+      await w.page.getByRole('button', { name: /Notifications, \d+ unread|通知，\d+ 条未读/ }).click();
+      const popover = w.page.getByRole('tooltip');
+      await popover.getByRole('button', { name: new RegExp(`^${download}`) }).first().waitFor();
+      assert.equal(flat(await popover.getByText(until).first().innerText()), flat(`${until} ${local}`));
+      await w.page.waitForTimeout(300); // the popover's opening animation, for the screenshot
+      await screenshot(w.page, `notifications-export-link-bell-${language}`);
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, []);
+      await w.context.close();
+    }
   });
 
   test('the profile changes the password (the old one no longer signs in) and turns on an authenticator', async () => {

@@ -1,6 +1,7 @@
 // Providers (query cache, Ant Design theme and locale, session) and the routes: the sign-in
 // page, and behind it the shell with one route per menu entry the administrator may see.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import i18n from 'i18next';
 import { Alert, App as AntApp, Button, ConfigProvider, Spin, theme } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
@@ -26,6 +27,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+// What the server writes in the reader's language (action and permission labels, the chart's legend,
+// notification texts) is asked for again when the language changes.
+i18n.on('languageChanged', () => void queryClient.invalidateQueries());
 
 const Pending = lazy(() => import('./screens/status.tsx').then((m) => ({ default: m.Pending })));
 const NotFound = lazy(() => import('./screens/status.tsx').then((m) => ({ default: m.NotFound })));

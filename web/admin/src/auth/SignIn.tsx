@@ -17,7 +17,7 @@ import { useAuth } from './auth.tsx';
 interface Values {
   username: string;
   password: string;
-  captcha_code: string;
+  captcha_code?: string;
   google_code?: string;
 }
 
@@ -37,7 +37,10 @@ export default function SignIn() {
   // A reload of the sign-in page while the refresh cookie is tried.
   if (restoring) return <Spin fullscreen />;
 
+  // The server may run without captchas (CAPTCHA_ENABLED=false): then none is asked for or sent.
+  const captchaOn = captcha.data?.enabled !== false;
   const newCaptcha = () => {
+    if (!captchaOn) return;
     form.setFieldValue('captcha_code', '');
     void captcha.refetch();
   };
@@ -50,8 +53,7 @@ export default function SignIn() {
         body: {
           username: values.username,
           password: values.password,
-          captcha_id: captcha.data?.captcha_id,
-          captcha_code: values.captcha_code,
+          ...(captchaOn ? { captcha_id: captcha.data?.captcha_id, captcha_code: values.captcha_code } : {}),
           ...(secondStep && values.google_code ? { google_code: values.google_code } : {}),
         },
       }));
@@ -103,6 +105,7 @@ export default function SignIn() {
               </Form.Item>
             </>
           )}
+          {captchaOn && (
           <Form.Item label={t('signIn.captcha')} required>
             {/* The picture at its own size (never scaled down: its glyphs are drawn to be read at it). */}
             <div className="captcha-row">
@@ -110,10 +113,11 @@ export default function SignIn() {
                 <Input aria-label={t('signIn.captcha')} autoComplete="off" maxLength={16} />
               </Form.Item>
               <button type="button" className="captcha" onClick={newCaptcha} title={t('signIn.captchaHint')} aria-label={t('signIn.captchaHint')}>
-                {captcha.data ? <img src={captcha.data.captcha_image} alt={t('signIn.captcha')} /> : null}
+                {captcha.data ? <img src={captcha.data.captcha_image} width={captcha.data.width} height={captcha.data.height} style={{ width: captcha.data.width, height: captcha.data.height }} alt={t('signIn.captcha')} /> : null}
               </button>
             </div>
           </Form.Item>
+          )}
           <Button type="primary" htmlType="submit" block loading={busy}>{t('signIn.submit')}</Button>
           {secondStep && (
             <Button type="link" block onClick={() => { setSecondStep(false); setError(null); }}>{t('signIn.back')}</Button>

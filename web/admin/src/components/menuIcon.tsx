@@ -12,7 +12,7 @@ import {
 } from '@ant-design/icons';
 import type { ComponentType } from 'react';
 
-export const MENU_ICONS: Record<string, ComponentType> = {
+export const MENU_ICONS: Record<string, ComponentType<{ 'aria-hidden'?: boolean }>> = {
   // The seeded menus' names.
   dashboard: DashboardOutlined, setting: SettingOutlined, user: UserOutlined, peoples: TeamOutlined, 'tree-table': MenuOutlined,
   lock: LockOutlined, tree: ApartmentOutlined, dict: BookOutlined, shield: SafetyOutlined, shopping: ShoppingOutlined,
@@ -28,5 +28,6 @@ export const MENU_ICONS: Record<string, ComponentType> = {
 /** The icon for `name`; a directory (type 1) without a known icon gets a folder, a screen a tile. */
 export function menuIcon(name: string | undefined, type: number) {
   const Icon = MENU_ICONS[name ?? ''] ?? (type === 1 ? FolderOutlined : AppstoreOutlined);
-  return <Icon />;
+  // Decoration beside the entry's title: the entry is named by its title alone ("Dashboard", not "dashboard Dashboard").
+  return <Icon aria-hidden />;
 }

@@ -49,8 +49,8 @@ export default function OperationLogs() {
         columns={[
           { detail: true, title: t('common:field.id'), dataIndex: 'id', width: 80 },
           { title: t('admin'), dataIndex: 'username', render: (v: string, r) => (v ? `${v}${r.admin_id ? ` (#${r.admin_id})` : ''}` : '—') },
-          { title: t('module'), dataIndex: 'module', render: (v: string) => <Tag>{v}</Tag> },
-          { title: t('action'), dataIndex: 'action' },
+          // What was done, named in the reader's language by the server; the slug stays in the details.
+          { title: t('action'), dataIndex: 'action_label' },
           { title: t('method'), dataIndex: 'method', width: 90, render: (v: string) => <Tag>{v}</Tag> },
           { title: t('path'), dataIndex: 'path', ellipsis: true },
           { detail: true, title: t('ip'), dataIndex: 'ip' },
@@ -66,8 +66,8 @@ export default function OperationLogs() {
           onClose={() => setOpen(null)}
           items={[
             { label: t('admin'), value: open.username ? `${open.username}${open.admin_id ? ` (#${open.admin_id})` : ''}` : '—' },
-            { label: t('module'), value: open.module },
-            { label: t('action'), value: open.action },
+            { label: t('action'), value: open.action_label },
+            { label: t('slug'), value: <Typography.Text code>{`${open.module}.${open.action}`}</Typography.Text> },
             { label: t('method'), value: open.method },
             { label: t('route'), value: <Typography.Text code>{open.route}</Typography.Text> },
             { label: t('path'), value: open.path },

@@ -1,6 +1,6 @@
 export const strings = {
   'en-US': {
-    admin: 'Administrator', adminId: 'Administrator ID', username: 'Username', module: 'Module', action: 'Action', method: 'Method',
+    admin: 'Administrator', adminId: 'Administrator ID', username: 'Username', module: 'Module', action: 'Action', slug: 'Permission slug', method: 'Method',
     route: 'Route', path: 'Path', ip: 'IP', userAgent: 'Browser', params: 'Parameters', statusCode: 'HTTP status', duration: 'Duration',
     durationMs: '{{ms}} ms', traceId: 'Trace ID', time: 'Time', level: 'Level', message: 'Message', context: 'Context', result: 'Result',
     reason: 'Reason', success: 'Success', failure: 'Failure', detail: 'Details', dates: 'Dates', withTime: 'Time of day',
@@ -13,7 +13,7 @@ export const strings = {
     },
   },
   'zh-CN': {
-    admin: '管理员', adminId: '管理员 ID', username: '用户名', module: '模块', action: '操作', method: '方法',
+    admin: '管理员', adminId: '管理员 ID', username: '用户名', module: '模块', action: '操作', slug: '权限标识', method: '方法',
     route: '路由', path: '路径', ip: 'IP', userAgent: '浏览器', params: '请求参数', statusCode: 'HTTP 状态', duration: '耗时',
     durationMs: '{{ms}} 毫秒', traceId: '追踪 ID', time: '时间', level: '级别', message: '消息', context: '上下文', result: '结果',
     reason: '原因', success: '成功', failure: '失败', detail: '详情', dates: '日期', withTime: '精确到时分秒',

@@ -12,6 +12,7 @@ import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { useAction } from '../../components/feedback.tsx';
 import { addStrings } from '../../i18n/index.ts';
+import { DownloadLink } from './DownloadLink.tsx';
 import { connectLive, type LiveState } from './live.ts';
 import { strings } from './strings.ts';
 
@@ -49,7 +50,7 @@ export function NotificationBell() {
           total: d.total + 1,
           list: [{ ...n, is_read: false, read_at: null }, ...d.list.filter((x) => x.id !== n.id)].slice(0, d.page_size),
         });
-        notification.info({ message: n.title, description: n.content, placement: 'bottomRight' });
+        notification.info({ message: n.title, description: <>{n.content}<DownloadLink n={n} /></>, placement: 'bottomRight' });
         // The list screen and the exact count follow.
         void queryClient.invalidateQueries({ queryKey: ['notifications', 'list'] });
       },
@@ -77,6 +78,7 @@ export function NotificationBell() {
               description={(
                 <>
                   <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ marginBottom: 0 }}>{n.content}</Typography.Paragraph>
+                  <DownloadLink n={n} />
                   <Typography.Text type="secondary">{dayjs(n.created_at).format('YYYY-MM-DD HH:mm')}</Typography.Text>
                 </>
               )}

@@ -12,6 +12,7 @@ import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
 import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
+import { DownloadLink } from './DownloadLink.tsx';
 import { strings } from './strings.ts';
 import { type listNotifications, notificationsQuery } from './query.ts';
 import { useListTable } from '../../components/listTable.tsx';
@@ -66,7 +67,13 @@ export default function Notifications() {
               title: t('title'), dataIndex: 'title', width: 240,
               render: (v: string, n) => <Space><Badge status={n.is_read ? 'default' : 'processing'} /><Typography.Text strong={!n.is_read}>{v}</Typography.Text></Space>,
             },
-            { title: t('content'), dataIndex: 'content', render: (v: string) => <Typography.Paragraph className="cell-wrap" ellipsis={{ rows: 2, expandable: true }} style={{ marginBottom: 0 }}>{v}</Typography.Paragraph> },
+            { title: t('content'), dataIndex: 'content', render: (v: string, n) => (
+                <>
+                  <Typography.Paragraph className="cell-wrap" ellipsis={{ rows: 2, expandable: true }} style={{ marginBottom: 0 }}>{v}</Typography.Paragraph>
+                  <DownloadLink n={n} />
+                </>
+              ),
+            },
             { title: t('kind'), dataIndex: 'kind', width: 100, render: (k: string) => <Tag>{t(`kinds.${k}`, { defaultValue: k })}</Tag> },
             { title: t('sentAt'), dataIndex: 'created_at', width: 170, render: when },
             { title: t('readAt'), dataIndex: 'read_at', width: 170, render: when },

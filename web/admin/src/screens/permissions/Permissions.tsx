@@ -11,7 +11,6 @@ import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
 import { useListParams } from '../../components/listParams.ts';
-import { permissionName } from '../../components/permissionName.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { FilterButtons } from '../../components/FilterButtons.tsx';
@@ -39,7 +38,7 @@ const menuTitles = (nodes: Menu[], title: Title, into = new Map<number, string>(
 };
 
 export default function Permissions() {
-  const { t, i18n } = useTranslation(['permissions', 'common']);
+  const { t } = useTranslation(['permissions', 'common']);
   const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
@@ -102,7 +101,7 @@ export default function Permissions() {
           pagination={pagination(list.data?.total ?? 0)}
           {...table<Permission>([
             { title: t('common:field.id'), dataIndex: 'id', width: 70 },
-            { title: t('name'), dataIndex: 'name', width: 240, ellipsis: true, render: (_: string, p) => permissionName(p, i18n.language) },
+            { title: t('name'), dataIndex: 'name', width: 240, ellipsis: true, render: (_: string, p) => p.label },
             { title: t('slug'), dataIndex: 'slug', width: 200, render: (v: string) => <code>{v}</code> },
             { title: t('method'), dataIndex: 'method', width: 90, render: (v: string) => (v ? <Tag color={METHOD_COLORS[v]}>{v}</Tag> : '—') },
             { detail: true, title: t('path'), dataIndex: 'path', ellipsis: true, render: (v: string) => v || '—' },

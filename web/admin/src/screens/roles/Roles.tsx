@@ -13,7 +13,6 @@ import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
 import { useListParams } from '../../components/listParams.ts';
-import { permissionName } from '../../components/permissionName.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { menuTitle } from '../../components/menuTitle.ts';
 import { menusForPermissions, permissionsForMenus, roleView } from './grants.ts';
@@ -285,11 +284,11 @@ const flatten = (nodes: Menu[]): Menu[] => nodes.flatMap((m) => [m, ...flatten(m
 
 /** What the role will see: its screens, and what it was granted but cannot reach (or reach but not read). */
 function RoleView({ permissionIds, menuIds, menus, permissions }: { permissionIds: number[]; menuIds: number[]; menus: Menu[]; permissions: Permission[] }) {
-  const { t, i18n } = useTranslation(['roles', 'common']);
+  const { t } = useTranslation(['roles', 'common']);
   const view = roleView(permissionIds, menuIds, menus, permissions);
   const names = (list: Menu[]) => list.map((m) => menuTitle(m, t)).join(', ');
   const problems = [
-    ...(view.unreachable.length > 0 ? [t('unreachable', { list: view.unreachable.map((p) => permissionName(p, i18n.language)).join(', ') })] : []),
+    ...(view.unreachable.length > 0 ? [t('unreachable', { list: view.unreachable.map((p) => p.label).join(', ') })] : []),
     ...(view.empty.length > 0 ? [t('emptyScreens', { list: names(view.empty) })] : []),
   ];
   return (
@@ -317,7 +316,7 @@ function PermissionTree({ permissions, value, onChange, disabled }: {
   onChange: (ids: number[]) => void;
   disabled: boolean;
 }) {
-  const { t, i18n } = useTranslation(['roles', 'common']);
+  const { t } = useTranslation(['roles', 'common']);
   const groups = useMemo(() => {
     const byModule = new Map<string, Permission[]>();
     for (const p of permissions ?? []) byModule.set(moduleOf(p.slug), [...(byModule.get(moduleOf(p.slug)) ?? []), p]);
@@ -330,7 +329,7 @@ function PermissionTree({ permissions, value, onChange, disabled }: {
       key: `p:${p.id}`,
       title: (
         <span>
-          {permissionName(p, i18n.language)} <Typography.Text type="secondary" code>{p.slug}</Typography.Text>
+          {p.label} <Typography.Text type="secondary" code>{p.slug}</Typography.Text>
           {p.status !== 1 && <Tag style={{ marginLeft: 4 }}>{t('disabledTag')}</Tag>}
         </span>
       ),
