@@ -24,9 +24,12 @@ const SCREENS = ['board', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webh
  * test asserts was checked before.
  */
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(`!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')
-    && document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`, undefined, { timeout: 10_000 })
-    .catch(() => {});
+  // Polled with page.evaluate (the DevTools protocol): waitForFunction compiles a string
+  // predicate in the page, which the app's Content-Security-Policy (no 'unsafe-eval') refuses
+  // and reports as a console error.
+  const still = `!!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')
+    || document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity)`;
+  for (let i = 0; i < 200 && await page.evaluate<boolean>(still); i += 1) await page.waitForTimeout(50);
 }
 
 /** Decodes the QR image shown on the page (drawn to a canvas in the page, decoded here). */
@@ -553,5 +556,136 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
     await w.context.close();
+  });
+
+  test('a QR code says in words whether workers can clock with it and why not; a worker’s “Last seen” is their newest position’s own time', async () => {
+    const sites = await call(server.app, 'GET', '/api/managers/sites', { token: manager });
+    const unfenced = (sites.body as { id: number; fence: unknown }[]).find((x) => x.fence === null);
+    const fenced = await siteWithQr(server.app, manager);
+    const noFence = unfenced ?? { id: (await call(server.app, 'POST', '/api/managers/sites', { token: manager, body: { name: 'No fence yard', fence: null } })).body.id as number };
+    await call(server.app, 'POST', '/api/managers/qr-codes', { token: manager, body: { name: 'Gate without fence', siteId: noFence.id } });
+    const inactive = await call(server.app, 'POST', '/api/managers/qr-codes', { token: manager, body: { name: 'Gate switched off', siteId: fenced.siteId } });
+    assert.equal((await call(server.app, 'PATCH', `/api/managers/qr-codes/${inactive.body.id}`, { token: manager, body: { is_active: false } })).status, 200);
+
+    // A position taken two days ago, sent now: "Last seen" is when it was taken, not the device's sign-in.
+    const seen = await createWorker(server.app, manager, { fullName: 'Seen Twodays' });
+    const seenToken = await workerLogin(server.app, seen.username, seen.password);
+    const taken = new Date(Math.floor(Date.now() / 1000) * 1000 - 2 * 86_400_000);
+    const sent = await call(server.app, 'POST', '/api/location/update', { token: seenToken, body: { userId: seen.id, latitude: 48.8566, longitude: 2.3522, timestamp: taken.toISOString(), source: 'background' } });
+    assert.ok(sent.status < 300, JSON.stringify(sent.body));
+    const never = await createWorker(server.app, manager, { fullName: 'Never Located' });
+    await workerLogin(server.app, never.username, never.password);
+    const p2 = (n: number) => String(n).padStart(2, '0');
+    const local = `${taken.getFullYear()}-${p2(taken.getMonth() + 1)}-${p2(taken.getDate())} ${p2(taken.getHours())}:${p2(taken.getMinutes())}:${p2(taken.getSeconds())}`;
+
+    for (const lang of ['en-US', 'zh-CN'] as const) {
+      const en = lang === 'en-US';
+      const w = await newPage(browser, lang);
+      const { page } = w;
+      await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+      await page.waitForURL(/\/clock\/manager\/board$/);
+      await page.goto(`${server.base}/clock/manager/qr`);
+      const row = (name: string) => page.locator('tr.ant-table-row').filter({ hasText: name });
+      await row(`QR ${fenced.siteId}`).getByText(en ? 'Usable' : '可用', { exact: true }).waitFor();
+      await row('Gate without fence').getByText(en ? 'Not usable' : '不可用', { exact: true }).waitFor();
+      await row('Gate without fence').getByText(en ? 'Its site has no fence: draw one on Sites.' : '所在工地没有电子围栏：请在“工地”中绘制。').waitFor();
+      await row('Gate switched off').getByText(en ? 'The code is inactive: activate it.' : '二维码已停用：请先启用。').waitFor();
+      await settled(page);
+      await screenshot(page, `clock-manager-qr-usable-${lang}`);
+
+      await page.goto(`${server.base}/clock/manager/workers?q=${seen.username}`);
+      await page.getByRole('button', { name: 'Seen Twodays' }).click();
+      await page.getByTestId('last-seen').getByText(local, { exact: true }).waitFor();
+      await settled(page);
+      await screenshot(page, `clock-manager-worker-last-seen-${lang}`);
+      await page.goto(`${server.base}/clock/manager/workers?q=${never.username}`);
+      await page.getByRole('button', { name: 'Never Located' }).click();
+      await page.getByTestId('last-seen').getByText(en ? 'Never: no position received yet.' : '从未出现：尚未收到任何位置。', { exact: true }).waitFor();
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, []);
+      await w.context.close();
+    }
+  });
+
+  test('an alert’s workflow: acknowledged with a note (the board’s open count drops), resolved (it leaves the default view; the status filter shows it), at 1440 and 390 px in both languages', async () => {
+    const site = await siteWithQr(server.app, manager, { type: 'circle', center: CENTRE, radiusMetres: 100 });
+    for (const lang of ['en-US', 'zh-CN'] as const) {
+      for (const width of [1440, 390] as const) {
+        const en = lang === 'en-US';
+        const narrow = width === 390;
+        const tag = `${lang}-${width}`;
+        // A refusal the server records as an alert: a clock-in 1 km outside the site's fence.
+        const worker = await createWorker(server.app, manager, { fullName: `Alert Case ${lang} ${width}` });
+        const token = await workerLogin(server.app, worker.username, worker.password);
+        const refused = await clock(server.app, token, { userId: worker.id, eventType: 'clock_in', qrCodeValue: site.qr, latitude: 48.8656, longitude: 2.3522 });
+        assert.equal(refused.status, 403, JSON.stringify(refused.body));
+        const mine = await call(server.app, 'GET', `/api/managers/security/alerts?userId=${worker.id}`, { token: manager });
+        assert.equal(mine.body.totalCount, 1, JSON.stringify(mine.body));
+        const open = (await call(server.app, 'GET', '/api/managers/board', { token: manager })).body.openAlerts as number;
+        assert.ok(open >= 1);
+
+        const w = await newPage(browser, lang, narrow
+          ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
+          : { viewport: { width: 1440, height: 900 } });
+        const { page } = w;
+        await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+        await page.waitForURL(/\/clock\/manager\/board$/);
+        const openLink = (n: number) => page.getByRole('link', { name: en ? `Open alerts: ${n}. Show the alerts` : `待处理告警：${n}。查看告警`, exact: true });
+        await openLink(open).waitFor();
+        await openLink(open).click();
+        await page.waitForURL(/\/clock\/manager\/alerts$/);
+        // This worker's alerts (the worker filter lives in the URL, as a click on the name sets it).
+        await page.goto(`${server.base}/clock/manager/alerts?userId=${worker.id}`);
+        const items = narrow ? page.locator('.mgr-card') : page.locator('tr.ant-table-row');
+        const item = items.filter({ hasText: worker.fullName });
+        await item.getByText(en ? 'Outside the fence' : '超出围栏').waitFor();
+        await item.getByText(en ? 'Open' : '待处理', { exact: true }).waitFor();
+
+        // Acknowledged with a note: marked, the note shown, the board's open count one less.
+        const ackNote = en ? 'Called the foreman: a delivery at the gate.' : '已联系工头：在大门口收货。';
+        await item.getByRole('button', { name: en ? 'Acknowledge' : '确认', exact: true }).click();
+        let dialog = page.getByRole('dialog');
+        await dialog.getByLabel(en ? 'Note (optional)' : '备注（可选）').fill(ackNote);
+        await dialog.getByRole('button', { name: en ? 'Acknowledge' : '确认', exact: true }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        await item.getByText(ackNote).waitFor();
+        await item.getByText(en ? 'Acknowledged' : '已确认', { exact: true }).waitFor();
+        assert.equal(await item.getByRole('button', { name: en ? 'Acknowledge' : '确认', exact: true }).count(), 0, 'an acknowledged alert is not acknowledged again');
+        await settled(page);
+        await screenshot(page, `clock-manager-alert-acknowledged-${tag}`);
+        await page.goto(`${server.base}/clock/manager/board`);
+        await openLink(open - 1).waitFor();
+
+        // Resolved with a note: it leaves the default view (not resolved); "Resolved" shows it with both notes.
+        const resolveNote = en ? 'Delivery confirmed; no action needed.' : '收货已确认，无需处理。';
+        await page.goto(`${server.base}/clock/manager/alerts?userId=${worker.id}`);
+        await item.getByRole('button', { name: en ? 'Resolve' : '解决', exact: true }).click();
+        dialog = page.getByRole('dialog');
+        await dialog.getByLabel(en ? 'Note (optional)' : '备注（可选）').fill(resolveNote);
+        await dialog.getByRole('button', { name: en ? 'Resolve' : '解决', exact: true }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        await page.getByText(en ? 'Nothing matches these filters' : '没有符合筛选条件的数据').waitFor();
+        assert.equal(await item.count(), 0, 'a resolved alert leaves the default view');
+        await page.getByRole('combobox', { name: en ? 'Status' : '状态' }).click();
+        await page.locator(`.ant-select-item-option[title="${en ? 'Resolved' : '已解决'}"]`).click();
+        await page.waitForURL(/status=resolved/);
+        await item.getByText(resolveNote).waitFor();
+        await item.getByText(ackNote).waitFor();
+        assert.equal(await item.getByRole('button').filter({ hasText: en ? 'Resolve' : '解决' }).count(), 0, 'a resolved alert offers no step');
+        await settled(page);
+        await screenshot(page, `clock-manager-alert-resolved-${tag}`);
+        if (narrow) assert.ok(await page.evaluate<number>('document.documentElement.scrollWidth') <= 390, 'no sideways scrolling');
+        await page.goto(`${server.base}/clock/manager/board`);
+        await openLink(open - 1).waitFor();
+
+        const stored = await call(server.app, 'GET', `/api/managers/security/alerts?userId=${worker.id}&status=all`, { token: manager });
+        assert.equal(stored.body.alerts[0].status, 'resolved');
+        assert.equal(stored.body.alerts[0].acknowledged.note, ackNote);
+        assert.equal(stored.body.alerts[0].resolved.note, resolveNote);
+        assert.deepEqual(w.errors, []);
+        assert.deepEqual(w.failed, []);
+        await w.context.close();
+      }
+    }
   });
 });

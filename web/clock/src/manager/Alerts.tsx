@@ -69,7 +69,8 @@ export default function Alerts() {
             { title: t('alerts.severity'), dataIndex: 'severity', render: (v: Severity) => <Tag color={SEVERITY_COLOR[v]}>{t(`alerts.${v}`)}</Tag> },
             {
               title: t('alerts.worker'), key: 'w',
-              render: (_, a) => <Button type="link" onClick={() => set({ userId: a.user_id, page: undefined })}>{a.full_name} <Typography.Text type="secondary">{a.username}</Typography.Text></Button>,
+              // Wraps (name, then username) rather than pushing a phone-width card sideways.
+              render: (_, a) => <Button type="link" style={{ whiteSpace: 'normal', overflowWrap: 'anywhere', height: 'auto', paddingInline: 0, textAlign: 'start' }} onClick={() => set({ userId: a.user_id, page: undefined })}>{a.full_name} <Typography.Text type="secondary">{a.username}</Typography.Text></Button>,
             },
             {
               title: t('alerts.status'), dataIndex: 'status',

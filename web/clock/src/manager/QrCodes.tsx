@@ -3,14 +3,14 @@
 // history names them.
 import { PlusOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Form, Input, Modal, Select, Space, Switch, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Form, Input, Modal, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { fieldErrors, fmt, QueryError, useAction, useSites, useUrlFilters, DataList } from './common.tsx';
 
-type Qr = { id: string; name: string; is_active: boolean; created_at: string; siteId: number; siteName: string };
+type Qr = { id: string; name: string; is_active: boolean; created_at: string; siteId: number; siteName: string; usable: boolean; unusable_reason: 'INACTIVE' | 'GEOFENCE_NOT_CONFIGURED' | null };
 
 export default function QrCodes() {
   const { t } = useTranslation('manager');
@@ -57,6 +57,16 @@ export default function QrCodes() {
             {
               title: t('qr.active'), dataIndex: 'is_active',
               render: (v: boolean, q) => <Switch checked={v} aria-label={`${v ? t('qr.deactivate') : t('qr.activate')} ${q.name}`} checkedChildren={t('qr.active')} unCheckedChildren={t('qr.inactive')} onChange={(on) => toggle(q, on)} />,
+            },
+            {
+              // The server decides whether workers can clock with the code now, and why not.
+              title: t('qr.usable'), dataIndex: 'usable',
+              render: (v: boolean, q) => v ? <Tag color="green">{t('qr.usableYes')}</Tag> : (
+                <Space direction="vertical" size={0} data-testid={`unusable-${q.id}`}>
+                  <Tag color="red">{t('qr.usableNo')}</Tag>
+                  {q.unusable_reason && <Typography.Text type="secondary">{t(`qr.reason.${q.unusable_reason}`)}</Typography.Text>}
+                </Space>
+              ),
             },
             {
               title: '', key: 'a',

@@ -240,12 +240,14 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
               </Space>
             </Descriptions.Item>
             <Descriptions.Item label={t('workers.clockState')}><span data-testid="clock-state">{clockStateWords(d.clock_state, latest.data?.[0], t)}</span></Descriptions.Item>
+            {/* The newest position's own time (the server's lastSeenAt), not the device's latest sign-in. */}
+            <Descriptions.Item label={t('workers.lastSeen')}><span data-testid="last-seen">{d.lastSeenAt ? fmt(d.lastSeenAt) : t('workers.lastSeenNever')}</span></Descriptions.Item>
             <Descriptions.Item label={t('workers.tags')}>{d.tags.split(',').filter(Boolean).map((n) => <Tag key={n}>{n}</Tag>)}</Descriptions.Item>
             <Descriptions.Item label={t('workers.device')}>
               {d.device ? (
                 <Space direction="vertical" size={4}>
                   <Typography.Text code>{d.device.deviceUuid}</Typography.Text>
-                  <Typography.Text type="secondary">{t('workers.registeredAt')}: {fmt(d.device.registeredAt)} · {t('workers.lastSeen')}: {fmt(d.device.lastSeen)}</Typography.Text>
+                  <Typography.Text type="secondary">{t('workers.registeredAt')}: {fmt(d.device.registeredAt)}</Typography.Text>
                   <Popconfirm title={t('workers.resetDeviceConfirm')} onConfirm={resetDevice} okText={t('workers.resetDevice')} cancelText={t('action.cancel')}>
                     <Button danger size="small">{t('workers.resetDevice')}</Button>
                   </Popconfirm>
