@@ -9,6 +9,9 @@ import { ADMIN_PASSWORD } from '../helpers/app.ts';
 import { browserSkip, launchBrowser, newPage, PHONE, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
+// The functions passed to page.evaluate run in the page; this project's type-check has no DOM types.
+declare const document: any, window: any;
+
 describe('console sign-in', { skip: browserSkip() }, () => {
   let browser: Browser;
   let server: ConsoleServer;
@@ -162,7 +165,7 @@ describe('console sign-in with the captcha on', { skip: browserSkip() }, () => {
       assert.equal(data.enabled, true);
       const img = w.page.getByRole('img', { name: 'Characters in the picture' });
       await img.waitFor();
-      await w.page.waitForFunction(() => (document.querySelector('.captcha img') as unknown as { complete: boolean } | null)?.complete === true);
+      await w.page.waitForFunction(() => document.querySelector('.captcha img')?.complete === true);
       const size = await img.evaluate((el) => {
         const i = el as unknown as { naturalWidth: number; naturalHeight: number; clientWidth: number; clientHeight: number };
         return { natural: [i.naturalWidth, i.naturalHeight], shown: [i.clientWidth, i.clientHeight] };
