@@ -184,7 +184,7 @@ export const zhCN: Record<MessageKey, string> = {
   'admin.blacklists.startMustNotAfter': '"{text}" 的起始地址不能大于结束地址',
   'admin.blacklists.notIpvIpvAddress': '"{text}" 不是 IPv4 或 IPv6 地址、CIDR 网段或起止地址范围',
 
-  'admin.departments.phoneNotNumber': 'phone 必须是电话号码：3 到 20 位数字，可使用 + - ( ) . 或空格，例如 +86 10 6552 9988（也可留空）',
+  'admin.departments.phoneNotNumber': '电话必须是电话号码：3 到 20 位数字，可使用 + - ( ) . 或空格，例如 +86 10 6552 9988（也可留空）',
   'admin.departments.sendAtLeastOne': '请至少提供一个要修改的字段',
   'admin.departments.departmentStillHasChild': '部门 {id} 仍有下级部门：请先删除或移走它们',
   'admin.departments.departmentStillHasAdministrator': '部门 {id} 仍有 {n} 名管理员：请先将他们调到其他部门',
