@@ -127,7 +127,12 @@ describe('console settings', () => {
     try {
       const res = await call(plain, 'GET', '/api/managers/console-settings', { token: await managerToken(plain) });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.deepEqual(res.body, { mapTileUrl: null, mapAttribution: '', trackingWindowSeconds: 300, lateAfterSeconds: 120 });
+      // A fresh database: no site has a fence yet, so the console is told to lead the manager to the default site's fence.
+      const def = (await call(plain, 'GET', '/api/managers/sites', { token: await managerToken(plain) })).body[0];
+      assert.deepEqual(res.body, {
+        mapTileUrl: null, mapAttribution: '', trackingWindowSeconds: 300, lateAfterSeconds: 120, minIntervalSeconds: 0,
+        setup: { needed: true, defaultSite: { id: def.id, name: def.name, has_fence: false }, fencedSites: 0 },
+      });
     } finally {
       await plain.close();
     }
