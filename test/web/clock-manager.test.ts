@@ -64,7 +64,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await server?.app.close();
   });
 
-  test('sites, QR codes and their sheet, workers, the live board, alerts and webhooks', async () => {
+  test('sites, QR codes and their sheet, workers, the live board, alerts and webhooks', { timeout: 360_000 }, async () => {
     const w: Watched = await newPage(browser);
     const { page } = w;
     await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
