@@ -110,3 +110,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Waits until `expression` is true in the page, polled with page.evaluate (the DevTools
+ * protocol). Not page.waitForFunction with a string: that compiles the string in the page, which
+ * the clients' Content-Security-Policy (no 'unsafe-eval') refuses.
+ */
+export async function waitUntil(page: Page, expression: string, timeout = 30_000): Promise<void> {
+  const end = Date.now() + timeout;
+  while (!await page.evaluate<boolean>(`!!(${expression})`)) {
+    if (Date.now() > end) throw new Error(`waited ${timeout} ms for: ${expression}`);
+    await page.waitForTimeout(50);
+  }
+}

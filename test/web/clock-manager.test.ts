@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { MANAGER_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, signInClock, startConsole, type ConsoleServer, type Watched } from '../helpers/browser.ts';
+import { browserSkip, launchBrowser, newPage, screenshot, signInClock, startConsole, waitUntil, type ConsoleServer, type Watched } from '../helpers/browser.ts';
 import { call } from '../helpers/http.ts';
 import { clock, createWorker, managerToken, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
 
@@ -391,7 +391,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       for (const [page, size] of [[1, 10], [2, 10], [3, 3]] as const) {
         if (page > 1) await drawer.locator('.ant-pagination').getByTitle(String(page), { exact: true }).click();
         await drawer.locator(`.ant-pagination-item-active[title="${page}"]`).waitFor();
-        await w.page.waitForFunction(`document.querySelector('.ant-drawer [role=tabpanel] tr[data-row-key]')?.getAttribute('data-row-key') === '${ids[(page - 1) * 10]}'`);
+        await waitUntil(w.page, `document.querySelector('.ant-drawer [role=tabpanel] tr[data-row-key]')?.getAttribute('data-row-key') === '${ids[(page - 1) * 10]}'`);
         assert.equal(await rows.count(), size);
         seen.push(...await w.page.evaluate<string[]>(`[...document.querySelectorAll('.ant-drawer [role=tabpanel] tr[data-row-key]')].map((tr) => tr.getAttribute('data-row-key'))`));
         if (page === 3) {

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import QRCode from 'qrcode';
-import { browserSkip, launchBrowser, newPage, PHONE, screenshot, signInClock, startConsole, type ConsoleServer, type Watched } from '../helpers/browser.ts';
+import { browserSkip, launchBrowser, newPage, PHONE, screenshot, signInClock, startConsole, waitUntil, type ConsoleServer, type Watched } from '../helpers/browser.ts';
 import { qrVideo } from '../helpers/camera.ts';
 import { call } from '../helpers/http.ts';
 import { circle, createWorker, managerToken, siteWithQr } from '../helpers/timeclock.ts';
@@ -223,7 +223,7 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
       await route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad gateway</h1>' });
     });
     await w.page.getByRole('button', { name: 'Send now' }).click();
-    await w.page.waitForFunction(`document.querySelector('.waiting') !== null`);
+    await waitUntil(w.page, `document.querySelector('.waiting') !== null`);
     await w.page.waitForResponse((r) => r.url().endsWith('/api/clock') && r.status() === 502);
     await w.page.getByRole('heading', { name: 'Waiting to send' }).waitFor();
     assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in']);
@@ -280,7 +280,7 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     assert.equal(await cameraOn(w.page), true);
 
     await show(w.page, false);
-    await w.page.waitForFunction(`document.querySelector('.viewfinder video').srcObject === null`);
+    await waitUntil(w.page, `document.querySelector('.viewfinder video').srcObject === null`);
     await show(w.page, true);
     await ready(w.page, 'Clock in').waitFor();
 
@@ -301,7 +301,7 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     const worker = await createWorker(server.app, manager);
     const w = await phone('zh-CN', worker);
     // The service worker (the app shell for offline starts) is active before the network goes.
-    await w.page.waitForFunction('navigator.serviceWorker.controller !== null');
+    await waitUntil(w.page, 'navigator.serviceWorker.controller !== null');
     await w.page.getByRole('button', { name: '上班打卡' }).click();
     await w.page.getByText(/^已于 .* 上班打卡/).waitFor();
     await screenshot(w.page, 'clock-worker-clocked-in-zh');
@@ -344,7 +344,7 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
   test('without a network, history and security show what was last loaded, marked with its time', async () => {
     const worker = await createWorker(server.app, manager);
     const w = await phone('en-US', worker);
-    await w.page.waitForFunction('navigator.serviceWorker.controller !== null');
+    await waitUntil(w.page, 'navigator.serviceWorker.controller !== null');
     await w.page.getByRole('button', { name: 'Clock in' }).click();
     await w.page.getByText(/^Clocked in at \d/).waitFor();
     const nav = w.page.getByRole('navigation');

@@ -39,19 +39,21 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await field(dialog, 'Slug').fill('log_readers');
     await dialog.getByRole('tab', { name: /Permissions/ }).click();
     const permissions = dialog.getByRole('tree', { name: 'Permission tree' });
+    // A permission brings the menu of its screen and the directory above it.
     await permissions.getByText('log.operation', { exact: true }).click();
-    await permissions.getByText('log.login', { exact: true }).click();
-    await dialog.getByRole('tab', { name: 'Permissions (2)' }).waitFor();
+    await dialog.getByRole('tab', { name: 'Permissions (1)' }).waitFor();
+    await dialog.getByRole('tab', { name: 'Menus (2)' }).waitFor();
     await screenshot(w.page, 'roles-permission-tree');
     await dialog.getByRole('tab', { name: /Menus/ }).click();
-    // Ticking a menu ticks the directory that holds it.
-    await dialog.getByRole('tree', { name: 'Menu tree' }).getByText('Operation logs', { exact: true }).click();
-    await dialog.getByRole('tab', { name: 'Menus (2)' }).waitFor();
+    // A menu brings the permissions its screen needs.
+    await dialog.getByRole('tree', { name: 'Menu tree' }).getByText('Login logs', { exact: true }).click();
+    await dialog.getByRole('tab', { name: 'Menus (3)' }).waitFor();
+    await dialog.getByRole('tab', { name: 'Permissions (2)' }).waitFor();
     await screenshot(w.page, 'roles-menu-tree');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await w.page.getByText('Saved').first().waitFor();
     await row(w.page, 'log_readers').getByText('2 permissions').waitFor();
-    await row(w.page, 'log_readers').getByText('2 menus').waitFor();
+    await row(w.page, 'log_readers').getByText('3 menus').waitFor();
 
     // The super administrator's protected fields cannot be edited.
     await w.page.getByRole('button', { name: 'Edit Super Administrator' }).click();
@@ -64,7 +66,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     const roles = await call(server.app, 'GET', '/api/admin/roles?name=Log%20readers', { token: operator });
     const role = (roles.body.data.list as { id: number; permission_ids: number[]; menu_ids: number[] }[])[0]!;
     assert.equal(role.permission_ids.length, 2);
-    assert.equal(role.menu_ids.length, 2);
+    assert.equal(role.menu_ids.length, 3);
     const created = await call(server.app, 'POST', '/api/admin/admins', {
       token: operator,
       body: { username: 'log.reader', password: 'Reader-pass-1', nickname: 'Log reader', role_ids: [role.id] },
@@ -76,13 +78,13 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
 
     const reader = await newPage(browser);
     await signIn(reader.page, server.base, 'log.reader', 'Reader-pass-1');
-    await reader.page.waitForURL(/\/logs\/operation/);
+    await reader.page.waitForURL(/\/logs\/(operation|login)$/);
     const nav = reader.page.getByRole('navigation', { name: 'Back office' });
     await nav.getByRole('menuitem', { name: 'Logs' }).click();
     await nav.getByRole('link', { name: 'Operation logs' }).waitFor();
     await screenshot(reader.page, 'roles-granted-menu');
     const entries = await nav.getByRole('menuitem').evaluateAll((items) => items.map((i) => i.textContent.trim()));
-    assert.deepEqual(entries, ['Logs', 'Operation logs']);
+    assert.deepEqual(entries, ['Logs', 'Operation logs', 'Login logs']);
     assert.deepEqual(reader.errors, []);
     await reader.context.close();
   });
@@ -171,7 +173,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await field(create, 'Name').fill('View reports');
     await field(create, 'Slug').fill('report.view');
     await create.getByRole('button', { name: 'Save' }).click();
-    await row(w.page, 'report.view').getByText('Custom').waitFor();
+    await row(w.page, 'report.view').first().waitFor(); // a custom permission: it has a Delete button
     await w.page.getByRole('button', { name: 'Delete report.view' }).click();
     await w.page.getByRole('tooltip').getByRole('button', { name: 'OK', exact: true }).click();
     await w.page.getByText('Nothing matches these filters').waitFor();
@@ -190,7 +192,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await zh.page.getByRole('tree', { name: '权限树' }).getByText(/^编辑角色/).waitFor();
     await screenshot(zh.page, 'roles-zh');
     await zh.page.goto(`${server.base}/system/departments`);
-    await zh.page.getByRole('button', { name: '新增下级 Head Office' }).waitFor();
+    await zh.page.getByRole('button', { name: '新增下级 总部' }).waitFor();
     await screenshot(zh.page, 'departments-zh');
     await zh.page.goto(`${server.base}/system/menus`);
     await row(zh.page, 'audit-trail').waitFor();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, PHONE, screenshot, signIn, signInClock, startConsole, type ConsoleServer } from '../helpers/browser.ts';
+import { browserSkip, launchBrowser, newPage, PHONE, screenshot, signIn, signInClock, startConsole, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
 import { qrVideo } from '../helpers/camera.ts';
 import { call } from '../helpers/http.ts';
 import { circle, createWorker, managerToken, siteWithQr } from '../helpers/timeclock.ts';
@@ -160,7 +160,7 @@ describe('sessions: the time-clock app', { skip: browserSkip() }, () => {
     await assertNoTokenReadable(w.page, 'after a reload');
 
     // Clocked in online; the service worker (the offline shell) is active.
-    await w.page.waitForFunction('navigator.serviceWorker.controller !== null');
+    await waitUntil(w.page, 'navigator.serviceWorker.controller !== null');
     await w.page.getByRole('button', { name: 'Clock in' }).and(w.page.locator('[data-ready]')).click();
     await w.page.getByText(/^Clocked in at/).waitFor();
 
