@@ -125,7 +125,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await w.page.getByRole('button', { name: 'Search', exact: true }).click();
     await w.page.waitForURL(/module=blacklist/);
     // Newest first: the rule made in the console is the oldest creation.
-    const created = rows(w.page).filter({ hasText: '/api/admin/blacklists' }).filter({ hasText: 'create' });
+    const created = rows(w.page).filter({ hasText: '/api/admin/blacklists' }).filter({ hasText: 'Add IP blacklist rules' });
     await created.first().waitFor();
     assert.equal(await created.count(), 3, 'the console\'s rule, the refused one, the one made through the API');
     await created.last().getByRole('button', { name: /^Details/ }).click();

@@ -178,7 +178,7 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     await page.getByRole('tooltip').getByText(/^Cancel order \d+\?$/).waitFor();
     await page.waitForTimeout(400);
     await screenshot(page, 'orders-cancel-confirm');
-    await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Cancel order', exact: true }).click();
     await page.getByText('The order is cancelled').waitFor();
     await row.getByText('Cancelled').waitFor();
     assert.deepEqual(w.errors, []);

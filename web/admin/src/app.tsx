@@ -9,7 +9,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { ApiError } from './api/errors.ts';
-import { getSession } from './api/session.ts';
+import { endReason, getSession } from './api/session.ts';
 import { AuthProvider, useAuth, type MenuNode } from './auth/auth.tsx';
 import SignIn from './auth/SignIn.tsx';
 import { ThemeState } from './layout/theme.tsx';
@@ -72,7 +72,8 @@ function Protected() {
   const { session, profile, restoring } = useAuth();
   const location = useLocation();
   if (restoring) return <Spin fullscreen />;
-  if (!session) return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  // Signed out on purpose: the next sign-in (perhaps of someone else) starts at its own home.
+  if (!session) return <Navigate to={endReason() === 'signed-out' ? '/login' : `/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   if (!profile) return <Spin fullscreen />;
   return <Shell />;
 }

@@ -6,7 +6,7 @@ import createClient from 'openapi-fetch';
 import i18n from '../i18n/index.ts';
 import { apiErrorOf, ApiError, networkError, type Envelope } from './errors.ts';
 import type { paths } from './schema.gen.ts';
-import { getSession, setSession, type EndReason } from './session.ts';
+import { endReasonOf, getSession, setSession } from './session.ts';
 
 export const api = createClient<paths>({ baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin });
 
@@ -25,7 +25,7 @@ api.use({
     const session = getSession();
     if (response.status === 401 && session && request.headers.get('authorization') === `Bearer ${session.token}`) {
       const body = (await response.clone().json().catch(() => null)) as Partial<Envelope<null>> | null;
-      const reason: EndReason | undefined = body?.code === 10003 ? 'expired' : body?.code === 10004 ? 'revoked' : body?.code === 10007 ? 'invalid' : undefined;
+      const reason = endReasonOf(body?.code);
       if (reason) setSession(null, reason);
     }
     return response;

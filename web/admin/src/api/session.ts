@@ -15,6 +15,11 @@ export interface Session {
 
 export type EndReason = 'expired' | 'revoked' | 'signed-out' | 'invalid';
 
+/** The reason a 401's business code gives for the end of a session (none: not an end). */
+export function endReasonOf(code: number | undefined): EndReason | undefined {
+  return code === 10003 ? 'expired' : code === 10004 ? 'revoked' : code === 10007 ? 'invalid' : undefined;
+}
+
 /** Set while this browser holds a session to restore (a flag, no token). */
 const SIGNED_IN_KEY = 'fieldops.admin.signed-in';
 const REASON_KEY = 'fieldops.admin.ended';

@@ -8,7 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, unwrap } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
-import { getSession, mayRestore, onSessionChange, refreshDelay, setSession, withRefreshLock, type EndReason, type Session } from '../api/session.ts';
+import { endReasonOf, getSession, mayRestore, onSessionChange, refreshDelay, setSession, withRefreshLock, type EndReason, type Session } from '../api/session.ts';
 
 export type Profile = Awaited<ReturnType<typeof loadProfile>>;
 export type MenuNode = Profile['menus'][number];
@@ -39,7 +39,8 @@ function refreshSession(from: Session | null): Promise<void> {
     } catch (err) {
       // Another tab may have refreshed (and told us) while this answer was on its way.
       if (getSession()?.token !== from?.token) return;
-      if (from || (err instanceof ApiError && err.status === 401)) setSession(null, from ? 'expired' : undefined);
+      // A reload whose refresh cookie is refused says why (kicked out, expired) on the sign-in page.
+      if (from || (err instanceof ApiError && err.status === 401)) setSession(null, from ? 'expired' : endReasonOf(err instanceof ApiError ? err.code : undefined));
       else throw err;
     }
   });
