@@ -271,13 +271,11 @@ export const enUS = {
   'admin.action.role.list': 'View roles',
   'admin.action.role.update': 'Edit roles',
   'admin.action.auth.logout': 'Sign out',
-  'admin.action.auth.refresh-token': 'Renew the sign-in token',
   'admin.action.auth.password': 'Change own password',
   'admin.action.auth.google-authenticator.bind': 'Turn on own authenticator',
   'admin.action.auth.google-authenticator.unbind': 'Turn off own authenticator',
   'admin.action.auth.notifications.read-all': 'Mark all notifications read',
   'admin.action.auth.notifications.read': 'Mark a notification read',
-  'admin.action.auth.ws.ticket': 'Open live notifications',
 
   'admin.monitor.gcNoPauses': 'no pauses yet',
   'admin.monitor.gcPause': 'last {last} ms · average {avg} ms · longest {max} ms',

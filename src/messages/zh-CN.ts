@@ -271,13 +271,11 @@ export const zhCN: Record<MessageKey, string> = {
   'admin.action.role.list': '查看角色',
   'admin.action.role.update': '编辑角色',
   'admin.action.auth.logout': '退出登录',
-  'admin.action.auth.refresh-token': '续期登录令牌',
   'admin.action.auth.password': '修改自己的密码',
   'admin.action.auth.google-authenticator.bind': '绑定自己的身份验证器',
   'admin.action.auth.google-authenticator.unbind': '解绑自己的身份验证器',
   'admin.action.auth.notifications.read-all': '将全部通知标为已读',
   'admin.action.auth.notifications.read': '将一条通知标为已读',
-  'admin.action.auth.ws.ticket': '开启实时通知',
 
   'admin.monitor.gcNoPauses': '尚无暂停',
   'admin.monitor.gcPause': '最近 {last} 毫秒 · 平均 {avg} 毫秒 · 最长 {max} 毫秒',

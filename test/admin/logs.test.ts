@@ -293,8 +293,8 @@ describe('GET /logs/operation', () => {
   });
 
   test('every self-service action and every permission slug has a name in both languages', () => {
-    const selfService = ['/logout', '/refresh-token', '/password', '/google-authenticator/bind', '/google-authenticator/unbind',
-      '/notifications/read-all', '/notifications/:id/read', '/ws/ticket'];
+    const selfService = ['/logout', '/password', '/google-authenticator/bind', '/google-authenticator/unbind',
+      '/notifications/read-all', '/notifications/:id/read'];
     for (const path of selfService) {
       const { module, action } = moduleAndAction(undefined, `/api/admin${path}`, '/api/admin');
       assert.ok(hasActionLabel(`${module}.${action}`), `${module}.${action} (${path})`);

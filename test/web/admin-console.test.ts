@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
+import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login } from '../helpers/http.ts';
 
 // The functions passed to page.evaluate run in the page; this project's type-check has no DOM types.
@@ -71,10 +71,10 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
     await server?.app.close();
   });
 
-  test('the sidebar: edited titles, the icons of the menu data, a collapsed sidebar keeps every entry, a new screen opens at its top', { todo: 'issue 27 item 8: the Trade submenu closes again when the test clicks Sales orders; console or test, not yet settled' }, async () => {
+  test('the sidebar: edited titles, the icons of the menu data, a collapsed sidebar keeps every entry, a new screen opens at its top', async () => {
     const menus = flat((await call(server.app, 'GET', '/api/admin/menus', { token })).body.data.list);
     const orders = menus.find((m) => m.slug === 'order');
-    const edited = await call(server.app, 'PUT', `/api/admin/menus/${orders.id}`, { token, body: { title: 'Sales orders' } });
+    const edited = await call(server.app, 'PUT', `/api/admin/menus/${orders.id}`, { token, body: { title_i18n: { 'en-US': 'Sales orders', 'zh-CN': '销售订单' } } });
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
     try {
       for (const language of ['en-US', 'zh-CN']) {
@@ -83,9 +83,10 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
         await signIn(page, server.base, 'admin', ADMIN_PASSWORD);
         await page.waitForURL(/\/dashboard$/);
         const nav = page.getByRole('navigation', { name: language === 'en-US' ? 'Back office' : '后台管理' });
-        // The title as edited, in both languages; an unchanged seeded one translated.
+        // The title as edited in each language; an unchanged seeded one translated.
+        const salesOrders = language === 'en-US' ? 'Sales orders' : '销售订单';
         await nav.getByRole('menuitem', { name: language === 'en-US' ? 'Trade' : '交易' }).click();
-        await nav.getByRole('menuitem', { name: 'Sales orders' }).waitFor();
+        await nav.getByRole('menuitem', { name: salesOrders }).waitFor();
         await nav.getByRole('menuitem', { name: language === 'en-US' ? 'Payment methods' : '支付方式' }).waitFor();
         // Every entry draws the icon its menu data names.
         const top = nav.locator('.ant-menu-root > li');
@@ -95,13 +96,14 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
         await screenshot(page, `console-sidebar-${language}`);
 
         // A new screen opens at its top, wherever the last one was scrolled to.
-        await nav.getByRole('menuitem', { name: 'Sales orders' }).click();
+        await nav.getByRole('menuitem', { name: salesOrders }).click();
         await settle(page, '/trade/orders');
         await page.evaluate(() => window.scrollTo(0, 200));
         assert.ok(await page.evaluate(() => window.scrollY) > 0, 'the orders screen is long enough to scroll');
         await nav.getByRole('menuitem', { name: language === 'en-US' ? /^Payments$/ : /^支付记录$/ }).click();
         await settle(page, '/trade/payments');
-        assert.equal(await page.evaluate(() => window.scrollY), 0);
+        // The address changes a moment before the screen does: the new screen, once drawn, is at its top.
+        await waitUntil(page, `window.scrollY === 0 && location.pathname === '/trade/payments'`, 5_000);
 
         // Collapsed: every top-level entry (Dashboard, Files and Notifications too) shows its icon, and no stray letters.
         await page.locator('.ant-layout-sider-trigger').click();
@@ -111,16 +113,15 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
           const box = await top.nth(i).locator('.anticon').first().boundingBox();
           assert.ok(box && box.width > 0 && box.x < 80, `entry ${i} visible when collapsed`);
         }
-        const letters = await nav.evaluate((el) => [...el.querySelectorAll('.ant-menu-root > li')]
-          .map((li) => li.innerText.trim()).filter((s) => s.length > 0 && s.length <= 2));
-        assert.deepEqual(letters, []);
+        // An entry without an icon would show the first letter of its title instead.
+        assert.equal(await nav.locator('.ant-menu-inline-collapsed-noicon').count(), 0);
         await screenshot(page, `console-sidebar-collapsed-${language}`);
         assert.deepEqual(w.errors, []);
         assert.deepEqual(w.failed, []);
         await w.context.close();
       }
     } finally {
-      await call(server.app, 'PUT', `/api/admin/menus/${orders.id}`, { token, body: { title: 'Orders' } });
+      await call(server.app, 'PUT', `/api/admin/menus/${orders.id}`, { token, body: { title_i18n: { 'en-US': 'Orders', 'zh-CN': '订单' } } });
     }
   });
 
@@ -175,7 +176,7 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
-  test('the dashboard charts today hour by hour with a legend; operations and permissions are named in the reader’s language', { todo: 'issue 27 item 12: fails in the full run (passed alone); the bars may be screenshotted before their animation' }, async () => {
+  test('the dashboard charts today hour by hour with a legend; operations and permissions are named in the reader’s language', async () => {
     for (const [language, names, created, viewPermissions] of [
       ['en-US', ['Operations', 'Successful sign-ins'], 'Create orders', 'View permissions'],
       ['zh-CN', ['操作', '成功登录'], '新增订单', '查看权限'],

@@ -24,7 +24,9 @@ import { Periodic } from '../../../platform/jobs/periodic.ts';
 
 const RECORDED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Covered by the login log (paths under the service prefix). */
-const NOT_RECORDED = ['/login', '/captcha'];
+// Sign-in is in the login log; a token renewal and a socket ticket are the session's own
+// plumbing (every page load asks for them), not something an administrator did.
+const NOT_RECORDED = ['/login', '/captcha', '/refresh-token', '/ws/ticket'];
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** Writers of the admin apps open in this process, newest last (recordSystemLog uses the newest). */
