@@ -8,7 +8,8 @@
 // once. A failed probe declares an outage: every operation in flight is rejected with
 // ServiceUnavailable (and told so, to stop before it commits anything), and new ones are
 // refused at once, until a probe (every RECOVERY_PROBE_MS meanwhile, each allowed the whole
-// `timeoutMs`, as it usually opens a new connection) succeeds again. So a
+// `timeoutMs`, as it usually opens a new connection; where there is a pool, a round trip on each
+// of its connections: see `recover`) succeeds again. So a
 // caller waits at most about `timeoutMs` for a stopped, frozen or unreachable dependency, and
 // the service is usable again within RECOVERY_PROBE_MS of the dependency's return.
 import type { Logger } from 'pino';
@@ -48,6 +49,14 @@ export interface AvailabilityOptions {
   name: string;
   /** One cheap round trip, on a connection of its own where there is one (SELECT 1, PING). */
   probe: () => Promise<unknown>;
+  /**
+   * The probe during an outage, when given: a round trip on each of the callers' own
+   * connections (a pool's), so that the service is declared back only once they answer (a
+   * connection the outage left dead fails here, and is replaced, rather than under the first
+   * callers), and a connection of the probe's own stuck in an attempt to connect cannot hold
+   * the recovery back.
+   */
+  recover?: () => Promise<unknown>;
   /** Longest a caller waits for an unresponsive dependency before it is refused. */
   timeoutMs: number;
   /** Errors that say the dependency cannot be reached (rather than that a statement was wrong). */
@@ -210,12 +219,10 @@ export class Availability {
       let failure: unknown;
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          this.call(),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${limitMs} ms`)), limitMs);
-          }),
-        ]);
+        const limit = new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${limitMs} ms`)), limitMs);
+        });
+        await Promise.race([this.up || !this.opts.recover ? this.call() : this.recovering(), limit]);
       } catch (err) {
         failure = err;
       } finally {
@@ -235,6 +242,13 @@ export class Availability {
     return this.probing;
   }
 
+  /** `recover`, its late failure (after the probe's limit) handled. */
+  private recovering(): Promise<unknown> {
+    const recovering = this.opts.recover!();
+    recovering.catch(() => {});
+    return recovering;
+  }
+
   /**
    * The probe's round trip. One that outlived its probe's limit is not repeated while it may
    * still be answered (for up to the timeout): the next probe waits for the same one instead of
@@ -249,7 +263,8 @@ export class Availability {
       () => {
         if (this.pending === pending) this.pending = undefined;
         this.lastAnswerAt = Date.now();
-        if (!this.up && !this.probing) this.recovered();
+        // A late answer during an outage: a probe at once (which recovers the callers' connections).
+        if (!this.up && !this.probing) void this.probe();
       },
       () => {
         if (this.pending === pending) this.pending = undefined;

@@ -475,14 +475,27 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     },
   });
   // The probe has a connection of its own: a pool busy with slow statements is not an outage.
-  const probeSql = postgres(url, { ...common, max: 1, fetch_types: false });
+  const newProbeSql = () => postgres(url, { ...common, max: 1, fetch_types: false });
+  let probeSql = newProbeSql();
   const availability = new Availability({
     name: 'database',
     probe: () => probeSql`SELECT 1`,
+    // A restarted server left each pooled connection dead (its last message, 57P01, waiting to
+    // be read): one SELECT 1 per connection at once, before callers are let in again.
+    recover: () => Promise.all(Array.from({ length: opts.poolMax }, () => sql`SELECT 1`)),
     timeoutMs,
     isConnectionError,
     errorLabel: pgErrorCode,
     logger: opts.logger,
+  });
+  // Back from an outage (decided on the pool's connections), the probe starts on a connection of
+  // its own made now: the one it had may be stuck in an attempt to connect begun during the
+  // outage, which held /readyz for seconds and declared a new outage.
+  availability.onChange((available) => {
+    if (!available) return;
+    const stale = probeSql;
+    probeSql = newProbeSql();
+    void stale.end({ timeout: 0 }).catch(() => {});
   });
 
   const slot: TraceSlot = { trace: undefined };
