@@ -1,5 +1,6 @@
 // The en-US message catalogue: every text of both services that a client can read in an error,
-// and the admin envelope's success message. Keys are `<service>.<feature>.<name>`; `{name}` is
+// the admin envelope's success message, and the time clock's seeded names (shown in the reader's
+// language until renamed: src/timeclock/seeds.ts). Keys are `<service>.<feature>.<name>`; `{name}` is
 // a parameter. zh-CN.ts must hold the same keys (the type checks it, test/platform/messages.test.ts
 // checks the parameters and that no English is left in it). New messages go in both files.
 export const enUS = {
@@ -505,6 +506,10 @@ export const enUS = {
   'timeclock.sites.siteDoesNotExist': 'site {siteId} does not exist',
   'timeclock.sites.polygonTooFewPoints': 'a polygon needs at least 3 distinct points',
   'timeclock.sites.polygonAntimeridian': 'a polygon must not cross the antimeridian',
+
+  // What the time clock seeds, while it is not renamed (src/timeclock/seeds.ts); en-US is the stored value.
+  'timeclock.seeded.defaultSite': 'Default site',
+  'timeclock.seeded.manager': 'Manager',
 
   'timeclock.webhooks.webhookNotFound': 'webhook {id} not found',
   'timeclock.webhooks.urlNotValidUrl': 'url is not a valid URL',

@@ -8,9 +8,14 @@
 // `<field>` as the value in the writer's language (what they see is what they edit: the
 // translation of their language when the row has one, else the default value) and, optionally,
 // `<field>_i18n` to set each language at once (null removes a translation).
+//
+// Rows that are edited in one language only (the time clock's sites and managers) have no
+// `<field>_i18n`: what was seeded into them in the default language is shown in the reader's
+// language from the message catalogue while the row still holds the seeded value (`seeded`,
+// `seededText`); any other value is someone's own and is shown as written in every language.
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { Type, type TSchema } from 'typebox';
-import { LOCALES, type Locale } from './i18n.ts';
+import { LOCALES, msg, translate, type Locale, type MessageKey, type Msg } from './i18n.ts';
 
 export const DEFAULT_LOCALE: Locale = 'en-US';
 
@@ -87,4 +92,33 @@ export function TranslationsBody<T extends TSchema>(field: string, value: T) {
 /** `column` or one of its translations (`i18n`) matches the ILIKE `pattern`. */
 export function matchesTranslated(column: AnyColumn, i18n: AnyColumn, pattern: unknown): SQL {
   return sql`(${column} ILIKE ${pattern} OR EXISTS (SELECT 1 FROM jsonb_each_text(${i18n}) t WHERE t.value ILIKE ${pattern}))`;
+}
+
+/** A value seeded in the default language (by a migration or at start-up) and its catalogue key, which holds it in every language. */
+export interface SeededText {
+  value: string;
+  key: MessageKey;
+}
+
+/**
+ * A field's value for the reader: while it is still the seeded `value`, the catalogue's message
+ * (rendered in the reader's language when the reply is sent, as in an error's detail); any other
+ * value, a rename, as written: a translation never overrides it.
+ */
+export function seeded(value: string, seed: SeededText): string | Msg {
+  return value === seed.value ? msg(seed.key) : value;
+}
+
+/** `seeded`, rendered in `locale`. */
+export function seededText(value: string, seed: SeededText, locale: Locale): string {
+  return value === seed.value ? translate(seed.key, locale) : value;
+}
+
+/**
+ * The value to store when a writer sends `sent` for a field that holds `current`: unchanged
+ * (undefined) when they sent back what they see of the untouched seeded value (an edit form
+ * saved as it was, in any language), else `sent`.
+ */
+export function seededWrite(current: string, sent: string, seed: SeededText, locale: Locale): string | undefined {
+  return current === seed.value && sent === seededText(current, seed, locale) ? undefined : sent;
 }

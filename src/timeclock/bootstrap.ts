@@ -1,4 +1,4 @@
-// The first manager, created on an empty database (DESIGN §4).
+// The first manager, created on an empty database (DESIGN §4), named in the reader's language until renamed (seeds.ts).
 import { randomBytes } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -7,6 +7,7 @@ import type { Config } from '../platform/config.ts';
 import type { Database, Executor } from '../platform/db/database.ts';
 import type { GeneratedCredential } from '../platform/platform.ts';
 import { users } from './db/schema.ts';
+import { FIRST_MANAGER_NAME } from './seeds.ts';
 
 const managers = async (exec: Executor) => (await exec.orm.select({ n: count() }).from(users).where(eq(users.role, 'manager')))[0]?.n ?? 0;
 
@@ -19,7 +20,7 @@ export async function ensureBootstrapManager(db: Database, config: Config, logge
     // Raw: an advisory lock (instances starting together create one manager).
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['bootstrap:manager']);
     if ((await managers(tx)) > 0) return false;
-    await tx.orm.insert(users).values({ username: config.MANAGER_USERNAME, passwordHash: hash, fullName: 'Manager', role: 'manager' });
+    await tx.orm.insert(users).values({ username: config.MANAGER_USERNAME, passwordHash: hash, fullName: FIRST_MANAGER_NAME.value, role: 'manager' });
     return true;
   });
   if (!created) return;

@@ -114,6 +114,20 @@ describe('time-clock authentication', () => {
     assert.equal((await alerts(app, b.id, 'device_mismatch')).length, 1);
   });
 
+  test('the seeded manager’s name is in the reader’s language (sign-in, /api/me, /api/workers/:id); a worker’s name is as written in both', async () => {
+    const named = await createWorker(app, manager, { fullName: 'Manager' });
+    for (const [language, seeded] of [['en-US', 'Manager'], ['zh-CN', '主管']] as const) {
+      const headers = { 'accept-language': language };
+      const res = await call(app, 'POST', '/api/auth/login', { headers, body: { username: 'manager', password: MANAGER_PASSWORD, deviceUuid: newDeviceUuid('web') } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.fullName, seeded);
+      assert.equal((await call(app, 'GET', '/api/me', { token: res.body.token, headers })).body.fullName, seeded);
+      assert.equal((await call(app, 'GET', `/api/workers/${res.body.userId}`, { token: res.body.token, headers })).body.full_name, seeded);
+      // A worker someone called “Manager” keeps that name.
+      assert.equal((await call(app, 'GET', `/api/workers/${named.id}`, { token: manager, headers })).body.full_name, 'Manager');
+    }
+  });
+
   test('managers are not bound to a device', async () => {
     for (let i = 0; i < 3; i++) {
       const res = await call(app, 'POST', '/api/auth/login', { body: { username: 'manager', password: MANAGER_PASSWORD, deviceUuid: newDeviceUuid('web') } });

@@ -276,12 +276,17 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
 
   test('every screen in both languages', async () => {
     for (const lang of ['en-US', 'zh-CN']) {
+      const en = lang === 'en-US';
       const w = await newPage(browser, lang);
       await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
       await w.page.waitForURL(/\/clock\/manager\/board$/);
+      // The seeded manager is named in the console's language.
+      await w.page.locator('.mgr-header').getByText(en ? 'Manager' : '主管', { exact: true }).waitFor();
       for (const screen of SCREENS) {
         await w.page.goto(`${server.base}/clock/manager/${screen}`);
         await w.page.locator('.ant-table, .ant-card').first().waitFor();
+        // The seeded default site, named in the console's language.
+        if (screen === 'sites') await w.page.getByRole('cell', { name: en ? /^Default site/ : /^默认工地/ }).waitFor();
         await settled(w.page);
         await screenshot(w.page, `clock-manager-${screen}-${lang}`);
       }
@@ -305,6 +310,12 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await w.page.goto(`${server.base}/clock/manager/qr/${codes.body[0].id}/print`);
       await w.page.getByRole('img').first().waitFor();
       await screenshot(w.page, `clock-manager-qr-sheet-${lang}`);
+      // Switching the language names the seeded site and manager in the other one at once.
+      await w.page.goto(`${server.base}/clock/manager/sites`);
+      await w.page.getByRole('cell', { name: en ? /^Default site/ : /^默认工地/ }).waitFor();
+      await w.page.locator('.mgr-header').getByRole('button', { name: en ? '中文' : 'EN', exact: true }).click();
+      await w.page.getByRole('cell', { name: en ? /^默认工地/ : /^Default site/ }).waitFor();
+      await w.page.locator('.mgr-header').getByText(en ? '主管' : 'Manager', { exact: true }).waitFor();
       assert.deepEqual(w.errors, []);
       assert.deepEqual(w.failed, []);
       await w.context.close();
@@ -509,22 +520,24 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     assert.equal(home.fence, null, 'a new database’s default site has no fence');
     for (const lang of ['zh-CN', 'en-US'] as const) {
       const en = lang === 'en-US';
+      // The seeded name, in the console's language.
+      const name = en ? home.name : '默认工地';
       const w = await newPage(browser, lang);
       const { page } = w;
       await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
       await page.waitForURL(/\/clock\/manager\/board$/);
       const banner = page.getByTestId('fence-banner');
-      await banner.getByText(en ? `Draw the fence of “${home.name}” before anyone clocks` : `员工打卡前，请先绘制“${home.name}”的电子围栏`).waitFor();
+      await banner.getByText(en ? `Draw the fence of “${name}” before anyone clocks` : `员工打卡前，请先绘制“${name}”的电子围栏`).waitFor();
       await settled(page);
       await screenshot(page, `clock-manager-first-fence-${lang}`);
 
       await page.goto(`${server.base}/clock/manager/qr`);
       await page.getByRole('button', { name: en ? 'New QR code' : '新建二维码' }).click();
       const dialog = page.getByRole('dialog');
-      await dialog.getByTestId('unfenced-note').getByText(en ? `${home.name} is not offered: it has no fence.` : `未提供没有电子围栏的工地：${home.name}。`).waitFor();
+      await dialog.getByTestId('unfenced-note').getByText(en ? `${name} is not offered: it has no fence.` : `未提供没有电子围栏的工地：${name}。`).waitFor();
       await dialog.getByLabel(en ? 'Site' : '工地').click();
       await page.locator('.ant-select-item-option[title="North yard"]').waitFor();
-      assert.equal(await page.locator('.ant-select-item-option').filter({ hasText: home.name }).count(), 0, 'the unfenced default site is not offered');
+      assert.equal(await page.locator('.ant-select-item-option').filter({ hasText: name }).count(), 0, 'the unfenced default site is not offered');
       await settled(page);
       await screenshot(page, `clock-manager-qr-form-fenced-only-${lang}`);
       await page.keyboard.press('Escape');

@@ -3,6 +3,7 @@
 // memory only, and a reloaded (or reopened) app gets a token back from the refresh route with it.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { localeOf } from '../../../platform/http/conventions.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie, type RefreshCookie } from '../../../platform/http/refresh-cookie.ts';
 import { msg } from '../../../platform/i18n.ts';
@@ -37,7 +38,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       response: { 200: LoginReply, ...errors(400, 401, 403) },
     },
   }, async (request, reply) => {
-    const { refresh, ...body } = await auth.login(request.body);
+    const { refresh, ...body } = await auth.login(request.body, localeOf(request));
     setRefreshCookie(request, reply, TIMECLOCK_REFRESH_COOKIE, refresh, ttl);
     return body;
   });
@@ -87,5 +88,5 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
         '`deviceBinding` (`bound`, `unbound` or, for managers, `not_required`) with the bound `device`; a worker’s `tags` (names; empty for managers).',
       response: { 200: MeReply },
     },
-  }, async (request) => auth.me(request.user!));
+  }, async (request) => auth.me(request.user!, localeOf(request)));
 };

@@ -17,7 +17,8 @@ import type { LoginBody, LoginReply, MeReply, RefreshReply } from './auth.schema
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { p } from '../../../platform/db/statements.ts';
 import { devices, tags, users, workerTags } from '../../db/schema.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { personName } from '../../seeds.ts';
 
 export class AuthService {
   private readonly db: Database;
@@ -52,7 +53,7 @@ export class AuthService {
     this.metrics = deps.metrics;
   }
 
-  async login(input: Static<typeof LoginBody>): Promise<Static<typeof LoginReply> & { refresh: string }> {
+  async login(input: Static<typeof LoginBody>, locale: Locale): Promise<Static<typeof LoginReply> & { refresh: string }> {
     // Raw: every sign-in runs it (measured hot).
     const [user] = await this.db.query<{ id: number; password_hash: string; full_name: string; role: Role; status: number; token_version: number }>(
       `SELECT id, password_hash, full_name, role, status, token_version FROM timeclock.users
@@ -80,7 +81,7 @@ export class AuthService {
         });
       }
     }
-    return { ...this.issue({ userId, role: user.role, tokenVersion: user.token_version }), fullName: user.full_name, userId, role: user.role };
+    return { ...this.issue({ userId, role: user.role, tokenVersion: user.token_version }), fullName: personName(user.full_name, user.role, locale), userId, role: user.role };
   }
 
   /** A new token for the caller (whose token or refresh cookie, and account, were checked), and a new refresh cookie value. */
@@ -106,7 +107,7 @@ export class AuthService {
   }
 
   /** The signed-in account: `GET /api/me`. */
-  async me(caller: Caller): Promise<Static<typeof MeReply>> {
+  async me(caller: Caller, locale: Locale): Promise<Static<typeof MeReply>> {
     const [row] = await this.account.execute({ id: caller.userId });
     // The route's hook has just checked the account; it can only have gone since.
     if (!row) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.accountDisabledDeleted') });
@@ -114,7 +115,7 @@ export class AuthService {
     return {
       userId: row.id,
       username: row.username,
-      fullName: row.fullName,
+      fullName: personName(row.fullName, row.role, locale),
       role: row.role,
       createdAt: row.createdAt.toISOString(),
       deviceBinding: row.role === 'manager' ? 'not_required' : device ? 'bound' : 'unbound',

@@ -2,6 +2,7 @@
 // in now, where) and the console's settings (GET /api/managers/console-settings: the map tile
 // server, so a deployment without internet access still draws fences on a plain grid).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { BOARD_LIMIT_MAX, BoardQuery, BoardReply, ConsoleSettings } from './board.schema.ts';
 
@@ -26,7 +27,7 @@ export const boardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       querystring: BoardQuery,
       response: { 200: BoardReply },
     },
-  }, async (request) => board.board(request.query));
+  }, async (request) => board.board(request.query, localeOf(request)));
 
   app.get('/managers/console-settings', {
     config: { access: 'manager' },
@@ -42,5 +43,5 @@ export const boardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         '(`PATCH /api/managers/sites/{id}` with `fence`).',
       response: { 200: ConsoleSettings },
     },
-  }, async () => board.consoleSettings());
+  }, async (request) => board.consoleSettings(localeOf(request)));
 };

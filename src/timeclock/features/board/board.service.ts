@@ -11,6 +11,8 @@ import type { Database } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { clockEvents, lastPositions, qrCodes, securityAlerts, sites, users, workerState } from '../../db/schema.ts';
+import type { Locale } from '../../../platform/i18n.ts';
+import { siteName } from '../../seeds.ts';
 import { isTrackingWithin } from '../../tracking.ts';
 import { insideFence } from '../sites/geofence.ts';
 import type { BoardQuery, BoardReply, ConsoleSettings } from './board.schema.ts';
@@ -48,7 +50,7 @@ export class BoardService {
   }
 
   /** What the console needs besides the data: the map tiles, the windows it explains, and whether the sites still need a fence. */
-  async consoleSettings(): Promise<Static<typeof ConsoleSettings>> {
+  async consoleSettings(locale: Locale): Promise<Static<typeof ConsoleSettings>> {
     const [setup] = await this.setupOf.execute();
     return {
       mapTileUrl: this.config.CLOCK_MAP_TILE_URL || null,
@@ -58,7 +60,7 @@ export class BoardService {
       minIntervalSeconds: this.config.CLOCK_MIN_INTERVAL_SECONDS,
       setup: {
         needed: (setup?.fenced ?? 0) === 0,
-        defaultSite: { id: setup?.defaultId ?? 0, name: setup?.defaultName ?? '', has_fence: setup?.defaultFenced ?? false },
+        defaultSite: { id: setup?.defaultId ?? 0, name: siteName(setup?.defaultName ?? '', true, locale), has_fence: setup?.defaultFenced ?? false },
         fencedSites: setup?.fenced ?? 0,
       },
     };
@@ -73,6 +75,7 @@ export class BoardService {
         since: clockEvents.createdAt,
         siteId: clockEvents.siteId,
         siteName: sites.name,
+        siteIsDefault: sites.isDefault,
         fence: sites.fence,
         qrName: qrCodes.name,
         position: lastPositions,
@@ -96,7 +99,7 @@ export class BoardService {
       .prepare('tc_board');
   }
 
-  async board(q: Static<typeof BoardQuery>): Promise<Static<typeof BoardReply>> {
+  async board(q: Static<typeof BoardQuery>, locale: Locale): Promise<Static<typeof BoardReply>> {
     const params = new Params()
       .set('site_id', q.siteId)
       .set('search', q.search?.trim() ? contains(q.search.trim()) : undefined)
@@ -109,7 +112,7 @@ export class BoardService {
         username: r.username,
         full_name: r.fullName,
         since: r.since?.toISOString() ?? null,
-        site: r.siteId === null ? null : { id: r.siteId, name: r.siteName ?? '' },
+        site: r.siteId === null ? null : { id: r.siteId, name: siteName(r.siteName ?? '', r.siteIsDefault ?? false, locale) },
         qrCodeName: r.qrName,
         lastPosition: pos && {
           latitude: pos.latitude,

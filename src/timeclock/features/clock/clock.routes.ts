@@ -1,6 +1,7 @@
 // Clock events, clock history, and the late (offline) punches managers review.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { localeOf } from '../../../platform/http/conventions.ts';
 import { assertSelfOrManager } from '../../auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, IdParam, UserIdParam } from '../../http.ts';
@@ -79,7 +80,7 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     },
   }, async (request, reply) => {
     assertSelfOrManager(request, request.params.userId);
-    const { total, events } = await clock.history(request.params.userId, request.query);
+    const { total, events } = await clock.history(request.params.userId, request.query, localeOf(request));
     reply.header('X-Total-Count', total);
     return events;
   });

@@ -56,7 +56,8 @@ import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
 import type {
   ClockBody, ClockReply as ClockReplySchema, HistoryItem, HistoryQuery, LatePunch, LatePunchList, LatePunchQuery,
 } from './clock.schema.ts';
-import { msg, Msg } from '../../../platform/i18n.ts';
+import { msg, Msg, type Locale } from '../../../platform/i18n.ts';
+import { siteName, siteNameParam } from '../../seeds.ts';
 
 export const FORCE_CLOCK_OUT = 'FORCE_CLOCK_OUT';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -183,7 +184,7 @@ export class ClockService {
         punch,
         { userId: input.userId, type: 'geofence_violation', severity: 'low', details: { ...attempt, ...site, reason: 'site has no geofence' } },
         new AppError(E.GEOFENCE_NOT_CONFIGURED, {
-          detail: msg('timeclock.clock.siteHasNoGeofence', { site_name: qr.site_name }),
+          detail: msg('timeclock.clock.siteHasNoGeofence', { site_name: siteNameParam(qr.site_name, qr.site_is_default) }),
           details: { ...site, reason: 'site has no geofence' },
         }),
       );
@@ -481,7 +482,7 @@ export class ClockService {
   }
 
   /** Clock history, newest first, optionally within [from, to], paged. */
-  async history(userId: number, q: Static<typeof HistoryQuery>): Promise<{ total: number; events: Static<typeof HistoryItem>[] }> {
+  async history(userId: number, q: Static<typeof HistoryQuery>, locale: Locale): Promise<{ total: number; events: Static<typeof HistoryItem>[] }> {
     const from = q.from === undefined ? null : new Date(q.from);
     const to = q.to === undefined ? null : new Date(q.to);
     if (from && to && from > to) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.clock.fromMustNotAfter'), details: { field: 'from' } });
@@ -499,12 +500,12 @@ export class ClockService {
     const rows = await statements.page.execute(params.values);
     return {
       total: counted?.n ?? 0,
-      events: rows.map(({ event: e, qrName, siteName }) => ({
+      events: rows.map(({ event: e, qrName, site }) => ({
         id: e.id,
         event_type: e.eventType,
         timestamp: e.createdAt.toISOString(),
         qrCodeUsedName: qrName ?? FORCE_CLOCK_OUT,
-        siteName,
+        siteName: site && siteName(site.name, site.isDefault, locale),
         forced: e.forced,
         notes: e.notes,
         capturedAt: e.capturedAt?.toISOString() ?? null,
@@ -524,7 +525,7 @@ export class ClockService {
     return {
       total: this.db.orm.select({ n: count() }).from(clockEvents).where(where).prepare('tc_history_count'),
       page: this.db.orm
-        .select({ event: clockEvents, qrName: qrCodes.name, siteName: sites.name })
+        .select({ event: clockEvents, qrName: qrCodes.name, site: { name: sites.name, isDefault: sites.isDefault } })
         .from(clockEvents)
         .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
         .leftJoin(sites, eq(sites.id, clockEvents.siteId))
@@ -590,9 +591,9 @@ export class ClockService {
 
   private async qrCode(id: string) {
     const [row] = await this.db.query<{
-      id: string; is_active: boolean; deactivated_ms: number | null; site_id: number; site_name: string; fence: Fence | null;
+      id: string; is_active: boolean; deactivated_ms: number | null; site_id: number; site_name: string; site_is_default: boolean; fence: Fence | null;
     }>(
-      `SELECT q.id, q.is_active, floor(extract(epoch FROM q.deactivated_at) * 1000)::float8 AS deactivated_ms, q.site_id, s.name AS site_name, s.fence
+      `SELECT q.id, q.is_active, floor(extract(epoch FROM q.deactivated_at) * 1000)::float8 AS deactivated_ms, q.site_id, s.name AS site_name, s.is_default AS site_is_default, s.fence
        FROM timeclock.qr_codes q JOIN timeclock.sites s ON s.id = q.site_id WHERE q.id = $1`,
       [id],
     );

@@ -3,6 +3,7 @@
 // server from what it observes (security.service.ts); clients cannot post them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { localeOf } from '../../../platform/http/conventions.ts';
 import { assertSelfOrManager } from '../../auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, UserIdParam } from '../../http.ts';
@@ -85,7 +86,7 @@ export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       querystring: AlertsQuery,
       response: { 200: AlertsReply },
     },
-  }, async (request) => service.listAlerts(request.query));
+  }, async (request) => service.listAlerts(request.query, localeOf(request)));
 
   const STEP_DOC =
     'Body `{ "note": "…" }` (optional, up to 1000 characters), `{}` or none. Records the calling manager, the time and the note, and answers the alert. ' +
@@ -101,7 +102,7 @@ export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       body: AlertStepBody,
       response: { 200: AlertItem, ...errors(404, 409) },
     },
-  }, async (request) => service.step('acknowledge', request.params.id, request.user!.userId, request.body?.note));
+  }, async (request) => service.step('acknowledge', request.params.id, request.user!.userId, request.body?.note, localeOf(request)));
 
   app.post('/managers/security/alerts/:id/resolve', {
     config: { access: 'manager' },
@@ -113,5 +114,5 @@ export const securityRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       body: AlertStepBody,
       response: { 200: AlertItem, ...errors(404, 409) },
     },
-  }, async (request) => service.step('resolve', request.params.id, request.user!.userId, request.body?.note));
+  }, async (request) => service.step('resolve', request.params.id, request.user!.userId, request.body?.note, localeOf(request)));
 };

@@ -19,7 +19,9 @@ import { appBlacklist, securityAlerts, securityChecks, users } from '../../db/sc
 import { E } from '../../errors.ts';
 import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
 import type { AlertItem, AlertsQuery, AlertsReply, BlacklistEntry, SecurityStatusReply } from './security.schema.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import type { Role } from '../../auth.ts';
+import { personName } from '../../seeds.ts';
 
 export const ALERT_TYPES = [
   'geofence_violation', 'device_mismatch', 'forced_clock_out', 'qr_invalid',
@@ -86,11 +88,11 @@ export const RECENT_ALERTS = 20;
 const acknowledgers = alias(users, 'acknowledger');
 const resolvers = alias(users, 'resolver');
 
-type Manager = { id: number; username: string; fullName: string } | null;
-const stepView = (at: Date | null, by: Manager, note: string | null) =>
-  at === null ? null : { at: at.toISOString(), by: by && { id: by.id, username: by.username, full_name: by.fullName }, note };
+type Manager = { id: number; username: string; fullName: string; role: Role } | null;
+const stepView = (at: Date | null, by: Manager, note: string | null, locale: Locale) =>
+  at === null ? null : { at: at.toISOString(), by: by && { id: by.id, username: by.username, full_name: personName(by.fullName, by.role, locale) }, note };
 
-const alertView = (r: {
+const alertView = (locale: Locale) => (r: {
   alert: typeof securityAlerts.$inferSelect; username: string; fullName: string; acknowledger: Manager; resolver: Manager;
 }): Static<typeof AlertItem> => ({
   id: r.alert.id,
@@ -102,8 +104,8 @@ const alertView = (r: {
   details: r.alert.details,
   created_at: r.alert.createdAt.toISOString(),
   status: r.alert.status,
-  acknowledged: stepView(r.alert.acknowledgedAt, r.acknowledger, r.alert.acknowledgeNote),
-  resolved: stepView(r.alert.resolvedAt, r.resolver, r.alert.resolveNote),
+  acknowledged: stepView(r.alert.acknowledgedAt, r.acknowledger, r.alert.acknowledgeNote, locale),
+  resolved: stepView(r.alert.resolvedAt, r.resolver, r.alert.resolveNote, locale),
 });
 
 const WEIGHT = sql<number>`coalesce(sum(${sql.raw(WEIGHT_SQL)}), 0)::int`;
@@ -185,7 +187,7 @@ export class SecurityService {
   }
 
   /** Alerts across workers, newest first, filtered and paged. */
-  async listAlerts(q: Static<typeof AlertsQuery>): Promise<Static<typeof AlertsReply>> {
+  async listAlerts(q: Static<typeof AlertsQuery>, locale: Locale): Promise<Static<typeof AlertsReply>> {
     const params = new Params()
       .shape(`status:${q.status}`)
       .set('user_id', q.userId)
@@ -200,7 +202,7 @@ export class SecurityService {
     const rows = await statements.page.execute(params.values);
     const total = counted?.n ?? 0;
     return {
-      alerts: rows.map(alertView),
+      alerts: rows.map(alertView(locale)),
       totalCount: total,
       currentPage: q.page,
       totalPages: Math.ceil(total / q.limit),
@@ -214,8 +216,8 @@ export class SecurityService {
         alert: securityAlerts,
         username: users.username,
         fullName: users.fullName,
-        acknowledger: { id: acknowledgers.id, username: acknowledgers.username, fullName: acknowledgers.fullName },
-        resolver: { id: resolvers.id, username: resolvers.username, fullName: resolvers.fullName },
+        acknowledger: { id: acknowledgers.id, username: acknowledgers.username, fullName: acknowledgers.fullName, role: acknowledgers.role },
+        resolver: { id: resolvers.id, username: resolvers.username, fullName: resolvers.fullName, role: resolvers.role },
       })
       .from(securityAlerts)
       .innerJoin(users, eq(users.id, securityAlerts.userId))
@@ -230,7 +232,7 @@ export class SecurityService {
    * naming who did it and when. The row is locked while its state is checked and moved, so of
    * two managers acting at once one succeeds and the other is told.
    */
-  async step(step: 'acknowledge' | 'resolve', alertId: number, managerId: number, note: string | undefined): Promise<Static<typeof AlertItem>> {
+  async step(step: 'acknowledge' | 'resolve', alertId: number, managerId: number, note: string | undefined, locale: Locale): Promise<Static<typeof AlertItem>> {
     const text = note?.trim() ? note.trim() : null;
     await this.db.transaction(async (tx) => {
       const [row] = await tx.orm.select().from(securityAlerts).where(eq(securityAlerts.id, alertId)).for('update');
@@ -255,7 +257,7 @@ export class SecurityService {
         .where(eq(securityAlerts.id, alertId));
     });
     const [row] = await this.selectAlerts().where(eq(securityAlerts.id, alertId));
-    return alertView(row!);
+    return alertView(locale)(row!);
   }
 
   async blacklist(): Promise<string[]> {

@@ -1,6 +1,7 @@
 // Sites with their geofences, and QR codes (manager endpoints).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, UuidParam } from '../../http.ts';
 import {
@@ -25,7 +26,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       description: 'Each site says whether it has a fence (`has_fence`) and whether its QR codes can be used for clocking (`usable`: a site without a fence cannot be used until a manager draws one).',
       response: { 200: Type.Array(Site) },
     },
-  }, async () => sites.list());
+  }, async (request) => sites.list(localeOf(request)));
 
   app.post('/managers/sites', {
     config: manager,
@@ -33,12 +34,12 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       tags: siteTags, summary: 'Create a site with its geofence', description: FENCE_DOC,
       body: SiteCreateBody, response: { 201: Site },
     },
-  }, async (request, reply) => reply.status(201).send(await sites.create(request.body)));
+  }, async (request, reply) => reply.status(201).send(await sites.create(request.body, localeOf(request))));
 
   app.get('/managers/sites/:id', {
     config: manager,
     schema: { tags: siteTags, summary: 'One site', params: SiteIdParam, response: { 200: Site, ...errors(404) } },
-  }, async (request) => sites.get(request.params.id));
+  }, async (request) => sites.get(request.params.id, localeOf(request)));
 
   app.patch('/managers/sites/:id', {
     config: manager,
@@ -46,7 +47,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       tags: siteTags, summary: 'Rename a site or replace its geofence (only the fields sent change)', description: FENCE_DOC,
       params: SiteIdParam, body: SiteUpdateBody, response: { 200: Site, ...errors(404) },
     },
-  }, async (request) => sites.update(request.params.id, request.body));
+  }, async (request) => sites.update(request.params.id, request.body, localeOf(request)));
 
   app.delete('/managers/sites/:id', {
     config: manager,
@@ -69,7 +70,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         '`INACTIVE` or `GEOFENCE_NOT_CONFIGURED`, a code whose site has no fence); extensions of the contract. Optionally only those of one site, or only active or inactive ones.',
       querystring: QrListQuery, response: { 200: Type.Array(QrCodeDetail) },
     },
-  }, async (request) => qrCodes.list(request.query));
+  }, async (request) => qrCodes.list(request.query, localeOf(request)));
 
   app.post('/managers/qr-codes', {
     config: manager,
@@ -82,12 +83,12 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
         'The reply also names the site (`siteId`, `siteName`, `site_has_fence`).',
       body: QrCreateBody, response: { 201: QrCodeCreated },
     },
-  }, async (request, reply) => reply.status(201).send(await qrCodes.create(request.body)));
+  }, async (request, reply) => reply.status(201).send(await qrCodes.create(request.body, localeOf(request))));
 
   app.get('/managers/qr-codes/:id', {
     config: manager,
     schema: { tags: qrTags, summary: 'One QR code with its site', params: UuidParam, response: { 200: QrCodeDetail, ...errors(404) } },
-  }, async (request) => qrCodes.get(request.params.id));
+  }, async (request) => qrCodes.get(request.params.id, localeOf(request)));
 
   app.patch('/managers/qr-codes/:id', {
     config: manager,
@@ -96,5 +97,5 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       description: 'QR codes are never deleted (clock history names them): deactivate them instead.',
       params: UuidParam, body: QrUpdateBody, response: { 200: QrCodeDetail, ...errors(404) },
     },
-  }, async (request) => qrCodes.update(request.params.id, request.body));
+  }, async (request) => qrCodes.update(request.params.id, request.body, localeOf(request)));
 };

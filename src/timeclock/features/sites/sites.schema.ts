@@ -24,14 +24,24 @@ export const FenceSchema = Type.Union([CircleFence, PolygonFence], {
   description: 'the geofence: a circle or a polygon; `null` = not configured (clock events on the site are refused)',
 });
 
-const Name = Type.String({ minLength: 1, maxLength: 128, pattern: '\\S', description: 'not blank' });
+const NAME = { minLength: 1, maxLength: 128, pattern: '\\S' };
+const Name = Type.String({ ...NAME, description: 'not blank' });
+const NewName = Type.String({
+  ...NAME,
+  description: 'not blank; the default site’s seeded name sent back as the writer sees it (in their Accept-Language) leaves it unchanged, any other name renames it',
+});
 
 export const SiteCreateBody = Body({ name: Name, fence: Type.Union([FenceSchema, Type.Null()]) });
-export const SiteUpdateBody = Body({ name: Type.Optional(Name), fence: Type.Optional(Type.Union([FenceSchema, Type.Null()])) });
+export const SiteUpdateBody = Body({ name: Type.Optional(NewName), fence: Type.Optional(Type.Union([FenceSchema, Type.Null()])) });
+
+/** A site's name in a reply. */
+export const SiteName = Type.String({
+  description: 'the site’s name; the default site’s seeded name (“Default site”) is in the reader’s language (Accept-Language) until a manager renames it, and a given name is shown as written in every language',
+});
 
 export const Site = Type.Object({
   id: Type.Integer(),
-  name: Type.String(),
+  name: SiteName,
   fence: Type.Union([FenceSchema, Type.Null()]),
   has_fence: Type.Boolean({ description: 'whether the site has a fence (`fence` is not null)' }),
   usable: Type.Boolean({
@@ -67,7 +77,7 @@ const Usability = {
 export const QrCodeDetail = Type.Object({
   ...QrCode.properties,
   siteId: Type.Integer({ description: 'the site the code belongs to' }),
-  siteName: Type.String({ description: 'that site’s name' }),
+  siteName: SiteName,
   ...Usability,
 });
 
@@ -76,7 +86,7 @@ export const QrCodeCreated = Type.Object({
   name: Type.String(),
   is_active: Type.Boolean(),
   siteId: Type.Integer({ description: 'the site the code was created on (the default site when `siteId` was not sent); an extension of the contract' }),
-  siteName: Type.String({ description: 'that site’s name' }),
+  siteName: SiteName,
   ...Usability,
 });
 

@@ -1,5 +1,6 @@
 // Sites and their geofences. One default site (created by the migration) receives QR codes
 // created without a site; it cannot be deleted, and it has no fence until a manager sets one.
+// Its seeded name is shown in the reader's language until a manager renames it (seeds.ts).
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
@@ -11,14 +12,15 @@ import { clockEvents, qrCodes, sites } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { fenceProblem, type Fence } from './geofence.ts';
 import type { QrCode, QrCodeCreated, QrCodeDetail, QrCreateBody, QrListQuery, QrUpdateBody, Site, SiteCreateBody, SiteUpdateBody } from './sites.schema.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { siteName, siteNameWrite } from '../../seeds.ts';
 
 type SiteRow = typeof sites.$inferSelect;
 type QrRow = typeof qrCodes.$inferSelect;
 
-const view = (r: SiteRow, qrCodeCount: number): Static<typeof Site> => ({
+const view = (r: SiteRow, qrCodeCount: number, locale: Locale): Static<typeof Site> => ({
   id: r.id,
-  name: r.name,
+  name: siteName(r.name, r.isDefault, locale),
   fence: r.fence,
   has_fence: r.fence !== null,
   usable: r.fence !== null,
@@ -73,40 +75,47 @@ export class SitesService {
     return this.db.orm.select({ site: sites, qrCodeCount: this.db.orm.$count(qrCodes, eq(qrCodes.siteId, sites.id)) }).from(sites);
   }
 
-  async list(): Promise<Static<typeof Site>[]> {
+  async list(locale: Locale): Promise<Static<typeof Site>[]> {
     const rows = await this.all.execute();
-    return rows.map((r) => view(r.site, r.qrCodeCount));
+    return rows.map((r) => view(r.site, r.qrCodeCount, locale));
   }
 
-  async get(id: number): Promise<Static<typeof Site>> {
+  async get(id: number, locale: Locale): Promise<Static<typeof Site>> {
     const [row] = await this.one.execute({ id });
     if (!row) throw notFound(id);
-    return view(row.site, row.qrCodeCount);
+    return view(row.site, row.qrCodeCount, locale);
   }
 
-  async create(input: Static<typeof SiteCreateBody>): Promise<Static<typeof Site>> {
+  async create(input: Static<typeof SiteCreateBody>, locale: Locale): Promise<Static<typeof Site>> {
     checkFence(input.fence);
     const [row] = await this.db.orm.insert(sites).values({ name: input.name.trim(), fence: input.fence }).returning({ id: sites.id });
-    return this.get(row!.id);
+    return this.get(row!.id, locale);
   }
 
-  async update(id: number, input: Static<typeof SiteUpdateBody>): Promise<Static<typeof Site>> {
+  /**
+   * Renames a site or replaces its fence. `name` is in the writer's language (`locale`): the
+   * default site's seeded name sent back as they see it (an editor saved for its fence) keeps
+   * it seeded; any other name is the site's own in every language.
+   */
+  async update(id: number, input: Static<typeof SiteUpdateBody>, locale: Locale): Promise<Static<typeof Site>> {
     if (input.name === undefined && input.fence === undefined) {
       throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.sites.sendAtLeastOne') });
     }
     checkFence(input.fence);
-    const rows = await this.db.orm
-      .update(sites)
-      // Fields absent from the request are undefined, which the builder leaves out of the SET.
-      .set({
-        name: input.name?.trim(),
-        fence: input.fence,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(sites.id, id))
-      .returning({ id: sites.id });
-    if (rows.length === 0) throw notFound(id);
-    return this.get(id);
+    await this.db.transaction(async (tx) => {
+      const [current] = await tx.orm.select({ name: sites.name, isDefault: sites.isDefault }).from(sites).where(eq(sites.id, id)).for('update');
+      if (!current) throw notFound(id);
+      await tx.orm
+        .update(sites)
+        // Fields absent from the request are undefined, which the builder leaves out of the SET.
+        .set({
+          name: input.name === undefined ? undefined : siteNameWrite(current, input.name.trim(), locale),
+          fence: input.fence,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(sites.id, id));
+    });
+    return this.get(id, locale);
   }
 
   /** Deletes a site that holds no QR code and is not the default one. */
@@ -136,8 +145,10 @@ const usability = (isActive: boolean, siteHasFence: boolean): Pick<Static<typeof
   return { usable: reason === null, unusable_reason: reason };
 };
 
-const qrDetail = (r: QrRow, site: { name: string; fence: Fence | null }): Static<typeof QrCodeDetail> => ({
-  ...qrView(r), siteId: r.siteId, siteName: site.name, site_has_fence: site.fence !== null, ...usability(r.isActive, site.fence !== null),
+type SiteOfCode = { name: string; isDefault: boolean; fence: Fence | null };
+
+const qrDetail = (r: QrRow, site: SiteOfCode, locale: Locale): Static<typeof QrCodeDetail> => ({
+  ...qrView(r), siteId: r.siteId, siteName: siteName(site.name, site.isDefault, locale), site_has_fence: site.fence !== null, ...usability(r.isActive, site.fence !== null),
 });
 
 const qrNotFound = (id: string) => new AppError(E.NOT_FOUND, { detail: msg('timeclock.sites.qrCodeNotFound', { id }), details: { id } });
@@ -159,7 +170,7 @@ export class QrCodesService {
   }
 
   private select() {
-    return this.db.orm.select({ qr: qrCodes, site: { name: sites.name, fence: sites.fence } }).from(qrCodes).innerJoin(sites, eq(sites.id, qrCodes.siteId));
+    return this.db.orm.select({ qr: qrCodes, site: { name: sites.name, isDefault: sites.isDefault, fence: sites.fence } }).from(qrCodes).innerJoin(sites, eq(sites.id, qrCodes.siteId));
   }
 
   private listStatement(params: Params) {
@@ -172,22 +183,22 @@ export class QrCodesService {
       .prepare('tc_qr_codes');
   }
 
-  async list(q: Static<typeof QrListQuery>): Promise<Static<typeof QrCodeDetail>[]> {
+  async list(q: Static<typeof QrListQuery>, locale: Locale): Promise<Static<typeof QrCodeDetail>[]> {
     const params = new Params().set('site_id', q.siteId).set('active', q.active);
     const rows = await this.lists.get(params.key, () => this.listStatement(params)).execute(params.values);
-    return rows.map((r) => qrDetail(r.qr, r.site));
+    return rows.map((r) => qrDetail(r.qr, r.site, locale));
   }
 
-  async get(id: string): Promise<Static<typeof QrCodeDetail>> {
+  async get(id: string, locale: Locale): Promise<Static<typeof QrCodeDetail>> {
     const [row] = await this.one.execute({ id });
     if (!row) throw qrNotFound(id);
-    return qrDetail(row.qr, row.site);
+    return qrDetail(row.qr, row.site, locale);
   }
 
   /** Creates an active QR code on `siteId`, or on the default site. */
-  async create(input: Static<typeof QrCreateBody>): Promise<Static<typeof QrCodeCreated>> {
+  async create(input: Static<typeof QrCreateBody>, locale: Locale): Promise<Static<typeof QrCodeCreated>> {
     const [site] = await this.db.orm
-      .select({ id: sites.id, name: sites.name, fence: sites.fence })
+      .select({ id: sites.id, name: sites.name, isDefault: sites.isDefault, fence: sites.fence })
       .from(sites)
       .where(input.siteId === undefined ? eq(sites.isDefault, true) : eq(sites.id, input.siteId));
     if (!site) throw unknownSite(input.siteId ?? 0);
@@ -198,12 +209,12 @@ export class QrCodesService {
       .catch(foreignKeyToUnknownSite(input.siteId ?? 0));
     return {
       id: row!.id, name: row!.name, is_active: row!.isActive,
-      siteId: site.id, siteName: site.name, site_has_fence: site.fence !== null, ...usability(row!.isActive, site.fence !== null),
+      siteId: site.id, siteName: siteName(site.name, site.isDefault, locale), site_has_fence: site.fence !== null, ...usability(row!.isActive, site.fence !== null),
     };
   }
 
   /** Renames, activates or deactivates a QR code, or moves it to another site. */
-  async update(id: string, input: Static<typeof QrUpdateBody>): Promise<Static<typeof QrCodeDetail>> {
+  async update(id: string, input: Static<typeof QrUpdateBody>, locale: Locale): Promise<Static<typeof QrCodeDetail>> {
     if (input.name === undefined && input.is_active === undefined && input.siteId === undefined) {
       throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.sites.sendAtLeastOne') });
     }
@@ -230,6 +241,6 @@ export class QrCodesService {
       .returning({ id: qrCodes.id })
       .catch(foreignKeyToUnknownSite(input.siteId ?? 0));
     if (rows.length === 0) throw qrNotFound(id);
-    return this.get(id);
+    return this.get(id, locale);
   }
 }

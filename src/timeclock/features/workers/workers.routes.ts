@@ -1,6 +1,7 @@
 // Worker accounts and tags (managers), device-binding reset, and a user's own record.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { localeOf } from '../../../platform/http/conventions.ts';
 import { assertSelfOrManager } from '../../auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, IdParam } from '../../http.ts';
@@ -127,6 +128,6 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
     },
   }, async (request) => {
     assertSelfOrManager(request, request.params.id);
-    return workers.profile(request.params.id);
+    return workers.profile(request.params.id, localeOf(request));
   });
 };

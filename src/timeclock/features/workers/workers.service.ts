@@ -18,7 +18,8 @@ import {
   LIST_LIMIT_MAX, type PublicWorker, type Tag, type WorkerCreateBody, type WorkerDetail, type WorkerItem, type WorkerList, type WorkerListQuery,
   type WorkerUpdateBody,
 } from './workers.schema.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { personName } from '../../seeds.ts';
 
 type ItemRow = { id: number; username: string; fullName: string; createdAt: Date; tags: string };
 
@@ -153,10 +154,10 @@ export class WorkersService {
   }
 
   /** Any signed-in user's own record (or anyone's, for managers): `GET /workers/:id`. */
-  async profile(id: number): Promise<Static<typeof PublicWorker>> {
+  async profile(id: number, locale: Locale): Promise<Static<typeof PublicWorker>> {
     const [r] = await this.profileOf.execute({ id });
     if (!r) throw workerNotFound(id);
-    return { ...item(r), role: r.role };
+    return { ...item(r), full_name: personName(r.fullName, r.role, locale), role: r.role };
   }
 
   async create(input: Static<typeof WorkerCreateBody>): Promise<Static<typeof WorkerDetail>> {

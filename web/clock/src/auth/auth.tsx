@@ -5,6 +5,7 @@ import { api, call, signOut } from '../api/client.ts';
 import { deviceId } from '../api/device.ts';
 import { getSession, onSessionChange, sessionOf, setSession, type Session } from '../api/session.ts';
 import { ApiError } from '../api/errors.ts';
+import i18n from '../i18n/index.ts';
 
 interface Auth {
   session: Session | null;
@@ -17,6 +18,19 @@ const AuthContext = createContext<Auth | null>(null);
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [session, setState] = useState<Session | null>(getSession());
   useEffect(() => onSessionChange(setState), []);
+  // The account's name comes in the language of the request (the first manager's seeded name is
+  // translated until renamed): read again when the language changes, quietly when offline.
+  useEffect(() => {
+    const reread = () => {
+      if (!getSession()?.token) return;
+      void call(api.GET('/api/me')).then((me) => {
+        const now = getSession();
+        if (now && now.userId === me.userId && now.fullName !== me.fullName) setSession({ ...now, fullName: me.fullName });
+      }, () => undefined);
+    };
+    i18n.on('languageChanged', reread);
+    return () => i18n.off('languageChanged', reread);
+  }, []);
   const signIn = async (username: string, password: string) => {
     const reply = await call(api.POST('/api/auth/login', { body: { username, password, deviceUuid: deviceId() } }));
     const next = sessionOf(reply.token, reply.fullName);

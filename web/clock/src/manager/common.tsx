@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
+import i18n from '../i18n/index.ts';
 import type { TFunction } from 'i18next';
 
 /** A translation function of any namespace. */
@@ -19,6 +20,9 @@ export type Tr = TFunction<string, undefined>;
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: (n, err) => n < 2 && err instanceof ApiError && (err.offline || err.status >= 500), staleTime: 2_000 } },
 });
+// The server answers in the language of the request (the default site's seeded name is translated
+// until it is renamed): a switch of language fetches what is shown again.
+i18n.on('languageChanged', () => void queryClient.invalidateQueries());
 
 /** A refusal or failure in words, in the manager's language (the server's message otherwise). */
 export function messageOf(err: unknown, t: Tr): string {
