@@ -375,6 +375,8 @@ export const enUS = {
   'admin.orders.importNotCsv': 'not valid CSV; {progress}',
   'admin.orders.importUploadEnded': 'the upload ended early; {progress}',
   'admin.orders.importBatchFailed': 'the import stopped after row {row}: a batch could not be written; {progress}',
+  'admin.orders.importNotFound': 'no order import {id} (an import’s rejected rows are kept for {hours} hours)',
+  'admin.orders.importOfAnother': 'order import {id} was run by another administrator',
   'admin.orders.cellCount': 'expected {width} cells, found {found}',
   'admin.orders.orderNumbered': 'order {orderNo}',
   'admin.orders.orderWithId': 'order id {id}',

@@ -374,6 +374,8 @@ export const zhCN: Record<MessageKey, string> = {
   'admin.orders.importNotCsv': '不是有效的 CSV；{progress}',
   'admin.orders.importUploadEnded': '上传提前结束；{progress}',
   'admin.orders.importBatchFailed': '导入在第 {row} 行后停止：有一批数据未能写入；{progress}',
+  'admin.orders.importNotFound': '订单导入 {id} 不存在（导入被拒绝的行保留 {hours} 小时）',
+  'admin.orders.importOfAnother': '订单导入 {id} 由其他管理员执行',
   'admin.orders.cellCount': '应有 {width} 个单元格，实际为 {found} 个',
   'admin.orders.orderNumbered': '订单 {orderNo}',
   'admin.orders.orderWithId': '订单 id {id}',

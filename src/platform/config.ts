@@ -67,6 +67,7 @@ export const ConfigSchema = Type.Object({
   // Orders: CSV import.
   ORDER_IMPORT_MAX_BYTES: Int(1_073_741_824, 'largest CSV file POST /orders/import accepts, bytes (streamed: memory does not grow with it)', 1024, 2 ** 40),
   ORDER_IMPORT_BATCH_ROWS: Int(10_000, 'orders written per transaction by the CSV import', 1, 100_000),
+  ORDER_IMPORT_KEEP_HOURS: Int(24, 'hours the rejected rows of an order import stay downloadable (GET /orders/import/{id}/rejected) before the hourly purge deletes them', 1, 8760),
   // Notifications over WebSocket, then uploads.
   WS_HEARTBEAT_MS: Int(30_000, 'how often open WebSocket connections are pinged; one that has not answered the previous ping is dropped', 100, 600_000),
   WS_MAX_BUFFERED_BYTES: Int(1_048_576, 'unsent bytes a WebSocket client may fall behind before it is closed as a slow consumer (1013)', 1024, 256 * 1_048_576),

@@ -1,7 +1,9 @@
 // POST /orders/import: a multipart CSV streamed into orders in transactional batches (two
 // rows per batch here), row errors with their row numbers, duplicates inside the file and
 // against the database, idempotent re-runs, an import that fails half-way, the size limit and
-// the 400/413/415 refusals.
+// the 400/413/415 refusals. GET /orders/import/{id}/rejected: every refused row as sent, with
+// its reason in the reader's language, in a file that imports again once fixed; only for the
+// administrator who ran the import; purged after ORDER_IMPORT_KEEP_HOURS.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -9,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { onPostgres, startApp, within, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 import { call, login, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
+import { OrderImports } from '../../src/admin/features/orders/orders.rejects.ts';
 
 const URL = '/api/admin/orders/import';
 const HEADER = 'order_no,request_id,user_id,amount,status,paid_at,created_at,products';
@@ -58,6 +61,13 @@ const row = (requestId: string, extra: Partial<Record<'order_no' | 'user_id' | '
   ].join(',');
 const csv = (...rows: string[]) => `${[HEADER, ...rows].join('\r\n')}\r\n`;
 
+/** A reply's summary without its import id (checked to be one). */
+function counts(summary: { id: number }) {
+  const { id, ...rest } = summary;
+  assert.ok(Number.isInteger(id) && id > 0, `import id ${id}`);
+  return rest;
+}
+
 async function ordersOf(prefix: string) {
   return db().query<{ order_no: string; request_id: string; user_id: number; amount: string; status: string; paid_at: string | null; created_at: string; products: string }>(
     `SELECT o.order_no, o.request_id, o.user_id, o.amount::text AS amount, o.status,
@@ -82,7 +92,7 @@ describe('GET /orders/import/sample', () => {
     assert.equal(lines[0], HEADER);
     assert.equal(lines.filter((l) => l !== '').length, 2, 'the header and one example row');
     const imported = assertOk(await upload(file));
-    assert.deepEqual(imported, { total: 1, succeeded: 1, failed: 0, duplicates: 0, errors: [], errors_truncated: false });
+    assert.deepEqual(counts(imported), { total: 1, succeeded: 1, failed: 0, duplicates: 0, errors: [], errors_truncated: false, rejected_url: null });
     const [order] = await ordersOf('sample-order-0001');
     assert.deepEqual([order!.user_id, order!.amount, order!.status, order!.products], [1001, '37.50', 'pending', '7:Green tea:12.50x2|9:Teacup:12.50x1']);
     // The same file again: its order exists already.
@@ -104,7 +114,7 @@ describe('POST /orders/import', () => {
       row(`${t}-3`, { status: 'cancelled', user_id: '9', amount: '3', products: products([5, '中文 "quoted"\nline', '1.5', 2]) }),
     );
     const data = assertOk(await upload(file));
-    assert.deepEqual(data, { total: 3, succeeded: 3, failed: 0, duplicates: 0, errors: [], errors_truncated: false });
+    assert.deepEqual(counts(data), { total: 3, succeeded: 3, failed: 0, duplicates: 0, errors: [], errors_truncated: false, rejected_url: null });
     const rows = await ordersOf(t);
     assert.deepEqual(rows.map((r) => r.request_id), [`${t}-1`, `${t}-2`, `${t}-3`]);
     assert.equal(rows[0]!.order_no, `ORD-${t}-1`);
@@ -350,6 +360,9 @@ describe('POST /orders/import', () => {
     assertError(missing, 400, 30001);
     assert.match(missing.body.message, /missing column\(s\) request_id/);
     assertError(await upload(`${HEADER},amount\r\n`), 400, 30001);
+    const twice = await upload(`${HEADER},error,Error\r\n`);
+    assertError(twice, 400, 30001);
+    assert.match(twice.body.message, /column\(s\) "error" appear more than once/);
     const binary = await upload(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]));
     assertError(binary, 400, 30004);
     assert.match(binary.body.message, /not CSV/);
@@ -378,7 +391,7 @@ describe('POST /orders/import', () => {
     assert.deepEqual([data.total, data.succeeded], [2, 2], JSON.stringify(data));
     const rows = await db().query<{ request_id: string }>('SELECT request_id FROM admin.orders WHERE request_id IN ($1, $2) ORDER BY id', [`=${t}`, `'+${t}`]);
     assert.deepEqual(rows.map((r) => r.request_id), [`=${t}`, `'+${t}`]);
-    assert.deepEqual(assertOk(await upload(`${HEADER}\r\n`)), { total: 0, succeeded: 0, failed: 0, duplicates: 0, errors: [], errors_truncated: false });
+    assert.deepEqual(counts(assertOk(await upload(`${HEADER}\r\n`))), { total: 0, succeeded: 0, failed: 0, duplicates: 0, errors: [], errors_truncated: false, rejected_url: null });
   });
 
   test('lists the first 100 errors by row and counts them all', async () => {
@@ -395,5 +408,146 @@ describe('POST /orders/import', () => {
     assertError(await upload(csv(row(tag())), await login(app, a.username, a.password)), 403, 20001);
     const b = await seedAdmin(app, { permissions: ['order.import'] });
     assert.equal(assertOk(await upload(csv(row(tag())), await login(app, b.username, b.password))).succeeded, 1);
+  });
+});
+
+/** The rejected rows of import `id` as `t` (and `language`) downloads them. */
+const rejectedFile = (id: number, t = token, language = 'en-US') =>
+  app.app.inject({ method: 'GET', url: `/api/admin/orders/import/${id}/rejected`, headers: { authorization: `Bearer ${t}`, 'accept-language': language } });
+/** One CSV cell as RFC 4180 writes it (quoted when it holds a quote, comma or line break). */
+const cell = (s: string) => (/[",\r\n]/.test(s) ? q(s) : s);
+/** A downloaded CSV's lines after its byte-order mark (which it must have), without the last line end. */
+function linesOf(file: Buffer): string[] {
+  assert.equal(file.subarray(0, 3).toString('hex'), 'efbbbf', 'UTF-8 with a byte-order mark');
+  const text = file.subarray(3).toString('utf8');
+  assert.ok(text.endsWith('\r\n'));
+  return text.slice(0, -2).split('\r\n');
+}
+
+describe('GET /orders/import/{id}/rejected', () => {
+  test('gives every refused row as sent, its reason last in the reader\'s language, in a file that imports again once fixed', async () => {
+    const t = tag();
+    await db().query(
+      `WITH o AS (INSERT INTO admin.orders (order_no, request_id, user_id, amount) VALUES ($1, $2, 1, 1) RETURNING id)
+       INSERT INTO admin.order_details (order_id, product_id, product_name, price, quantity) SELECT id, 1, 'x', 1, 1 FROM o`,
+      [`EXIST-${t}`, `${t}-existing`],
+    );
+    const P = products([1, 'Tea, green', '12.50', 2], [2, 'Cup', '0.10', 1]); // 25.10
+    const odd = products([3, '中文, "quoted"', '1.00', 1]); // 1.00
+    // The columns in the file's own order and spelling.
+    const rows = [
+      [P, `${t}-ok`, '7', '25.10', ''], // 2
+      [P, `${t}-sum`, '7', '25.00', ''], // 3: amount ≠ Σ
+      [P, `${t}-neg`, '-3', '25.10', ''], // 4: user_id (a cell a spreadsheet would read as a formula)
+      [P, `${t}-short`], // 5: too few cells
+      [P, `${t}-ok`, '7', '25.10', ''], // 6: duplicate of row 2 (same batch: refused when written)
+      [P, `${t}-existing`, '7', '25.10', 'pending'], // 7: exists in the database (refused when written)
+      [odd, `${t}-odd`, '7', '2.00', ''], // 8: amount ≠ Σ, cells that need quoting
+      [P, `${t}-ok2`, '7', '25.10', 'paid'], // 9
+    ];
+    const header = 'Products,request_id,USER_ID,amount,status';
+    const file = `${header}\r\n${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+    const data = assertOk(await upload(file));
+    assert.deepEqual([data.total, data.succeeded, data.failed, data.duplicates], [8, 2, 6, 2]);
+    assert.equal(data.rejected_url, `/api/admin/orders/import/${data.id}/rejected`);
+    const notes = assertOk(await call(app, 'GET', '/api/admin/notifications?page_size=1', { token }));
+    assert.equal(notes.list[0].link, data.rejected_url, 'the notification links to the rejected rows');
+    assert.ok(notes.list[0].link_expires_at);
+
+    const res = await rejectedFile(data.id);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(String(res.headers['content-type']), /^text\/csv; charset=utf-8/);
+    assert.equal(res.headers['content-disposition'], `attachment; filename="orders-import-${data.id}-rejected.csv"; filename*=UTF-8''orders-import-${data.id}-rejected.csv`);
+    const lines = linesOf(res.rawPayload);
+    assert.equal(lines[0], `${header},error`);
+    const reason = (row: number) => data.errors.find((e: any) => e.row === row).reason as string;
+    assert.deepEqual(lines.slice(1), [
+      `${cell(P)},${t}-sum,7,25.00,,${cell(reason(3))}`,
+      `${cell(P)},${t}-neg,'-3,25.10,,${cell(reason(4))}`,
+      `${cell(P)},${t}-short,,,,${cell(reason(5))}`,
+      `${cell(P)},${t}-ok,7,25.10,,${cell(reason(6))}`,
+      `${cell(P)},${t}-existing,7,25.10,pending,${cell(reason(7))}`,
+      `${cell(odd)},${t}-odd,7,2.00,,${cell(reason(8))}`,
+    ]);
+    assert.match(reason(5), /expected 5 cells, found 2/);
+    assert.match(reason(6), /duplicate request_id/);
+    assert.match(reason(7), new RegExp(`order EXIST-${t} has it already`));
+
+    // In Chinese: the same rows, the reasons in Chinese.
+    const zh = linesOf((await rejectedFile(data.id, token, 'zh-CN')).rawPayload);
+    assert.equal(zh.length, 7);
+    assert.ok(zh[1]!.endsWith(',金额 25.00 不等于各商品单价 × 数量之和（25.10）'), zh[1]);
+    assert.ok(zh[3]!.endsWith(',应有 5 个单元格，实际为 2 个'), zh[3]);
+    assert.match(zh[5]!, new RegExp(`request_id 重复：订单 EXIST-${t} 已使用$`));
+
+    // The file imports again as it is (its error column ignored, every cell read as the first time)…
+    const again = assertOk(await upload(res.rawPayload));
+    assert.deepEqual([again.total, again.succeeded, again.failed], [6, 0, 6]);
+    assert.deepEqual([3, 4, 6, 7].map((r) => again.errors.find((e: any) => e.row === r - 1).reason), [3, 4, 6, 7].map(reason));
+    // …and once fixed, adds the corrected orders.
+    const fixed = res.rawPayload.toString('utf8')
+      .replace(`${t}-sum,7,25.00`, `${t}-sum,7,25.10`)
+      .replace(`${t}-neg,'-3`, `${t}-neg,8`);
+    const done = assertOk(await upload(fixed));
+    assert.deepEqual([done.total, done.succeeded, done.failed], [6, 2, 4]);
+    assert.deepEqual((await ordersOf(`${t}-`)).map((o) => [o.request_id, o.user_id]).sort(), [
+      [`${t}-existing`, 1], [`${t}-neg`, 8], [`${t}-ok`, 7], [`${t}-ok2`, 7], [`${t}-sum`, 7],
+    ]);
+  });
+
+  test('keeps every refused row, not only the 100 listed, in row order', async () => {
+    const big = await startApp({ ORDER_IMPORT_BATCH_ROWS: '100' });
+    try {
+      const t = tag();
+      // 2,600 rows, every third one valid: refused rows written and read back in several blocks.
+      const rows = Array.from({ length: 2600 }, (_, i) => (i % 3 === 0 ? row(`${t}-${i}`) : `,${t}-${i},x,1,,,,[]`));
+      const res = await call(big, 'POST', URL, { token: await login(big), ...form(csv(...rows)) });
+      const data = assertOk(res);
+      assert.deepEqual([data.total, data.succeeded, data.failed, data.errors.length, data.errors_truncated], [2600, 867, 1733, 100, true]);
+      const file = await big.app.inject({ method: 'GET', url: data.rejected_url, headers: { authorization: `Bearer ${await login(big)}` } });
+      const lines = linesOf(file.rawPayload);
+      assert.equal(lines[0], `${HEADER},error`);
+      assert.equal(lines.length, 1 + 1733);
+      const ids = lines.slice(1).map((l) => Number(l.split(',')[1]!.slice(t.length + 1)));
+      assert.deepEqual(ids, Array.from({ length: 2600 }, (_, i) => i).filter((i) => i % 3 !== 0));
+      assert.ok(lines.slice(1).every((l) => l.includes(',[],user_id must be a positive integer; ')), lines[1]);
+    } finally {
+      await big.close();
+    }
+  });
+
+  test('needs order.import and is only for the administrator who ran the import (and the super administrator)', async () => {
+    const b = await signedInAdmin(app, { permissions: ['order.import'] });
+    const data = assertOk(await upload(csv(row(tag(), { user_id: '0' })), b.token));
+    assert.equal(data.failed, 1);
+    assert.equal((await rejectedFile(data.id, b.token)).statusCode, 200);
+    assert.equal((await rejectedFile(data.id, token)).statusCode, 200, 'the super administrator');
+
+    const c = await signedInAdmin(app, { permissions: ['order.import'] });
+    const other = await call(app, 'GET', data.rejected_url, { token: c.token });
+    assertError(other, 403, 20001);
+    assert.match(other.body.message, new RegExp(`order import ${data.id} was run by another administrator`));
+    const reader = await signedInAdmin(app, { permissions: ['order.list'] });
+    assertError(await call(app, 'GET', data.rejected_url, { token: reader.token }), 403, 20001);
+    assertError(await call(app, 'GET', data.rejected_url), 401, 10007);
+
+    const none = await call(app, 'GET', '/api/admin/orders/import/999999/rejected', { token, headers: { 'accept-language': 'zh-CN' } });
+    assertError(none, 404, 30003);
+    assert.match(none.body.message, /订单导入 999999 不存在（导入被拒绝的行保留 24 小时）/);
+    // An import without refused rows: the header only.
+    const clean = assertOk(await upload(csv(row(tag()))));
+    assert.equal(clean.rejected_url, null);
+    assert.deepEqual(linesOf((await rejectedFile(clean.id)).rawPayload), [`${HEADER},error`]);
+  });
+
+  test('an import and its rejected rows are purged ORDER_IMPORT_KEEP_HOURS after it finished', async () => {
+    const data = assertOk(await upload(csv(row(tag(), { amount: '1' }))));
+    const kept = assertOk(await upload(csv(row(tag(), { amount: '1' }))));
+    await db().query(`UPDATE admin.order_imports SET finished_at = now() - interval '25 hours' WHERE id = $1`, [data.id]);
+    assert.ok(await new OrderImports(db()).purge(24) >= 1);
+    assertError(await call(app, 'GET', data.rejected_url, { token }), 404, 30003);
+    const [{ n } = { n: -1 }] = await db().query<{ n: number }>('SELECT count(*)::int AS n FROM admin.order_import_rejects WHERE import_id = $1', [data.id]);
+    assert.equal(n, 0);
+    assert.equal((await rejectedFile(kept.id)).statusCode, 200);
   });
 });

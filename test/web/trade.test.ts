@@ -1,6 +1,7 @@
 // The trade screens in Chromium: an order created with two product rows (the live total in
 // cents), paid with a chosen payment method, its payment on the payments screen, the orders
-// exported and downloaded; a CSV import with good and bad rows; a date range over 3 months
+// exported and downloaded; a CSV import with good and bad rows, its rejected rows and the
+// sample file downloaded, in both languages and at two widths; a date range over 3 months
 // refused in the form before any request; payment methods with a masked secret kept.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -8,10 +9,27 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { ADMIN_PASSWORD } from '../helpers/app.ts';
+import type { Download, Page } from 'playwright-core';
 import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login } from '../helpers/http.ts';
 
 const tag = () => randomBytes(4).toString('hex');
+
+/** Runs `click` and waits for the file the browser downloads; its suggested name and its text. */
+async function downloaded(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all<[Promise<Download>, Promise<void>]>([page.waitForEvent('download'), click()]);
+  return { name: file.suggestedFilename(), text: (await readFile((await file.path()))).toString('utf8') };
+}
+
+/** Screenshots of the page at the console's width, then at a phone's. */
+async function atTwoWidths(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(400);
+  await screenshot(page, name);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(400);
+  await screenshot(page, `${name}-390`);
+  await page.setViewportSize({ width: 1400, height: 900 });
+}
 
 describe('console trade screens', { skip: browserSkip() }, () => {
   let browser: Browser;
@@ -167,7 +185,20 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     const bad2 = errors.getByRole('row', { name: new RegExp(`imp-${t}-4`) });
     assert.equal(await bad2.getByRole('cell').first().textContent(), '5');
     await bad2.getByText(/user_id/).waitFor();
-    await screenshot(page, 'orders-import');
+    await dialog.getByText('All 2 rows, as sent, with the reason in an error column').waitFor();
+    await atTwoWidths(page, 'orders-import');
+
+    // Every rejected row as sent, its reason last: a file to fix and import again.
+    const rejected = await downloaded(page, () => dialog.getByRole('button', { name: 'Download rejected rows' }).click());
+    assert.match(rejected.name, /^orders-import-\d+-rejected\.csv$/);
+    const lines = rejected.text.split('\r\n');
+    assert.deepEqual(lines.slice(0, 2), ['\uFEFFrequest_id,user_id,amount,products,error', `imp-${t}-2,42,3.00,${products('2', 2)},amount 3.00 does not equal the sum of price × quantity (4.00)`]);
+    assert.ok(lines[2]!.startsWith(`imp-${t}-4,abc,1.00,${products('1', 1)},user_id must be a positive integer`), lines[2]);
+    assert.deepEqual(lines.slice(3), ['']);
+    // The sample file, from the same dialog.
+    const sample = await downloaded(page, () => dialog.getByRole('button', { name: 'Download sample CSV' }).click());
+    assert.equal(sample.name, 'orders-import-sample.csv');
+    assert.ok(sample.text.startsWith('\uFEFForder_no,request_id,user_id,amount,status,paid_at,created_at,products\r\n,sample-order-0001,1001,37.50,'), sample.text);
 
     // An imported order cancelled from the list, through the confirmation on its row.
     await dialog.getByRole('button', { name: 'Close' }).last().click();
@@ -184,6 +215,25 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
     await w.context.close();
+
+    // In Chinese: the dialog, and the rejected rows with their reasons in Chinese.
+    const zh = await newPage(browser, 'zh-CN');
+    await signIn(zh.page, server.base, 'admin', ADMIN_PASSWORD);
+    await zh.page.waitForURL(/\/dashboard$/);
+    await zh.page.goto(`${server.base}/trade/orders`);
+    await zh.page.getByRole('button', { name: '导入' }).click();
+    const zhDialog = zh.page.getByRole('dialog', { name: '从 CSV 导入订单' });
+    await zhDialog.getByRole('button', { name: '下载示例 CSV' }).waitFor();
+    const zhCsv = ['request_id,user_id,amount,products', `imp-${t}-5,42,1.00,${products('1', 1)}`, `imp-${t}-6,42,9.00,${products('1', 1)}`].join('\r\n');
+    await zhDialog.locator('input[type=file]').setInputFiles({ name: '订单.csv', mimeType: 'text/csv', buffer: Buffer.from(`${zhCsv}\r\n`) });
+    await zhDialog.getByText('共读取 2 行：成功 1 行，失败 1 行（其中重复 0 行）').waitFor();
+    await zhDialog.getByText('全部 1 行保持原样').waitFor();
+    await atTwoWidths(zh.page, 'orders-import-zh');
+    const zhRejected = await downloaded(zh.page, () => zhDialog.getByRole('button', { name: '下载被拒绝的行' }).click());
+    assert.equal(zhRejected.text, `\uFEFFrequest_id,user_id,amount,products,error\r\nimp-${t}-6,42,9.00,${products('1', 1)},金额 9.00 不等于各商品单价 × 数量之和（1.00）\r\n`);
+    assert.deepEqual(zh.errors, []);
+    assert.deepEqual(zh.failed, []);
+    await zh.context.close();
   });
 
   test('a date range over 3 months is refused in the form, without a request; the screen in Chinese', async () => {

@@ -225,6 +225,29 @@ export const orderDetails = adminSchema.table('order_details', {
   quantity: integer('quantity').notNull(),
 });
 
+/** One run of the order CSV import; kept ORDER_IMPORT_KEEP_HOURS for its rejected rows. */
+export const orderImports = adminSchema.table('order_imports', {
+  id: id(),
+  adminId: ref('admin_id').notNull(),
+  /** The first line of the rejected-rows file (CSV, CRLF-terminated). */
+  header: text('header').notNull(),
+  total: integer('total').notNull().default(0),
+  succeeded: integer('succeeded').notNull().default(0),
+  failed: integer('failed').notNull().default(0),
+  duplicates: integer('duplicates').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  /** Null while it runs, and for an import that stopped. */
+  finishedAt: ts('finished_at'),
+});
+
+/** A record an import refused: its cells as a CSV line (no line end) and its reasons (a JSON array of stored Msg). */
+export const orderImportRejects = adminSchema.table('order_import_rejects', {
+  importId: ref('import_id').notNull(),
+  rowNo: integer('row_no').notNull(),
+  line: text('line').notNull(),
+  reasons: text('reasons').notNull(),
+}, (t) => [primaryKey({ columns: [t.importId, t.rowNo] })]);
+
 export const paymentMethods = adminSchema.table('payment_methods', {
   id: id(),
   name: varchar('name', { length: 64 }).notNull(),

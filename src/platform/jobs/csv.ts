@@ -29,6 +29,19 @@ export function csvUnguard(text: string): string {
   return text.charCodeAt(0) === 0x27 && GUARDED.test(text) ? text.slice(1) : text;
 }
 
+/**
+ * A cell read from a CSV file, written back so that a reader who applies `csvUnguard` reads what
+ * it read from the original: `csvCell(csvUnguard(text))`, without its two regular expressions (a
+ * cell that had the guard keeps it; one starting with a formula character gets it).
+ */
+export function csvCellAsRead(text: string): string {
+  if (text === '') return text;
+  const c = text.charCodeAt(0);
+  // = + - @ tab CR
+  const guarded = c === 0x3d || c === 0x2b || c === 0x2d || c === 0x40 || c === 0x09 || c === 0x0d ? `'${text}` : text;
+  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
+}
+
 /** Byte-order mark written first, so spreadsheet programs read the file as UTF-8. */
 export const CSV_BOM = '\uFEFF';
 

@@ -7,7 +7,11 @@
 //
 // Text cells that start with = + - @, tab or CR are written with a leading `'` (formula
 // guard); the import removes it again (csvUnguard), so the values round-trip exactly.
-import { csvUnguard } from '../../../platform/jobs/csv.ts';
+//
+// The rejected rows of an import are given back in the same layout: the file's own header and
+// each refused record's cells, then an `error` column, which the import ignores, so that the
+// file imports again once fixed.
+import { csvCellAsRead, csvUnguard } from '../../../platform/jobs/csv.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../../db/schema.ts';
 import { checkOrder, type OrderItemInput } from './orders.rules.ts';
 import { OrderLookupQuery } from './orders.schema.ts';
@@ -34,6 +38,9 @@ export const ORDER_IMPORT_SAMPLE: Readonly<Record<OrderCsvColumn, unknown>> = {
   ]),
 };
 
+/** The last column of a rejected-rows file: why the row was refused. An import ignores a column of this name. */
+export const REJECTED_REASON_COLUMN = 'error';
+
 /** Columns an import file must have; the others may be left out (or left empty in a row). */
 export const REQUIRED_IMPORT_COLUMNS: readonly OrderCsvColumn[] = ['request_id', 'user_id', 'amount', 'products'];
 
@@ -48,15 +55,23 @@ const BINARY = /[\u0000-\u0008\u000e-\u001f]/;
 /** Where each column is in the file's records. */
 export type ColumnIndex = Readonly<Record<OrderCsvColumn, number>>;
 
-/** The position of each column named by the header record, or why the header is refused. */
-export function readHeader(cells: readonly string[]): { ok: true; index: ColumnIndex; width: number } | { ok: false; problem: Msg; binary?: boolean } {
+/**
+ * The position of each column named by the header record, or why the header is refused;
+ * `ignored`: the position of an `error` column (-1 when there is none).
+ */
+export function readHeader(cells: readonly string[]):
+  { ok: true; index: ColumnIndex; width: number; ignored: number } | { ok: false; problem: Msg; binary?: boolean } {
   if (cells.some((c) => BINARY.test(c))) return { ok: false, problem: msg('admin.orders.fileNotCsvText'), binary: true };
   const index: Partial<Record<OrderCsvColumn, number>> = {};
   const unknown: string[] = [];
   const repeated: string[] = [];
+  let ignored = -1;
   cells.forEach((raw, i) => {
     const name = raw.trim().toLowerCase();
-    if (!(ORDER_CSV_COLUMNS as readonly string[]).includes(name)) unknown.push(raw);
+    if (name === REJECTED_REASON_COLUMN) {
+      if (ignored >= 0) repeated.push(name);
+      else ignored = i;
+    } else if (!(ORDER_CSV_COLUMNS as readonly string[]).includes(name)) unknown.push(raw);
     else if (index[name as OrderCsvColumn] !== undefined) repeated.push(name);
     else index[name as OrderCsvColumn] = i;
   });
@@ -67,7 +82,32 @@ export function readHeader(cells: readonly string[]): { ok: true; index: ColumnI
   const missing = REQUIRED_IMPORT_COLUMNS.filter((c) => index[c] === undefined);
   if (missing.length > 0) return { ok: false, problem: msg('admin.orders.missingColumnS', { missing, expected }) };
   for (const c of ORDER_CSV_COLUMNS) index[c] ??= -1;
-  return { ok: true, index: index as ColumnIndex, width: cells.length };
+  return { ok: true, index: index as ColumnIndex, width: cells.length, ignored };
+}
+
+/**
+ * A record as a line of the rejected-rows file (no line end, no `error` cell): its cells as sent,
+ * the `error` column at `ignored` left out, a short record padded to `width` with empty cells
+ * (a long one keeps all of its cells). Each cell is written so that the import reads it back as
+ * it read it this time: a text cell a spreadsheet would take for a formula gets the export's
+ * leading `'` (which the import removes), one that had it keeps it.
+ */
+export function recordLine(cells: readonly string[], width: number, ignored: number): string {
+  let line = '';
+  let first = true;
+  const n = cells.length > width ? cells.length : width;
+  for (let i = 0; i < n; i++) {
+    if (i === ignored) continue;
+    const text = csvCellAsRead(cells[i] ?? '');
+    line = first ? text : `${line},${text}`;
+    first = false;
+  }
+  return line;
+}
+
+/** The header of the rejected-rows file: the file's header cells as sent (its `error` column left out), then `error`. */
+export function rejectedHeader(cells: readonly string[], ignored: number): string[] {
+  return [...cells.filter((_, i) => i !== ignored), REJECTED_REASON_COLUMN];
 }
 
 /** One order read from a record, ready to be written. */

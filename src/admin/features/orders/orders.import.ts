@@ -11,6 +11,10 @@
 // the import stops half-way (crash, lost connection, a database failure), the batches written
 // before stay, the one in flight is rolled back, and running the same file again imports
 // exactly the rest.
+//
+// Every refused record (invalid, or refused when its batch was written) is kept with the import
+// (orders.rejects.ts) for the rejected-rows file; a valid row keeps its cells (as JSON text, in
+// the batch's buffers) until its batch is written, in case it is refused then.
 import type { Readable } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
 import type { FastifyBaseLogger } from 'fastify';
@@ -18,7 +22,9 @@ import { copyText, pgArray, type Database, type Transaction } from '../../../pla
 import { isUniqueViolation, pgErrorCode } from '../../../platform/db/errors.ts';
 import { AppError, type ErrorDef } from '../../../platform/http/errors.ts';
 import { E } from '../../errors.ts';
-import { readHeader, readOrderRecord, type ImportRow } from './orders.csv.ts';
+import { csvLine } from '../../../platform/jobs/csv.ts';
+import { readHeader, readOrderRecord, recordLine, rejectedHeader, type ImportRow } from './orders.csv.ts';
+import { finishImport, openImport, RejectedRows } from './orders.rejects.ts';
 import { newOrderNo } from './orders.rules.ts';
 import { msg, sentences, translate, type Locale, type Msg } from '../../../platform/i18n.ts';
 
@@ -38,6 +44,8 @@ export interface ImportRowError {
 }
 
 export interface OrderImportSummary {
+  /** The import's id (orders.rejects.ts), under which its rejected rows are kept; 0 until the header is accepted. */
+  id: number;
   /** Data records read (the header not counted). */
   total: number;
   succeeded: number;
@@ -66,6 +74,8 @@ export class OrderImportStopped extends AppError {
 
 export interface OrderImportOptions {
   db: Database;
+  /** The administrator who runs the import (the only one who may download its rejected rows). */
+  adminId: number;
   logger: FastifyBaseLogger;
   /** DISPLAY_TIMEZONE: the zone of paid_at and created_at. */
   tz: string;
@@ -108,9 +118,12 @@ class Batch {
   readonly details = new TextBuffer();
   /** `request_id<TAB>order_no<LF>` per row. */
   readonly keys = new TextBuffer();
+  /** Each row's cells as sent (a JSON array), for the rejected-rows file if the row is refused when written. */
+  readonly cells = new TextBuffer();
   readonly rows: Int32Array;
   readonly orderEnd: Int32Array;
   readonly detailEnd: Int32Array;
+  readonly cellsEnd: Int32Array;
   readonly generated: Uint8Array;
   /** Order numbers drawn for rows without one (distinct within the batch). */
   readonly drawn = new Set<string>();
@@ -125,6 +138,7 @@ class Batch {
     this.rows = new Int32Array(capacity);
     this.orderEnd = new Int32Array(capacity);
     this.detailEnd = new Int32Array(capacity);
+    this.cellsEnd = new Int32Array(capacity);
     this.generated = new Uint8Array(capacity);
   }
 
@@ -132,11 +146,12 @@ class Batch {
     this.orders.length = 0;
     this.details.length = 0;
     this.keys.length = 0;
+    this.cells.length = 0;
     this.drawn.clear();
     this.count = 0;
   }
 
-  add(row: number, r: ImportRow, orderNo: string, generated: boolean): void {
+  add(row: number, r: ImportRow, orderNo: string, generated: boolean, cells: readonly string[]): void {
     const id = this.firstId + this.count;
     const { request_id: requestId, user_id, amount, status, paid_at, created_at, products } = r;
     const now = paid_at === null || created_at === null ? new Date().toISOString() : '';
@@ -144,11 +159,18 @@ class Batch {
     this.orders.append(`${id}\t${orderNo}\t${copyText(requestId)}\t${user_id}\t${amount}\t${status}\t${copyText(paidAt)}\t${created_at ?? now}\n`);
     for (const p of products) this.details.append(`${id}\t${p.product_id}\t${copyText(p.product_name)}\t${p.price}\t${p.quantity}\n`);
     this.keys.append(`${requestId}\t${orderNo}\n`);
+    this.cells.append(JSON.stringify(cells));
     this.rows[this.count] = row;
     this.orderEnd[this.count] = this.orders.length;
     this.detailEnd[this.count] = this.details.length;
+    this.cellsEnd[this.count] = this.cells.length;
     this.generated[this.count] = generated ? 1 : 0;
     this.count += 1;
+  }
+
+  /** The cells of row `i` as they were read. */
+  cellsOf(i: number): string[] {
+    return JSON.parse(this.cells.text(i === 0 ? 0 : this.cellsEnd[i - 1], this.cellsEnd[i])) as string[];
   }
 
   /** The request_id and order_no of each row. */
@@ -193,11 +215,14 @@ async function reserveIds(db: Database, n: number): Promise<number> {
 
 /** Reads the CSV from `source` to its end and writes the orders; the summary of the run. */
 export async function importOrders(source: Readable, o: OrderImportOptions): Promise<OrderImportSummary> {
-  const summary: OrderImportSummary = { total: 0, succeeded: 0, failed: 0, duplicates: 0, errors: [], errors_truncated: false };
-  const fail = (row: number, requestId: string | null, reason: Msg, duplicate = false) => {
+  const summary: OrderImportSummary = { id: 0, total: 0, succeeded: 0, failed: 0, duplicates: 0, errors: [], errors_truncated: false };
+  let rejected: RejectedRows | undefined;
+  /** Counts a refused record, lists it among the first errors and keeps it for the rejected-rows file. */
+  const fail = (row: number, cells: readonly string[], requestId: string | null, reasons: readonly Msg[], duplicate = false) => {
     summary.failed += 1;
     if (duplicate) summary.duplicates += 1;
-    keepError(summary, { row, request_id: requestId, reason });
+    keepError(summary, { row, request_id: requestId, reason: reasons.length === 1 ? reasons[0]! : sentences(reasons) });
+    return rejected!.add(row, recordLine(cells, header!.width, header!.ignored), reasons);
   };
 
   const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_RECORD_CHARS });
@@ -214,7 +239,7 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
   });
   source.pipe(parser);
 
-  let header: { index: Parameters<typeof readOrderRecord>[1]; width: number } | undefined;
+  let header: { index: Parameters<typeof readOrderRecord>[1]; width: number; ignored: number } | undefined;
   let row = 1;
   // Two batches: one filling while the other is written.
   let filling = new Batch(o.batchRows);
@@ -227,7 +252,7 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
   const writeBatch = async (batch: Batch) => {
     const outcome = await writeOrders(o.db, batch, o.tz, writer);
     summary.succeeded += outcome.inserted;
-    for (const r of outcome.refused) fail(r.row, r.request_id, r.reason, r.duplicate);
+    for (const r of outcome.refused) await fail(r.row, batch.cellsOf(r.at), r.request_id, [r.reason], r.duplicate);
     lastWritten = batch.rows[batch.count - 1]!;
   };
   const submit = async () => {
@@ -252,13 +277,15 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
       const h = readHeader(cells);
       if (!h.ok) throw new AppError(h.binary ? E.INVALID_FORMAT : E.VALIDATION, { detail: h.problem });
       header = h;
+      summary.id = await openImport(o.db, o.adminId, csvLine(rejectedHeader(cells, h.ignored)));
+      rejected = new RejectedRows(o.db, summary.id);
       return;
     }
     row += 1;
     summary.total += 1;
     const r = readOrderRecord(cells, header.index, header.width);
     if (!r.ok) {
-      fail(row, r.request_id, sentences(r.problems));
+      await fail(row, cells, r.request_id, r.problems);
       return;
     }
     // Duplicates inside the batch are left to the database (a duplicate fails the COPY and the
@@ -271,7 +298,7 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
       filling.drawn.add(orderNo);
     }
     if (filling.count === 0) filling.firstId = await reserveIds(o.db, filling.capacity);
-    filling.add(row, r.row, orderNo, generated);
+    filling.add(row, r.row, orderNo, generated, cells);
     if (filling.count >= filling.capacity) await submit();
   };
 
@@ -291,6 +318,8 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
     if (!header) throw new AppError(E.VALIDATION, { detail: msg('admin.orders.fileEmptyExpectedCsv') });
     if (filling.count > 0) await submit();
     await inflight;
+    await rejected!.flush();
+    await finishImport(o.db, summary.id, summary);
   } catch (err) {
     // Let the batch in flight settle, so that the summary says what is kept.
     await inflight?.catch(() => {});
@@ -372,8 +401,8 @@ async function copyOrders(tx: Transaction, batch: Batch, tz: string, check: bool
       keep = new Uint8Array(batch.count).fill(1);
       for (let i = 0; i < batch.count; i++) {
         const other = byRequest.get(requestIds[i]!);
-        if (other !== undefined) refused.push(duplicateOf(batch.rows[i]!, requestIds[i]!, other));
-        else if (numbers.has(orderNos[i]!)) refused.push(numberTaken(batch.rows[i]!, requestIds[i]!, orderNos[i]!, batch.generated[i] === 1));
+        if (other !== undefined) refused.push(duplicateOf(batch, i, requestIds[i]!, other));
+        else if (numbers.has(orderNos[i]!)) refused.push(numberTaken(batch, i, requestIds[i]!, orderNos[i]!, batch.generated[i] === 1));
         else continue;
         keep[i] = 0;
       }
@@ -444,9 +473,9 @@ async function stageOrders(tx: Transaction, batch: Batch, tz: string): Promise<{
     for (const i of skipped) {
       const other = existing.get(requestIds[i]!);
       const generated = batch.generated[i] === 1;
-      if (other !== undefined) refused.push(duplicateOf(batch.rows[i]!, requestIds[i]!, other));
+      if (other !== undefined) refused.push(duplicateOf(batch, i, requestIds[i]!, other));
       else if (generated && attempt < ORDER_NO_ATTEMPTS) again.push(i);
-      else refused.push(numberTaken(batch.rows[i]!, requestIds[i]!, orderNos[i]!, generated));
+      else refused.push(numberTaken(batch, i, requestIds[i]!, orderNos[i]!, generated));
     }
     if (again.length === 0) break;
     await tx.query(
@@ -460,15 +489,18 @@ async function stageOrders(tx: Transaction, batch: Batch, tz: string): Promise<{
 
 interface Refused {
   row: number;
+  /** The row's position in its batch. */
+  at: number;
   request_id: string;
   reason: Msg;
   duplicate: boolean;
 }
 
-const duplicateOf = (row: number, requestId: string, other: string): Refused =>
-  ({ row, request_id: requestId, reason: msg('admin.orders.duplicateRequestIdOrder', { other }), duplicate: true });
-const numberTaken = (row: number, requestId: string, orderNo: string, generated: boolean): Refused => ({
-  row,
+const duplicateOf = (batch: Batch, at: number, requestId: string, other: string): Refused =>
+  ({ row: batch.rows[at]!, at, request_id: requestId, reason: msg('admin.orders.duplicateRequestIdOrder', { other }), duplicate: true });
+const numberTaken = (batch: Batch, at: number, requestId: string, orderNo: string, generated: boolean): Refused => ({
+  row: batch.rows[at]!,
+  at,
   request_id: requestId,
   reason: generated ? msg('admin.orders.orderNumberDrawnWas') : msg('admin.orders.orderNoExistsAlready', { orderNo }),
   duplicate: false,

@@ -1,7 +1,10 @@
 // CSV import and export of orders: POST /orders/import (multipart `file`, streamed, see
-// orders.import.ts), POST /orders/export (an `orders` task on the shared export queue, see
-// orders.export.ts) and GET /orders/export/status/{id}; the file is downloaded from
-// GET /exports/{id}/download like every export. Multipart parsing is registered here only.
+// orders.import.ts) with GET /orders/import/sample and GET /orders/import/{id}/rejected (the
+// rows an import refused, see orders.rejects.ts), POST /orders/export (an `orders` task on the
+// shared export queue, see orders.export.ts) and GET /orders/export/status/{id}; the file is
+// downloaded from GET /exports/{id}/download like every export. Multipart parsing is registered
+// here only.
+import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -13,9 +16,11 @@ import { Body, Envelope, ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import { ExportTaskReply } from '../exports/exports.schema.ts';
 import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from '../exports/exports.view.ts';
 import { CSV_BOM, csvLine } from '../../../platform/jobs/csv.ts';
-import { ORDER_CSV_COLUMNS, ORDER_IMPORT_SAMPLE, REQUIRED_IMPORT_COLUMNS } from './orders.csv.ts';
+import { Periodic } from '../../../platform/jobs/periodic.ts';
+import { ORDER_CSV_COLUMNS, ORDER_IMPORT_SAMPLE, REJECTED_REASON_COLUMN, REQUIRED_IMPORT_COLUMNS } from './orders.csv.ts';
 import { EXPORT_MAX_MONTHS, orderExportParams, ordersExportKind, ORDERS_EXPORT_KIND } from './orders.export.ts';
 import { IMPORT_ERRORS_SHOWN, importOrders, OrderImportStopped, renderSummary, type OrderImportSummary } from './orders.import.ts';
+import { OrderImports } from './orders.rejects.ts';
 import { OrderExportQuery } from './orders.schema.ts';
 import { Msg, msg } from '../../../platform/i18n.ts';
 import { localeOf } from '../../../platform/http/conventions.ts';
@@ -23,8 +28,11 @@ import { localeOf } from '../../../platform/http/conventions.ts';
 const FILE_FIELD = 'file';
 /** Room for the multipart boundaries and part headers around the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
+/** How often old imports and their rejected rows are purged. */
+const PURGE_EVERY_MS = 60 * 60_000;
 
 const ImportSummary = Type.Object({
+  id: Type.Integer({ description: 'the import’s id, under which its rejected rows are kept (`GET /orders/import/{id}/rejected`)' }),
   total: Type.Integer({ description: 'data rows read (the header not counted)' }),
   succeeded: Type.Integer({ description: 'orders created' }),
   failed: Type.Integer({ description: 'rows not imported: invalid rows and duplicates' }),
@@ -35,6 +43,9 @@ const ImportSummary = Type.Object({
     reason: Type.String(),
   }), { description: `the first ${IMPORT_ERRORS_SHOWN} problems by row` }),
   errors_truncated: Type.Boolean({ description: `true when there were more than ${IMPORT_ERRORS_SHOWN} problems` }),
+  rejected_url: Type.Union([Type.String(), Type.Null()], {
+    description: 'where to download every refused row as a CSV to fix and import again (`GET /orders/import/{id}/rejected`); null when no row was refused',
+  }),
 });
 
 const CSV_LAYOUT = [
@@ -52,6 +63,22 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
   tasks.register(ORDERS_EXPORT_KIND, ordersExportKind(db, tz));
   const prefix = app.prefix;
   const maxBytes = config.ORDER_IMPORT_MAX_BYTES;
+  const imports = new OrderImports(db);
+  const keepHours = config.ORDER_IMPORT_KEEP_HOURS;
+  const rejectedPath = (id: number) => `${prefix}/orders/import/${id}/rejected`;
+
+  // Imports older than ORDER_IMPORT_KEEP_HOURS go with their rejected rows: at start-up, then hourly.
+  const purger = new Periodic({
+    everyMs: PURGE_EVERY_MS,
+    logger: platform.logger,
+    failure: 'purging old order imports failed',
+    task: async () => {
+      const deleted = await imports.purge(keepHours);
+      if (deleted > 0) platform.logger.info({ deleted, hours: keepHours }, 'old order imports purged');
+    },
+  });
+  app.addHook('onReady', async () => purger.start());
+  app.addHook('onClose', async () => purger.stop());
 
   await app.register(multipart, { throwFileSizeLimit: false });
 
@@ -72,6 +99,9 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         'than `ORDER_IMPORT_MAX_BYTES`: 413 30005; a database failure: 500 50002; the server shutting down: 503 50006 once the batch being',
         'written is committed), the message says how many orders were imported before the stop; those stay, and importing the same file',
         'again adds only the rest. The importer is also notified of the counts.',
+        'The reply has the import’s `id` and, when rows were refused, `rejected_url`: every refused row (not only the first',
+        `${IMPORT_ERRORS_SHOWN} listed in \`errors\`) as a CSV to fix and import again, kept ORDER_IMPORT_KEEP_HOURS (\`GET /orders/import/{id}/rejected\`;`,
+        'the notification links to it too). A column named `error` (the one that file adds) is ignored.',
       ].join(' '),
       consumes: ['multipart/form-data'],
       response: { 200: Envelope(ImportSummary), 413: ErrorEnvelope, 415: ErrorEnvelope },
@@ -95,7 +125,9 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         if (part.type !== 'file' || part.fieldname !== FILE_FIELD) {
           throw new AppError(E.VALIDATION, { detail: msg('admin.orders.onlyAcceptedPartFile', { FILE_FIELD, fieldname: part.fieldname.slice(0, 64) }) });
         }
-        summary = await importOrders(part.file, { db, logger: request.log, tz, batchRows: config.ORDER_IMPORT_BATCH_ROWS, signal: platform.stopping });
+        summary = await importOrders(part.file, {
+          db, adminId: request.admin!.adminId, logger: request.log, tz, batchRows: config.ORDER_IMPORT_BATCH_ROWS, signal: platform.stopping,
+        });
         // Anything after the file part is not read.
         break;
       }
@@ -114,6 +146,7 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       throw multipartParserError(err, () => msg('admin.orders.onlyFilePart', { FILE_FIELD }));
     }
     if (!summary) throw new AppError(E.VALIDATION, { detail: msg('admin.orders.partWithCsvRequired', { FILE_FIELD }) });
+    const rejected = summary.failed > 0 ? rejectedPath(summary.id) : null;
     // The reply has the result too; the notification reaches the administrator's other tabs and devices.
     await ctx.notifications.notify(request.admin!.adminId, {
       kind: 'import',
@@ -121,8 +154,42 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       content: msg('admin.notifications.system.importFinished', {
         total: summary.total, succeeded: summary.succeeded, failed: summary.failed, duplicates: summary.duplicates,
       }),
+      ...(rejected ? { link: rejected, linkExpiresAt: new Date(Date.now() + keepHours * 3_600_000) } : {}),
     });
-    return ok(request, renderSummary(summary, localeOf(request)));
+    return ok(request, { ...renderSummary(summary, localeOf(request)), rejected_url: rejected });
+  });
+
+  app.get('/orders/import/:id/rejected', {
+    config: { permission: 'order.import' },
+    schema: {
+      tags: ['Orders'],
+      summary: 'The rows an order import refused, as a CSV to fix and import again',
+      description: [
+        'Every row that `POST /orders/import` (reply `id`) refused, by row number: the columns of the import file, in its order, with each',
+        `row's cells as sent, then a last column \`${REJECTED_REASON_COLUMN}\` with the reasons in the reader's language (\`Accept-Language\`).`,
+        'A short row is padded with empty cells; a text cell that a spreadsheet would take for a formula gets the export\'s leading `\'`,',
+        `which the import removes. The import ignores the \`${REJECTED_REASON_COLUMN}\` column, so the file, once fixed, imports again as it is`,
+        '(rows refused as duplicates are skipped again). UTF-8 with a byte-order mark, CRLF line ends, sent as `text/csv` to download,',
+        'named `orders-import-{id}-rejected.csv`; streamed, whatever the number of rows. An import without refused rows gives the header only.',
+        'Only the administrator who ran the import may download it (another one: 403, 20001; the super administrator may); kept',
+        'ORDER_IMPORT_KEEP_HOURS after the import finished, then, like an unknown id or an import that stopped, 404 (30003).',
+      ].join(' '),
+      params: IdParam,
+      response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the rejected rows (text/csv)' }), 404: ErrorEnvelope },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params;
+    const caller = request.admin!;
+    const imp = await imports.get(id);
+    if (!imp || !imp.finishedAt) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.orders.importNotFound', { id, hours: keepHours }) });
+    if (imp.adminId !== caller.adminId && !caller.isSuper) throw new AppError(E.NO_PERMISSION, { detail: msg('admin.orders.importOfAnother', { id }) });
+    const name = `orders-import-${id}-rejected.csv`;
+    return reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="${name}"; filename*=UTF-8''${name}`)
+      .header('Cache-Control', 'no-store')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(Readable.from(imports.csv(imp, localeOf(request))));
   });
 
   const sample = Buffer.from(CSV_BOM + csvLine(ORDER_CSV_COLUMNS) + csvLine(ORDER_CSV_COLUMNS.map((c) => ORDER_IMPORT_SAMPLE[c])));

@@ -1,14 +1,21 @@
 // CSV import: the file is sent as multipart `file` (XMLHttpRequest, for the upload progress);
-// the reply is shown as a summary and a table of the rows that were not imported.
-import { InboxOutlined } from '@ant-design/icons';
+// the reply is shown as a summary and a table of the rows that were not imported. A sample
+// file can be downloaded before, and every rejected row (the table lists only the first ones)
+// after, as a CSV to fix and import again; both through the session's authenticated download.
+import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Progress, Space, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { download } from '../../api/client.ts';
 import { apiErrorOf, networkError } from '../../api/errors.ts';
+import type { paths } from '../../api/schema.gen.ts';
 import { getSession } from '../../api/session.ts';
-import { messageOf } from '../../components/feedback.tsx';
+import { messageOf, useAction } from '../../components/feedback.tsx';
 import i18n from '../../i18n/index.ts';
 import { importErrorRows, importOutcome, type ImportSummary } from './logic.ts';
+
+/** The sample file's route (typed: a renamed route breaks the build). */
+const SAMPLE: keyof paths = '/api/admin/orders/import/sample';
 
 /** POSTs the file; `onProgress` gets the share of the upload sent (0…100). */
 function upload(file: File, onProgress: (percent: number) => void): Promise<ImportSummary> {
@@ -36,6 +43,7 @@ function upload(file: File, onProgress: (percent: number) => void): Promise<Impo
 
 export function ImportOrders({ onClose }: { onClose: (imported: boolean) => void }) {
   const { t } = useTranslation(['orders', 'common']);
+  const run = useAction();
   const [percent, setPercent] = useState<number | null>(null);
   const [summary, setSummary] = useState<ImportSummary | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -59,7 +67,15 @@ export function ImportOrders({ onClose }: { onClose: (imported: boolean) => void
       footer={<Button onClick={() => onClose(!!summary && summary.succeeded > 0)} disabled={busy}>{t('common:action.close')}</Button>}
     >
       <Space orientation="vertical" style={{ width: '100%' }}>
-        <Typography.Paragraph type="secondary">{t('importHint')}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>{t('importHint')}</Typography.Paragraph>
+        <Button
+          type="link"
+          icon={<DownloadOutlined />}
+          style={{ paddingInline: 0 }}
+          onClick={() => void run(() => download(SAMPLE, 'orders-import-sample.csv'))}
+        >
+          {t('downloadSample')}
+        </Button>
         <Upload.Dragger
           accept=".csv,text/csv"
           multiple={false}
@@ -83,6 +99,14 @@ export function ImportOrders({ onClose }: { onClose: (imported: boolean) => void
         {summary && outcome && (
           <>
             <Alert type={outcome} showIcon title={t('summary', { total: summary.total, succeeded: summary.succeeded, failed: summary.failed, duplicates: summary.duplicates })} />
+            {summary.rejected_url && (
+              <Space wrap size={[12, 4]}>
+                <Button icon={<DownloadOutlined />} onClick={() => void run(() => download(summary.rejected_url!, `orders-import-${summary.id}-rejected.csv`))}>
+                  {t('downloadRejected')}
+                </Button>
+                <Typography.Text type="secondary">{t('rejectedHint', { count: summary.failed })}</Typography.Text>
+              </Space>
+            )}
             {summary.errors.length > 0 && (
               <Table
                 size="small"

@@ -1,6 +1,7 @@
 // The orders screen's logic that needs no browser: money as integer cents read from the typed
 // decimal text (never float arithmetic), the 3-calendar-month limit of the date range (the
 // server's rule, checked before any request), and the rows of a CSV import's error table.
+import type { paths } from '../../api/schema.gen.ts';
 
 /** Largest value of a numeric(12,2) column, in cents (the server's limit). */
 export const MAX_CENTS = 999_999_999_999n;
@@ -98,14 +99,8 @@ export const rangeTimes = (startDay: string, endDay: string) => ({ start_time: `
 
 // ---- CSV import reply. ----
 
-export interface ImportSummary {
-  total: number;
-  succeeded: number;
-  failed: number;
-  duplicates: number;
-  errors: { row: number; request_id: string | null; reason: string }[];
-  errors_truncated: boolean;
-}
+/** The reply of POST /orders/import, as the server's OpenAPI document declares it. */
+export type ImportSummary = paths['/api/admin/orders/import']['post']['responses'][200]['content']['application/json']['data'];
 
 export interface ImportErrorRow {
   key: string;

@@ -18,6 +18,9 @@ export const strings = {
     summary: '{{total}} rows read: {{succeeded}} imported, {{failed}} failed ({{duplicates}} duplicates)',
     errorsTruncated: 'Only the first problems are listed.', row: 'Row', reason: 'Reason', importAgain: 'Import another file',
     csvOnly: 'Choose a .csv file',
+    downloadSample: 'Download sample CSV', downloadRejected: 'Download rejected rows',
+    rejectedHint: 'All {{count}} rows, as sent, with the reason in an error column: fix them and import that file again.',
+    rejectedHint_one: 'The row as sent, with the reason in an error column: fix it and import that file again.',
   },
   'zh-CN': {
     orderNo: '订单号', userId: '用户 ID', amount: '金额', minAmount: '最低金额', maxAmount: '最高金额',
@@ -38,5 +41,7 @@ export const strings = {
     summary: '共读取 {{total}} 行：成功 {{succeeded}} 行，失败 {{failed}} 行（其中重复 {{duplicates}} 行）',
     errorsTruncated: '仅列出前面的问题。', row: '行号', reason: '原因', importAgain: '导入其他文件',
     csvOnly: '请选择 .csv 文件',
+    downloadSample: '下载示例 CSV', downloadRejected: '下载被拒绝的行',
+    rejectedHint: '全部 {{count}} 行保持原样，原因写在 error 列中；改正后可直接再次导入该文件。',
   },
 };
