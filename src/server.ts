@@ -16,7 +16,7 @@ import { createPlatform, type Platform, type PlatformOptions } from './platform/
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { installCors } from './platform/http/cors.ts';
 import { limitJsonDepth } from './platform/http/json-body.ts';
-import { afterPendingAccepts, spareArrivingRequests } from './platform/http/connections.ts';
+import { acceptPending, spareArrivingRequests } from './platform/http/connections.ts';
 import { installSecurityHeaders } from './platform/http/security-headers.ts';
 import { recordRequests, serveMetrics } from './platform/http/metrics-endpoint.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
@@ -226,7 +226,7 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
         try {
           // Connections the kernel completed are accepted before the listener closes (new ones are
           // then refused); each is answered, 503 once closing (return503OnClosing).
-          if (app.server.listening) await afterPendingAccepts();
+          if (app.server.listening) await acceptPending(app.server);
           const connections = await new Promise<number>((resolve) => app.server.getConnections((_err, n) => resolve(n)));
           platform.logger.info({ connections, requests: inFlight.size }, 'closing the listener');
           await app.close();

@@ -53,10 +53,22 @@ export function spareArrivingRequests(server: Server, headersTimeoutMs: number, 
 }
 
 /**
- * Resolves after the event loop's next poll phase, which accepts every connection waiting in
- * the listener's queue: closing the listener after it resets none of the connections that
- * clients completed before the close (those would be reset by the kernel, not refused).
+ * Resolves once the listener's queue is empty: the connections clients completed before the
+ * close are accepted (closing the listener would make the kernel reset them, not refuse them).
+ * The event loop accepts only some of a long queue per turn, so this waits turn after turn
+ * (a millisecond each) until one accepts nothing new, for at most `maxMs`.
  */
-export function afterPendingAccepts(): Promise<void> {
-  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+export async function acceptPending(server: Server, maxMs = 2000): Promise<void> {
+  let accepted = 0;
+  const count = () => void (accepted += 1);
+  server.on('connection', count); // the TCP accept, before any TLS handshake
+  try {
+    const until = Date.now() + maxMs;
+    for (let seen = -1; seen !== accepted && Date.now() < until;) {
+      seen = accepted;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  } finally {
+    server.off('connection', count);
+  }
 }
