@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, within } from '../helpers/app.ts';
 import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login } from '../helpers/http.ts';
 
@@ -85,8 +85,13 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
         const nav = page.getByRole('navigation', { name: language === 'en-US' ? 'Back office' : '后台管理' });
         // The title as edited in each language; an unchanged seeded one translated.
         const salesOrders = language === 'en-US' ? 'Sales orders' : '销售订单';
-        await nav.getByRole('menuitem', { name: language === 'en-US' ? 'Trade' : '交易' }).click();
-        await nav.getByRole('menuitem', { name: salesOrders }).waitFor();
+        const trade = nav.getByRole('menuitem', { name: language === 'en-US' ? 'Trade' : '交易', exact: true });
+        const showTrade = () => within(10_000, async () => {
+          if (await nav.getByRole('menuitem', { name: salesOrders }).isVisible()) return true;
+          if (await trade.getAttribute('aria-expanded') !== 'true') await trade.click();
+          return undefined;
+        });
+        assert.ok(await showTrade(), 'the Trade submenu opens');
         await nav.getByRole('menuitem', { name: language === 'en-US' ? 'Payment methods' : '支付方式' }).waitFor();
         // Every entry draws the icon its menu data names.
         const top = nav.locator('.ant-menu-root > li');
@@ -96,10 +101,11 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
         await screenshot(page, `console-sidebar-${language}`);
 
         // A new screen opens at its top, wherever the last one was scrolled to.
+        assert.ok(await showTrade(), 'the Trade submenu is still open');
         await nav.getByRole('menuitem', { name: salesOrders }).click();
         await settle(page, '/trade/orders');
-        await page.evaluate(() => window.scrollTo(0, 200));
-        assert.ok(await page.evaluate(() => window.scrollY) > 0, 'the orders screen is long enough to scroll');
+        // Scrolled once the screen is drawn long enough to scroll.
+        await waitUntil(page, '(window.scrollTo(0, 200), window.scrollY > 0)', 10_000);
         await nav.getByRole('menuitem', { name: language === 'en-US' ? /^Payments$/ : /^支付记录$/ }).click();
         await settle(page, '/trade/payments');
         // The address changes a moment before the screen does: the new screen, once drawn, is at its top.

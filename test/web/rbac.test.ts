@@ -80,8 +80,9 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await signIn(reader.page, server.base, 'log.reader', 'Reader-pass-1');
     await reader.page.waitForURL(/\/logs\/(operation|login)$/);
     const nav = reader.page.getByRole('navigation', { name: 'Back office' });
-    await nav.getByRole('menuitem', { name: 'Logs' }).click();
+    // Landing on a screen under Logs opens that directory.
     await nav.getByRole('link', { name: 'Operation logs' }).waitFor();
+    await nav.getByRole('link', { name: 'Login logs' }).waitFor();
     await screenshot(reader.page, 'roles-granted-menu');
     const entries = await nav.getByRole('menuitem').evaluateAll((items) => items.map((i) => i.textContent.trim()));
     assert.deepEqual(entries, ['Logs', 'Operation logs', 'Login logs']);
@@ -175,7 +176,9 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await create.getByRole('button', { name: 'Save' }).click();
     await row(w.page, 'report.view').first().waitFor(); // a custom permission: it has a Delete button
     await w.page.getByRole('button', { name: 'Delete report.view' }).click();
+    const deleted = w.page.waitForResponse((r) => r.request().method() === 'DELETE' && new URL(r.url()).pathname.startsWith('/api/admin/permissions/'));
     await w.page.getByRole('tooltip').getByRole('button', { name: 'OK', exact: true }).click();
+    assert.equal((await deleted).status(), 200);
     await w.page.getByText('Nothing matches these filters').waitFor();
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
