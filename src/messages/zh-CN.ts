@@ -508,7 +508,7 @@ export const zhCN: Record<MessageKey, string> = {
   'timeclock.sites.polygonTooFewPoints': '多边形至少需要 3 个不同的点',
   'timeclock.sites.polygonAntimeridian': '多边形不能跨越 180° 经线',
 
-  'timeclock.seeded.defaultSite': '默认工地',
+  'timeclock.seeded.defaultSite': '默认场地',
   'timeclock.seeded.manager': '主管',
 
   'timeclock.webhooks.webhookNotFound': 'Webhook {id} 不存在',

@@ -213,40 +213,40 @@ describe('sites and QR codes', () => {
     const def = (await get('/api/managers/sites', en)).find((s: { is_default: boolean }) => s.is_default);
     assert.equal((await call(app, 'PATCH', `/api/managers/sites/${def.id}`, { token: manager, body: { fence: null } })).status, 200);
     assert.deepEqual(await names(en), { list: 'Default site', one: 'Default site', setup: 'Default site' });
-    assert.deepEqual(await names(zh), { list: '默认工地', one: '默认工地', setup: '默认工地' });
+    assert.deepEqual(await names(zh), { list: '默认场地', one: '默认场地', setup: '默认场地' });
 
     // A QR code names its site in the reader's language too, and so does a refusal on it.
     const qr = await call(app, 'POST', '/api/managers/qr-codes', { token: manager, headers: zh, body: { name: 'Seeded gate' } });
-    assert.equal(qr.body.siteName, '默认工地');
+    assert.equal(qr.body.siteName, '默认场地');
     assert.equal((await get(`/api/managers/qr-codes/${qr.body.id}`, en)).siteName, 'Default site');
-    assert.equal((await get(`/api/managers/qr-codes?siteId=${def.id}`, zh))[0].siteName, '默认工地');
+    assert.equal((await get(`/api/managers/qr-codes?siteId=${def.id}`, zh))[0].siteName, '默认场地');
     const w = await signedInWorker(app, manager);
     const punch = { userId: w.id, eventType: 'clock_in', qrCodeValue: qr.body.id, latitude: 20, longitude: 20 };
     const refused = await call(app, 'POST', '/api/clock', { token: w.token, headers: zh, body: punch });
     assertTcError(refused, 409, 'GEOFENCE_NOT_CONFIGURED');
-    assert.match(refused.body.message, /默认工地/);
+    assert.match(refused.body.message, /默认场地/);
 
     // The editor saved in Chinese for its fence sends the name back as it showed it: still the seeded name.
-    const saved = await call(app, 'PATCH', `/api/managers/sites/${def.id}`, { token: manager, headers: zh, body: { name: '默认工地', fence: circle(20, 20, 50) } });
+    const saved = await call(app, 'PATCH', `/api/managers/sites/${def.id}`, { token: manager, headers: zh, body: { name: '默认场地', fence: circle(20, 20, 50) } });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
-    assert.equal(saved.body.name, '默认工地');
+    assert.equal(saved.body.name, '默认场地');
     assert.deepEqual(await names(en), { list: 'Default site', one: 'Default site', setup: 'Default site' });
     assert.equal((await call(app, 'POST', '/api/clock', { token: w.token, body: punch })).status, 200);
-    assert.equal((await get(`/api/worker/clock-history/${w.id}`, zh, w.token))[0].siteName, '默认工地');
+    assert.equal((await get(`/api/worker/clock-history/${w.id}`, zh, w.token))[0].siteName, '默认场地');
     assert.equal((await get(`/api/worker/clock-history/${w.id}`, en, w.token))[0].siteName, 'Default site');
     const onBoard = (headers: Record<string, string>) => get('/api/managers/board', headers)
       .then((b: { workers: { userId: number; site: { name: string } }[] }) => b.workers.find((x) => x.userId === w.id)?.site.name);
-    assert.equal(await onBoard(zh), '默认工地');
+    assert.equal(await onBoard(zh), '默认场地');
     assert.equal(await onBoard(en), 'Default site');
 
     // Renamed (in Chinese): the manager's own name, in every language; no translation overrides it.
-    const renamed = await call(app, 'PATCH', `/api/managers/sites/${def.id}`, { token: manager, headers: zh, body: { name: '北门工地' } });
-    assert.equal(renamed.body.name, '北门工地');
+    const renamed = await call(app, 'PATCH', `/api/managers/sites/${def.id}`, { token: manager, headers: zh, body: { name: '北门场地' } });
+    assert.equal(renamed.body.name, '北门场地');
     for (const headers of [en, zh]) {
-      assert.deepEqual(await names(headers), { list: '北门工地', one: '北门工地', setup: '北门工地' });
-      assert.equal((await get(`/api/managers/qr-codes/${qr.body.id}`, headers)).siteName, '北门工地');
-      assert.equal((await get(`/api/worker/clock-history/${w.id}`, headers, w.token))[0].siteName, '北门工地');
-      assert.equal(await onBoard(headers), '北门工地');
+      assert.deepEqual(await names(headers), { list: '北门场地', one: '北门场地', setup: '北门场地' });
+      assert.equal((await get(`/api/managers/qr-codes/${qr.body.id}`, headers)).siteName, '北门场地');
+      assert.equal((await get(`/api/worker/clock-history/${w.id}`, headers, w.token))[0].siteName, '北门场地');
+      assert.equal(await onBoard(headers), '北门场地');
     }
     // Renamed in English, then saved back unchanged in Chinese: still that name.
     await call(app, 'PATCH', `/api/managers/sites/${def.id}`, { token: manager, headers: en, body: { name: 'North gate' } });

@@ -286,7 +286,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
         await w.page.goto(`${server.base}/clock/manager/${screen}`);
         await w.page.locator('.ant-table, .ant-card').first().waitFor();
         // The seeded default site, named in the console's language.
-        if (screen === 'sites') await w.page.getByRole('cell', { name: en ? /^Default site/ : /^默认工地/ }).waitFor();
+        if (screen === 'sites') await w.page.getByRole('cell', { name: en ? /^Default site/ : /^默认场地/ }).waitFor();
         await settled(w.page);
         await screenshot(w.page, `clock-manager-${screen}-${lang}`);
       }
@@ -312,9 +312,9 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await screenshot(w.page, `clock-manager-qr-sheet-${lang}`);
       // Switching the language names the seeded site and manager in the other one at once.
       await w.page.goto(`${server.base}/clock/manager/sites`);
-      await w.page.getByRole('cell', { name: en ? /^Default site/ : /^默认工地/ }).waitFor();
+      await w.page.getByRole('cell', { name: en ? /^Default site/ : /^默认场地/ }).waitFor();
       await w.page.locator('.mgr-header').getByRole('button', { name: en ? '中文' : 'EN', exact: true }).click();
-      await w.page.getByRole('cell', { name: en ? /^默认工地/ : /^Default site/ }).waitFor();
+      await w.page.getByRole('cell', { name: en ? /^默认场地/ : /^Default site/ }).waitFor();
       await w.page.locator('.mgr-header').getByText(en ? '主管' : 'Manager', { exact: true }).waitFor();
       assert.deepEqual(w.errors, []);
       assert.deepEqual(w.failed, []);
@@ -483,10 +483,10 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       assert.equal(await page.locator('table').count(), 0);
       // The navigation is in a drawer opened from the header.
       await page.getByRole('button', { name: lang === 'en-US' ? 'Menu' : '菜单' }).click();
-      await page.getByRole('menuitem', { name: lang === 'en-US' ? 'Sites' : '工地' }).waitFor();
+      await page.getByRole('menuitem', { name: lang === 'en-US' ? 'Sites' : '场地' }).waitFor();
       await settled(page);
       await screenshot(page, `clock-manager-phone-nav-${lang}`);
-      await page.getByRole('menuitem', { name: lang === 'en-US' ? 'Sites' : '工地' }).click();
+      await page.getByRole('menuitem', { name: lang === 'en-US' ? 'Sites' : '场地' }).click();
       await page.waitForURL(/\/manager\/sites$/);
       await page.locator('.mgr-card').filter({ hasText: 'North yard' }).waitFor();
       // A form and a worker's detail.
@@ -521,7 +521,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     for (const lang of ['zh-CN', 'en-US'] as const) {
       const en = lang === 'en-US';
       // The seeded name, in the console's language.
-      const name = en ? home.name : '默认工地';
+      const name = en ? home.name : '默认场地';
       const w = await newPage(browser, lang);
       const { page } = w;
       await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
@@ -534,8 +534,8 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await page.goto(`${server.base}/clock/manager/qr`);
       await page.getByRole('button', { name: en ? 'New QR code' : '新建二维码' }).click();
       const dialog = page.getByRole('dialog');
-      await dialog.getByTestId('unfenced-note').getByText(en ? `${name} is not offered: it has no fence.` : `未提供没有电子围栏的工地：${name}。`).waitFor();
-      await dialog.getByLabel(en ? 'Site' : '工地').click();
+      await dialog.getByTestId('unfenced-note').getByText(en ? `${name} is not offered: it has no fence.` : `未提供没有电子围栏的场地：${name}。`).waitFor();
+      await dialog.getByLabel(en ? 'Site' : '场地').click();
       await page.locator('.ant-select-item-option[title="North yard"]').waitFor();
       assert.equal(await page.locator('.ant-select-item-option').filter({ hasText: name }).count(), 0, 'the unfenced default site is not offered');
       await settled(page);
@@ -544,7 +544,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await dialog.getByRole('button', { name: en ? 'Cancel' : '取消' }).click();
 
       await page.goto(`${server.base}/clock/manager/sites`);
-      await page.getByRole('alert').getByText(en ? 'A site without a fence cannot be used for clocking' : '没有电子围栏的工地不能用于打卡', { exact: false }).waitFor();
+      await page.getByRole('alert').getByText(en ? 'A site without a fence cannot be used for clocking' : '没有电子围栏的场地不能用于打卡', { exact: false }).waitFor();
       await settled(page);
       await screenshot(page, `clock-manager-sites-unfenced-${lang}`);
       assert.deepEqual(w.errors, []);
@@ -601,7 +601,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       const row = (name: string) => page.locator('tr.ant-table-row').filter({ hasText: name });
       await row(`QR ${fenced.siteId}`).getByText(en ? 'Usable' : '可用', { exact: true }).waitFor();
       await row('Gate without fence').getByText(en ? 'Not usable' : '不可用', { exact: true }).waitFor();
-      await row('Gate without fence').getByText(en ? 'Its site has no fence: draw one on Sites.' : '所在工地没有电子围栏：请在“工地”中绘制。').waitFor();
+      await row('Gate without fence').getByText(en ? 'Its site has no fence: draw one on Sites.' : '所在场地没有电子围栏：请在“场地”中绘制。').waitFor();
       await row('Gate switched off').getByText(en ? 'The code is inactive: activate it.' : '二维码已停用：请先启用。').waitFor();
       await settled(page);
       await screenshot(page, `clock-manager-qr-usable-${lang}`);
