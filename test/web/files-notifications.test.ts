@@ -204,6 +204,27 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     }
   });
 
+  test('after a switch of language, notifications pushed live arrive in the new language', async () => {
+    const who = await seedAdmin(server.app, { permissions: ['admin.export'], menus: ['notification'] });
+    const w = await newPage(browser, 'en-US');
+    await signedIn(w.page, server.base, who.username, who.password);
+    await w.page.goto(`${server.base}/notifications`);
+    // The socket is opened again with a ticket asked for in Chinese.
+    await w.page.getByRole('button', { name: /Notifications, \d+ unread/ }).waitFor();
+    const ticket = w.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/admin/ws/ticket' && r.request().headers()['accept-language'] === 'zh-CN')
+      .then(async (r) => ((await r.json()) as { data: { ticket: string } }).data.ticket);
+    const socket = w.page.waitForEvent('websocket', async (ws) => new URL(ws.url()).searchParams.get('ticket') === await ticket);
+    await w.page.getByText('中文').click();
+    await socket;
+    const token = await login(server.app, who.username, who.password);
+    const task = await call(server.app, 'POST', '/api/admin/admins/export', { token, body: { username: who.username } });
+    assert.equal(task.status, 200, JSON.stringify(task.body));
+    await w.page.locator('.ant-notification').getByText('导出完成').waitFor({ timeout: 20_000 });
+    await screenshot(w.page, 'notifications-live-after-language-switch');
+    assert.deepEqual(w.errors, []);
+    await w.context.close();
+  });
+
   test('the profile changes the password (the old one no longer signs in) and turns on an authenticator', async () => {
     const who = await seedAdmin(server.app, { menus: ['notification'] });
     const w = await newPage(browser);

@@ -26,7 +26,7 @@ const hasPath = (nodes: { path?: string | null; children: unknown[] }[], path: s
   nodes.some((n) => n.path === path || hasPath(n.children as typeof nodes, path));
 
 export function NotificationBell() {
-  const { t } = useTranslation(['notifications', 'common']);
+  const { t, i18n } = useTranslation(['notifications', 'common']);
   const { session, profile } = useAuth();
   const { notification } = App.useApp();
   const queryClient = useQueryClient();
@@ -37,6 +37,9 @@ export function NotificationBell() {
   const unread = latest.data?.unread ?? 0;
 
   const signedIn = session !== null;
+  // The server writes a socket's notifications in the language of the ticket request: a new
+  // language opens a new socket.
+  const language = i18n.language;
   useEffect(() => {
     if (!signedIn) return;
     return connectLive({
@@ -56,7 +59,7 @@ export function NotificationBell() {
       },
     });
     // One connection while signed in (a refreshed token keeps the same session).
-  }, [signedIn, queryClient, notification]);
+  }, [signedIn, language, queryClient, notification]);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['notifications'] });
   const markRead = (id: number) => void run(() => unwrap(api.PUT('/api/admin/notifications/{id}/read', { params: { path: { id } } })), t('common:state.done')).then(refresh);
