@@ -35,9 +35,16 @@ class Client {
   readonly ws: WebSocket;
   readonly messages: any[] = [];
   readonly closed: Promise<Closed>;
+  /** Settles when the upgrade is done; listened to from the start, so an early `open` is not missed. */
+  readonly opened: Promise<void>;
   private waiters: (() => void)[] = [];
   constructor(ws: WebSocket) {
     this.ws = ws;
+    this.opened = new Promise((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    this.opened.catch(() => {});
     ws.on('message', (data) => {
       this.messages.push(JSON.parse((data as Buffer).toString('utf8')));
       for (const w of this.waiters.splice(0)) w();
@@ -276,10 +283,7 @@ describe('one instance', () => {
     const en = new Client(new WebSocket(`${url}?ticket=${await ticketOf(s4, 'en-US')}`, { headers: { 'accept-language': 'zh-CN' } }));
     const sockets = [zhTicket, zhLang, zhHeader, en];
     clients.push(...sockets);
-    await Promise.all(sockets.map((c) => new Promise((resolve, reject) => {
-      c.ws.once('open', resolve);
-      c.ws.once('error', reject);
-    })));
+    await Promise.all(sockets.map((c) => c.opened));
 
     // Kicking out one more session of the victim tells the victim's open sockets, each in its language.
     const kicked = await login(app, victim.username, victim.password);
