@@ -53,7 +53,9 @@ export function NotificationBell() {
           total: d.total + 1,
           list: [{ ...n, is_read: false, read_at: null }, ...d.list.filter((x) => x.id !== n.id)].slice(0, d.page_size),
         });
-        notification.info({ message: n.title, description: <>{n.content}<DownloadLink n={n} /></>, placement: 'bottomRight' });
+        // On a phone a toast at the bottom would cover the dialog that is open (the import's).
+        const placement = window.matchMedia('(min-width: 768px)').matches ? 'bottomRight' : 'top';
+        notification.info({ message: n.title, description: <>{n.content}<DownloadLink n={n} /></>, placement });
         // The list screen and the exact count follow.
         void queryClient.invalidateQueries({ queryKey: ['notifications', 'list'] });
       },

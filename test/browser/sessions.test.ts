@@ -160,7 +160,7 @@ describe('sessions: the time-clock app', { skip: browserSkip() }, () => {
     await assertNoTokenReadable(w.page, 'after a reload');
 
     // Clocked in online; the service worker (the offline shell) is active.
-    await waitUntil(w.page, 'navigator.serviceWorker.controller !== null');
+    await waitUntil(w.page, 'navigator.serviceWorker.controller !== null', 90_000);
     await w.page.getByRole('button', { name: 'Clock in' }).and(w.page.locator('[data-ready]')).click();
     await w.page.getByText(/^Clocked in at/).waitFor();
 

@@ -115,7 +115,7 @@ describe('console sign-in', { skip: browserSkip() }, () => {
     await signIn(w.page, server.base, who.username, who.password);
     await w.page.waitForURL(/\/logs\/operation/);
     const nav = w.page.getByRole('navigation', { name: 'Back office' });
-    await nav.getByText('Logs').waitFor();
+    await nav.getByText('Logs', { exact: true }).waitFor();
     assert.equal(await nav.getByText('System', { exact: true }).count(), 0);
     assert.equal(await nav.getByText('Orders').count(), 0);
     // A page the administrator may not see does not exist for them.

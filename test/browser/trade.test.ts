@@ -270,7 +270,9 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: '查询' }).click();
     await page.waitForTimeout(300);
-    assert.equal(listed.length, before, 'no list request for the refused range');
+    // (A refetch of the default range may happen meanwhile on a loaded machine; none asks for the typed dates.)
+    const asked = listed.slice(before).filter((u) => /2026-0[15]-(10|20)/.test(decodeURIComponent(u)));
+    assert.deepEqual(asked, [], 'no list request for the refused range');
     assert.ok(!page.url().includes('start_time'));
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);

@@ -301,7 +301,7 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     const worker = await createWorker(server.app, manager);
     const w = await phone('zh-CN', worker);
     // The service worker (the app shell for offline starts) is active before the network goes.
-    await waitUntil(w.page, 'navigator.serviceWorker.controller !== null');
+    await waitUntil(w.page, 'navigator.serviceWorker.controller !== null', 90_000);
     await w.page.getByRole('button', { name: '上班打卡' }).click();
     await w.page.getByText(/^已于 .* 上班打卡/).waitFor();
     await screenshot(w.page, 'clock-worker-clocked-in-zh');
@@ -344,7 +344,7 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
   test('without a network, history and security show what was last loaded, marked with its time', async () => {
     const worker = await createWorker(server.app, manager);
     const w = await phone('en-US', worker);
-    await waitUntil(w.page, 'navigator.serviceWorker.controller !== null');
+    await waitUntil(w.page, 'navigator.serviceWorker.controller !== null', 90_000);
     await w.page.getByRole('button', { name: 'Clock in' }).click();
     await w.page.getByText(/^Clocked in at \d/).waitFor();
     const nav = w.page.getByRole('navigation');
