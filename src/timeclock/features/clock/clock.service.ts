@@ -46,13 +46,13 @@ import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor } from '../../../platform/db/database.ts';
 import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError, type ErrorDef } from '../../../platform/http/errors.ts';
-import type { Caller } from '../../auth.ts';
+import type { Caller } from '../../kernel/auth.ts';
 import { clockEvents, qrCodes, sites, users, type EVENT_TYPES } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { trackPosition } from '../location/location.service.ts';
-import { recordSecurityEvent, type SecurityEvent, type SecurityService } from '../security/security.service.ts';
-import { insideFence, type Fence } from '../sites/geofence.ts';
-import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
+import { insideFence, type Fence } from '../../kernel/geofence.ts';
+import { trackPosition } from '../../kernel/positions.ts';
+import { recordSecurityEvent, type SecurityEvent, type SecurityEvents } from '../../kernel/security-events.ts';
+import { enqueueWebhook } from '../../kernel/webhook-outbox.ts';
 import type {
   ClockBody, ClockReply as ClockReplySchema, HistoryItem, HistoryQuery, LatePunch, LatePunchList, LatePunchQuery,
 } from './clock.schema.ts';
@@ -123,15 +123,15 @@ export class ClockService {
   private readonly db: Database;
   private readonly logger: Logger;
   private readonly config: Config;
-  private readonly security: SecurityService;
+  private readonly securityEvents: SecurityEvents;
   private readonly liveWorker;
   private readonly histories = new Statements<ReturnType<ClockService['historyStatements']>>();
   private readonly lateLists = new Statements<ReturnType<ClockService['lateStatements']>>();
-  constructor({ db, logger, config, security }: { db: Database; logger: Logger; config: Config; security: SecurityService }) {
+  constructor({ db, logger, config, securityEvents }: { db: Database; logger: Logger; config: Config; securityEvents: SecurityEvents }) {
     this.db = db;
     this.logger = logger;
     this.config = config;
-    this.security = security;
+    this.securityEvents = securityEvents;
     this.liveWorker = db.orm
       .select({ id: users.id })
       .from(users)
@@ -446,7 +446,7 @@ export class ClockService {
    */
   private async refuse(p: Punch, event: SecurityEvent | null, error: AppError): Promise<ClockReply> {
     if (!p.clientEventId) {
-      if (event) await this.security.recordSeparately(event);
+      if (event) await this.securityEvents.recordSeparately(event);
       throw error;
     }
     const id = p.clientEventId;
