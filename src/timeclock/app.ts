@@ -13,6 +13,7 @@ import { AuthService } from './features/auth/auth.service.ts';
 import { boardRoutes } from './features/board/board.routes.ts';
 import { BoardService } from './features/board/board.service.ts';
 import { clockRoutes } from './features/clock/clock.routes.ts';
+import { ClockHistory } from './features/clock/clock.history.ts';
 import { ClockService } from './features/clock/clock.service.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { DevicesService } from './features/devices/devices.service.ts';
@@ -60,6 +61,7 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refres
     sites: new SitesService({ db }),
     qrCodes: new QrCodesService({ db }),
     clock: new ClockService({ db, logger, config, securityEvents }),
+    clockHistory: new ClockHistory({ db }),
     location: new LocationService({ db, config, logger }),
     securityEvents,
     security: new SecurityService({ db }),

@@ -6,6 +6,7 @@ import type { TimeclockAuth, TimeclockClaims } from './kernel/auth.ts';
 import type { SecurityEvents } from './kernel/security-events.ts';
 import type { AuthService } from './features/auth/auth.service.ts';
 import type { BoardService } from './features/board/board.service.ts';
+import type { ClockHistory } from './features/clock/clock.history.ts';
 import type { ClockService } from './features/clock/clock.service.ts';
 import type { DevicesService } from './features/devices/devices.service.ts';
 import type { LocationService } from './features/location/location.service.ts';
@@ -27,6 +28,7 @@ export interface TimeclockContext {
   sites: SitesService;
   qrCodes: QrCodesService;
   clock: ClockService;
+  clockHistory: ClockHistory;
   location: LocationService;
   /** Records security events (the kernel's): the features that refuse requests hold it. */
   securityEvents: SecurityEvents;

@@ -1,6 +1,6 @@
 // Security: the blacklist of mock-location apps (read by every signed-in user, managed by
 // managers), a worker's risk status, and the alert list for managers. Alerts are raised by the
-// server from what it observes (security.service.ts); clients cannot post them.
+// server from what it observes (../../kernel/security-events.ts); clients cannot post them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { localeOf } from '../../../platform/http/conventions.ts';
