@@ -1,7 +1,14 @@
 // Security events: an alert stored with the worker's new risk score and level, and its
 // `security.violation` webhook, written in the transaction of the event that raised it (a
-// punch, a location update) or, for a refused request, in one of its own. The scoring rules
-// are in ../features/security/security.service.ts's header; the alerts are read there.
+// punch, a location update) or, for a refused request, in one of its own. The alerts are read
+// and managed by ../features/security/.
+//
+// Scoring: every alert of the last RISK_WINDOW_DAYS counts by its severity (low 5, medium 20,
+// high 40); the sum, capped at 100, is the risk score. Level: high from 50, medium from 20,
+// low below. So one medium or high alert makes a worker `medium`; two high alerts, or a high
+// and a medium one, or five medium ones within a week make them `high`. Each alert writes a
+// security check record (score and level at that moment); the reported `securityStatus` is the
+// level computed now, so it falls back as alerts age out of the window.
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../platform/db/database.ts';
 import type { SEVERITIES } from '../db/schema.ts';

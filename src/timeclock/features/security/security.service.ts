@@ -1,12 +1,6 @@
 // Security: alerts raised by what the server observes, the risk score and level derived from
 // them, and the managed blacklist of mock-location apps.
-//
-// Scoring: every alert of the last RISK_WINDOW_DAYS counts by its severity (low 5, medium 20,
-// high 40); the sum, capped at 100, is the risk score. Level: high from 50, medium from 20,
-// low below. So one medium or high alert makes a worker `medium`; two high alerts, or a high
-// and a medium one, or five medium ones within a week make them `high`. Each alert writes a
-// security check record (score and level at that moment); the reported `securityStatus` is the
-// level computed now, so it falls back as alerts age out of the window.
+// How alerts are scored: ../../kernel/security-events.ts.
 import { and, asc, count, desc, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Static } from 'typebox';
