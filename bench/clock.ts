@@ -190,7 +190,7 @@ async function main(): Promise<void> {
   const { buildServer } = await import('../src/server.ts');
   const { LocationService } = await import('../src/timeclock/features/location/location.service.ts');
   const { ClockService } = await import('../src/timeclock/features/clock/clock.service.ts');
-  const { SecurityService } = await import('../src/timeclock/features/security/security.service.ts');
+  const { SecurityEvents } = await import('../src/timeclock/kernel/security-events.ts');
 
   const WORKERS = Number(process.env.BENCH_WORKERS ?? 200);
   const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -224,7 +224,7 @@ async function main(): Promise<void> {
   // The bare twins: the same service calls on the same pool, without token check, rate limit,
   // validation or response schema.
   const locations = new LocationService({ db: platform.db, config: platform.config, logger: platform.logger });
-  const clocks = new ClockService({ db: platform.db, logger: platform.logger, config: platform.config, security: new SecurityService({ db: platform.db, logger: platform.logger }) });
+  const clocks = new ClockService({ db: platform.db, logger: platform.logger, config: platform.config, securityEvents: new SecurityEvents({ db: platform.db, logger: platform.logger }) });
   const bare = Fastify({ logger: false });
   bare.post('/bare/location/update', async (request) => {
     const b = request.body as { userId: number; latitude: number; longitude: number; accuracy?: number; source: 'background' };

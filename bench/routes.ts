@@ -48,7 +48,7 @@ import { addMonths, formatDisplay } from '../src/platform/time.ts';
 import { buildServer } from '../src/server.ts';
 import { ClockService } from '../src/timeclock/features/clock/clock.service.ts';
 import { LocationService } from '../src/timeclock/features/location/location.service.ts';
-import { SecurityService } from '../src/timeclock/features/security/security.service.ts';
+import { SecurityEvents } from '../src/timeclock/kernel/security-events.ts';
 import { closedLoop, fmt, freshDatabase, median, pairFigures, pinServerAndClient, type ClosedLoad, type SideFigures } from './lib.ts';
 import { deviceUuid, seedRoutes, seedSizes, SITE_CENTRE, WORKER_PASSWORD } from './routes-seed.ts';
 
@@ -306,7 +306,7 @@ async function main() {
     reply.type('application/json').send(JSON.stringify(await ctx.admins.create(superAdmin, request.body as never))));
 
   const locations = new LocationService({ db, config, logger: platform.logger });
-  const clocks = new ClockService({ db, logger: platform.logger, config, security: new SecurityService({ db, logger: platform.logger }) });
+  const clocks = new ClockService({ db, logger: platform.logger, config, securityEvents: new SecurityEvents({ db, logger: platform.logger }) });
   bare.post('/bare/location', async (request, reply) => reply.type('application/json').send(JSON.stringify(await locations.update(request.body as never))));
   bare.post('/bare/clock', async (request, reply) =>
     reply.type('application/json').send(JSON.stringify(await clocks.clock({ userId: managerId, role: 'manager', tokenVersion: 0 }, request.body as never))));

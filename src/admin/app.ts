@@ -6,10 +6,10 @@ import { documentAccess, installConventions, registerDocs } from '../platform/ht
 import { rateLimitStorage } from '../platform/cache/rate-limit-store.ts';
 import { limitHook } from '../platform/http/rate-limit.ts';
 import { AppError } from '../platform/http/errors.ts';
-import { ExportTasks } from '../platform/jobs/export-tasks.ts';
 import type { Platform } from '../platform/platform.ts';
 import { createStorage } from '../platform/storage/index.ts';
 import type { AdminContext } from './context.ts';
+import { adminsExportRoutes } from './features/admins/admins.export.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
 import { AdminsService } from './features/admins/admins.service.ts';
 import { attachmentsRoutes } from './features/attachments/attachments.routes.ts';
@@ -55,6 +55,7 @@ import { OnlineAdminsService } from './features/sessions/sessions.service.ts';
 import { ensureBootstrapAdmin, syncPermissionCatalogue, type DeclaredPermission } from './bootstrap.ts';
 import { ADMIN_FRAMEWORK_ERRORS, E } from './errors.ts';
 import { ErrorEnvelope } from './http.ts';
+import { adminExportTasks } from './kernel/export-tasks.ts';
 import { Guard } from './kernel/guard.ts';
 import { RbacService } from './kernel/rbac.ts';
 import { MenuNodeShared } from './kernel/rbac.schema.ts';
@@ -94,7 +95,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     sessions,
     rbac,
     guard,
-    exports: new ExportTasks({ db, schema: 'admin', dataDir: config.dataDir, logger, ttlHours: config.EXPORT_TTL_HOURS }),
+    exports: adminExportTasks({ db, config, logger }),
     notifications,
     push: new NotificationPush({ config, kv, pubsub, logger, sessions, guard, notifications }),
     logWriter: new LogWriter(db.orm, logger),
@@ -166,7 +167,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
 
   for (const feature of [
     authRoutes, sessionsRoutes, adminsRoutes, authenticatorRoutes, rolesRoutes, permissionsRoutes, menusRoutes, departmentsRoutes,
-    dictionariesRoutes, blacklistsRoutes, logsRoutes, dashboardRoutes, monitorRoutes, exportsRoutes,
+    dictionariesRoutes, blacklistsRoutes, logsRoutes, dashboardRoutes, monitorRoutes, adminsExportRoutes, exportsRoutes,
     ordersRoutes, orderIoRoutes, paymentMethodsRoutes, paymentsRoutes, attachmentsRoutes, notificationsRoutes,
   ]) {
     await app.register(feature, { ctx });

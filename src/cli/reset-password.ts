@@ -11,10 +11,10 @@ import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { operationLogs } from '../admin/db/schema.ts';
 import { recoverAdminAccount } from '../admin/features/admins/admins.recovery.ts';
-import { PASSWORD_RULE } from '../admin/features/auth/auth.schema.ts';
+import { PASSWORD_RULE } from '../admin/kernel/admin-identity.schema.ts';
 import { AUTH_CHANNEL } from '../admin/kernel/sessions.ts';
 import { hashPassword } from '../platform/auth/password.ts';
-import { TIMECLOCK_AUTH_CHANNEL } from '../timeclock/auth.ts';
+import { TIMECLOCK_AUTH_CHANNEL } from '../timeclock/kernel/auth.ts';
 import { recoverTimeclockAccount } from '../timeclock/features/auth/auth.recovery.ts';
 import { runCommand } from './command.ts';
 

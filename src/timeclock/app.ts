@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { documentAccess, installConventions, registerDocs } from '../platform/http/conventions.ts';
 import { deriveKey, jwtCodec, type JwtCodec } from '../platform/auth/jwt.ts';
 import type { Platform } from '../platform/platform.ts';
-import { TimeclockAuth, type TimeclockClaims } from './auth.ts';
+import { TimeclockAuth, type TimeclockClaims } from './kernel/auth.ts';
 import { ensureBootstrapManager } from './bootstrap.ts';
 import type { TimeclockContext } from './context.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
@@ -13,6 +13,7 @@ import { AuthService } from './features/auth/auth.service.ts';
 import { boardRoutes } from './features/board/board.routes.ts';
 import { BoardService } from './features/board/board.service.ts';
 import { clockRoutes } from './features/clock/clock.routes.ts';
+import { ClockHistory } from './features/clock/clock.history.ts';
 import { ClockService } from './features/clock/clock.service.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { DevicesService } from './features/devices/devices.service.ts';
@@ -20,8 +21,10 @@ import { locationRoutes } from './features/location/location.routes.ts';
 import { LocationService } from './features/location/location.service.ts';
 import { securityRoutes } from './features/security/security.routes.ts';
 import { SecurityService } from './features/security/security.service.ts';
+import { qrCodesRoutes } from './features/qr-codes/qr-codes.routes.ts';
+import { QrCodesService } from './features/qr-codes/qr-codes.service.ts';
 import { sitesRoutes } from './features/sites/sites.routes.ts';
-import { QrCodesService, SitesService } from './features/sites/sites.service.ts';
+import { SitesService } from './features/sites/sites.service.ts';
 import { WebhookDispatcher } from './features/webhooks/webhooks.dispatcher.ts';
 import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
 import { WebhooksService } from './features/webhooks/webhooks.service.ts';
@@ -29,7 +32,8 @@ import { workersRoutes } from './features/workers/workers.routes.ts';
 import { WorkersService } from './features/workers/workers.service.ts';
 import { E, TIMECLOCK_FRAMEWORK_ERRORS } from './errors.ts';
 import { ErrorBody } from './http.ts';
-import { installLimits } from './limits.ts';
+import { installLimits } from './kernel/limits.ts';
+import { SecurityEvents } from './kernel/security-events.ts';
 
 export const TIMECLOCK_PREFIX = '/api';
 
@@ -44,8 +48,8 @@ export { ErrorBody } from './http.ts';
 function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refreshJwt: JwtCodec<TimeclockClaims>): TimeclockContext {
   const { config, db, logger } = platform;
   const auth = new TimeclockAuth({ db, jwt, refreshJwt, pubsub: platform.pubsub });
-  const security = new SecurityService({ db, logger });
-  const devices = new DevicesService({ db, security });
+  const securityEvents = new SecurityEvents({ db, logger });
+  const devices = new DevicesService({ db, securityEvents });
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production';
   return {
     platform,
@@ -56,9 +60,11 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refres
     workers: new WorkersService({ db, auth, trackingWindowSeconds: config.TRACKING_WINDOW_SECONDS }),
     sites: new SitesService({ db }),
     qrCodes: new QrCodesService({ db }),
-    clock: new ClockService({ db, logger, config, security }),
+    clock: new ClockService({ db, logger, config, securityEvents }),
+    clockHistory: new ClockHistory({ db }),
     location: new LocationService({ db, config, logger }),
-    security,
+    securityEvents,
+    security: new SecurityService({ db }),
     webhooks: new WebhooksService({ db, allowPrivate }),
     dispatcher: new WebhookDispatcher({
       db,
@@ -144,7 +150,7 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
   });
 
   for (const feature of [
-    authRoutes, workersRoutes, devicesRoutes, sitesRoutes, clockRoutes, locationRoutes, securityRoutes, webhooksRoutes, boardRoutes,
+    authRoutes, workersRoutes, devicesRoutes, sitesRoutes, qrCodesRoutes, clockRoutes, locationRoutes, securityRoutes, webhooksRoutes, boardRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

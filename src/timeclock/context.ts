@@ -2,14 +2,17 @@
 // service of the time-clock, each built once by app.ts (buildContext).
 import type { JwtCodec } from '../platform/auth/jwt.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { TimeclockAuth, TimeclockClaims } from './auth.ts';
+import type { TimeclockAuth, TimeclockClaims } from './kernel/auth.ts';
+import type { SecurityEvents } from './kernel/security-events.ts';
 import type { AuthService } from './features/auth/auth.service.ts';
 import type { BoardService } from './features/board/board.service.ts';
+import type { ClockHistory } from './features/clock/clock.history.ts';
 import type { ClockService } from './features/clock/clock.service.ts';
 import type { DevicesService } from './features/devices/devices.service.ts';
 import type { LocationService } from './features/location/location.service.ts';
 import type { SecurityService } from './features/security/security.service.ts';
-import type { QrCodesService, SitesService } from './features/sites/sites.service.ts';
+import type { QrCodesService } from './features/qr-codes/qr-codes.service.ts';
+import type { SitesService } from './features/sites/sites.service.ts';
 import type { WebhookDispatcher } from './features/webhooks/webhooks.dispatcher.ts';
 import type { WebhooksService } from './features/webhooks/webhooks.service.ts';
 import type { WorkersService } from './features/workers/workers.service.ts';
@@ -25,7 +28,10 @@ export interface TimeclockContext {
   sites: SitesService;
   qrCodes: QrCodesService;
   clock: ClockService;
+  clockHistory: ClockHistory;
   location: LocationService;
+  /** Records security events (the kernel's): the features that refuse requests hold it. */
+  securityEvents: SecurityEvents;
   security: SecurityService;
   webhooks: WebhooksService;
   dispatcher: WebhookDispatcher;

@@ -24,6 +24,11 @@ export const DeviceUuid = Type.String({
   examples: ['android-0b8e7c1e-6a57-4c8e-9d1b-2f9f3f6b9c10'],
 });
 
+/** A site's name in a reply (sites and QR codes). */
+export const SiteName = Type.String({
+  description: 'the site’s name; the default site’s seeded name (“Default site”) is in the reader’s language (Accept-Language) until a manager renames it, and a given name is shown as written in every language',
+});
+
 export const Latitude = Type.Number({ minimum: -90, maximum: 90, description: 'WGS 84 degrees' });
 export const Longitude = Type.Number({ minimum: -180, maximum: 180, description: 'WGS 84 degrees' });
 export const Location = Type.Object({ latitude: Type.Number(), longitude: Type.Number() });

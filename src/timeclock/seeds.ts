@@ -5,7 +5,7 @@
 // (src/platform/translations.ts, `seeded`). Saving the name a reader sees back unchanged keeps it seeded.
 import type { Locale } from '../platform/i18n.ts';
 import { seeded, seededText, seededWrite, type SeededText } from '../platform/translations.ts';
-import type { Role } from './auth.ts';
+import type { Role } from './kernel/auth.ts';
 
 export const DEFAULT_SITE_NAME: SeededText = { value: 'Default site', key: 'timeclock.seeded.defaultSite' };
 export const FIRST_MANAGER_NAME: SeededText = { value: 'Manager', key: 'timeclock.seeded.manager' };

@@ -1,7 +1,7 @@
 // Sites with geofences and QR codes (manager endpoints), and the geofence geometry.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { distanceMetres, insideFence } from '../../src/timeclock/features/sites/geofence.ts';
+import { distanceMetres, insideFence } from '../../src/timeclock/kernel/geofence.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { call } from '../helpers/http.ts';
 import { assertTcError, circle, createQr, createSite, managerToken, signedInWorker } from '../helpers/timeclock.ts';

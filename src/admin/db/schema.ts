@@ -1,6 +1,7 @@
 // Drizzle descriptions of every table of the admin schema (migrations/admin/*.sql creates
 // them); row types are `typeof table.$inferSelect`. The value lists of CHECK constraints are
 // declared here too, so that the columns' types are their literal unions.
+import { exportTasksTable } from '../../platform/jobs/export-tasks.ts';
 import type { Translations } from '../../platform/translations.ts';
 import { bigint, boolean, char, integer, jsonb, numeric, pgSchema, primaryKey, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 
@@ -178,25 +179,8 @@ export const systemLogs = adminSchema.table('system_logs', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
-export const EXPORT_TASK_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired'] as const;
-
-export const exportTasks = adminSchema.table('export_tasks', {
-  id: id(),
-  kind: varchar('kind', { length: 64 }).notNull(),
-  params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
-  ownerId: ref('owner_id'),
-  status: varchar('status', { length: 16, enum: EXPORT_TASK_STATUSES }).notNull().default('pending'),
-  rowsWritten: ref('rows_written').notNull().default(0),
-  fileName: varchar('file_name', { length: 255 }),
-  error: text('error'),
-  attempts: integer('attempts').notNull().default(0),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  startedAt: ts('started_at'),
-  finishedAt: ts('finished_at'),
-  expiresAt: ts('expires_at'),
-  lockedBy: varchar('locked_by', { length: 64 }),
-  heartbeatAt: ts('heartbeat_at'),
-});
+/** The export queue's table (the platform's mechanism, platform/jobs/export-tasks.ts; migration 0007). */
+export const exportTasks = exportTasksTable(adminSchema);
 
 /** Money: numeric(12,2), read as its decimal text (never through a binary float). */
 const money = (name: string) => numeric(name, { precision: 12, scale: 2 });

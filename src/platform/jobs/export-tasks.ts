@@ -1,7 +1,10 @@
 // Export tasks: a durable queue in the owning service's schema (`<schema>.export_tasks`,
-// created by that service's migration) whose workers stream rows to a CSV file under
-// DATA_DIR/exports/<schema>/. One mechanism, parameterised by the schema and by a registry of
-// kinds (a row producer plus CSV columns), for every service that exports.
+// declared by `exportTasksTable(schema)` in the service's schema module and created with the
+// same columns by its migration, migrations/admin/0007_export_tasks.sql being the model) whose
+// workers stream rows to a CSV file under DATA_DIR/exports/<schema>/. One mechanism,
+// parameterised by the schema and by a registry of kinds (a row producer plus CSV columns), for
+// every service that exports; it reads no table of a service but its own queue. Who may read a
+// task and how it is shown are the service's (src/admin/kernel/export-tasks.ts).
 //
 // A kind produces either rows (objects turned into CSV lines by its columns) or, for bulk
 // exports, CSV text itself (for example PostgreSQL's COPY output), which is passed through
@@ -19,6 +22,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { bigint, integer, jsonb, text, timestamp, varchar, type PgSchema } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import { CSV_BOM, csvLine, CsvRecordCounter } from './csv.ts';
@@ -27,6 +31,27 @@ import { LeaseTable, Poller, workerId } from './leases.ts';
 
 export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** The queue's table in a service's schema (`pgSchema('admin')`): its schema module declares it with this. */
+export const exportTasksTable = (schema: PgSchema<string>) => schema.table('export_tasks', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  kind: varchar('kind', { length: 64 }).notNull(),
+  params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+  ownerId: bigint('owner_id', { mode: 'number' }),
+  status: varchar('status', { length: 16, enum: EXPORT_STATUSES }).notNull().default('pending'),
+  rowsWritten: bigint('rows_written', { mode: 'number' }).notNull().default(0),
+  fileName: varchar('file_name', { length: 255 }),
+  error: text('error'),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  startedAt: ts('started_at'),
+  finishedAt: ts('finished_at'),
+  expiresAt: ts('expires_at'),
+  lockedBy: varchar('locked_by', { length: 64 }),
+  heartbeatAt: ts('heartbeat_at'),
+});
 
 export interface ExportColumn<R> {
   header: string;

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint, boolean, doublePrecision, integer, jsonb, pgSchema, primaryKey, smallint, text, timestamp, uuid, varchar, type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import type { Fence } from '../features/sites/geofence.ts';
+import type { Fence } from '../kernel/geofence.ts';
 
 export const timeclockSchema = pgSchema('timeclock');
 

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { OrderByQuery, PagingQuery, TimeRangeQuery } from '../../../platform/http/schemas.ts';
+import { DisplayTime, OrderByQuery, PagingQuery, TimeRangeQuery } from '../../../platform/http/schemas.ts';
 import { Body, Envelope, ListEnvelope } from '../../http.ts';
+import { AdminIdentityFields, PASSWORD_RULE } from '../../kernel/admin-identity.schema.ts';
 import { AUTHENTICATOR_CODE } from '../../kernel/second-factor.ts';
-import { AdminIdentityFields, PASSWORD_RULE } from '../auth/auth.schema.ts';
 
 export const ADMIN_ORDER_FIELDS = ['id', 'username', 'created_at', 'last_login_at', 'status'] as const;
 export type AdminOrderField = (typeof ADMIN_ORDER_FIELDS)[number];
@@ -71,3 +71,22 @@ export const AdminRecord = Type.Object({
 export const AdminReply = Envelope(AdminRecord);
 export const AdminList = ListEnvelope(AdminRecord);
 export const NullReply = Envelope(Type.Null());
+
+const Flag = (description: string) => Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0')], { description }));
+const IdString = (description: string) =>
+  Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,15}$', description: `${description} (an integer id, as a string)` }));
+
+/** The contract's administrator export request: every field an optional string. */
+export const AdminExportBody = Body({
+  username: Type.Optional(Type.String({ maxLength: 64, description: 'fuzzy' })),
+  status: Flag('"1" enabled, "0" disabled'),
+  role_id: IdString('administrators holding this role'),
+  department_id: IdString('administrators of this department'),
+  is_2fa_bound: Flag('"1" authenticator bound, "0" not bound'),
+  start_time: Type.Optional(DisplayTime('created from (inclusive)')),
+  end_time: Type.Optional(DisplayTime('created until (inclusive)')),
+  order_by: Type.Optional(Type.String({
+    enum: ['id:asc', 'id:desc'],
+    description: 'row order of the file: `id:asc` (default) or `id:desc` (exports are read by keyset on id)',
+  })),
+});

@@ -25,7 +25,7 @@ import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
 import type { EndReason, SessionService } from '../../kernel/sessions.ts';
-import type { NotificationService } from '../notifications/notifications.service.ts';
+import type { Notifier } from '../../kernel/notifier.ts';
 import type { AdminListQuery, AdminOrderField, AdminRecord as AdminRecordSchema, CreateAdminBody, UpdateAdminBody } from './admins.schema.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import { msg } from '../../../platform/i18n.ts';
@@ -94,7 +94,7 @@ export class AdminsService {
   private readonly tz: string;
   private readonly sessions: SessionService;
   private readonly rbac: RbacService;
-  private readonly notifications: NotificationService;
+  private readonly notifications: Notifier;
   private readonly lists = new Statements<ReturnType<AdminsService['listStatements']>>();
   private readonly rolesOfPage: ReturnType<typeof rolesOf>;
   private readonly byId: ReturnType<typeof adminById>;
@@ -103,7 +103,7 @@ export class AdminsService {
     config: Config;
     sessions: SessionService;
     rbac: RbacService;
-    notifications: NotificationService;
+    notifications: Notifier;
   }) {
     this.db = deps.db;
     this.orm = deps.db.orm;

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
 import { Body, Envelope } from '../../http.ts';
 import { MenuNodeSchema } from '../../kernel/rbac.schema.ts';
+import { AdminIdentityFields, PASSWORD_RULE } from '../../kernel/admin-identity.schema.ts';
 import { AUTHENTICATOR_CODE } from '../../kernel/second-factor.ts';
-
-export const PASSWORD_RULE = { minLength: 8, maxLength: 128, description: '8 to 128 characters' };
 
 export const CaptchaReply = Envelope(
   Type.Object({
@@ -40,19 +39,6 @@ export const PasswordBody = Body({
   password: Type.String(PASSWORD_RULE),
   password_confirmation: Type.String({ minLength: 1, maxLength: 128 }),
 });
-
-/** Who an administrator is: shared by the administrator record and the profile (/info). */
-export const AdminIdentityFields = {
-  id: Type.Integer(),
-  username: Type.String(),
-  nickname: Type.String(),
-  email: Type.String(),
-  phone: Type.String(),
-  avatar: Type.String(),
-  department_id: Type.Union([Type.Integer(), Type.Null()]),
-  department: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String({ description: 'in the reader’s language (Accept-Language)' }) }), Type.Null()]),
-  roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String({ description: 'in the reader’s language (Accept-Language)' }), slug: Type.String() })),
-};
 
 export const ProfileReply = Envelope(
   Type.Object({

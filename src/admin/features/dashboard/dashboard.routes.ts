@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { FeatureOptions } from '../../context.ts';
 import { localeOf } from '../../../platform/http/conventions.ts';
 import { Envelope, ok } from '../../http.ts';
-import { LoginLogRecord, OperationLogRecord } from '../logs/logs.schema.ts';
+import { LoginLogRecord, OperationLogRecord } from '../../kernel/log-records.ts';
 import { ACTIVITY_SERIES, RECENT_ROWS } from './dashboard.service.ts';
 
 const DashboardStats = Envelope(

@@ -8,7 +8,7 @@ import { p } from '../../../platform/db/statements.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
 import { translate, type Locale, type MessageKey } from '../../../platform/i18n.ts';
 import { admins, loginLogs, menus, operationLogs, roles } from '../../db/schema.ts';
-import type { LogsService } from '../logs/logs.service.ts';
+import type { RecentLogs } from '../../kernel/log-records.ts';
 
 export const RECENT_ROWS = 10;
 
@@ -59,9 +59,9 @@ const countStatements = (orm: Orm) => ({
 export class DashboardService {
   private readonly orm: Orm;
   private readonly tz: string;
-  private readonly logs: LogsService;
+  private readonly logs: RecentLogs;
   private readonly counts: ReturnType<typeof countStatements>;
-  constructor(deps: { db: Database; config: Config; logs: LogsService }) {
+  constructor(deps: { db: Database; config: Config; logs: RecentLogs }) {
     this.orm = deps.db.orm;
     this.tz = deps.config.DISPLAY_TIMEZONE;
     this.logs = deps.logs;

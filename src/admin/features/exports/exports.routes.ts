@@ -1,7 +1,7 @@
-// Export tasks of the admin service (DESIGN §7.3): POST /admins/export queues a task, the
-// platform's ExportTasks worker (ctx.exports, started with the app) writes the CSV, GET /exports/{id}
-// reports it and GET /exports/{id}/download streams the file until it expires. A task is
-// visible to its creator and to holders of `export.manage` (super administrators included).
+// Export tasks of the admin service (DESIGN §7.3): a feature queues a task (POST /admins/export,
+// POST /orders/export), the platform's ExportTasks worker (ctx.exports, started with the app)
+// writes the CSV, GET /exports/{id} reports it and GET /exports/{id}/download streams the file
+// until it expires. Who may read a task: ../../kernel/export-tasks.ts.
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -12,9 +12,7 @@ import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import { ErrorEnvelope, IdParam, ok } from '../../http.ts';
-import { adminExportParams, adminsExportKind } from './exports.admins.ts';
-import { AdminExportBody, ExportTaskReply } from './exports.schema.ts';
-import { EXPORT_MANAGE, renderExportTask, visibleExportTask } from './exports.view.ts';
+import { EXPORT_MANAGE, ExportTaskReply, renderExportTask, visibleExportTask } from '../../kernel/export-tasks.ts';
 import { msg } from '../../../platform/i18n.ts';
 
 const CsvFile = Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the CSV file (text/csv)' });
@@ -24,35 +22,9 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
   const { platform } = ctx;
   const tz = platform.config.DISPLAY_TIMEZONE;
   const tasks = ctx.exports;
-  const { admins } = ctx;
-  tasks.register('admins', adminsExportKind(admins));
   const prefix = app.prefix;
   const render = (task: ExportTask) => renderExportTask(tasks, task, prefix, tz);
   const visible = (caller: Principal, id: number) => visibleExportTask(tasks, caller, id);
-
-  app.post('/admins/export', {
-    config: { permission: 'admin.export' },
-    schema: {
-      tags: ['Administrators'],
-      summary: 'Export administrators to CSV',
-      description: [
-        'Queues an export task with the list filters and returns it (`download_url` null).',
-        'Poll `GET /exports/{id}` until `status` is `completed`, then download from `download_url`.',
-        'Columns: id, username, nickname, email, phone, department, roles, status, is_2fa_bound, last_login_at, created_at.',
-      ].join(' '),
-      body: AdminExportBody,
-      response: { 200: ExportTaskReply },
-    },
-    // The body is optional: none at all means no filters.
-    preValidation: async (request) => {
-      request.body ??= {};
-    },
-  }, async (request) => {
-    const params = adminExportParams(request.body);
-    admins.validateFilter(params);
-    const task = await tasks.create('admins', { ...params }, request.admin!.adminId);
-    return ok(request, { ...render(task), download_url: null });
-  });
 
   app.get('/exports/:id', {
     config: { auth: 'self' },

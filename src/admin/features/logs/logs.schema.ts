@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
-import { Nullable, OrderByQuery, PagingQuery } from '../../../platform/http/schemas.ts';
+import { OrderByQuery, PagingQuery } from '../../../platform/http/schemas.ts';
 import { ListEnvelope } from '../../http.ts';
 import { SYSTEM_LOG_LEVELS } from '../../db/schema.ts';
+import { LoginLogRecord, OperationLogRecord } from '../../kernel/log-records.ts';
 
 const DATE_OR_TIME = '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$';
 
@@ -50,38 +51,6 @@ export const SystemLogQuery = Type.Object({
 });
 
 const Time = Type.String({ description: 'YYYY-MM-DD HH:mm:ss' });
-
-export const OperationLogRecord = Type.Object({
-  id: Type.Integer(),
-  admin_id: Nullable(Type.Integer()),
-  username: Type.String(),
-  module: Type.String({ description: 'first part of the route’s permission slug; `auth` for self-service routes' }),
-  action: Type.String(),
-  action_label: Type.String({
-    description: 'what was done, in the reader’s language (Accept-Language), from the permission catalogue (`order.import` → "Import orders" / "导入订单"); the raw `module.action` for an action the catalogue does not name',
-  }),
-  method: Type.String(),
-  route: Type.String({ description: 'route pattern, e.g. /api/admin/online-admins/:token_id' }),
-  path: Type.String({ description: 'the requested path, without the query string' }),
-  ip: Type.String(),
-  user_agent: Type.String(),
-  params: Type.Unknown({ description: '`params`, `query` and `body` of the request; secrets replaced by [redacted], long values cut' }),
-  status_code: Type.Integer(),
-  duration_ms: Type.Integer(),
-  trace_id: Type.String(),
-  created_at: Time,
-});
-
-export const LoginLogRecord = Type.Object({
-  id: Type.Integer(),
-  admin_id: Nullable(Type.Integer()),
-  username: Type.String({ description: 'as typed at login' }),
-  ip: Type.String(),
-  user_agent: Type.String(),
-  status: Type.Integer({ description: '1 success, 0 failure' }),
-  reason: Type.String({ description: 'success, captcha, locked, unknown_user, bad_password, disabled, authenticator_required, authenticator_wrong' }),
-  created_at: Time,
-});
 
 export const SystemLogRecord = Type.Object({
   id: Type.Integer(),

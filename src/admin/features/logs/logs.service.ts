@@ -10,6 +10,7 @@ import { InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
 import { loginLogs, operationLogs, systemLogs } from '../../db/schema.ts';
+import type { RecentLogs } from '../../kernel/log-records.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
 import { actionLabel } from '../../kernel/action-labels.ts';
 
@@ -94,7 +95,7 @@ type OperationQuery = Paged & { admin_id?: number | undefined; module?: string |
 type LoginQuery = Paged & { admin_id?: number | undefined; ip?: string | undefined; status?: number | undefined; start_date?: string | undefined; end_date?: string | undefined };
 type SystemQuery = Paged & { level?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
 
-export class LogsService {
+export class LogsService implements RecentLogs {
   private readonly orm: Orm;
   private readonly tz: string;
   private readonly operationLists = new Statements<ReturnType<LogsService['operationStatements']>>();

@@ -3,7 +3,8 @@ import { OrderByQuery, PagingQuery } from '../../../platform/http/schemas.ts';
 import { Body, Envelope } from '../../http.ts';
 import { LOCALES } from '../../../platform/i18n.ts';
 import { TICKET_PATTERN } from './notifications.push.ts';
-import { CONTENT_MAX, NOTIFICATION_KINDS, TITLE_MAX } from './notifications.service.ts';
+import { NOTIFICATION_KINDS } from '../../kernel/notifier.ts';
+import { CONTENT_MAX, TITLE_MAX } from './notifications.service.ts';
 
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const Iso = (description: string) => Type.String({ format: 'date-time', description: `${description}, ISO 8601 UTC` });

@@ -22,6 +22,7 @@ import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { offsetOf } from '../../../platform/http/schemas.ts';
 import { admins, notificationRecipients, notifications, roles } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import type { NewNotification, NotificationKind, Notifier } from '../../kernel/notifier.ts';
 import type { NotificationListQuery, NotificationRecord } from './notifications.schema.ts';
 import { Msg, msg, translate, type Locale } from '../../../platform/i18n.ts';
 
@@ -73,23 +74,6 @@ function rendered(stored: unknown, text: string, locale: Locale, max: number): s
 
 /** Who receives a notification: chosen administrators, the enabled members of a role, or every enabled administrator. */
 export type Audience = { adminIds: readonly number[] } | { roleId: number } | { everyone: true };
-
-/** What a notification says; `kind` tells a client where it came from. */
-export interface NewNotification {
-  /** A `Msg` (system events) is rendered in each reader's language; a string is shown as written. */
-  title: string | Msg;
-  content: string | Msg;
-  kind?: NotificationKind;
-  /** The administrator who sent it; null or absent for system events. */
-  senderId?: number | null;
-  /** The API path the notification points at (an export's download). */
-  link?: string | null;
-  /** When `link` stops working. */
-  linkExpiresAt?: Date | null;
-}
-
-export const NOTIFICATION_KINDS = ['message', 'export', 'import', 'session', 'security', 'system'] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface SentNotification extends NotificationView {
   recipients: number;
@@ -152,7 +136,7 @@ const messageOf = (orm: Orm) =>
   orm.select(MESSAGE_COLUMNS)
     .from(notifications).where(eq(notifications.id, p('id'))).prepare('notification_message');
 
-export class NotificationService {
+export class NotificationService implements Notifier {
   private readonly db: Database;
   private readonly pubsub: PubSub;
   private readonly logger: Logger;

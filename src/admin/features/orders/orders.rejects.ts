@@ -9,7 +9,8 @@
 // block of them; the file is read back page by page. Both are deleted ORDER_IMPORT_KEEP_HOURS
 // after the import finished (or started, for one that stopped): OrderImports.purge, hourly.
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
-import { copyText, type Database } from '../../../platform/db/database.ts';
+import { copyText } from '../../../platform/db/copy.ts';
+import type { Database } from '../../../platform/db/database.ts';
 import { p } from '../../../platform/db/statements.ts';
 import { CSV_BOM, csvCell } from '../../../platform/jobs/csv.ts';
 import { Msg, translate, type Locale } from '../../../platform/i18n.ts';

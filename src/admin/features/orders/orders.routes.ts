@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
 import { ErrorEnvelope, ok, okList } from '../../http.ts';
-import { renderPayment } from '../payments/payments.view.ts';
+import { renderPayment } from '../../kernel/payment-records.ts';
 import {
   CreateOrderBody, OrderDeletedReply, OrderIdParam, OrderList, OrderListQuery, OrderLookupQuery, OrderReply, OrderUpdateReply, UpdateOrderBody,
 } from './orders.schema.ts';

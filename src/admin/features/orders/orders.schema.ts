@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { OrderByQuery, PagingQuery, TimeRangeQuery } from '../../../platform/http/schemas.ts';
 import { ORDER_STATUSES } from '../../db/schema.ts';
 import { Body, Envelope, ListEnvelope } from '../../http.ts';
-import { PaymentFields } from '../payments/payments.schema.ts';
+import { PaymentFields } from '../../kernel/payment-records.ts';
 import { MAX_PRODUCTS, PRODUCT_NAME_MAX, REQUEST_ID_PATTERN } from './orders.rules.ts';
 
 export const ORDER_ORDER_FIELDS = ['id', 'order_no', 'user_id', 'amount', 'status', 'created_at', 'updated_at', 'paid_at'] as const;

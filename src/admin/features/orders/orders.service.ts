@@ -21,7 +21,7 @@ import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/s
 import { addMonths } from '../../../platform/time.ts';
 import { admins, orderDetails, orders, paymentMethods, payments, type OrderDetailRow, type OrderRow, type OrderStatus, type PaymentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { newPaymentNo } from '../payments/payments.service.ts';
+import { newPaymentNo } from '../../kernel/payment-records.ts';
 import { checkOrder, newOrderNo } from './orders.rules.ts';
 import type { CreateOrderBody, OrderListQuery, OrderOrderField } from './orders.schema.ts';
 import { msg, type Msg } from '../../../platform/i18n.ts';

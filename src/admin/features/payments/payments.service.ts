@@ -1,7 +1,6 @@
 // Payment records: read-only through the API. They are written by the flows that take money
 // (an order marked paid, see orders.service.ts; the seed command) and outlive their order:
 // a deleted order leaves its payments with order_id null and their order number.
-import { randomInt } from 'node:crypto';
 import { and, count, eq, getTableColumns, gte, ilike, lte } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
@@ -35,15 +34,6 @@ const ORDER_COLUMNS = {
 const paymentOf = (orm: Orm) =>
   orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId))
     .where(eq(payments.id, p('id'))).prepare('payment');
-
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-
-/** `P` + the UTC time to the millisecond + 10 random digits (28 characters), like order numbers. */
-export function newPaymentNo(now = new Date()): string {
-  const stamp = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`
-    + `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}${pad(now.getUTCMilliseconds(), 3)}`;
-  return `P${stamp}${pad(randomInt(0, 10_000_000_000), 10)}`;
-}
 
 export class PaymentsService {
   private readonly db: Database;

@@ -13,7 +13,7 @@ import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import type { SessionService } from '../../kernel/sessions.ts';
-import type { NotificationService } from '../notifications/notifications.service.ts';
+import type { Notifier } from '../../kernel/notifier.ts';
 import type { OnlineQuery, OnlineSession } from './sessions.schema.ts';
 import { msg } from '../../../platform/i18n.ts';
 
@@ -22,9 +22,9 @@ export class OnlineAdminsService {
   private readonly tz: string;
   private readonly sessions: SessionService;
   private readonly rbac: RbacService;
-  private readonly notifications: NotificationService;
+  private readonly notifications: Notifier;
   private readonly lists = new Statements<ReturnType<OnlineAdminsService['listStatements']>>();
-  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; notifications: NotificationService }) {
+  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; notifications: Notifier }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
     this.sessions = deps.sessions;

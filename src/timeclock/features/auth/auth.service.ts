@@ -10,9 +10,9 @@ import { AppError } from '../../../platform/http/errors.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import type { Metrics } from '../../../platform/metrics.ts';
-import type { Caller, Role, TimeclockClaims } from '../../auth.ts';
+import type { Caller, Role, TimeclockClaims } from '../../kernel/auth.ts';
 import { E } from '../../errors.ts';
-import type { DevicesService } from '../devices/devices.service.ts';
+import type { DeviceBinding } from '../../kernel/device-binding.ts';
 import type { LoginBody, LoginReply, MeReply, RefreshReply } from './auth.schema.ts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { p } from '../../../platform/db/statements.ts';
@@ -26,10 +26,10 @@ export class AuthService {
   private readonly refreshJwt: JwtCodec<TimeclockClaims>;
   private readonly config: Config;
   private readonly logger: Logger;
-  private readonly devices: DevicesService;
+  private readonly devices: DeviceBinding;
   private readonly metrics: Metrics;
   private readonly account;
-  constructor(deps: { db: Database; jwt: JwtCodec<TimeclockClaims>; refreshJwt: JwtCodec<TimeclockClaims>; config: Config; logger: Logger; devices: DevicesService; metrics: Metrics }) {
+  constructor(deps: { db: Database; jwt: JwtCodec<TimeclockClaims>; refreshJwt: JwtCodec<TimeclockClaims>; config: Config; logger: Logger; devices: DeviceBinding; metrics: Metrics }) {
     this.db = deps.db;
     const tagNames = this.db.orm
       .select({ names: sql`array_agg(${tags.name} ORDER BY lower(${tags.name}), ${tags.id})` })

@@ -1,6 +1,6 @@
 // The live board: every worker clocked in now, with the site and time of their clock-in, their
 // newest position, whether it is inside that site's fence and whether they are tracking (by the
-// position's own time, see tracking.ts), and the count of alerts awaiting a manager. One
+// position's own time, see kernel/positions.ts), and the count of alerts awaiting a manager. One
 // statement whatever the number of workers (and one for the alert counts) (worker_state → the clock-in event → its site and QR
 // code, and last_positions, all by primary key), so the console can poll it every few seconds;
 // the fence test is pure arithmetic on the rows.
@@ -13,8 +13,8 @@ import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { clockEvents, lastPositions, qrCodes, securityAlerts, sites, users, workerState } from '../../db/schema.ts';
 import type { Locale } from '../../../platform/i18n.ts';
 import { siteName } from '../../seeds.ts';
-import { isTrackingWithin } from '../../tracking.ts';
-import { insideFence } from '../sites/geofence.ts';
+import { isTrackingWithin } from '../../kernel/positions.ts';
+import { insideFence } from '../../kernel/geofence.ts';
 import type { BoardQuery, BoardReply, ConsoleSettings } from './board.schema.ts';
 
 export class BoardService {

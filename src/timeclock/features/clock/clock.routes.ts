@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { localeOf } from '../../../platform/http/conventions.ts';
-import { assertSelfOrManager } from '../../auth.ts';
+import { assertSelfOrManager } from '../../kernel/auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, IdParam, UserIdParam } from '../../http.ts';
 import { ClockBody, ClockReply, HistoryItem, HistoryQuery, LatePunch, LatePunchList, LatePunchQuery } from './clock.schema.ts';
@@ -11,7 +11,7 @@ const tags = ['Clock'];
 const lateTags = ['Late punches (managers)'];
 
 export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const { clock, platform: { config } } = ctx;
+  const { clock, clockHistory, platform: { config } } = ctx;
 
   app.post('/clock', {
     config: { access: 'user', limit: 'clock' },
@@ -80,7 +80,7 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     },
   }, async (request, reply) => {
     assertSelfOrManager(request, request.params.userId);
-    const { total, events } = await clock.history(request.params.userId, request.query, localeOf(request));
+    const { total, events } = await clockHistory.history(request.params.userId, request.query, localeOf(request));
     reply.header('X-Total-Count', total);
     return events;
   });
@@ -97,7 +97,7 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       querystring: LatePunchQuery,
       response: { 200: LatePunchList },
     },
-  }, async (request) => clock.latePunches(request.query));
+  }, async (request) => clockHistory.latePunches(request.query));
 
   app.post('/managers/late-punches/:id/review', {
     config: { access: 'manager' },
@@ -110,5 +110,5 @@ export const clockRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       params: IdParam,
       response: { 200: LatePunch, ...errors(404) },
     },
-  }, async (request) => clock.review(request.params.id, request.user!.userId));
+  }, async (request) => clockHistory.review(request.params.id, request.user!.userId));
 };

@@ -37,69 +37,27 @@
 // POST /clock is measured hot: its statements are raw SQL (the query builder costs more per call,
 // and on PGlite raw statements run as prepared statements), and they return times as epoch
 // milliseconds, since a raw row's timestamps are Date objects on PGlite but text on PostgreSQL.
-// The reads of history and late punches use the query builder, built once per filter shape.
-import { and, count, desc, eq, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+// The reads of history and late punches are in clock.history.ts, the outcomes stored per client
+// event id in clock.requests.ts.
 import type { Logger } from 'pino';
-import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor } from '../../../platform/db/database.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
-import { AppError, type ErrorDef } from '../../../platform/http/errors.ts';
-import type { Caller } from '../../auth.ts';
-import { clockEvents, qrCodes, sites, users, type EVENT_TYPES } from '../../db/schema.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import type { Caller } from '../../kernel/auth.ts';
 import { E } from '../../errors.ts';
-import { trackPosition } from '../location/location.service.ts';
-import { recordSecurityEvent, type SecurityEvent, type SecurityService } from '../security/security.service.ts';
-import { insideFence, type Fence } from '../sites/geofence.ts';
-import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
-import type {
-  ClockBody, ClockReply as ClockReplySchema, HistoryItem, HistoryQuery, LatePunch, LatePunchList, LatePunchQuery,
-} from './clock.schema.ts';
-import { msg, Msg, type Locale } from '../../../platform/i18n.ts';
-import { siteName, siteNameParam } from '../../seeds.ts';
+import { insideFence, type Fence } from '../../kernel/geofence.ts';
+import { trackPosition } from '../../kernel/positions.ts';
+import { recordSecurityEvent, type SecurityEvent, type SecurityEvents } from '../../kernel/security-events.ts';
+import { enqueueWebhook } from '../../kernel/webhook-outbox.ts';
+import {
+  claim, lookup, replay, settle, type ClockInput, type ClockReply, type EventType, type Punch, type StoredOutcome,
+} from './clock.requests.ts';
+import { msg } from '../../../platform/i18n.ts';
+import { siteNameParam } from '../../seeds.ts';
 
 export const FORCE_CLOCK_OUT = 'FORCE_CLOCK_OUT';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type EventType = (typeof EVENT_TYPES)[number];
-type ClockInput = Static<typeof ClockBody>;
-type ClockReply = Static<typeof ClockReplySchema>;
-
-/** The body fields a replay must repeat exactly (capturedAt as an instant). */
-interface CanonicalRequest {
-  eventType: EventType;
-  qrCodeValue: string;
-  latitude: number;
-  longitude: number;
-  notes: string | null;
-  capturedAt: string | null;
-}
-
-/** A clock request, normalised. */
-interface Punch {
-  input: ClockInput;
-  caller: Caller;
-  clientEventId: string | null;
-  capturedAt: Date | null;
-  request: CanonicalRequest;
-  /** Whether the request used the offline fields: the reply and webhook then say more. */
-  extended: boolean;
-}
-
-/** What `clock_requests` holds for a (worker, client event id). */
-interface StoredOutcome {
-  request: CanonicalRequest;
-  status: number | null;
-  reply: ClockReply | StoredRefusal | null;
-}
-
-/** A refusal as stored: its detail is a message's stored form (`Msg.toJSON`), rendered again in the replay's language. */
-interface StoredRefusal {
-  code: string;
-  detail: unknown;
-  details: Record<string, unknown>;
-}
 
 /** A refusal decided inside the recording transaction: thrown to roll it back, then recorded (with its security event, when it has one). */
 class Refused extends Error {
@@ -117,26 +75,16 @@ export function outsideSeverity(distance: number): SecurityEvent['severity'] {
   return distance < 100 ? 'low' : distance < 1000 ? 'medium' : 'high';
 }
 
-const ERROR_DEFS = new Map<string, ErrorDef>(Object.values(E).map((d) => [String(d.code), d]));
-
 export class ClockService {
   private readonly db: Database;
   private readonly logger: Logger;
   private readonly config: Config;
-  private readonly security: SecurityService;
-  private readonly liveWorker;
-  private readonly histories = new Statements<ReturnType<ClockService['historyStatements']>>();
-  private readonly lateLists = new Statements<ReturnType<ClockService['lateStatements']>>();
-  constructor({ db, logger, config, security }: { db: Database; logger: Logger; config: Config; security: SecurityService }) {
+  private readonly securityEvents: SecurityEvents;
+  constructor({ db, logger, config, securityEvents }: { db: Database; logger: Logger; config: Config; securityEvents: SecurityEvents }) {
     this.db = db;
     this.logger = logger;
     this.config = config;
-    this.security = security;
-    this.liveWorker = db.orm
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.id, p('user_id')), eq(users.role, 'worker'), isNull(users.deletedAt)))
-      .prepare('tc_clock_live_worker');
+    this.securityEvents = securityEvents;
   }
 
   async clock(caller: Caller, input: ClockInput): Promise<ClockReply> {
@@ -152,7 +100,7 @@ export class ClockService {
     const punch = this.normalise(caller, input);
     if (punch.clientEventId) {
       const stored = await lookup(this.db, input.userId, punch.clientEventId);
-      if (stored) return this.replay(punch, stored);
+      if (stored) return replay(punch, stored);
     }
     const tooFar = this.captureProblem(punch);
     if (tooFar) return this.refuse(punch, null, tooFar);
@@ -334,7 +282,7 @@ export class ClockService {
       if (err instanceof Refused) return this.refuse(p, err.event, err.error);
       throw err;
     }
-    return 'reply' in outcome ? outcome.reply : this.replay(p, outcome.stored);
+    return 'reply' in outcome ? outcome.reply : replay(p, outcome.stored);
   }
 
   /**
@@ -446,7 +394,7 @@ export class ClockService {
    */
   private async refuse(p: Punch, event: SecurityEvent | null, error: AppError): Promise<ClockReply> {
     if (!p.clientEventId) {
-      if (event) await this.security.recordSeparately(event);
+      if (event) await this.securityEvents.recordSeparately(event);
       throw error;
     }
     const id = p.clientEventId;
@@ -461,132 +409,8 @@ export class ClockService {
     } catch (err) {
       this.logger.error({ err, userId: p.input.userId, clientEventId: id, type: event?.type }, 'could not record a refused clock request');
     }
-    if (stored) return this.replay(p, stored);
+    if (stored) return replay(p, stored);
     throw error;
-  }
-
-  /** The stored answer for a request's client event id, or 409 when its body differs. */
-  private replay(p: Punch, stored: StoredOutcome): ClockReply {
-    const fields = (Object.keys(p.request) as (keyof CanonicalRequest)[]).filter((k) => stored.request[k] !== p.request[k]);
-    if (fields.length > 0) {
-      throw new AppError(E.CLIENT_EVENT_ID_REUSED, {
-        detail: msg('timeclock.clock.clienteventidWasUsedPunch', { clientEventId: p.clientEventId, fields }),
-        details: { field: 'clientEventId', clientEventId: p.clientEventId, fields },
-      });
-    }
-    if (stored.status === null || stored.reply === null) throw new Error('a clock request was read before its outcome was stored');
-    if (stored.status === 200) return stored.reply as ClockReply;
-    const refusal = stored.reply as StoredRefusal;
-    const detail = Array.isArray(refusal.detail) ? refusal.detail.map((d) => Msg.fromJSON(d)).filter((d) => d !== undefined) : Msg.fromJSON(refusal.detail);
-    throw new AppError(ERROR_DEFS.get(refusal.code) ?? E.INTERNAL_ERROR, { ...(detail ? { detail } : {}), details: refusal.details });
-  }
-
-  /** Clock history, newest first, optionally within [from, to], paged. */
-  async history(userId: number, q: Static<typeof HistoryQuery>, locale: Locale): Promise<{ total: number; events: Static<typeof HistoryItem>[] }> {
-    const from = q.from === undefined ? null : new Date(q.from);
-    const to = q.to === undefined ? null : new Date(q.to);
-    if (from && to && from > to) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.clock.fromMustNotAfter'), details: { field: 'from' } });
-    const [user] = await this.liveWorker.execute({ user_id: userId });
-    if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.workerNotFound', { userId }), details: { userId } });
-    // A placeholder is not encoded by its column: instants go as ISO text.
-    const params = new Params()
-      .set('user_id', userId)
-      .set('from', from?.toISOString())
-      .set('to', to?.toISOString())
-      .set('limit', q.limit)
-      .set('offset', (q.page - 1) * q.limit);
-    const statements = this.histories.get(params.key, () => this.historyStatements(params));
-    const [counted] = await statements.total.execute(params.values);
-    const rows = await statements.page.execute(params.values);
-    return {
-      total: counted?.n ?? 0,
-      events: rows.map(({ event: e, qrName, site }) => ({
-        id: e.id,
-        event_type: e.eventType,
-        timestamp: e.createdAt.toISOString(),
-        qrCodeUsedName: qrName ?? FORCE_CLOCK_OUT,
-        siteName: site && siteName(site.name, site.isDefault, locale),
-        forced: e.forced,
-        notes: e.notes,
-        capturedAt: e.capturedAt?.toISOString() ?? null,
-        receivedAt: e.receivedAt.toISOString(),
-        late: e.late,
-        clientEventId: e.clientEventId,
-      })),
-    };
-  }
-
-  private historyStatements(params: Params) {
-    const where = and(
-      eq(clockEvents.userId, p('user_id')),
-      params.has('from') ? gte(clockEvents.createdAt, p('from')) : undefined,
-      params.has('to') ? lte(clockEvents.createdAt, p('to')) : undefined,
-    );
-    return {
-      total: this.db.orm.select({ n: count() }).from(clockEvents).where(where).prepare('tc_history_count'),
-      page: this.db.orm
-        .select({ event: clockEvents, qrName: qrCodes.name, site: { name: sites.name, isDefault: sites.isDefault } })
-        .from(clockEvents)
-        .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
-        .leftJoin(sites, eq(sites.id, clockEvents.siteId))
-        .where(where)
-        .orderBy(desc(clockEvents.createdAt), desc(clockEvents.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('tc_history_page'),
-    };
-  }
-
-  private lateStatements(q: Static<typeof LatePunchQuery>, params: Params) {
-    const where = and(
-      eq(clockEvents.late, true),
-      q.reviewed === undefined ? undefined : q.reviewed ? isNotNull(clockEvents.reviewedAt) : isNull(clockEvents.reviewedAt),
-      params.has('user_id') ? eq(clockEvents.userId, p('user_id')) : undefined,
-    );
-    return {
-      total: this.db.orm.select({ n: count() }).from(clockEvents).where(where).prepare('tc_late_count'),
-      page: this.selectLate()
-        .where(where)
-        .orderBy(desc(clockEvents.receivedAt), desc(clockEvents.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('tc_late_page'),
-    };
-  }
-
-  /** Late punches across workers, newest receipt first, optionally only (not) reviewed or one worker's. */
-  async latePunches(q: Static<typeof LatePunchQuery>): Promise<Static<typeof LatePunchList>> {
-    const params = new Params()
-      .shape(`reviewed:${q.reviewed ?? ''}`)
-      .set('user_id', q.userId)
-      .set('limit', q.limit)
-      .set('offset', (q.page - 1) * q.limit);
-    const statements = this.lateLists.get(params.key, () => this.lateStatements(q, params));
-    const [counted] = await statements.total.execute(params.values);
-    const rows = await statements.page.execute(params.values);
-    const total = counted?.n ?? 0;
-    return { punches: rows.map(lateView), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
-  }
-
-  /** Marks a late punch reviewed by `managerId` (the first review is kept); 404 for an event that is not a late punch. */
-  async review(eventId: number, managerId: number): Promise<Static<typeof LatePunch>> {
-    await this.db.orm
-      .update(clockEvents)
-      .set({ reviewedAt: sql`now()`, reviewedBy: managerId })
-      .where(and(eq(clockEvents.id, eventId), eq(clockEvents.late, true), isNull(clockEvents.reviewedAt)));
-    const [row] = await this.selectLate().where(and(eq(clockEvents.id, eventId), eq(clockEvents.late, true)));
-    if (!row) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.noLatePunch', { eventId }), details: { id: eventId } });
-    return lateView(row);
-  }
-
-  /** Late punches with their worker, QR code and reviewer. */
-  private selectLate() {
-    return this.db.orm
-      .select({ event: clockEvents, username: users.username, fullName: users.fullName, qrName: qrCodes.name, reviewer: { id: reviewers.id, username: reviewers.username } })
-      .from(clockEvents)
-      .innerJoin(users, eq(users.id, clockEvents.userId))
-      .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
-      .leftJoin(reviewers, eq(reviewers.id, clockEvents.reviewedBy));
   }
 
   private async qrCode(id: string) {
@@ -607,68 +431,6 @@ export class ClockService {
     );
     if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.workerNotFoundDisabled', { userId }), details: { userId } });
   }
-}
-
-const reviewers = alias(users, 'reviewer');
-
-const lateView = (r: {
-  event: typeof clockEvents.$inferSelect; username: string; fullName: string; qrName: string | null; reviewer: { id: number; username: string } | null;
-}): Static<typeof LatePunch> => {
-  const e = r.event;
-  return {
-    id: e.id,
-    user_id: e.userId,
-    username: r.username,
-    full_name: r.fullName,
-    event_type: e.eventType,
-    timestamp: e.createdAt.toISOString(),
-    capturedAt: e.capturedAt?.toISOString() ?? null,
-    receivedAt: e.receivedAt.toISOString(),
-    delaySeconds: Math.floor((e.receivedAt.getTime() - e.createdAt.getTime()) / 1000),
-    qrCodeUsedName: r.qrName ?? FORCE_CLOCK_OUT,
-    forced: e.forced,
-    notes: e.notes,
-    location: { latitude: e.latitude, longitude: e.longitude },
-    clientEventId: e.clientEventId,
-    implausibleGap: e.implausibleGap,
-    reviewedAt: e.reviewedAt?.toISOString() ?? null,
-    reviewedBy: r.reviewer,
-  };
-};
-
-/**
- * Claims (worker, client event id) for this request: true when it was free. On PostgreSQL a
- * request whose pair another transaction holds waits here until that one ends (the primary
- * key), then finds it taken (committed) or free (rolled back). `outcome` is stored at once for a
- * refusal; a success stores it with `settle` before its transaction commits.
- */
-async function claim(tx: Executor, p: Punch, outcome: { status: number; reply: unknown } | null): Promise<boolean> {
-  const rows = await tx.query(
-    `INSERT INTO timeclock.clock_requests (user_id, client_event_id, request, status, reply)
-     VALUES ($1, $2, $3::jsonb, $4, $5::jsonb) ON CONFLICT (user_id, client_event_id) DO NOTHING RETURNING 1`,
-    [p.input.userId, p.clientEventId, JSON.stringify(p.request), outcome?.status ?? null, outcome ? JSON.stringify(outcome.reply) : null],
-  );
-  return rows.length === 1;
-}
-
-async function settle(tx: Executor, userId: number, clientEventId: string, status: number, reply: ClockReply, eventId: number): Promise<void> {
-  await tx.query(
-    `UPDATE timeclock.clock_requests SET status = $3, reply = $4::jsonb, event_id = $5 WHERE user_id = $1 AND client_event_id = $2`,
-    [userId, clientEventId, status, JSON.stringify(reply), eventId],
-  );
-}
-
-async function lookup(exec: Executor, userId: number, clientEventId: string): Promise<StoredOutcome | undefined> {
-  const [row] = await exec.query<{ request: CanonicalRequest; status: number | null; reply: StoredOutcome['reply'] }>(
-    `SELECT request, status, reply FROM timeclock.clock_requests WHERE user_id = $1 AND client_event_id = $2`,
-    [userId, clientEventId],
-  );
-  if (!row) return undefined;
-  return {
-    request: row.request,
-    status: row.status,
-    reply: row.reply,
-  };
 }
 
 /**

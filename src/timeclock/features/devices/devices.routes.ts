@@ -1,6 +1,6 @@
 // Device registration and validation (DESIGN §7.5).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { assertSelfOrManager } from '../../auth.ts';
+import { assertSelfOrManager } from '../../kernel/auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors } from '../../http.ts';
 import { DeviceBody, RegisterReply, ValidateReply } from './devices.schema.ts';

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Body, DeviceUuid, Id } from '../../http.ts';
+import { DeviceInfo } from '../../kernel/device-binding.ts';
 
 export const DeviceBody = Body({ userId: Id('the user the device is for'), deviceUuid: DeviceUuid });
 
@@ -7,11 +8,6 @@ export const RegisterReply = Type.Object({
   message: Type.String(),
   deviceUuid: Type.String({ description: 'as stored: lower case' }),
   registeredAt: Type.String({ description: 'ISO 8601: when the binding was made' }),
-});
-
-export const DeviceInfo = Type.Object({
-  registeredAt: Type.String({ description: 'ISO 8601' }),
-  lastSeen: Type.String({ description: 'ISO 8601' }),
 });
 
 export const ValidateReply = Type.Object({

@@ -8,17 +8,14 @@ import type { Database } from '../../../platform/db/database.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import type { Caller } from '../../auth.ts';
+import type { Caller } from '../../kernel/auth.ts';
 import { devices, users } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { normaliseDevice } from '../../http.ts';
-import type { SecurityService } from '../security/security.service.ts';
-import type { DeviceInfo, RegisterReply, ValidateReply } from './devices.schema.ts';
+import type { SecurityEvents } from '../../kernel/security-events.ts';
+import type { BindOutcome, DeviceBinding, DeviceInfo, DeviceMismatch } from '../../kernel/device-binding.ts';
+import type { RegisterReply, ValidateReply } from './devices.schema.ts';
 import { msg } from '../../../platform/i18n.ts';
-
-export type BindOutcome =
-  | { ok: true; device: Static<typeof DeviceInfo>; newlyBound: boolean }
-  | { ok: false; reason: 'bound_to_another_device' | 'device_of_another_user' };
 
 /** A binding as the raw statements of bindOrCheck return it: times in epoch milliseconds. */
 interface BindingMs {
@@ -33,14 +30,14 @@ const info = (r: typeof devices.$inferSelect): Static<typeof DeviceInfo> => ({
   registeredAt: r.registeredAt.toISOString(), lastSeen: r.lastSeen.toISOString(),
 });
 
-export class DevicesService {
+export class DevicesService implements DeviceBinding {
   private readonly db: Database;
-  private readonly security: SecurityService;
+  private readonly securityEvents: SecurityEvents;
   /** The role of a user who is not deleted (every validate and register asks). */
   private readonly roleOf;
-  constructor({ db, security }: { db: Database; security: SecurityService }) {
+  constructor({ db, securityEvents }: { db: Database; securityEvents: SecurityEvents }) {
     this.db = db;
-    this.security = security;
+    this.securityEvents = securityEvents;
     this.roleOf = db.orm.select({ role: users.role }).from(users).where(and(eq(users.id, p('user_id')), isNull(users.deletedAt))).prepare('tc_device_user_role');
   }
 
@@ -145,8 +142,8 @@ export class DevicesService {
   }
 
   /** Records a device refusal in its own transaction; a failure to record does not change the answer. */
-  async recordMismatch(d: { userId: number; deviceUuid: string; reason: string; source: 'login' | 'register' | 'validate' }): Promise<void> {
-    await this.security.recordSeparately({
+  async recordMismatch(d: DeviceMismatch): Promise<void> {
+    await this.securityEvents.recordSeparately({
       userId: d.userId,
       type: 'device_mismatch',
       severity: 'medium',

@@ -2,7 +2,7 @@
 // worker and by managers. Samples are purged after LOCATION_RETENTION_DAYS (see the service).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../../platform/http/errors.ts';
-import { assertSelfOrManager } from '../../auth.ts';
+import { assertSelfOrManager } from '../../kernel/auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
 import { errors, UserIdParam } from '../../http.ts';

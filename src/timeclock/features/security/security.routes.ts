@@ -1,16 +1,16 @@
 // Security: the blacklist of mock-location apps (read by every signed-in user, managed by
 // managers), a worker's risk status, and the alert list for managers. Alerts are raised by the
-// server from what it observes (security.service.ts); clients cannot post them.
+// server from what it observes (../../kernel/security-events.ts); clients cannot post them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { localeOf } from '../../../platform/http/conventions.ts';
-import { assertSelfOrManager } from '../../auth.ts';
+import { assertSelfOrManager } from '../../kernel/auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, UserIdParam } from '../../http.ts';
 import {
   AlertIdParam, AlertItem, AlertsQuery, AlertsReply, AlertStepBody, BlacklistBody, BlacklistEntry, BlacklistParam, BlacklistReply, SecurityStatusReply,
 } from './security.schema.ts';
-import { RISK_THRESHOLDS, RISK_WINDOW_DAYS, SEVERITY_WEIGHT } from './security.service.ts';
+import { RISK_THRESHOLDS, RISK_WINDOW_DAYS, SEVERITY_WEIGHT } from '../../kernel/security-events.ts';
 
 const tags = ['Security'];
 const SCORING = `Risk score: the alerts of the last ${RISK_WINDOW_DAYS} days weighted by severity (low ${SEVERITY_WEIGHT.low}, medium ${SEVERITY_WEIGHT.medium}, high ${SEVERITY_WEIGHT.high}), capped at 100; `

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../platform/http/schemas.ts';
 import { Body, Id } from '../../http.ts';
 import { ALERT_STATUSES, SEVERITIES } from '../../db/schema.ts';
-import { ALERT_TYPES } from './security.service.ts';
+import { ALERT_TYPES } from '../../kernel/security-events.ts';
 
 const Severity = Type.Enum(SEVERITIES);
 const Level = Type.Enum(SEVERITIES, { description: 'risk level: low, medium or high' });

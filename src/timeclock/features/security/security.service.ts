@@ -1,87 +1,19 @@
 // Security: alerts raised by what the server observes, the risk score and level derived from
 // them, and the managed blacklist of mock-location apps.
-//
-// Scoring: every alert of the last RISK_WINDOW_DAYS counts by its severity (low 5, medium 20,
-// high 40); the sum, capped at 100, is the risk score. Level: high from 50, medium from 20,
-// low below. So one medium or high alert makes a worker `medium`; two high alerts, or a high
-// and a medium one, or five medium ones within a week make them `high`. Each alert writes a
-// security check record (score and level at that moment); the reported `securityStatus` is the
-// level computed now, so it falls back as alerts age out of the window.
+// How alerts are scored: ../../kernel/security-events.ts.
 import { and, asc, count, desc, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Logger } from 'pino';
 import type { Static } from 'typebox';
-import type { Database, Executor } from '../../../platform/db/database.ts';
+import type { Database } from '../../../platform/db/database.ts';
 import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import type { SEVERITIES } from '../../db/schema.ts';
 import { appBlacklist, securityAlerts, securityChecks, users } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { enqueueWebhook } from '../webhooks/webhooks.outbox.ts';
+import type { Role } from '../../kernel/auth.ts';
+import { RISK_SCORE_MAX, RISK_WINDOW_DAYS, riskLevel, WEIGHT_SQL } from '../../kernel/security-events.ts';
 import type { AlertItem, AlertsQuery, AlertsReply, BlacklistEntry, SecurityStatusReply } from './security.schema.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
-import type { Role } from '../../auth.ts';
 import { personName } from '../../seeds.ts';
-
-export const ALERT_TYPES = [
-  'geofence_violation', 'device_mismatch', 'forced_clock_out', 'qr_invalid',
-  'impossible_travel', 'implausible_accuracy', 'duplicate_event', 'out_of_order_event', 'late_punch',
-] as const;
-export type AlertType = (typeof ALERT_TYPES)[number];
-export type Severity = (typeof SEVERITIES)[number];
-export type RiskLevel = Severity;
-
-export const RISK_WINDOW_DAYS = 7;
-export const SEVERITY_WEIGHT = { low: 5, medium: 20, high: 40 } as const satisfies Record<Severity, number>;
-export const RISK_THRESHOLDS = { medium: 20, high: 50 } as const;
-export const RISK_SCORE_MAX = 100;
-
-export interface SecurityEvent {
-  userId: number;
-  type: AlertType;
-  severity: Severity;
-  details: Record<string, unknown>;
-}
-
-/** Weighted sum of severities as SQL over `security_alerts` rows. */
-const WEIGHT_SQL = `CASE severity WHEN 'high' THEN ${SEVERITY_WEIGHT.high} WHEN 'medium' THEN ${SEVERITY_WEIGHT.medium} ELSE ${SEVERITY_WEIGHT.low} END`;
-const LEVEL_SQL = (score: string) =>
-  `CASE WHEN ${score} >= ${RISK_THRESHOLDS.high} THEN 'high' WHEN ${score} >= ${RISK_THRESHOLDS.medium} THEN 'medium' ELSE 'low' END`;
-
-export function riskLevel(score: number): RiskLevel {
-  return score >= RISK_THRESHOLDS.high ? 'high' : score >= RISK_THRESHOLDS.medium ? 'medium' : 'low';
-}
-
-/**
- * Stores an alert, records the worker's new risk score and level, and queues a
- * `security.violation` webhook, all with the caller's `exec` (run it in the transaction of the
- * event that raised the alert).
- */
-export async function recordSecurityEvent(exec: Executor, event: SecurityEvent): Promise<void> {
-  // Raw: a multi-statement CTE write (the alert and the worker's new risk in one round trip);
-  // its time as epoch milliseconds, as a raw row's timestamps differ between the drivers.
-  const [row] = await exec.query<{ alert_id: number; created_ms: number }>(
-    `WITH alert AS (
-       INSERT INTO timeclock.security_alerts (user_id, alert_type, severity, details)
-       VALUES ($1, $2, $3, $4::jsonb) RETURNING id, created_at),
-     score AS (
-       SELECT least(${RISK_SCORE_MAX}, $5::int + coalesce(sum(${WEIGHT_SQL}), 0))::int AS s
-       FROM timeclock.security_alerts
-       WHERE user_id = $1 AND created_at > now() - make_interval(days => ${RISK_WINDOW_DAYS}))
-     INSERT INTO timeclock.security_checks (user_id, risk_score, risk_level)
-     SELECT $1, s, ${LEVEL_SQL('s')} FROM score
-     RETURNING (SELECT id FROM alert) AS alert_id, (SELECT floor(extract(epoch FROM created_at) * 1000)::float8 FROM alert) AS created_ms`,
-    [event.userId, event.type, event.severity, JSON.stringify(event.details), SEVERITY_WEIGHT[event.severity]],
-  );
-  await enqueueWebhook(exec, 'security.violation', {
-    userId: event.userId,
-    alertType: event.type,
-    severity: event.severity,
-    timestamp: new Date(row!.created_ms).toISOString(),
-    alertId: row!.alert_id,
-    details: event.details,
-  });
-}
 
 export const RECENT_ALERTS = 20;
 
@@ -113,14 +45,12 @@ const inRiskWindow = gt(securityAlerts.createdAt, sql`now() - make_interval(days
 
 export class SecurityService {
   private readonly db: Database;
-  private readonly logger: Logger;
   private readonly statusOf;
   private readonly alertLists = new Statements<ReturnType<SecurityService['alertStatements']>>();
   private readonly blacklisted;
 
-  constructor({ db, logger }: { db: Database; logger: Logger }) {
+  constructor({ db }: { db: Database }) {
     this.db = db;
-    this.logger = logger;
     const orm = db.orm;
     const ofUser = and(eq(securityAlerts.userId, p('user_id')), inRiskWindow);
     this.statusOf = {
@@ -136,18 +66,6 @@ export class SecurityService {
         .prepare('tc_security_recent_alerts'),
     };
     this.blacklisted = orm.select({ packageId: appBlacklist.packageId }).from(appBlacklist).orderBy(asc(appBlacklist.packageId)).prepare('tc_app_blacklist');
-  }
-
-  /**
-   * Records the security event of a refused request in a transaction of its own (the request's
-   * own work, if any, is rolled back). Recording problems are logged, not reported to the caller.
-   */
-  async recordSeparately(event: SecurityEvent): Promise<void> {
-    try {
-      await this.db.transaction((tx) => recordSecurityEvent(tx, event));
-    } catch (err) {
-      this.logger.error({ err, userId: event.userId, type: event.type }, 'could not record a security event');
-    }
   }
 
   /** Latest check, alerts of the risk window (newest first, at most RECENT_ALERTS) and the level now; 404 when no such worker. */

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../../platform/db/database.ts';
 import { backoffMs, LeaseTable, Poller, workerId } from '../../../platform/jobs/leases.ts';
 import { postWebhook, signature } from './webhooks.http.ts';
-import { WEBHOOK_CHANNEL } from './webhooks.outbox.ts';
+import { WEBHOOK_CHANNEL } from '../../kernel/webhook-outbox.ts';
 import type { Backlog } from '../../../platform/metrics.ts';
 
 export interface DispatcherOptions {

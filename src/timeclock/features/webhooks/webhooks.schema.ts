@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../platform/http/schemas.ts';
 import { Body, Id } from '../../http.ts';
 import { DELIVERY_STATUSES } from '../../db/schema.ts';
-import { WEBHOOK_EVENTS } from './webhooks.outbox.ts';
+import { WEBHOOK_EVENTS } from '../../kernel/webhook-outbox.ts';
 
 const Url = Type.String({
   minLength: 8,

@@ -9,7 +9,7 @@ import { AppError } from '../../../platform/http/errors.ts';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { privateHostProblem } from './webhooks.http.ts';
-import { WEBHOOK_CHANNEL } from './webhooks.outbox.ts';
+import { WEBHOOK_CHANNEL } from '../../kernel/webhook-outbox.ts';
 import type {
   CreateWebhookBody, DeliveriesQuery, DeliveriesReply, DeliveryRecord, UpdateWebhookBody, WebhookRecord, WebhookWithSecret,
 } from './webhooks.schema.ts';

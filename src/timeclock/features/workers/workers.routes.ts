@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { localeOf } from '../../../platform/http/conventions.ts';
-import { assertSelfOrManager } from '../../auth.ts';
+import { assertSelfOrManager } from '../../kernel/auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, IdParam } from '../../http.ts';
 import {

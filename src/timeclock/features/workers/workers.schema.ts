@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../platform/http/schemas.ts';
 import { Body, Id } from '../../http.ts';
-import { DeviceInfo } from '../devices/devices.schema.ts';
+import { DeviceInfo } from '../../kernel/device-binding.ts';
 
 export const LIST_LIMIT_MAX = 100;
 

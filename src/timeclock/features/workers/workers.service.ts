@@ -10,9 +10,9 @@ import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
 import { p, Params, Statements } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { REVOKE_TOKENS, type TimeclockAuth } from '../../auth.ts';
+import { REVOKE_TOKENS, type TimeclockAuth } from '../../kernel/auth.ts';
 import { devices, lastPositions, tags, users, workerState, workerTags } from '../../db/schema.ts';
-import { isTrackingWithin } from '../../tracking.ts';
+import { isTrackingWithin } from '../../kernel/positions.ts';
 import { E } from '../../errors.ts';
 import {
   LIST_LIMIT_MAX, type PublicWorker, type Tag, type WorkerCreateBody, type WorkerDetail, type WorkerItem, type WorkerList, type WorkerListQuery,

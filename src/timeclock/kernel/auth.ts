@@ -13,13 +13,13 @@
 // LISTEN/NOTIFY), on every other one, the cache's expiry bounding the delay if a message is lost.
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { sql } from 'drizzle-orm';
-import type { JwtCodec } from '../platform/auth/jwt.ts';
-import type { PubSub } from '../platform/cache/pubsub.ts';
-import type { Database } from '../platform/db/database.ts';
-import { AppError } from '../platform/http/errors.ts';
-import type { ROLES } from './db/schema.ts';
-import { E } from './errors.ts';
-import { msg } from '../platform/i18n.ts';
+import type { JwtCodec } from '../../platform/auth/jwt.ts';
+import type { PubSub } from '../../platform/cache/pubsub.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import type { ROLES } from '../db/schema.ts';
+import { E } from '../errors.ts';
+import { msg } from '../../platform/i18n.ts';
 
 export type Role = (typeof ROLES)[number];
 

@@ -7,7 +7,7 @@
 // Distances are great-circle (haversine, mean Earth radius). Polygon tests work in a local flat
 // projection around the point, accurate for fences up to tens of kilometres; a polygon must not
 // cross the antimeridian or contain a pole.
-import { msg, type Msg } from '../../../platform/i18n.ts';
+import { msg, type Msg } from '../../platform/i18n.ts';
 
 export interface Point {
   latitude: number;

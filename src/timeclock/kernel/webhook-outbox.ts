@@ -1,7 +1,7 @@
 // The webhook outbox: events are written as delivery rows in the transaction of the event
 // itself (so a delivery exists if and only if the event was committed), one row per active
-// endpoint subscribed to the event. The dispatcher (webhooks.dispatcher.ts) sends them.
-import type { Executor } from '../../../platform/db/database.ts';
+// endpoint subscribed to the event. The dispatcher (../features/webhooks/webhooks.dispatcher.ts) sends them.
+import type { Executor } from '../../platform/db/database.ts';
 
 export const WEBHOOK_EVENTS = ['worker.clock_in', 'worker.clock_out', 'security.violation'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

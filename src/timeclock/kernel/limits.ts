@@ -15,12 +15,12 @@
 // convention (platform/http/rate-limit.ts), which the back office follows too.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
-import { rateLimitStorage } from '../platform/cache/rate-limit-store.ts';
-import { AppError } from '../platform/http/errors.ts';
-import { limitHook } from '../platform/http/rate-limit.ts';
-import type { Platform } from '../platform/platform.ts';
-import { E } from './errors.ts';
-import { msg } from '../platform/i18n.ts';
+import { rateLimitStorage } from '../../platform/cache/rate-limit-store.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { limitHook } from '../../platform/http/rate-limit.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { E } from '../errors.ts';
+import { msg } from '../../platform/i18n.ts';
 
 export type LimitTier = 'auth' | 'clock' | 'location' | 'general';
 
