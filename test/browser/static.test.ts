@@ -5,11 +5,9 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { ensureConsoleBuilt } from '../helpers/browser.ts';
 
 let app: TestApp;
 before(async () => {
-  ensureConsoleBuilt();
   app = await startApp();
 });
 after(() => app?.close());

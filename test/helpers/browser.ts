@@ -29,7 +29,7 @@ export async function launchBrowser(args: string[] = []): Promise<Browser> {
   });
 }
 
-/** Builds the console when its build is missing or stale (scripts/web.ts ensure). */
+/** Builds the clients when their build is missing or stale (scripts/web.ts ensure): once, in test/global-setup.ts. */
 export function ensureConsoleBuilt(): void {
   execFileSync(process.execPath, [path.join(root, 'scripts/web.ts'), 'ensure'], { cwd: root, stdio: 'inherit' });
 }
@@ -41,7 +41,6 @@ export interface ConsoleServer {
 
 /** The real server on a free port, serving the console. */
 export async function startConsole(overrides: Record<string, string> = {}, opts: ServerOptions = {}): Promise<ConsoleServer> {
-  ensureConsoleBuilt();
   const app = await startApp(overrides, opts);
   await app.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.app.server.address() as { port: number };

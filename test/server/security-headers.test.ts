@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { ensureConsoleBuilt } from '../helpers/browser.ts';
 
 type Headers = Record<string, string | string[] | number | undefined>;
 
@@ -45,7 +44,6 @@ const html = { accept: 'text/html' };
 describe('security headers', () => {
   let app: TestApp;
   before(async () => {
-    ensureConsoleBuilt();
     app = await startApp();
   });
   after(() => app?.close());
