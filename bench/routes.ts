@@ -195,6 +195,7 @@ async function main() {
     [/\/captcha$/, 'captcha image: CPU-bound rendering, not a list or detail'],
     [/\/ws\//, 'WebSocket'],
     [/\/download$|\/public\/:/, 'file download'],
+    [/\/import\/:id\/rejected$/, 'CSV download of an import’s refused rows'],
     [/\/google-authenticator\/qrcode$/, 'renders a QR code image: not a list or detail'],
     [/\/monitor\/system$/, 'samples the server’s CPU over an interval: not a database list or detail'],
     [/\/exports\/:id$|\/export\/status\/:id$/, 'status of an export task: exists only while an export runs'],
