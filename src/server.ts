@@ -14,6 +14,7 @@ import { migrate } from './platform/db/migrate.ts';
 import { buildValidator, RequestValidationError, validationMessages } from './platform/http/validation.ts';
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
+import { requestLogger } from './platform/logger.ts';
 import { installCors } from './platform/http/cors.ts';
 import { limitJsonDepth } from './platform/http/json-body.ts';
 import { acceptPending, spareArrivingRequests } from './platform/http/connections.ts';
@@ -85,6 +86,7 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
       requestIdHeader: false,
       logController: new LogController({ requestIdLogLabel: 'trace_id' }),
+      childLoggerFactory: requestLogger,
       genReqId: (req) => {
         const given = req.headers['x-trace-id'] ?? req.headers['x-request-id'];
         return typeof given === 'string' && TRACE_ID.test(given) ? given : randomUUID().replaceAll('-', '');
