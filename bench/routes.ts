@@ -32,7 +32,7 @@
 //
 // Runs on PGlite by default; BENCH_DATABASE_URL (a fresh database is made next to it and dropped
 // at the end) and BENCH_REDIS_URL for PostgreSQL and Redis. Knobs: BENCH_SECONDS (3),
-// BENCH_ROUNDS (3), BENCH_CONCURRENCY (8), BENCH_ONLY (substring of "METHOD /path"),
+// BENCH_ROUNDS (3), BENCH_CONCURRENCY (8), BENCH_ONLY (substrings of "METHOD /path", separated by |),
 // BENCH_SCALE (1; 0.01 for a quick run).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -56,7 +56,9 @@ const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const ONLY = process.env.BENCH_ONLY;
+/** The routes kept: those whose label contains one of BENCH_ONLY's `|`-separated substrings; all without it. */
+const ONLY = process.env.BENCH_ONLY?.split('|').filter((s) => s !== '');
+const kept = (label: string) => !ONLY?.length || ONLY.some((s) => label.includes(s));
 const WARM_UP_SECONDS = Math.min(1, SECONDS);
 const SETTLE_MS = 300;
 const NOISE = 0.15;
@@ -193,6 +195,7 @@ async function main() {
     [/\/captcha$/, 'captcha image: CPU-bound rendering, not a list or detail'],
     [/\/ws\//, 'WebSocket'],
     [/\/download$|\/public\/:/, 'file download'],
+    [/\/import\/:id\/rejected$/, 'CSV download of an import’s refused rows'],
     [/\/google-authenticator\/qrcode$/, 'renders a QR code image: not a list or detail'],
     [/\/monitor\/system$/, 'samples the server’s CPU over an interval: not a database list or detail'],
     [/\/exports\/:id$|\/export\/status\/:id$/, 'status of an export task: exists only while an export runs'],
@@ -225,7 +228,7 @@ async function main() {
     const qs = new URLSearchParams(query).toString();
     const full = qs ? `${concrete}?${qs}` : concrete;
     const label = `GET ${full}`;
-    if (ONLY && !`GET ${url} ${label}`.includes(ONLY)) continue;
+    if (!kept(`GET ${url} ${label}`)) continue;
     measured.push({ label, url: full, token: url.startsWith('/api/admin/') ? adminToken : managerToken });
   }
   console.log(`skipped (not JSON lists or details): ${skipped.length}`);
@@ -332,7 +335,7 @@ async function main() {
     { label: 'POST /api/location/update', kind: 'write', note: `LocationService.update, ${locationVariants.length} workers`, route: { url: `${origin}/api/location/update`, method: 'POST', requests: locationVariants }, bare: { url: '/bare/location', method: 'POST', requests: locationVariants } },
     { label: 'POST /api/clock', kind: 'write', note: `ClockService.clock, ${clockWorkers.length} workers in turn`, cycle: true, route: { url: `${origin}/api/clock`, method: 'POST', headers: { authorization: `Bearer ${managerToken}` }, requests: clockVariants }, bare: { url: '/bare/clock', method: 'POST', requests: clockVariants } },
   ];
-  pairs.push(...writes.filter((w) => !ONLY || w.label.includes(ONLY)));
+  pairs.push(...writes.filter((w) => kept(w.label)));
 
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareOrigin = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;

@@ -2,7 +2,7 @@
 // the enabled services under their prefixes, and the process-level health endpoints.
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyRequest, onRouteHookHandler } from 'fastify';
 import Fastify, { LogController } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { migrate } from './platform/db/migrate.ts';
 import { buildValidator, RequestValidationError, validationMessages } from './platform/http/validation.ts';
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
+import { requestLogger } from './platform/logger.ts';
 import { installCors } from './platform/http/cors.ts';
 import { limitJsonDepth } from './platform/http/json-body.ts';
 import { acceptPending, spareArrivingRequests } from './platform/http/connections.ts';
@@ -38,6 +39,10 @@ export interface ServerOptions extends PlatformOptions {
 }
 
 const TRACE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+/** This process's trace IDs: 32 hex digits, a random half per process and a counter (a UUID per request cost more than the ID is worth). */
+const TRACE_PREFIX = randomBytes(8).toString('hex');
+let traceCounter = 0;
+const nextTraceId = () => TRACE_PREFIX + (++traceCounter).toString(16).padStart(16, '0');
 
 /** Applies the migrations of the enabled services (also `npm run migrate`). */
 export async function migrateAll(platform: Platform): Promise<void> {
@@ -85,9 +90,10 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
       requestIdHeader: false,
       logController: new LogController({ requestIdLogLabel: 'trace_id' }),
+      childLoggerFactory: requestLogger,
       genReqId: (req) => {
         const given = req.headers['x-trace-id'] ?? req.headers['x-request-id'];
-        return typeof given === 'string' && TRACE_ID.test(given) ? given : randomUUID().replaceAll('-', '');
+        return typeof given === 'string' && TRACE_ID.test(given) ? given : nextTraceId();
       },
       schemaErrorFormatter: (errors, dataVar) => new RequestValidationError(validationMessages(errors, dataVar)),
       // Fastify's type says an Ajv compile function; at run time it calls the result with the route schema.
@@ -138,7 +144,8 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       bodyTimeoutMs > 0 &&
       (request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0) &&
       !String(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/');
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback hooks (no promise per request): they run on every request.
+    app.addHook('onRequest', (request, reply, done) => {
       if (request.headers.upgrade === undefined) {
         inFlight.set(request, { replied: false, closed: false });
         let bodyTimer: NodeJS.Timeout | undefined;
@@ -157,10 +164,11 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       reply.header('X-Trace-ID', request.id);
       // While shutting down, a finished response also ends its keep-alive connection.
       if (shuttingDown) reply.header('Connection', 'close');
+      done();
     });
-    app.addHook('onSend', async (request, _reply, payload) => {
+    app.addHook('onSend', (request, _reply, payload, done) => {
       progress(request, 'replied');
-      return payload;
+      done(null, payload);
     });
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Server } from '../../src/server.ts';
-import { closeAll, MANAGER_PASSWORD, onPostgres, startApp, startWithSibling, withRedis, type TestApp } from '../helpers/app.ts';
+import { closeAll, MANAGER_PASSWORD, onPostgres, startApp, startWithSibling, withRedis, within, type TestApp } from '../helpers/app.ts';
 import { assertLimitHeaders } from '../helpers/assert.ts';
 import { call, type Reply } from '../helpers/http.ts';
 import { assertTcError, clock, createWorker, tokenUserId, newDeviceUuid, siteWithQr, workerLogin, signedInWorker } from '../helpers/timeclock.ts';
@@ -132,5 +132,44 @@ describe('rate limits across instances', { skip: onPostgres && withRedis ? false
     }
     assertTcError(await from(b, '10.1.0.1', 'POST', '/api/auth/login', body), 429, 'RATE_LIMITED');
     assertTcError(await from(a, '10.1.0.1', 'POST', '/api/auth/login', body), 429, 'RATE_LIMITED');
+  });
+
+  test('the general limit on one instance refuses the 101st request of a minute, at once', async () => {
+    const manager = (await from(a, '10.1.0.9', 'POST', '/api/auth/login', { username: 'manager', password: MANAGER_PASSWORD, deviceUuid: newDeviceUuid('web') })).body.token as string;
+    const { token, ...w } = await signedInWorker(a, manager);
+    for (let i = 1; i <= 100; i++) {
+      const res = await call(a, 'GET', `/api/workers/${w.id}`, { token });
+      assert.equal(res.status, 200);
+      assertLimitHeaders(res, 100, 100 - i);
+    }
+    const over = await call(a, 'GET', `/api/workers/${w.id}`, { token });
+    assertTcError(over, 429, 'RATE_LIMITED');
+    assertLimitHeaders(over, 100, 0);
+  });
+
+  test('the general limit across instances: the other instance accepts only until its counts are reconciled with Redis', async () => {
+    const manager = (await from(b, '10.1.0.9', 'POST', '/api/auth/login', { username: 'manager', password: MANAGER_PASSWORD, deviceUuid: newDeviceUuid('web') })).body.token as string;
+    const { token, ...w } = await signedInWorker(a, manager);
+    for (let i = 1; i <= 100; i++) assert.equal((await call(a, 'GET', `/api/workers/${w.id}`, { token })).status, 200);
+    assertTcError(await call(a, 'GET', `/api/workers/${w.id}`, { token }), 429, 'RATE_LIMITED');
+    // The sibling has not counted this user yet: its first request is accepted (the documented
+    // bound), and it goes on accepting only until its reconciliation brings it the shared total.
+    const accepted: number[] = [];
+    const refused = await within(10_000, async () => {
+      const res = await call(b, 'GET', `/api/workers/${w.id}`, { token });
+      if (res.status === 429) return res;
+      assert.equal(res.status, 200);
+      accepted.push(Number(res.headers['x-ratelimit-remaining']));
+      return undefined;
+    });
+    assert.ok(refused, 'the sibling never learnt of the first instance’s count');
+    assertTcError(refused.value, 429, 'RATE_LIMITED');
+    assertLimitHeaders(refused.value, 100, 0);
+    assert.ok(accepted.length >= 1);
+    // What it accepted meanwhile it counted from 1, as an instance that had seen nothing else.
+    assert.deepEqual(accepted, accepted.map((_, i) => 99 - i));
+    // From then on both refuse: the shared count holds both instances' requests.
+    assertTcError(await call(b, 'GET', `/api/workers/${w.id}`, { token }), 429, 'RATE_LIMITED');
+    assertTcError(await call(a, 'GET', `/api/workers/${w.id}`, { token }), 429, 'RATE_LIMITED');
   });
 });

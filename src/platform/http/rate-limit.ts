@@ -2,7 +2,10 @@
 // limited route carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch
 // seconds at which the window ends), whatever its status (a refused login, a 401 refresh, the
 // 429 itself); over the limit, the service's own 429 with Retry-After (seconds). Counters live
-// in @fastify/rate-limit's store (rate-limit-store.ts), fixed windows.
+// in @fastify/rate-limit's store (platform/cache/rate-limit-store.ts), fixed windows: exact
+// (one Redis round trip per request when Redis is configured), or, for a rule that gives
+// `reconcileMs`, counted in the instance's memory and reconciled with Redis every
+// `reconcileMs` (no round trip on the request's path; approximate across instances, see the store).
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 
 export interface LimitRule {
@@ -11,8 +14,14 @@ export interface LimitRule {
   windowMs: number;
   /** What is counted: a tier and the client IP or the user. */
   key: (request: FastifyRequest) => string;
-  /** In-process store only: keys kept (the least recently used dropped beyond it). */
+  /** Keys kept in memory (in-process store, or counted in memory): beyond it, the least recently used (or oldest) dropped. */
   cache?: number;
+  /**
+   * Counted in this instance's memory and added to the shared counter every so many ms: with
+   * several instances, they may accept together, beyond `max`, what the others accepted from
+   * the same key during one interval. Unset: every request counted in the shared store.
+   */
+  reconcileMs?: number;
 }
 
 /** The service's 429 (its envelope), given the limit and the seconds until the window ends. */
@@ -24,6 +33,8 @@ export function limitHook(app: FastifyInstance, rule: LimitRule, refuse: RefuseO
     timeWindow: rule.windowMs,
     keyGenerator: rule.key,
     ...(rule.cache ? { cache: rule.cache } : {}),
+    // Passed through to the store's child() (the plugin merges unknown options into its parameters).
+    ...(rule.reconcileMs ? ({ reconcileMs: rule.reconcileMs } as object) : {}),
   });
   return async (request, reply) => {
     const r = await check(request);

@@ -7,7 +7,12 @@
 //   location  TIMECLOCK_RATE_LIMIT_LOCATION  (60)  per minute per user       (POST /location/update)
 //   general   TIMECLOCK_RATE_LIMIT_GENERAL   (100) per minute per user       (every other signed-in route)
 //
-// Each tier is one fixed one-minute window per key, shared by all routes of the tier. The
+// Each tier is one fixed one-minute window per key, shared by all routes of the tier. With
+// Redis, `auth`, `clock` and `location` are counted exactly in Redis (a round trip per request);
+// `general`, which every other signed-in request pays, is counted in each instance's memory and
+// reconciled with Redis every RECONCILE_MS (250 ms): exact on one instance, and across
+// instances approximate by at most what the other instances accept from the user during one
+// interval (and its round trip). The
 // per-user tiers run after authentication (a request without a valid token is refused before it
 // is counted); `auth` runs first, so that every attempt counts. Every response of a limited
 // route carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds of
@@ -26,6 +31,8 @@ export type LimitTier = 'auth' | 'clock' | 'location' | 'general';
 
 export const WINDOW_MS = 60_000;
 const LOCAL_KEYS = 100_000;
+/** How often the `general` tier's counts in memory are added to Redis (see above). */
+export const RECONCILE_MS = 250;
 
 /** Registers the counter store and returns the hook of each tier. */
 export async function installLimits(app: FastifyInstance, platform: Platform): Promise<Record<LimitTier, onRequestAsyncHookHandler>> {
@@ -46,6 +53,7 @@ export async function installLimits(app: FastifyInstance, platform: Platform): P
       windowMs: WINDOW_MS,
       key: tier === 'auth' ? (req) => `${tier}:${req.ip}` : (req) => `${tier}:${req.user!.userId}`,
       cache: LOCAL_KEYS,
+      ...(tier === 'general' ? { reconcileMs: RECONCILE_MS } : {}),
     }, ({ max: limit, retryAfter }) => new AppError(E.RATE_LIMITED, {
       detail: msg('timeclock.limits.rateLimited', { limit, tier: msg(`timeclock.limits.tier.${tier}`), retryAfter }),
       details: { limit, tier, retryAfter },
