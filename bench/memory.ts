@@ -184,8 +184,10 @@ async function measure(label: string, target: number, env: Record<string, string
 
     let n = 0;
     let clockedIn = false;
-    // One clock event at a time, each the opposite of the last one recorded.
+    // One clock event at a time, each the opposite of the last one recorded, and none within the
+    // duplicate-punch window (CLOCK_MIN_INTERVAL_SECONDS, 10 s) of the last: it would be refused.
     let clockBusy = false;
+    let lastPunch = 0;
     const mix: (() => [string, string, unknown, string | undefined])[] = [
       () => ['GET', '/api/admin/admins?page=1&page_size=10', undefined, admin],
       () => ['GET', '/api/admin/admins?page=1&page_size=20&username=adm&status=1&order_by=created_at:desc', undefined, admin],
@@ -199,8 +201,9 @@ async function measure(label: string, target: number, env: Record<string, string
       () => ['GET', '/api/managers/workers', undefined, manager],
       () => ['POST', '/api/location/update', { userId: workerId, latitude: SITE.latitude, longitude: SITE.longitude, source: 'background', accuracy: 10 }, worker],
       () => {
-        if (clockBusy) return ['GET', `/api/worker/clock-history/${workerId}`, undefined, worker];
+        if (clockBusy || Date.now() - lastPunch < 11_000) return ['GET', `/api/worker/clock-history/${workerId}`, undefined, worker];
         clockBusy = true;
+        lastPunch = Date.now();
         return ['POST', '/api/clock', { userId: workerId, eventType: clockedIn ? 'clock_out' : 'clock_in', qrCodeValue: qr, latitude: SITE.latitude, longitude: SITE.longitude }, worker];
       },
       () => ['GET', `/api/worker/clock-history/${workerId}`, undefined, worker],

@@ -3,18 +3,21 @@
 import { enableCompileCache } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-// Node keeps the compiled sources (TypeScript stripped, bytecode) between starts, in the
-// system's temporary folder: the modules below load in about half the time from the second
-// start on. Turned on before they are imported, hence the dynamic imports.
-enableCompileCache();
-const { loadConfig } = await import('./platform/config.ts');
-const { listenMetrics } = await import('./platform/http/metrics-endpoint.ts');
-const { endpointOf, exitOnStartupError } = await import('./platform/startup.ts');
-const { createLogger, prettyLogs } = await import('./platform/logger.ts');
-const { announceReady } = await import('./platform/ready-message.ts');
-const { buildServer } = await import('./server.ts');
+/**
+ * The modules the server runs, imported once Node's compile cache is on (scripts/compile-cache.ts
+ * imports them ahead of `npm start`'s server, in a process of its own).
+ */
+export const serverModules = () =>
+  Promise.all([
+    import('./platform/config.ts'),
+    import('./platform/http/metrics-endpoint.ts'),
+    import('./platform/startup.ts'),
+    import('./platform/logger.ts'),
+    import('./platform/ready-message.ts'),
+    import('./server.ts'),
+  ]);
 
-async function main() {
+async function main([{ loadConfig }, { listenMetrics }, { endpointOf }, { createLogger, prettyLogs }, { announceReady }, { buildServer }]: Awaited<ReturnType<typeof serverModules>>) {
   const config = loadConfig();
   const log = createLogger(config);
   const database = config.DATABASE_URL ? `PostgreSQL at ${endpointOf(config.DATABASE_URL)}` : `embedded PostgreSQL (PGlite) in ${config.dataDir}`;
@@ -72,4 +75,12 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-main().catch(exitOnStartupError);
+// Node keeps the compiled sources (TypeScript stripped, bytecode) between starts, in the
+// system's temporary folder (or NODE_COMPILE_CACHE, as `npm start` sets it): the modules load in
+// about half the time from the second start on. Turned on before they are imported, hence the
+// dynamic imports.
+if (import.meta.main) {
+  enableCompileCache();
+  const modules = await serverModules();
+  main(modules).catch(modules[2].exitOnStartupError);
+}

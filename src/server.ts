@@ -12,6 +12,7 @@ import type { FeatureOptions } from './admin/context.ts';
 import { loadConfig, type Config } from './platform/config.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { buildValidator, RequestValidationError, validationMessages } from './platform/http/validation.ts';
+import { buildSerializer } from './platform/http/serializers.ts';
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { requestLogger } from './platform/logger.ts';
@@ -97,7 +98,7 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       },
       schemaErrorFormatter: (errors, dataVar) => new RequestValidationError(validationMessages(errors, dataVar)),
       // Fastify's type says an Ajv compile function; at run time it calls the result with the route schema.
-      schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+      schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer } },
       // No per-plugin start-up timeout: Fastify's default (10 s of wall time per plugin) failed
       // healthy starts on a loaded machine. A start that hangs is bounded elsewhere: the
       // dependencies by DEPENDENCY_TIMEOUT_MS, the process by its orchestrator's start-up probe

@@ -1,8 +1,8 @@
 // What every service context installs: its error shape for every failure (ours and the
 // framework's: malformed JSON, 404, 405, 413, 415, validation, 429), and its OpenAPI page.
 import fastifySwagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyApiReferenceOptions } from '@scalar/fastify-api-reference';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import type { HTTPMethod } from 'find-my-way';
 import Router from 'find-my-way';
 import type { TSchema } from 'typebox';
@@ -197,7 +197,7 @@ export async function registerDocs(app: FastifyInstance, opts: DocsOptions): Pro
     const url = opts.publicUrl ?? `${request.protocol}://${request.host}`;
     return { ...(payload as object), servers: [{ url, description: opts.publicUrl ? 'PUBLIC_URL' : 'this server' }] };
   });
-  await app.register(scalar, {
+  referencePage(app, {
     routePrefix: opts.route.slice(prefix.length) as `/${string}`,
     logLevel: 'warn',
     configuration: {
@@ -213,4 +213,45 @@ export async function registerDocs(app: FastifyInstance, opts: DocsOptions): Pro
       content: () => (app as unknown as Record<string, () => unknown>)[opts.decorator]!(),
     },
   });
+}
+
+/** What Scalar's plugin serves under its prefix (Fastify ignores the trailing slash: `/` is also the prefix itself). */
+const REFERENCE_ROUTES = ['/', '/openapi.json', '/openapi.yaml', '/js/scalar.js'] as const;
+
+/**
+ * Scalar's reference page, its plugin loaded on the first request for one of its routes: the
+ * plugin's module holds the page's 4 MB script twice (as its source and as a string, 16 MB of
+ * heap for a page few ever open). Its routes are declared at start (the router is closed
+ * afterwards); the plugin then runs once against this context with its route declarations
+ * collected, and each route hands over to the plugin's own handler.
+ */
+function referencePage(app: FastifyInstance, options: FastifyApiReferenceOptions): void {
+  let handlers: Promise<Map<string, RouteHandlerMethod>> | undefined;
+  const load = async () => {
+    const { default: plugin } = await import('@scalar/fastify-api-reference');
+    const routes = new Map<string, RouteHandlerMethod>();
+    const collector = Object.create(app, { route: { value: (route: RouteOptions) => routes.set(route.url, route.handler) } }) as FastifyInstance;
+    await new Promise<void>((resolve, reject) => {
+      plugin(collector, options, (err?: Error) => (err ? reject(err) : resolve()));
+    });
+    return routes;
+  };
+  for (const path of REFERENCE_ROUTES) {
+    const url = `${options.routePrefix}${path}`;
+    app.route({
+      method: 'GET',
+      url,
+      schema: { hide: true },
+      logLevel: 'warn',
+      handler: async function (request, reply) {
+        handlers ??= load();
+        const handler = (await handlers.catch((err: unknown) => {
+          handlers = undefined;
+          throw err;
+        })).get(url);
+        if (!handler) throw new Error(`the reference page's plugin declares no route ${url}`);
+        return handler.call(this, request, reply);
+      },
+    });
+  }
 }
