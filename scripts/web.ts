@@ -5,7 +5,8 @@
 // The API types are generated from the documents the server itself serves (/api/admin/docs/
 // openapi.json for the administration console, /api/docs/openapi.json for the time-clock app;
 // built in this process on an in-memory database), so a changed route schema breaks the client's
-// type-check, not a user's screen.
+// type-check, not a user's screen. One build at a time per checkout (web/.build.lock): two
+// `npm start`s, or test files side by side, would otherwise build into the same folders at once.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,8 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import openapiTS, { astToString } from 'openapi-typescript';
 import pino from 'pino';
 import { build } from 'vite';
+import { lockDataDir } from '../src/platform/db/data-dir-lock.ts';
+import { StartupError } from '../src/platform/startup.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -30,6 +33,20 @@ const CLIENTS: Client[] = [
 ];
 
 const STAMP = '.built';
+const LOCK = path.join(root, 'web', '.build.lock');
+
+/** Takes the build lock, waiting while another live process builds; returns its release. */
+async function buildLock(): Promise<() => void> {
+  for (let waited = 0; ; waited += 500) {
+    try {
+      return lockDataDir(LOCK, 'the web build');
+    } catch (err) {
+      if (!(err instanceof StartupError) || waited > 600_000) throw err;
+      if (waited === 0) process.stdout.write('waiting for another build of the web clients…\n');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
 
 /** The newest modification time under `dir` (node_modules and build output left out). */
 function newest(dir: string): number {
@@ -101,11 +118,19 @@ const command = process.argv[2] ?? 'build';
 if (command === 'types') {
   await types(CLIENTS);
 } else if (command === 'build' || command === 'ensure') {
-  const todo = command === 'build' ? CLIENTS : CLIENTS.filter(stale);
-  if (todo.length > 0) {
-    process.stdout.write(`building the web clients (${todo.map((c) => c.name).join(', ')})…\n`);
-    await types(todo);
-    for (const client of todo) await buildClient(client);
+  if (command === 'build' || CLIENTS.some(stale)) {
+    const release = await buildLock();
+    try {
+      // Decided again under the lock: a build that held it may have done the work.
+      const todo = command === 'build' ? CLIENTS : CLIENTS.filter(stale);
+      if (todo.length > 0) {
+        process.stdout.write(`building the web clients (${todo.map((c) => c.name).join(', ')})…\n`);
+        await types(todo);
+        for (const client of todo) await buildClient(client);
+      }
+    } finally {
+      release();
+    }
   }
 } else {
   process.stderr.write('usage: node scripts/web.ts build|ensure|types\n');
