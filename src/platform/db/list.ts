@@ -16,11 +16,12 @@ import { p, Params, Statements } from './statements.ts';
  * One filter: the condition on the placeholder named after its key (`where`), with what the
  * placeholder holds (`param`, the value itself by default); or, when the value decides the
  * text rather than a parameter (a boolean choosing IS NULL or IS NOT NULL), `inline`. A value
- * that is undefined, null or '' (or whose `param` is) leaves the filter out.
+ * that is undefined, null or '' (or whose `param` is) leaves the filter out. A condition
+ * with a subquery builds it on the `orm` it is given.
  */
 export type Filter<V = never> =
-  | ((x: Placeholder) => SQL | undefined)
-  | { param: (v: V) => unknown; where: (x: Placeholder) => SQL | undefined }
+  | ((x: Placeholder, orm: Orm) => SQL | undefined)
+  | { param: (v: V) => unknown; where: (x: Placeholder, orm: Orm) => SQL | undefined }
   | { inline: (v: V) => SQL | undefined };
 
 type Filters = Record<string, Filter<never>>;
@@ -78,11 +79,11 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string> 
   }
 
   /** The WHERE clause of `values`' filters, on the placeholders `params(values)` fills. */
-  where(values: FilterValues<F>, params: Params): SQL | undefined {
+  where(values: FilterValues<F>, params: Params, orm: Orm = this.orm): SQL | undefined {
     return and(
       ...Object.entries(this.spec.filters).map(([key, filter]) => {
-        if (typeof filter === 'function') return params.has(key) ? filter(p(key)) : undefined;
-        if ('param' in filter) return params.has(key) ? filter.where(p(key)) : undefined;
+        if (typeof filter === 'function') return params.has(key) ? filter(p(key), orm) : undefined;
+        if ('param' in filter) return params.has(key) ? filter.where(p(key), orm) : undefined;
         const value = values[key];
         return value === undefined || value === null || value === '' ? undefined : filter.inline(value as never);
       }),
@@ -100,7 +101,7 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string> 
 
   private build(orm: Orm, values: FilterValues<F>, params: Params, orderBy: string) {
     const { spec } = this;
-    const filter = this.where(values, params);
+    const filter = this.where(values, params, orm);
     const counting = spec.count ? spec.count(orm) : (orm.select({ n: count() }).from(spec.table).$dynamic() as unknown as PgSelect);
     return {
       page: spec
