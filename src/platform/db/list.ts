@@ -5,7 +5,7 @@
 // and keeps the page and count statements of each shape, named prepared statements
 // (./statements.ts). Given a transaction's ORM, it builds the statement on that connection.
 // Model list: `BlacklistService` in src/admin/features/blacklists/blacklists.service.ts.
-import { and, count, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, gte, lt, lte, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import { offsetOf } from '../http/schemas.ts';
 import type { Orm } from './database.ts';
@@ -31,6 +31,12 @@ export type FilterValues<F extends Filters> = {
   [K in keyof F]?: (F[K] extends { param: (v: infer V) => unknown } ? V : F[K] extends { inline: (v: infer V) => unknown } ? V : unknown) | undefined;
 };
 
+const iso = (at: Date) => at.toISOString();
+/** Filters on a time column (the value a Date, sent as its ISO string): at or after, at or before, before. */
+export const atOrAfter = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => gte(column, x) });
+export const atOrBefore = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => lte(column, x) });
+export const before = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => lt(column, x) });
+
 export interface ListSpec<T extends PgSelect, F extends Filters, O extends string> {
   /** Prefix of the statements' names (`<name>_page`, `<name>_count`). */
   name: string;
@@ -43,7 +49,7 @@ export interface ListSpec<T extends PgSelect, F extends Filters, O extends strin
   /** The sortable columns by `order_by` field, the id that breaks ties, the nullable ones. */
   sort: Record<O, AnyColumn>;
   id: AnyColumn;
-  nullsLast?: readonly O[];
+  nullsLast?: readonly NoInfer<O>[];
 }
 
 export interface PageQuery {

@@ -1,10 +1,10 @@
 // Reading the three logs: filters, paging and sort over indexed columns; times shown in the
 // display zone; each operation named in the reader's language (`action_label`).
-import { desc, eq, gte, ilike, lt, type AnyColumn, type Placeholder } from 'drizzle-orm';
+import { desc, eq, ilike, type AnyColumn } from 'drizzle-orm';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { pagedList } from '../../../platform/db/list.ts';
+import { atOrAfter, before, pagedList } from '../../../platform/db/list.ts';
 import { p } from '../../../platform/db/statements.ts';
 import { InvalidInput } from '../../../platform/http/errors.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
@@ -34,10 +34,7 @@ export function parseDateRange(q: { start_date?: string | undefined; end_date?: 
 type Paged = { page: number; page_size: number; order_by: string };
 
 /** The filters `from` and `until` of `parseDateRange` on `column`. */
-const inRange = (column: AnyColumn) => ({
-  from: { param: (d: Date) => d.toISOString(), where: (x: Placeholder) => gte(column, x) },
-  until: { param: (d: Date) => d.toISOString(), where: (x: Placeholder) => lt(column, x) },
-});
+const inRange = (column: AnyColumn) => ({ from: atOrAfter(column), until: before(column) });
 
 const operationsList = (orm: Orm) =>
   pagedList(orm, {
