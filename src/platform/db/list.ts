@@ -46,6 +46,8 @@ export interface ListSpec<T extends PgSelect, F extends Filters, O extends strin
   table: PgTable;
   count?: (orm: Orm) => PgSelect;
   filters: F;
+  /** A condition every row of the list meets, whatever the filters. */
+  always?: SQL;
   /** The sortable columns by `order_by` field, the id that breaks ties, the nullable ones. */
   sort: Record<O, AnyColumn>;
   id: AnyColumn;
@@ -87,6 +89,7 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string> 
   /** The WHERE clause of `values`' filters, on the placeholders `params(values)` fills. */
   where(values: FilterValues<F>, params: Params, orm: Orm = this.orm): SQL | undefined {
     return and(
+      this.spec.always,
       ...Object.entries(this.spec.filters).map(([key, filter]) => {
         if (typeof filter === 'function') return params.has(key) ? filter(p(key), orm) : undefined;
         if ('param' in filter) return params.has(key) ? filter.where(p(key), orm) : undefined;
