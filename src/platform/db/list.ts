@@ -28,7 +28,7 @@ type Filters = Record<string, Filter<never>>;
 
 /** The values a list's filters read, by key. */
 export type FilterValues<F extends Filters> = {
-  [K in keyof F]?: (F[K] extends { param: (v: infer V) => unknown } ? V : F[K] extends { inline: (v: infer V) => unknown } ? V : unknown) | undefined;
+  [K in keyof F]?: (F[K] extends { param: (v: infer V) => unknown } ? V : F[K] extends { inline: (v: infer V) => unknown } ? V : unknown) | undefined | null;
 };
 
 const iso = (at: Date) => at.toISOString();
