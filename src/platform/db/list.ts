@@ -5,7 +5,7 @@
 // and keeps the page and count statements of each shape, named prepared statements
 // (./statements.ts). Given a transaction's ORM, it builds the statement on that connection.
 // Model list: `BlacklistService` in src/admin/features/blacklists/blacklists.service.ts.
-import { and, count, gte, lt, lte, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, gte, lt, lte, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import { offsetOf } from '../http/schemas.ts';
 import type { Orm } from './database.ts';
@@ -52,6 +52,8 @@ export interface ListSpec<T extends PgSelect, F extends Filters, O extends strin
   sort: Record<O, AnyColumn>;
   id: AnyColumn;
   nullsLast?: readonly NoInfer<O>[];
+  /** The order of `all` (a list read whole): default the id's. */
+  order?: SQL[];
 }
 
 export interface PageQuery {
@@ -65,6 +67,7 @@ type Prepared<T extends PgSelect> = ReturnType<T['prepare']>;
 /** A declared paged list: `page(values, query)` answers its rows and total. */
 export class PagedList<T extends PgSelect, F extends Filters, O extends string> {
   private readonly statements = new Statements<{ page: Prepared<T>; total: Prepared<PgSelect> }>();
+  private readonly wholes = new Statements<Prepared<T>>();
   private readonly orm: Orm;
   private readonly spec: ListSpec<T, F, O>;
 
@@ -106,6 +109,14 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string> 
     const { page, total } = orm === this.orm ? this.statements.get(params.key, build) : build();
     const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
     return { rows: rows as Awaited<ReturnType<Prepared<T>['execute']>>, total: (counted as { n: number } | undefined)?.n ?? 0 };
+  }
+
+  /** Every filtered row, without page or count, in the list's `order` (short lists shown whole). */
+  async all(values: FilterValues<F>, orm: Orm = this.orm): Promise<Awaited<ReturnType<Prepared<T>['execute']>>> {
+    const params = this.params(values);
+    const build = () => this.spec.rows(orm).where(this.where(values, params, orm)).orderBy(...(this.spec.order ?? [asc(this.spec.id)])).prepare(`${this.spec.name}_all`) as Prepared<T>;
+    const statement = orm === this.orm ? this.wholes.get(params.key, build) : build();
+    return (await statement.execute(params.values)) as Awaited<ReturnType<Prepared<T>['execute']>>;
   }
 
   private build(orm: Orm, values: FilterValues<F>, params: Params, orderBy: string) {
