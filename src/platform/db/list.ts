@@ -89,6 +89,11 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string> 
     return params;
   }
 
+  /** Whether any filter is present in `values`. */
+  filtered(values: FilterValues<F>): boolean {
+    return this.params(values).key !== '';
+  }
+
   /** The WHERE clause of `values`' filters, on the placeholders `params(values)` fills. */
   where(values: FilterValues<F>, params: Params, orm: Orm = this.orm): SQL | undefined {
     return and(
