@@ -1,5 +1,5 @@
-// The paged-list kit: every paged list and every detail by id of both services is declared here
-// once, as data, instead of being assembled by hand in each method. A list is its rows (a table
+// The paged-list kit: a paged list is declared once, as data, instead of being assembled by
+// hand in each method, and a detail by id is one declared statement. A list is its rows (a table
 // or a join), its filters (each a key and the condition on the placeholder named after it), its
 // sortable columns and its id; the kit derives the shape from the filters present and the sort,
 // and keeps the page and count statements of each shape, named prepared statements
@@ -32,7 +32,10 @@ export type FilterValues<F extends Filters> = {
 };
 
 const iso = (at: Date) => at.toISOString();
-/** Filters on a time column (the value a Date, sent as its ISO string): at or after, at or before, before. */
+/**
+ * Filters on a time column: at or after, at or before, before. The value is a Date, sent as its
+ * ISO text (a placeholder is not encoded by its column).
+ */
 export const atOrAfter = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => gte(column, x) });
 export const atOrBefore = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => lte(column, x) });
 export const before = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => lt(column, x) });
