@@ -9,7 +9,7 @@ import { asc, count, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { pagedList } from '../../../platform/db/list.ts';
+import { declared, pagedList } from '../../../platform/db/list.ts';
 import { p } from '../../../platform/db/statements.ts';
 import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { AppError } from '../../../platform/http/errors.ts';
@@ -47,8 +47,8 @@ export class RoleService extends GrantCatalogue<typeof roles> {
   protected readonly table = roles;
   protected readonly noun = msg('noun.role');
   protected readonly vanished = msg('admin.roles.referenceVanished');
-  /** setsOf on this.orm, built on first use (outside transactions only). */
-  private sets: ReturnType<typeof setsOf> | undefined;
+  /** setsOf, on a transaction's connection when given one. */
+  private readonly sets = declared(this.orm, setsOf);
   private readonly rolesList = pagedList(this.orm, {
     name: 'roles',
     rows: (orm) => orm.select().from(roles).$dynamic(),
@@ -235,7 +235,7 @@ export class RoleService extends GrantCatalogue<typeof roles> {
     const ids = rows.map((r) => r.id);
     if (ids.length === 0) return [];
     // One after the other: `orm` may be a transaction (one connection).
-    const sets = orm === this.orm ? (this.sets ??= setsOf(this.orm)) : setsOf(orm);
+    const sets = this.sets.on(orm);
     const perms = await sets.permissions.execute({ ids });
     const menuRows = await sets.menus.execute({ ids });
     const permsOf = new Map<number, number[]>();
