@@ -1,20 +1,18 @@
 // The grant catalogue (part of the access kernel): the roles and the permissions that say what
 // administrators may do. Their two services extend this one base, which holds what they share:
-// their dependencies, reading a row by id or a page of rows, and the one way a change to what
+// their dependencies, reading a row by id, and the one way a change to what
 // roles grant is written. A change runs in one transaction, through the administration guard when it could
 // take administration away (updates and deletions); a unique violation is refused as 30002, a
 // foreign-key violation (a row referred to vanished meanwhile) as 30001; after the commit, the
 // cached grants of the administrators it affects are dropped on every instance, so it applies
 // to their next request.
-import { count, eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Config } from '../../platform/config.ts';
 import type { Database, Orm } from '../../platform/db/database.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
-import { sortBy } from '../../platform/db/order.ts';
-import { p, type Params, Statements } from '../../platform/db/statements.ts';
+import { p } from '../../platform/db/statements.ts';
 import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
-import { offsetOf } from '../../platform/http/schemas.ts';
 import { E } from '../errors.ts';
 import type { Principal } from './guard.ts';
 import type { RbacService } from './rbac.ts';
@@ -40,8 +38,7 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
   private readonly db: Database;
   private readonly sessions: SessionService;
   protected readonly rbac: RbacService;
-  /** The page and count statements by shape, and the read by id (built on first use: `table` is the subclass's). */
-  private readonly pages = new Statements<ReturnType<GrantCatalogue<Table>['pageStatements']>>();
+  /** The read by id (built on first use: `table` is the subclass's). */
   private byId: ReturnType<GrantCatalogue<Table>['byIdStatement']> | undefined;
   constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService }) {
     this.db = deps.db;
@@ -70,36 +67,6 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
   private byIdStatement() {
     const table: PgTable = this.table;
     return this.orm.select().from(table).where(eq(this.table.id, p('id'))).prepare('grant_catalogue_row');
-  }
-
-  private pageStatements<F extends string>(orderBy: string, where: SQL | undefined, columns: Record<F, AnyColumn>) {
-    const table: PgTable = this.table;
-    return {
-      page: this.orm.select().from(table).where(where)
-        .orderBy(...sortBy<F>(orderBy, columns, this.table.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('grant_catalogue_page'),
-      total: this.orm.select({ n: count() }).from(table).where(where).prepare('grant_catalogue_count'),
-    };
-  }
-
-  /**
-   * One page of the rows matching the filter `where` builds on the placeholders of `params`
-   * (the filters set), sorted by `q.order_by` (default `id:desc`) over `columns`, and the count
-   * of every match. The statements are built once per shape.
-   */
-  protected async page<F extends string>(
-    q: { page: number; page_size: number; order_by?: string | undefined },
-    params: Params,
-    where: (params: Params) => SQL | undefined,
-    columns: Record<F, AnyColumn>,
-  ): Promise<{ rows: Table['$inferSelect'][]; total: number }> {
-    const orderBy = q.order_by ?? 'id:desc';
-    params.shape(orderBy).set('limit', q.page_size).set('offset', offsetOf(q));
-    const { page, total } = this.pages.get(params.key, () => this.pageStatements<F>(orderBy, where(params), columns));
-    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
-    return { rows: rows, total: counted?.n ?? 0 };
   }
 
   /**

@@ -3,6 +3,7 @@
 // everyday read paths are therefore built once per shape and kept, Drizzle's prepared queries
 // with placeholders: a shape is what decides the text (which filters are set, the sort), the
 // values go in as parameters. (PostgreSQL then also keeps each text's plan: database.ts.)
+// Paged lists use them through the list kit (./list.ts), which derives the shape itself.
 import { sql, type Placeholder } from 'drizzle-orm';
 
 /** Kept statements of one call site, by shape. */

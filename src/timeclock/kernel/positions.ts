@@ -54,13 +54,12 @@ export interface PositionLimits {
   impossibleTravelKmh: number;
 }
 
-/** Times are epoch milliseconds (see recordPosition). */
 interface PreviousRow {
-  received_ms: number;
+  received_at: Date;
   prev_latitude: number | null;
   prev_longitude: number | null;
   prev_accuracy: number | null;
-  prev_recorded_ms: number | null;
+  prev_recorded_at: Date | null;
 }
 
 /**
@@ -73,9 +72,7 @@ export async function recordPosition(
   s: PositionSample,
   limits: PositionLimits,
 ): Promise<{ receivedAt: Date; alerts: SecurityEvent[] }> {
-  // Raw: POST /location/update's one statement (a multi-statement CTE write, measured hot). It
-  // returns times as epoch milliseconds, since a raw row's timestamps are Date objects on PGlite
-  // but text on PostgreSQL (whose date parsing the query builder takes over).
+  // Raw: POST /location/update's one statement (a multi-statement CTE write, measured hot).
   const [row] = await exec.query<PreviousRow>(
     `WITH prev AS (
        SELECT latitude, longitude, accuracy, recorded_at FROM timeclock.last_positions WHERE user_id = $1::bigint),
@@ -93,13 +90,13 @@ export async function recordPosition(
          recorded_at = greatest(excluded.recorded_at, lp.recorded_at),
          -- The receipt of the newest position: an older one sent again does not make it fresh.
          received_at = CASE WHEN excluded.recorded_at >= lp.recorded_at THEN excluded.received_at ELSE lp.received_at END)
-     SELECT floor(extract(epoch FROM s.received_at) * 1000)::float8 AS received_ms, p.latitude AS prev_latitude,
+     SELECT s.received_at, p.latitude AS prev_latitude,
             p.longitude AS prev_longitude, p.accuracy AS prev_accuracy,
-            floor(extract(epoch FROM p.recorded_at) * 1000)::float8 AS prev_recorded_ms
+            p.recorded_at AS prev_recorded_at
      FROM sample s LEFT JOIN prev p ON true`,
     [s.userId, s.latitude, s.longitude, s.accuracy, s.source, s.recordedAt],
   );
-  return { receivedAt: new Date(row!.received_ms), alerts: assess(s, row!, limits) };
+  return { receivedAt: row!.received_at, alerts: assess(s, row!, limits) };
 }
 
 /** The alerts a sample calls for, given the worker's previous newest position. */
@@ -120,12 +117,12 @@ function assess(s: PositionSample, prev: PreviousRow, limits: PositionLimits): S
       },
     });
   }
-  if (prev.prev_latitude !== null && prev.prev_longitude !== null && prev.prev_recorded_ms !== null) {
+  if (prev.prev_latitude !== null && prev.prev_longitude !== null && prev.prev_recorded_at !== null) {
     const from = { latitude: prev.prev_latitude, longitude: prev.prev_longitude };
     const to = { latitude: s.latitude, longitude: s.longitude };
     const metres = distanceMetres(from, to);
     const beyondUncertainty = metres - (prev.prev_accuracy ?? 0) - (s.accuracy ?? 0);
-    const seconds = Math.max(1, Math.abs(s.recordedAt.getTime() - prev.prev_recorded_ms) / 1000);
+    const seconds = Math.max(1, Math.abs(s.recordedAt.getTime() - prev.prev_recorded_at.getTime()) / 1000);
     const kmh = (beyondUncertainty / seconds) * 3.6;
     if (beyondUncertainty > MIN_TRAVEL_DISTANCE_M && kmh > limits.impossibleTravelKmh) {
       alerts.push({
@@ -133,7 +130,7 @@ function assess(s: PositionSample, prev: PreviousRow, limits: PositionLimits): S
         type: 'impossible_travel',
         severity: 'high',
         details: {
-          from: { ...from, timestamp: new Date(prev.prev_recorded_ms).toISOString() },
+          from: { ...from, timestamp: prev.prev_recorded_at.toISOString() },
           to: { ...to, timestamp: s.recordedAt.toISOString() },
           distanceMetres: Math.round(metres),
           seconds: Math.round(seconds),

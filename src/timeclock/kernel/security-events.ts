@@ -49,9 +49,8 @@ export function riskLevel(score: number): RiskLevel {
  * event that raised the alert).
  */
 export async function recordSecurityEvent(exec: Executor, event: SecurityEvent): Promise<void> {
-  // Raw: a multi-statement CTE write (the alert and the worker's new risk in one round trip);
-  // its time as epoch milliseconds, as a raw row's timestamps differ between the drivers.
-  const [row] = await exec.query<{ alert_id: number; created_ms: number }>(
+  // Raw: a multi-statement CTE write (the alert and the worker's new risk in one round trip).
+  const [row] = await exec.query<{ alert_id: number; created_at: Date }>(
     `WITH alert AS (
        INSERT INTO timeclock.security_alerts (user_id, alert_type, severity, details)
        VALUES ($1, $2, $3, $4::jsonb) RETURNING id, created_at),
@@ -61,14 +60,14 @@ export async function recordSecurityEvent(exec: Executor, event: SecurityEvent):
        WHERE user_id = $1 AND created_at > now() - make_interval(days => ${RISK_WINDOW_DAYS}))
      INSERT INTO timeclock.security_checks (user_id, risk_score, risk_level)
      SELECT $1, s, ${LEVEL_SQL('s')} FROM score
-     RETURNING (SELECT id FROM alert) AS alert_id, (SELECT floor(extract(epoch FROM created_at) * 1000)::float8 FROM alert) AS created_ms`,
+     RETURNING (SELECT id FROM alert) AS alert_id, (SELECT created_at FROM alert) AS created_at`,
     [event.userId, event.type, event.severity, JSON.stringify(event.details), SEVERITY_WEIGHT[event.severity]],
   );
   await enqueueWebhook(exec, 'security.violation', {
     userId: event.userId,
     alertType: event.type,
     severity: event.severity,
-    timestamp: new Date(row!.created_ms).toISOString(),
+    timestamp: row!.created_at.toISOString(),
     alertId: row!.alert_id,
     details: event.details,
   });

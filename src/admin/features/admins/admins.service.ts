@@ -8,16 +8,16 @@
 // caller's own right to administer administrators (checked in the write transaction).
 // Disabling, deleting, resetting a password and unbinding an authenticator end the
 // account's sessions on every instance; role changes apply on the next request.
-import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { hashPassword } from '../../../platform/auth/password.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
-import { sortBy } from '../../../platform/db/order.ts';
+import { atOrAfter, atOrBefore, declared, pagedList, type Declared } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf, parseTimeRange } from '../../../platform/http/schemas.ts';
+import { parseTimeRange } from '../../../platform/http/schemas.ts';
 import { displayStamps, formatDisplay } from '../../../platform/time.ts';
 import { adminRoles, admins, departments, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -50,14 +50,6 @@ export type AdminRecord = Static<typeof AdminRecordSchema>;
 
 const toStatus = (s: NonNullable<Static<typeof UpdateAdminBody>['status']>) => (Number(s) === 1 ? 1 : 0);
 
-const ORDER_COLUMNS = {
-  id: admins.id,
-  username: admins.username,
-  created_at: admins.createdAt,
-  last_login_at: admins.lastLoginAt,
-  status: admins.status,
-} as const;
-
 /** An administrator's row as the list, the export and `get` read it: with its department's name. */
 const rowColumns = {
   id: admins.id,
@@ -88,6 +80,32 @@ const rolesOf = (orm: Orm) =>
     .orderBy(asc(roles.sort), asc(roles.id))
     .prepare('admin_roles');
 
+const adminsList = (orm: Orm) =>
+  pagedList(orm, {
+    name: 'admins',
+    rows: (orm) => selectRows(orm).$dynamic(),
+    table: admins,
+    filters: {
+      username: { param: contains, where: (x) => ilike(admins.username, x) },
+      nickname: { param: contains, where: (x) => ilike(admins.nickname, x) },
+      status: (x) => eq(admins.status, x),
+      department_id: (x) => eq(admins.departmentId, x),
+      role_id: (x, orm) => inArray(admins.id, orm.select({ id: adminRoles.adminId }).from(adminRoles).where(eq(adminRoles.roleId, x))),
+      is_2fa_bound: { inline: (bound: boolean) => (bound ? isNotNull(admins.totpSecret) : isNull(admins.totpSecret)) },
+      from: atOrAfter(admins.createdAt),
+      to: atOrBefore(admins.createdAt),
+    },
+    sort: {
+      id: admins.id,
+      username: admins.username,
+      created_at: admins.createdAt,
+      last_login_at: admins.lastLoginAt,
+      status: admins.status,
+    } satisfies Record<AdminOrderField, unknown>,
+    id: admins.id,
+    nullsLast: ['last_login_at'],
+  });
+
 export class AdminsService {
   private readonly db: Database;
   private readonly orm: Orm;
@@ -95,9 +113,10 @@ export class AdminsService {
   private readonly sessions: SessionService;
   private readonly rbac: RbacService;
   private readonly notifications: Notifier;
-  private readonly lists = new Statements<ReturnType<AdminsService['listStatements']>>();
-  private readonly rolesOfPage: ReturnType<typeof rolesOf>;
-  private readonly byId: ReturnType<typeof adminById>;
+  private readonly adminsList: ReturnType<typeof adminsList>;
+  /** Built on the transaction's connection when given one. */
+  private readonly rolesOfPage: Declared<ReturnType<typeof rolesOf>>;
+  private readonly byId: Declared<ReturnType<typeof adminById>>;
   constructor(deps: {
     db: Database;
     config: Config;
@@ -111,43 +130,19 @@ export class AdminsService {
     this.sessions = deps.sessions;
     this.rbac = deps.rbac;
     this.notifications = deps.notifications;
-    this.rolesOfPage = rolesOf(this.orm);
-    this.byId = adminById(this.orm);
+    this.adminsList = adminsList(this.orm);
+    this.rolesOfPage = declared(this.orm, rolesOf);
+    this.byId = declared(this.orm, adminById);
   }
 
-  /** The parameters of the list's and the export's filter (invalid time ranges throw). */
-  private paramsOf(q: AdminFilter): Params {
-    const { from, to } = parseTimeRange(q, this.tz);
-    return new Params()
-      .set('username', q.username ? contains(q.username) : undefined)
-      .set('nickname', q.nickname ? contains(q.nickname) : undefined)
-      .set('status', q.status)
-      .set('department_id', q.department_id)
-      .set('role_id', q.role_id)
-      .shape(`bound:${q.is_2fa_bound ?? ''}`)
-      .set('from', from?.toISOString())
-      .set('to', to?.toISOString());
-  }
-
-  /** The WHERE clause of a filter, on the placeholders its parameters fill. */
-  private filterOf(q: AdminFilter, params: Params): SQL | undefined {
-    return and(
-      params.has('username') ? ilike(admins.username, p('username')) : undefined,
-      params.has('nickname') ? ilike(admins.nickname, p('nickname')) : undefined,
-      params.has('status') ? eq(admins.status, p('status')) : undefined,
-      params.has('department_id') ? eq(admins.departmentId, p('department_id')) : undefined,
-      params.has('role_id')
-        ? inArray(admins.id, this.orm.select({ id: adminRoles.adminId }).from(adminRoles).where(eq(adminRoles.roleId, p('role_id'))))
-        : undefined,
-      q.is_2fa_bound !== undefined ? (q.is_2fa_bound ? isNotNull(admins.totpSecret) : isNull(admins.totpSecret)) : undefined,
-      params.has('from') ? gte(admins.createdAt, p('from')) : undefined,
-      params.has('to') ? lte(admins.createdAt, p('to')) : undefined,
-    );
+  /** The values of the list's and the export's filters (invalid time ranges throw). */
+  private valuesOf(q: AdminFilter) {
+    return { ...q, ...parseTimeRange(q, this.tz) };
   }
 
   /** Checks a filter now (400 on a bad time range), before it is queued for an export. */
   validateFilter(q: AdminFilter): void {
-    this.paramsOf(q);
+    this.valuesOf(q);
   }
 
   /**
@@ -155,8 +150,9 @@ export class AdminsService {
    * `pageSize` by keyset on id, for exports: memory stays bounded whatever the row count.
    */
   async *iterate(q: AdminFilter, direction: 'asc' | 'desc' = 'asc', pageSize = 500, signal?: AbortSignal): AsyncGenerator<AdminRecord> {
-    const params = this.paramsOf(q);
-    const filter = this.filterOf(q, params);
+    const values = this.valuesOf(q);
+    const params = this.adminsList.params(values);
+    const filter = this.adminsList.where(values, params);
     let last: number | undefined;
     for (;;) {
       signal?.throwIfAborted();
@@ -173,29 +169,13 @@ export class AdminsService {
     }
   }
 
-  private listStatements(q: Static<typeof AdminListQuery>, params: Params) {
-    const filter = this.filterOf(q, params);
-    return {
-      page: selectRows(this.orm)
-        .where(filter)
-        .orderBy(...sortBy<AdminOrderField>(q.order_by, ORDER_COLUMNS, admins.id, ['last_login_at']))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('admins_page'),
-      total: this.orm.select({ n: count() }).from(admins).where(filter).prepare('admins_count'),
-    };
-  }
-
   async list(q: Static<typeof AdminListQuery>) {
-    const params = this.paramsOf(q).shape(q.order_by).set('limit', q.page_size).set('offset', offsetOf(q));
-    const { page, total } = this.lists.get(params.key, () => this.listStatements(q, params));
-    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
-    return { list: await this.withRoles(rows), total: counted?.n ?? 0 };
+    const { rows, total } = await this.adminsList.page(this.valuesOf(q), q);
+    return { list: await this.withRoles(rows), total };
   }
 
   async get(id: number, orm: Orm = this.orm): Promise<AdminRecord> {
-    // Inside a transaction the statement is built on its connection.
-    const rows = await (orm === this.orm ? this.byId : adminById(orm)).execute({ id });
+    const rows = await this.byId.on(orm).execute({ id });
     if (rows.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.admins.noAdministrator', { id }) });
     const [record] = await this.withRoles(rows, orm);
     return record!;
@@ -204,7 +184,7 @@ export class AdminsService {
   /** One query for the roles of every administrator of a page. */
   private async withRoles(rows: Row[], orm: Orm = this.orm): Promise<AdminRecord[]> {
     const ids = rows.map((r) => r.id);
-    const roleRows = ids.length === 0 ? [] : await (orm === this.orm ? this.rolesOfPage : rolesOf(orm)).execute({ ids });
+    const roleRows = ids.length === 0 ? [] : await this.rolesOfPage.on(orm).execute({ ids });
     const byAdmin = new Map<number, { id: number; name: string; slug: string }[]>();
     for (const r of roleRows) {
       let list = byAdmin.get(r.adminId);

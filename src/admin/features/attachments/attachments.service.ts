@@ -5,16 +5,15 @@
 // chunks/<32 hex>/<index>), never under a name taken from the request.
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, asc, count, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { sortBy } from '../../../platform/db/order.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf } from '../../../platform/http/schemas.ts';
 import { StorageNotFoundError, type ByteRange, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
 import { admins, attachments, paymentMethods, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -36,7 +35,19 @@ const VIEW_COLUMNS = {
   uploaderName: sql<string | null>`coalesce(nullif(${admins.nickname}, ''), ${admins.username})`,
 };
 
-const ORDER_COLUMNS = { id: attachments.id, created_at: attachments.createdAt, size: attachments.size } as const;
+const attachmentsList = (orm: Orm) =>
+  pagedList(orm, {
+    name: 'attachments',
+    rows: (orm) => orm.select(VIEW_COLUMNS).from(attachments).leftJoin(admins, eq(admins.id, attachments.uploadedBy)).$dynamic(),
+    table: attachments,
+    filters: {
+      type: (x) => eq(attachments.type, x),
+      uploaded_by: (x) => eq(attachments.uploadedBy, x),
+      original_name: { param: contains, where: (x) => ilike(attachments.originalName, x) },
+    },
+    sort: { id: attachments.id, created_at: attachments.createdAt, size: attachments.size } satisfies Record<AttachmentOrderField, unknown>,
+    id: attachments.id,
+  });
 
 /** The reads of GET routes that never change, built once (placeholders `id`, `stored_name`). */
 const readStatements = (orm: Orm) => ({
@@ -64,7 +75,7 @@ export class AttachmentService {
   /** Chunked uploads, their merges and the sweep of abandoned ones. */
   private readonly chunks: ChunkedUploads;
   private readonly reads: ReturnType<typeof readStatements>;
-  private readonly lists = new Statements<ReturnType<AttachmentService['listStatements']>>();
+  private readonly attachmentsList: ReturnType<typeof attachmentsList>;
 
   constructor(deps: { db: Database; storage: Storage; config: Config; logger: Logger; timing?: Partial<MergeTiming> }) {
     this.db = deps.db;
@@ -72,6 +83,7 @@ export class AttachmentService {
     this.config = deps.config;
     this.logger = deps.logger;
     this.reads = readStatements(this.db.orm);
+    this.attachmentsList = attachmentsList(this.db.orm);
     this.chunks = new ChunkedUploads({ ...deps, files: this });
   }
 
@@ -196,33 +208,8 @@ export class AttachmentService {
     return row;
   }
 
-  private listStatements(q: Static<typeof AttachmentQuery>, params: Params) {
-    const filter = and(
-      params.has('type') ? eq(attachments.type, p('type')) : undefined,
-      params.has('uploaded_by') ? eq(attachments.uploadedBy, p('uploaded_by')) : undefined,
-      params.has('original_name') ? ilike(attachments.originalName, p('original_name')) : undefined,
-    );
-    return {
-      page: this.db.orm.select(VIEW_COLUMNS).from(attachments).leftJoin(admins, eq(admins.id, attachments.uploadedBy)).where(filter)
-        .orderBy(...sortBy<AttachmentOrderField>(q.order_by, ORDER_COLUMNS, attachments.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('attachments_page'),
-      total: this.db.orm.select({ n: count() }).from(attachments).where(filter).prepare('attachments_count'),
-    };
-  }
-
   async list(q: Static<typeof AttachmentQuery>): Promise<{ rows: AttachmentView[]; total: number }> {
-    const params = new Params()
-      .set('type', q.type)
-      .set('uploaded_by', q.uploaded_by)
-      .set('original_name', q.original_name !== undefined ? contains(q.original_name) : undefined)
-      .shape(q.order_by)
-      .set('limit', q.page_size)
-      .set('offset', offsetOf(q));
-    const { page, total } = this.lists.get(params.key, () => this.listStatements(q, params));
-    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
-    return { rows, total: counted!.n };
+    return this.attachmentsList.page(q, q);
   }
 
   /** The stored bytes of an attachment (or a range of them). */

@@ -4,15 +4,14 @@
 // instance publishes a change on BLACKLIST_CHANNEL (after its transaction commits), and every
 // RELOAD_EVERY_MS as a safety net for a lost message.
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, ilike, inArray } from 'drizzle-orm';
+import { eq, ilike, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { sortBy } from '../../../platform/db/order.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf } from '../../../platform/http/schemas.ts';
 import { E } from '../../errors.ts';
 import { IpMatcher, parseRule, ruleCovers, type IpRule, type MatchedRule } from './blacklists.ip.ts';
 import type { BlacklistOrderField } from './blacklists.schema.ts';
@@ -25,14 +24,20 @@ export const RELOAD_EVERY_MS = 30_000;
 
 export type BlacklistRow = typeof blacklists.$inferSelect;
 
-const ORDER_COLUMNS = {
-  id: blacklists.id,
-  ip: blacklists.ip,
-  status: blacklists.status,
-  created_at: blacklists.createdAt,
-  updated_at: blacklists.updatedAt,
-} as const;
-
+const rulesList = (orm: Orm) =>
+  pagedList(orm, {
+    name: 'blacklists',
+    rows: (orm) => orm.select().from(blacklists).$dynamic(),
+    table: blacklists,
+    filters: {
+      ip: { param: (ip: string) => contains(ip.trim().toLowerCase()), where: (x) => ilike(blacklists.ip, x) },
+      status: (x) => eq(blacklists.status, x),
+    },
+    sort: { id: blacklists.id, ip: blacklists.ip, status: blacklists.status, created_at: blacklists.createdAt, updated_at: blacklists.updatedAt } satisfies Record<BlacklistOrderField, unknown>,
+    id: blacklists.id,
+  });
+/** A rule (placeholder `id`). */
+const ruleById = (orm: Orm) => orm.select().from(blacklists).where(eq(blacklists.id, p('id'))).prepare('blacklist');
 
 function canonical(ip: string): IpRule {
   const rule = parseRule(ip);
@@ -51,19 +56,15 @@ export class BlacklistService {
   private tail: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
-  private readonly lists = new Statements<ReturnType<BlacklistService['listStatements']>>();
-  private readonly rowOf: ReturnType<BlacklistService['rowStatement']>;
+  private readonly rules: ReturnType<typeof rulesList>;
+  private readonly rowOf: ReturnType<typeof ruleById>;
 
   constructor(deps: { db: Database; pubsub: PubSub; logger: Logger }) {
     this.orm = deps.db.orm;
     this.pubsub = deps.pubsub;
     this.logger = deps.logger;
-    this.rowOf = this.rowStatement();
-  }
-
-  /** A rule (placeholder `id`). */
-  private rowStatement() {
-    return this.orm.select().from(blacklists).where(eq(blacklists.id, p('id'))).prepare('blacklist');
+    this.rules = rulesList(this.orm);
+    this.rowOf = ruleById(this.orm);
   }
 
   // ---- enforcement -------------------------------------------------------------------------
@@ -131,34 +132,8 @@ export class BlacklistService {
     }
   }
 
-  private listStatements(orderBy: string, params: Params) {
-    const filter = and(
-      params.has('ip') ? ilike(blacklists.ip, p('ip')) : undefined,
-      params.has('status') ? eq(blacklists.status, p('status')) : undefined,
-    );
-    return {
-      page: this.orm
-        .select()
-        .from(blacklists)
-        .where(filter)
-        .orderBy(...sortBy<BlacklistOrderField>(orderBy, ORDER_COLUMNS, blacklists.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('blacklists_page'),
-      total: this.orm.select({ n: count() }).from(blacklists).where(filter).prepare('blacklists_count'),
-    };
-  }
-
   async list(q: { page: number; page_size: number; ip?: string | undefined; status?: number | undefined; order_by: string }) {
-    const params = new Params()
-      .set('ip', q.ip ? contains(q.ip.trim().toLowerCase()) : undefined)
-      .set('status', q.status)
-      .shape(q.order_by)
-      .set('limit', q.page_size)
-      .set('offset', offsetOf(q));
-    const { page, total: totalOf } = this.lists.get(params.key, () => this.listStatements(q.order_by, params));
-    const [rows, [total]] = await Promise.all([page.execute(params.values), totalOf.execute(params.values)]);
-    return { rows, total: total?.n ?? 0 };
+    return this.rules.page(q, q);
   }
 
   async get(id: number): Promise<BlacklistRow> {

@@ -1,12 +1,12 @@
 // Departments: one tree (parent_id 0 = root). Writes that change the tree's shape run in one
 // transaction behind a lock on the table's structure, so that two concurrent moves cannot
 // make a cycle and a child cannot be added under a department being deleted.
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Orm, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
@@ -22,24 +22,30 @@ type Row = typeof departments.$inferSelect;
 /** Every department, siblings by `sort` then id. */
 const allDepartments = (orm: Orm) => orm.select().from(departments).orderBy(asc(departments.sort), asc(departments.id)).prepare('departments_all');
 
+/** The ids of the departments matching the filters (the tree then adds their ancestors). */
+const hitsList = (orm: Orm) =>
+  pagedList(orm, {
+    name: 'departments_hits',
+    rows: (orm) => orm.select({ id: departments.id }).from(departments).$dynamic(),
+    table: departments,
+    filters: {
+      status: (x) => eq(departments.status, x),
+      name: { param: contains, where: (x) => matchesTranslated(departments.name, departments.nameI18n, x) },
+    },
+    sort: { id: departments.id },
+    id: departments.id,
+  });
+
 export class DepartmentService {
   private readonly db: Database;
   private readonly tz: string;
   private readonly all: ReturnType<typeof allDepartments>;
-  private readonly hits = new Statements<ReturnType<DepartmentService['hitsStatement']>>();
+  private readonly hits: ReturnType<typeof hitsList>;
   constructor(deps: { db: Database; config: Config }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
     this.all = allDepartments(this.db.orm);
-  }
-
-  /** The ids of the departments matching the filters set in `params`. */
-  private hitsStatement(params: Params) {
-    const filter = and(
-      params.has('status') ? eq(departments.status, p('status')) : undefined,
-      params.has('name') ? matchesTranslated(departments.name, departments.nameI18n, p('name')) : undefined,
-    );
-    return this.db.orm.select({ id: departments.id }).from(departments).where(filter).prepare('departments_hits');
+    this.hits = hitsList(this.db.orm);
   }
 
   private node(d: Row, locale: Locale): DepartmentNode {
@@ -58,9 +64,8 @@ export class DepartmentService {
   async tree(q: { status?: number | undefined; name?: string | undefined }, locale: Locale = 'en-US'): Promise<{ list: DepartmentNode[]; total: number }> {
     const all = await this.all.execute();
     let rows = all;
-    const params = new Params().set('status', q.status).set('name', q.name ? contains(q.name) : undefined);
-    if (params.key !== '') {
-      const hits = await this.hits.get(params.key, () => this.hitsStatement(params)).execute(params.values);
+    if (this.hits.filtered(q)) {
+      const hits = await this.hits.all(q);
       rows = withAncestors(all, hits.map((h) => h.id));
     }
     return { list: buildTree(rows.map((d) => this.node(d, locale))), total: rows.length };

@@ -10,24 +10,35 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Static } from 'typebox';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { sortBy } from '../../../platform/db/order.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { offsetOf } from '../../../platform/http/schemas.ts';
 import { E } from '../../errors.ts';
 import type { DictionaryCreateBody, DictionaryOrderField, DictionaryQuery, DictionaryUpdateBody } from './dictionaries.schema.ts';
 import { dictionaries, type DictionaryRow } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { msg, type Msg } from '../../../platform/i18n.ts';
 
-const ORDER_COLUMNS = {
-  id: dictionaries.id,
-  sort: dictionaries.sort,
-  code: dictionaries.code,
-  created_at: dictionaries.createdAt,
-} as const;
-
 const types = alias(dictionaries, 'dictionary_types');
+
+const entriesList = (orm: Orm) =>
+  pagedList(orm, {
+    name: 'dictionaries',
+    rows: (orm) => orm.select().from(dictionaries).$dynamic(),
+    table: dictionaries,
+    filters: {
+      parent_id: (x) => eq(dictionaries.parentId, x),
+      type_code: {
+        param: (code: string) => code.toLowerCase(),
+        where: (x, orm) => inArray(dictionaries.parentId, orm.select({ id: types.id }).from(types).where(and(eq(types.parentId, 0), eq(sql`lower(${types.code})`, x)))),
+      },
+      name: { param: contains, where: (x) => matchesTranslated(dictionaries.name, dictionaries.nameI18n, x) },
+      code: { param: contains, where: (x) => ilike(dictionaries.code, x) },
+      status: (x) => eq(dictionaries.status, x),
+    },
+    sort: { id: dictionaries.id, sort: dictionaries.sort, code: dictionaries.code, created_at: dictionaries.createdAt } satisfies Record<DictionaryOrderField, unknown>,
+    id: dictionaries.id,
+  });
 
 /** A dictionary row (placeholder `id`). */
 const rowOf = (orm: Orm) => orm.select().from(dictionaries).where(eq(dictionaries.id, p('id'))).prepare('dictionary');
@@ -43,44 +54,16 @@ const invalid = (detail: Msg, field: string) => new AppError(E.VALIDATION, { det
 
 export class DictionaryService {
   private readonly db: Database;
-  private readonly lists = new Statements<ReturnType<DictionaryService['listStatements']>>();
+  private readonly entries: ReturnType<typeof entriesList>;
   private readonly rowOf: ReturnType<typeof rowOf>;
   constructor(deps: { db: Database }) {
     this.db = deps.db;
+    this.entries = entriesList(this.db.orm);
     this.rowOf = rowOf(this.db.orm);
   }
 
-  private listStatements(q: Static<typeof DictionaryQuery>, params: Params) {
-    const typeId = params.has('type_code')
-      ? this.db.orm.select({ id: types.id }).from(types).where(and(eq(types.parentId, 0), eq(sql`lower(${types.code})`, p('type_code'))))
-      : undefined;
-    const filter = and(
-      params.has('parent_id') ? eq(dictionaries.parentId, p('parent_id')) : undefined,
-      typeId ? inArray(dictionaries.parentId, typeId) : undefined,
-      params.has('name') ? matchesTranslated(dictionaries.name, dictionaries.nameI18n, p('name')) : undefined,
-      params.has('code') ? ilike(dictionaries.code, p('code')) : undefined,
-      params.has('status') ? eq(dictionaries.status, p('status')) : undefined,
-    );
-    return {
-      page: this.db.orm.select().from(dictionaries).where(filter).orderBy(...sortBy<DictionaryOrderField>(q.order_by, ORDER_COLUMNS, dictionaries.id))
-        .limit(p('limit')).offset(p('offset')).prepare('dictionaries_page'),
-      total: this.db.orm.select({ n: count() }).from(dictionaries).where(filter).prepare('dictionaries_count'),
-    };
-  }
-
   async list(q: Static<typeof DictionaryQuery>): Promise<{ rows: DictionaryRow[]; total: number }> {
-    const params = new Params()
-      .set('parent_id', q.parent_id)
-      .set('type_code', q.type_code?.toLowerCase())
-      .set('name', q.name ? contains(q.name) : undefined)
-      .set('code', q.code ? contains(q.code) : undefined)
-      .set('status', q.status)
-      .shape(q.order_by)
-      .set('limit', q.page_size)
-      .set('offset', offsetOf(q));
-    const { page, total: totalOf } = this.lists.get(params.key, () => this.listStatements(q, params));
-    const [rows, [total]] = await Promise.all([page.execute(params.values), totalOf.execute(params.values)]);
-    return { rows, total: Number(total?.n ?? 0) };
+    return this.entries.page(q, q);
   }
 
   async get(id: number): Promise<DictionaryRow> {

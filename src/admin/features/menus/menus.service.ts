@@ -1,12 +1,12 @@
 // Menus: one tree (parent_id 0 = root). Writes that change the tree's shape run in one
 // transaction behind a lock on the table's structure, so that two concurrent moves cannot
 // make a cycle and a child cannot be added under a menu being deleted.
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Executor, Orm, Transaction } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
 import { menus } from '../../db/schema.ts';
@@ -36,24 +36,30 @@ const node = (m: Row, locale: Locale): MenuNode => ({
 /** Every menu, siblings by `sort` then id. */
 const allMenus = (orm: Orm) => orm.select().from(menus).orderBy(asc(menus.sort), asc(menus.id)).prepare('menus_all');
 
+/** The ids of the menus matching the filters (the tree then adds their ancestors). */
+const hitsList = (orm: Orm) =>
+  pagedList(orm, {
+    name: 'menus_hits',
+    rows: (orm) => orm.select({ id: menus.id }).from(menus).$dynamic(),
+    table: menus,
+    filters: {
+      status: (x) => eq(menus.status, x),
+      title: { param: contains, where: (x) => matchesTranslated(menus.title, menus.titleI18n, x) },
+    },
+    sort: { id: menus.id },
+    id: menus.id,
+  });
+
 export class MenuService {
   private readonly db: Database;
   private readonly tz: string;
   private readonly all: ReturnType<typeof allMenus>;
-  private readonly hits = new Statements<ReturnType<MenuService['hitsStatement']>>();
+  private readonly hits: ReturnType<typeof hitsList>;
   constructor(deps: { db: Database; config: Config }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
     this.all = allMenus(this.db.orm);
-  }
-
-  /** The ids of the menus matching the filters set in `params`. */
-  private hitsStatement(params: Params) {
-    const filter = and(
-      params.has('status') ? eq(menus.status, p('status')) : undefined,
-      params.has('title') ? matchesTranslated(menus.title, menus.titleI18n, p('title')) : undefined,
-    );
-    return this.db.orm.select({ id: menus.id }).from(menus).where(filter).prepare('menus_hits');
+    this.hits = hitsList(this.db.orm);
   }
 
   /**
@@ -63,9 +69,8 @@ export class MenuService {
   async tree(q: { status?: number | undefined; title?: string | undefined }, locale: Locale): Promise<{ list: MenuNode[]; total: number }> {
     const all = await this.all.execute();
     let rows = all;
-    const params = new Params().set('status', q.status).set('title', q.title ? contains(q.title) : undefined);
-    if (params.key !== '') {
-      const hits = await this.hits.get(params.key, () => this.hitsStatement(params)).execute(params.values);
+    if (this.hits.filtered(q)) {
+      const hits = await this.hits.all(q);
       rows = withAncestors(all, hits.map((h) => h.id));
     }
     return { list: buildTree(rows.map((m) => node(m, locale))), total: rows.length };

@@ -1,16 +1,15 @@
 // Payment methods: full CRUD. `code` is unique ignoring case (unique index on lower(code)),
 // `config` is stored as jsonb and its secrets never leave the service unmasked. A method that
 // payment records refer to cannot be deleted (the foreign key decides); deactivate it instead.
-import { and, count, eq, ilike, sql } from 'drizzle-orm';
+import { eq, ilike, sql } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { Static } from 'typebox';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { sortBy } from '../../../platform/db/order.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
-import { offsetOf } from '../../../platform/http/schemas.ts';
 import { paymentMethods, type PaymentMethodRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { CreatePaymentMethodBody, PaymentMethodOrderField, PaymentMethodQuery, UpdatePaymentMethodBody } from './payment-methods.schema.ts';
@@ -19,14 +18,27 @@ import { msg } from '../../../platform/i18n.ts';
 
 /** SQLSTATE of a delete refused by an ON DELETE RESTRICT foreign key. */
 const RESTRICT_VIOLATION = '23001';
-const ORDER_COLUMNS = {
-  id: paymentMethods.id,
-  name: paymentMethods.name,
-  code: paymentMethods.code,
-  type: paymentMethods.type,
-  sort: paymentMethods.sort,
-  created_at: paymentMethods.createdAt,
-} as const;
+const methodsList = (orm: Orm) =>
+  pagedList(orm, {
+    name: 'payment_methods',
+    rows: (orm) => orm.select().from(paymentMethods).$dynamic(),
+    table: paymentMethods,
+    filters: {
+      name: { param: contains, where: (x) => ilike(paymentMethods.name, x) },
+      code: (x) => sql`lower(${paymentMethods.code}) = lower(${x})`,
+      type: (x) => eq(paymentMethods.type, x),
+      is_active: { param: (v: string) => v === '1' || v === 'true', where: (x) => eq(paymentMethods.isActive, x) },
+    },
+    sort: {
+      id: paymentMethods.id,
+      name: paymentMethods.name,
+      code: paymentMethods.code,
+      type: paymentMethods.type,
+      sort: paymentMethods.sort,
+      created_at: paymentMethods.createdAt,
+    } satisfies Record<PaymentMethodOrderField, unknown>,
+    id: paymentMethods.id,
+  });
 
 /**
  * Database failures of writes: unique and foreign-key violations become business errors;
@@ -48,42 +60,16 @@ const rowOf = (orm: Orm) => orm.select().from(paymentMethods).where(eq(paymentMe
 
 export class PaymentMethodsService {
   private readonly db: Database;
-  private readonly lists = new Statements<ReturnType<PaymentMethodsService['listStatements']>>();
+  private readonly methods: ReturnType<typeof methodsList>;
   private readonly rowOf: ReturnType<typeof rowOf>;
   constructor(deps: { db: Database }) {
     this.db = deps.db;
+    this.methods = methodsList(this.db.orm);
     this.rowOf = rowOf(this.db.orm);
   }
 
-  private listStatements(q: Static<typeof PaymentMethodQuery>, params: Params) {
-    const filter = and(
-      params.has('name') ? ilike(paymentMethods.name, p('name')) : undefined,
-      params.has('code') ? sql`lower(${paymentMethods.code}) = lower(${p('code')})` : undefined,
-      params.has('type') ? eq(paymentMethods.type, p('type')) : undefined,
-      params.has('is_active') ? eq(paymentMethods.isActive, p('is_active')) : undefined,
-    );
-    return {
-      page: this.db.orm.select().from(paymentMethods).where(filter)
-        .orderBy(...sortBy<PaymentMethodOrderField>(q.order_by, ORDER_COLUMNS, paymentMethods.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('payment_methods_page'),
-      total: this.db.orm.select({ n: count() }).from(paymentMethods).where(filter).prepare('payment_methods_count'),
-    };
-  }
-
   async list(q: Static<typeof PaymentMethodQuery>): Promise<{ rows: PaymentMethodRow[]; total: number }> {
-    const params = new Params()
-      .set('name', q.name ? contains(q.name) : undefined)
-      .set('code', q.code ? q.code : undefined)
-      .set('type', q.type ? q.type : undefined)
-      .set('is_active', q.is_active !== undefined ? q.is_active === '1' || q.is_active === 'true' : undefined)
-      .shape(q.order_by)
-      .set('limit', q.page_size)
-      .set('offset', offsetOf(q));
-    const { page, total } = this.lists.get(params.key, () => this.listStatements(q, params));
-    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
-    return { rows, total: counted?.n ?? 0 };
+    return this.methods.page(q, q);
   }
 
   async get(id: number): Promise<PaymentMethodRow> {

@@ -5,11 +5,11 @@
 // (no lock-out, no losing one's own `admin.update`). Each record carries a `label` in the
 // reader's language: the catalogue's name of a system permission (kernel/action-labels.ts)
 // while its stored name is still the route's own, else the stored name.
-import { and, eq, ilike } from 'drizzle-orm';
+import { eq, ilike, type AnyColumn } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { p, Params } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
 import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
@@ -28,7 +28,7 @@ import type { SessionService } from '../../kernel/sessions.ts';
 
 type Row = typeof permissions.$inferSelect;
 
-const ORDER_COLUMNS = {
+const ORDER_COLUMNS: Record<PermissionOrderField, AnyColumn> = {
   id: permissions.id,
   name: permissions.name,
   slug: permissions.slug,
@@ -47,6 +47,20 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
   /** The permissions the routes declare (filled as routes register); their names are the defaults. */
   private readonly declared: readonly DeclaredPermission[];
   private defaults: Map<string, string> | undefined;
+  private readonly permissionsList = pagedList(this.orm, {
+    name: 'permissions',
+    rows: (orm) => orm.select().from(permissions).$dynamic(),
+    table: permissions,
+    filters: {
+      name: { param: contains, where: (x) => ilike(permissions.name, x) },
+      slug: { param: contains, where: (x) => ilike(permissions.slug, x) },
+      method: (x) => eq(permissions.method, x),
+      status: (x) => eq(permissions.status, x),
+      menu_id: (x) => eq(permissions.menuId, x),
+    },
+    sort: ORDER_COLUMNS,
+    id: permissions.id,
+  });
 
   constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; declared: readonly DeclaredPermission[] }) {
     super(deps);
@@ -87,20 +101,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
   }
 
   async list(q: Static<typeof PermissionQuery>, locale: Locale) {
-    const params = new Params()
-      .set('name', q.name ? contains(q.name) : undefined)
-      .set('slug', q.slug ? contains(q.slug) : undefined)
-      .set('method', q.method ? q.method : undefined)
-      .set('status', q.status)
-      .set('menu_id', q.menu_id);
-    const where = (set: Params) => and(
-      set.has('name') ? ilike(permissions.name, p('name')) : undefined,
-      set.has('slug') ? ilike(permissions.slug, p('slug')) : undefined,
-      set.has('method') ? eq(permissions.method, p('method')) : undefined,
-      set.has('status') ? eq(permissions.status, p('status')) : undefined,
-      set.has('menu_id') ? eq(permissions.menuId, p('menu_id')) : undefined,
-    );
-    const { rows, total } = await this.page<PermissionOrderField>(q, params, where, ORDER_COLUMNS);
+    const { rows, total } = await this.permissionsList.page(q, { ...q, order_by: q.order_by ?? 'id:desc' });
     return { list: rows.map((r) => this.record(r, locale)), total };
   }
 

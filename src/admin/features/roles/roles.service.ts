@@ -5,11 +5,12 @@
 // super administrator grants a role a permission or a menu they do not hold themselves, and the
 // system (super-administrator) role is not edited at all: it passes every check whatever it lists.
 
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { asc, count, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { p, Params } from '../../../platform/db/statements.ts';
+import { declared, pagedList } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
@@ -23,7 +24,7 @@ import { everyLanguage, localized, matchesTranslated, writeText } from '../../..
 
 type Row = typeof roles.$inferSelect;
 
-const ORDER_COLUMNS = {
+const ORDER_COLUMNS: Record<RoleOrderField, AnyColumn> = {
   id: roles.id,
   name: roles.name,
   slug: roles.slug,
@@ -46,16 +47,22 @@ export class RoleService extends GrantCatalogue<typeof roles> {
   protected readonly table = roles;
   protected readonly noun = msg('noun.role');
   protected readonly vanished = msg('admin.roles.referenceVanished');
-  /** setsOf on this.orm, built on first use (outside transactions only). */
-  private sets: ReturnType<typeof setsOf> | undefined;
+  /** setsOf, on a transaction's connection when given one. */
+  private readonly sets = declared(this.orm, setsOf);
+  private readonly rolesList = pagedList(this.orm, {
+    name: 'roles',
+    rows: (orm) => orm.select().from(roles).$dynamic(),
+    table: roles,
+    filters: {
+      name: { param: contains, where: (x) => matchesTranslated(roles.name, roles.nameI18n, x) },
+      status: (x) => eq(roles.status, x),
+    },
+    sort: ORDER_COLUMNS,
+    id: roles.id,
+  });
 
   async list(q: Static<typeof RoleQuery>, locale: Locale = 'en-US') {
-    const params = new Params().set('name', q.name ? contains(q.name) : undefined).set('status', q.status);
-    const where = (set: Params) => and(
-      set.has('name') ? matchesTranslated(roles.name, roles.nameI18n, p('name')) : undefined,
-      set.has('status') ? eq(roles.status, p('status')) : undefined,
-    );
-    const { rows, total } = await this.page<RoleOrderField>(q, params, where, ORDER_COLUMNS);
+    const { rows, total } = await this.rolesList.page(q, { ...q, order_by: q.order_by ?? 'id:desc' });
     return { list: await this.records(this.orm, rows, locale), total };
   }
 
@@ -228,7 +235,7 @@ export class RoleService extends GrantCatalogue<typeof roles> {
     const ids = rows.map((r) => r.id);
     if (ids.length === 0) return [];
     // One after the other: `orm` may be a transaction (one connection).
-    const sets = orm === this.orm ? (this.sets ??= setsOf(this.orm)) : setsOf(orm);
+    const sets = this.sets.on(orm);
     const perms = await sets.permissions.execute({ ids });
     const menuRows = await sets.menus.execute({ ids });
     const permsOf = new Map<number, number[]>();

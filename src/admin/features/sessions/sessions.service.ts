@@ -1,11 +1,11 @@
 // Online administrators: the live sessions, and ending them by force (kick-out). Sessions
 // themselves (opening, ending, invalidation) are the access kernel's (kernel/sessions.ts).
 import type { Static } from 'typebox';
-import { and, count, desc, eq, gt, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import type { Config } from '../../../platform/config.ts';
-import type { Database } from '../../../platform/db/database.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import { admins, sessions } from '../../db/schema.ts';
@@ -17,35 +17,12 @@ import type { Notifier } from '../../kernel/notifier.ts';
 import type { OnlineQuery, OnlineSession } from './sessions.schema.ts';
 import { msg } from '../../../platform/i18n.ts';
 
-export class OnlineAdminsService {
-  private readonly db: Database;
-  private readonly tz: string;
-  private readonly sessions: SessionService;
-  private readonly rbac: RbacService;
-  private readonly notifications: Notifier;
-  private readonly lists = new Statements<ReturnType<OnlineAdminsService['listStatements']>>();
-  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; notifications: Notifier }) {
-    this.db = deps.db;
-    this.tz = deps.config.DISPLAY_TIMEZONE;
-    this.sessions = deps.sessions;
-    this.rbac = deps.rbac;
-    this.notifications = deps.notifications;
-  }
-
-  private liveWhere(extra?: SQL) {
-    return and(isNull(sessions.endedAt), gt(sessions.expiresAt, new Date()), extra);
-  }
-
-  /** The page and the count of live sessions (placeholder `now`: an ISO time) for the filters set in `params`. */
-  private listStatements(params: Params) {
-    const filter = and(
-      isNull(sessions.endedAt),
-      gt(sessions.expiresAt, p('now')),
-      params.has('username') ? or(ilike(admins.username, p('username')), ilike(admins.nickname, p('username'))) : undefined,
-      params.has('ip') ? ilike(sessions.ip, p('ip')) : undefined,
-    );
-    return {
-      page: this.db.orm
+/** The live sessions (not ended, not expired at `now`), newest first. */
+const onlineList = (orm: Orm) =>
+  pagedList(orm, {
+    name: 'online',
+    rows: (orm) =>
+      orm
         .select({
           token_id: sessions.id,
           admin_id: sessions.adminId,
@@ -59,25 +36,42 @@ export class OnlineAdminsService {
         })
         .from(sessions)
         .innerJoin(admins, eq(admins.id, sessions.adminId))
-        .where(filter)
-        .orderBy(desc(sessions.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('online_page'),
-      total: this.db.orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).where(filter).prepare('online_count'),
-    };
+        .$dynamic(),
+    table: sessions,
+    count: (orm) => orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).$dynamic(),
+    always: isNull(sessions.endedAt),
+    filters: {
+      now: { param: (at: Date) => at.toISOString(), where: (x) => gt(sessions.expiresAt, x) },
+      username: { param: contains, where: (x) => or(ilike(admins.username, x), ilike(admins.nickname, x)) },
+      ip: { param: contains, where: (x) => ilike(sessions.ip, x) },
+    },
+    sort: { id: sessions.id },
+    id: sessions.id,
+  });
+
+export class OnlineAdminsService {
+  private readonly db: Database;
+  private readonly tz: string;
+  private readonly sessions: SessionService;
+  private readonly rbac: RbacService;
+  private readonly notifications: Notifier;
+  private readonly online: ReturnType<typeof onlineList>;
+  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; notifications: Notifier }) {
+    this.db = deps.db;
+    this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.sessions = deps.sessions;
+    this.rbac = deps.rbac;
+    this.notifications = deps.notifications;
+    this.online = onlineList(this.db.orm);
+  }
+
+  private liveWhere(extra?: SQL) {
+    return and(isNull(sessions.endedAt), gt(sessions.expiresAt, new Date()), extra);
   }
 
   /** A page of live sessions, newest first; `is_current` marks the caller's own. */
   async list(q: Static<typeof OnlineQuery>, caller: Principal): Promise<{ list: Static<typeof OnlineSession>[]; total: number }> {
-    const params = new Params()
-      .set('now', new Date().toISOString())
-      .set('username', q.username ? contains(q.username) : undefined)
-      .set('ip', q.ip ? contains(q.ip) : undefined)
-      .set('limit', q.page_size)
-      .set('offset', (q.page - 1) * q.page_size);
-    const { page, total: totalOf } = this.lists.get(params.key, () => this.listStatements(params));
-    const [rows, [total]] = await Promise.all([page.execute(params.values), totalOf.execute(params.values)]);
+    const { rows, total } = await this.online.page({ ...q, now: new Date() }, { ...q, order_by: 'id:desc' });
     const list = rows.map((r) => ({
       ...r,
       login_at: formatDisplay(r.login_at, this.tz)!,
@@ -85,7 +79,7 @@ export class OnlineAdminsService {
       expires_at: formatDisplay(r.expires_at, this.tz)!,
       is_current: r.token_id === caller.sessionId,
     }));
-    return { list, total: total?.n ?? 0 };
+    return { list, total };
   }
 
   /** Ends live sessions among `ids`; refuses the whole call if one belongs to a protected administrator other than the caller. */

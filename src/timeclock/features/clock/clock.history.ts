@@ -1,10 +1,11 @@
 // Reads of clock events: a worker's history, the late punches managers review, and the review.
 // Built with the query builder, once per filter shape.
-import { and, count, desc, eq, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Static } from 'typebox';
-import type { Database } from '../../../platform/db/database.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
+import { atOrAfter, atOrBefore, pagedList } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
 import { clockEvents, qrCodes, sites, users } from '../../db/schema.ts';
@@ -16,10 +17,36 @@ import { FORCE_CLOCK_OUT } from './clock.service.ts';
 export class ClockHistory {
   private readonly db: Database;
   private readonly liveWorker;
-  private readonly histories = new Statements<ReturnType<ClockHistory['historyStatements']>>();
-  private readonly lateLists = new Statements<ReturnType<ClockHistory['lateStatements']>>();
+  private readonly historyList;
+  private readonly lateList;
   constructor({ db }: { db: Database }) {
     this.db = db;
+    this.historyList = pagedList(db.orm, {
+      name: 'tc_history',
+      rows: (orm) =>
+        orm
+          .select({ event: clockEvents, qrName: qrCodes.name, site: { name: sites.name, isDefault: sites.isDefault } })
+          .from(clockEvents)
+          .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
+          .leftJoin(sites, eq(sites.id, clockEvents.siteId))
+          .$dynamic(),
+      table: clockEvents,
+      filters: { user_id: (x) => eq(clockEvents.userId, x), from: atOrAfter(clockEvents.createdAt), to: atOrBefore(clockEvents.createdAt) },
+      sort: { created_at: clockEvents.createdAt },
+      id: clockEvents.id,
+    });
+    this.lateList = pagedList(db.orm, {
+      name: 'tc_late',
+      rows: (orm) => selectLate(orm).$dynamic(),
+      table: clockEvents,
+      always: eq(clockEvents.late, true),
+      filters: {
+        reviewed: { inline: (reviewed: boolean) => (reviewed ? isNotNull(clockEvents.reviewedAt) : isNull(clockEvents.reviewedAt)) },
+        user_id: (x) => eq(clockEvents.userId, x),
+      },
+      sort: { received_at: clockEvents.receivedAt },
+      id: clockEvents.id,
+    });
     this.liveWorker = db.orm
       .select({ id: users.id })
       .from(users)
@@ -34,18 +61,9 @@ export class ClockHistory {
     if (from && to && from > to) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.clock.fromMustNotAfter'), details: { field: 'from' } });
     const [user] = await this.liveWorker.execute({ user_id: userId });
     if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.workerNotFound', { userId }), details: { userId } });
-    // A placeholder is not encoded by its column: instants go as ISO text.
-    const params = new Params()
-      .set('user_id', userId)
-      .set('from', from?.toISOString())
-      .set('to', to?.toISOString())
-      .set('limit', q.limit)
-      .set('offset', (q.page - 1) * q.limit);
-    const statements = this.histories.get(params.key, () => this.historyStatements(params));
-    const [counted] = await statements.total.execute(params.values);
-    const rows = await statements.page.execute(params.values);
+    const { rows, total } = await this.historyList.page({ user_id: userId, from, to }, { page: q.page, page_size: q.limit, order_by: 'created_at:desc' });
     return {
-      total: counted?.n ?? 0,
+      total,
       events: rows.map(({ event: e, qrName, site }) => ({
         id: e.id,
         event_type: e.eventType,
@@ -62,55 +80,9 @@ export class ClockHistory {
     };
   }
 
-  private historyStatements(params: Params) {
-    const where = and(
-      eq(clockEvents.userId, p('user_id')),
-      params.has('from') ? gte(clockEvents.createdAt, p('from')) : undefined,
-      params.has('to') ? lte(clockEvents.createdAt, p('to')) : undefined,
-    );
-    return {
-      total: this.db.orm.select({ n: count() }).from(clockEvents).where(where).prepare('tc_history_count'),
-      page: this.db.orm
-        .select({ event: clockEvents, qrName: qrCodes.name, site: { name: sites.name, isDefault: sites.isDefault } })
-        .from(clockEvents)
-        .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
-        .leftJoin(sites, eq(sites.id, clockEvents.siteId))
-        .where(where)
-        .orderBy(desc(clockEvents.createdAt), desc(clockEvents.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('tc_history_page'),
-    };
-  }
-
-  private lateStatements(q: Static<typeof LatePunchQuery>, params: Params) {
-    const where = and(
-      eq(clockEvents.late, true),
-      q.reviewed === undefined ? undefined : q.reviewed ? isNotNull(clockEvents.reviewedAt) : isNull(clockEvents.reviewedAt),
-      params.has('user_id') ? eq(clockEvents.userId, p('user_id')) : undefined,
-    );
-    return {
-      total: this.db.orm.select({ n: count() }).from(clockEvents).where(where).prepare('tc_late_count'),
-      page: this.selectLate()
-        .where(where)
-        .orderBy(desc(clockEvents.receivedAt), desc(clockEvents.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('tc_late_page'),
-    };
-  }
-
   /** Late punches across workers, newest receipt first, optionally only (not) reviewed or one worker's. */
   async latePunches(q: Static<typeof LatePunchQuery>): Promise<Static<typeof LatePunchList>> {
-    const params = new Params()
-      .shape(`reviewed:${q.reviewed ?? ''}`)
-      .set('user_id', q.userId)
-      .set('limit', q.limit)
-      .set('offset', (q.page - 1) * q.limit);
-    const statements = this.lateLists.get(params.key, () => this.lateStatements(q, params));
-    const [counted] = await statements.total.execute(params.values);
-    const rows = await statements.page.execute(params.values);
-    const total = counted?.n ?? 0;
+    const { rows, total } = await this.lateList.page({ reviewed: q.reviewed, user_id: q.userId }, { page: q.page, page_size: q.limit, order_by: 'received_at:desc' });
     return { punches: rows.map(lateView), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
   }
 
@@ -120,23 +92,24 @@ export class ClockHistory {
       .update(clockEvents)
       .set({ reviewedAt: sql`now()`, reviewedBy: managerId })
       .where(and(eq(clockEvents.id, eventId), eq(clockEvents.late, true), isNull(clockEvents.reviewedAt)));
-    const [row] = await this.selectLate().where(and(eq(clockEvents.id, eventId), eq(clockEvents.late, true)));
+    const [row] = await selectLate(this.db.orm).where(and(eq(clockEvents.id, eventId), eq(clockEvents.late, true)));
     if (!row) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.noLatePunch', { eventId }), details: { id: eventId } });
     return lateView(row);
   }
 
-  /** Late punches with their worker, QR code and reviewer. */
-  private selectLate() {
-    return this.db.orm
-      .select({ event: clockEvents, username: users.username, fullName: users.fullName, qrName: qrCodes.name, reviewer: { id: reviewers.id, username: reviewers.username } })
-      .from(clockEvents)
-      .innerJoin(users, eq(users.id, clockEvents.userId))
-      .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
-      .leftJoin(reviewers, eq(reviewers.id, clockEvents.reviewedBy));
-  }
 }
 
 const reviewers = alias(users, 'reviewer');
+
+/** Late punches with their worker, QR code and reviewer. */
+function selectLate(orm: Orm) {
+  return orm
+    .select({ event: clockEvents, username: users.username, fullName: users.fullName, qrName: qrCodes.name, reviewer: { id: reviewers.id, username: reviewers.username } })
+    .from(clockEvents)
+    .innerJoin(users, eq(users.id, clockEvents.userId))
+    .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
+    .leftJoin(reviewers, eq(reviewers.id, clockEvents.reviewedBy));
+}
 
 const lateView = (r: {
   event: typeof clockEvents.$inferSelect; username: string; fullName: string; qrName: string | null; reviewer: { id: number; username: string } | null;

@@ -35,8 +35,7 @@
 //   (401, 403, 404 unknown worker, 429, 5xx) are not stored: the same request may be tried again.
 //
 // POST /clock is measured hot: its statements are raw SQL (the query builder costs more per call,
-// and on PGlite raw statements run as prepared statements), and they return times as epoch
-// milliseconds, since a raw row's timestamps are Date objects on PGlite but text on PostgreSQL.
+// and on PGlite raw statements run as prepared statements).
 // The reads of history and late punches are in clock.history.ts, the outcomes stored per client
 // event id in clock.requests.ts.
 import type { Logger } from 'pino';
@@ -116,7 +115,7 @@ export class ClockService {
 
     const qr = UUID.test(input.qrCodeValue) ? await this.qrCode(input.qrCodeValue) : undefined;
     // Active, or deactivated only after the punch was captured.
-    const active = qr && (qr.is_active || (punch.capturedAt !== null && qr.deactivated_ms !== null && punch.capturedAt.getTime() < qr.deactivated_ms));
+    const active = qr && (qr.is_active || (punch.capturedAt !== null && qr.deactivated_at !== null && punch.capturedAt < qr.deactivated_at));
     if (!qr || !active) {
       const reason = input.qrCodeValue === FORCE_CLOCK_OUT ? 'forced clock-out is disabled' : qr ? 'inactive' : 'not found';
       const why = input.qrCodeValue === FORCE_CLOCK_OUT ? 'forcedDisabled' : qr ? 'inactive' : 'notFound';
@@ -336,8 +335,8 @@ export class ClockService {
     const from = new Date(capturedAt.getTime() + grace);
     const to = new Date(receivedAt.getTime() - grace);
     if (this.config.CLOCK_LATE_ONLINE_ALERT && from < to) {
-      const rows = await tx.query<{ source: string; at_ms: number | null }>(
-        `SELECT source, floor(extract(epoch FROM at) * 1000)::float8 AS at_ms FROM (
+      const rows = await tx.query<{ source: string; at: Date | null }>(
+        `SELECT source, at FROM (
            SELECT 'location_update' AS source, min(received_at) AS at FROM timeclock.location_samples
              WHERE user_id = $1 AND source <> 'clock_event' AND received_at > $2 AND received_at < $3
            UNION ALL
@@ -348,7 +347,7 @@ export class ClockService {
              WHERE user_id = $1 AND last_seen > $2 AND last_seen < $3) contacts`,
         [userId, from, to],
       );
-      heardFrom = rows.filter((r) => r.at_ms !== null).map((r) => ({ source: r.source, at: new Date(r.at_ms!).toISOString() }));
+      heardFrom = rows.flatMap((r) => (r.at === null ? [] : [{ source: r.source, at: r.at.toISOString() }]));
       if (heardFrom.length > 0) reasons.push('the worker was heard from between its capture and its receipt');
     }
     return reasons.length > 0 ? { reasons, heardFrom } : null;
@@ -415,9 +414,9 @@ export class ClockService {
 
   private async qrCode(id: string) {
     const [row] = await this.db.query<{
-      id: string; is_active: boolean; deactivated_ms: number | null; site_id: number; site_name: string; site_is_default: boolean; fence: Fence | null;
+      id: string; is_active: boolean; deactivated_at: Date | null; site_id: number; site_name: string; site_is_default: boolean; fence: Fence | null;
     }>(
-      `SELECT q.id, q.is_active, floor(extract(epoch FROM q.deactivated_at) * 1000)::float8 AS deactivated_ms, q.site_id, s.name AS site_name, s.is_default AS site_is_default, s.fence
+      `SELECT q.id, q.is_active, q.deactivated_at, q.site_id, s.name AS site_name, s.is_default AS site_is_default, s.fence
        FROM timeclock.qr_codes q JOIN timeclock.sites s ON s.id = q.site_id WHERE q.id = $1`,
       [id],
     );
@@ -447,17 +446,17 @@ async function lockState(
     [userId],
   );
   const [row] = await tx.query<{ state: EventType }>(`SELECT state FROM timeclock.worker_state WHERE user_id = $1 FOR UPDATE`, [userId]);
-  const [t] = await tx.query<{ latest_ms: number | null; latest_type: EventType | null; now_ms: number }>(
-    `SELECT floor(extract(epoch FROM e.created_at) * 1000)::float8 AS latest_ms, e.event_type AS latest_type,
-            floor(extract(epoch FROM date_trunc('milliseconds', clock_timestamp())) * 1000)::float8 AS now_ms
+  const [t] = await tx.query<{ latest: Date | null; latest_type: EventType | null; now: Date }>(
+    `SELECT e.created_at AS latest, e.event_type AS latest_type,
+            date_trunc('milliseconds', clock_timestamp()) AS now
      FROM (SELECT 1) one LEFT JOIN LATERAL (
        SELECT created_at, event_type FROM timeclock.clock_events WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1) e ON true`,
     [userId],
   );
   return {
     state: row!.state,
-    latest: t!.latest_ms === null ? null : new Date(t!.latest_ms),
+    latest: t!.latest,
     latestType: t!.latest_type,
-    at: new Date(t!.now_ms),
+    at: t!.now,
   };
 }

@@ -17,14 +17,11 @@ import type { BindOutcome, DeviceBinding, DeviceInfo, DeviceMismatch } from '../
 import type { RegisterReply, ValidateReply } from './devices.schema.ts';
 import { msg } from '../../../platform/i18n.ts';
 
-/** A binding as the raw statements of bindOrCheck return it: times in epoch milliseconds. */
-interface BindingMs {
-  registered_ms: number;
-  last_seen_ms: number;
+/** A binding as the raw statements of bindOrCheck return it. */
+interface BindingTimes {
+  registered_at: Date;
+  last_seen: Date;
 }
-
-const BINDING_MS = `floor(extract(epoch FROM registered_at) * 1000)::float8 AS registered_ms,
-  floor(extract(epoch FROM last_seen) * 1000)::float8 AS last_seen_ms`;
 
 const info = (r: typeof devices.$inferSelect): Static<typeof DeviceInfo> => ({
   registeredAt: r.registeredAt.toISOString(), lastSeen: r.lastSeen.toISOString(),
@@ -48,18 +45,17 @@ export class DevicesService implements DeviceBinding {
    */
   async bindOrCheck(userId: number, deviceUuid: string): Promise<BindOutcome> {
     const device = normaliseDevice(deviceUuid);
-    // Raw: every worker login runs these (measured hot). Times come back as epoch milliseconds,
-    // since a raw row's timestamps are Date objects on PGlite but text on PostgreSQL.
-    const [inserted] = await this.db.query<BindingMs>(
-      `INSERT INTO timeclock.devices (user_id, device_uuid) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING ${BINDING_MS}`,
+    // Raw: every worker login runs these (measured hot).
+    const [inserted] = await this.db.query<BindingTimes>(
+      `INSERT INTO timeclock.devices (user_id, device_uuid) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING registered_at, last_seen`,
       [userId, device],
     );
-    if (inserted) return { ok: true, device: infoOfMs(inserted), newlyBound: true };
-    const [mine] = await this.db.query<BindingMs>(
-      `UPDATE timeclock.devices SET last_seen = now() WHERE user_id = $1 AND device_uuid = $2 RETURNING ${BINDING_MS}`,
+    if (inserted) return { ok: true, device: infoOfTimes(inserted), newlyBound: true };
+    const [mine] = await this.db.query<BindingTimes>(
+      `UPDATE timeclock.devices SET last_seen = now() WHERE user_id = $1 AND device_uuid = $2 RETURNING registered_at, last_seen`,
       [userId, device],
     );
-    if (mine) return { ok: true, device: infoOfMs(mine), newlyBound: false };
+    if (mine) return { ok: true, device: infoOfTimes(mine), newlyBound: false };
     // A device held by someone else is named as such, whether or not this worker has another one.
     const [held] = await this.db.query(`SELECT 1 FROM timeclock.devices WHERE device_uuid = $1`, [device]);
     return { ok: false, reason: held ? 'device_of_another_user' : 'bound_to_another_device' };
@@ -169,6 +165,4 @@ export class DevicesService implements DeviceBinding {
   }
 }
 
-const infoOfMs = (r: BindingMs): Static<typeof DeviceInfo> => ({
-  registeredAt: new Date(r.registered_ms).toISOString(), lastSeen: new Date(r.last_seen_ms).toISOString(),
-});
+const infoOfTimes = (r: BindingTimes): Static<typeof DeviceInfo> => ({ registeredAt: r.registered_at.toISOString(), lastSeen: r.last_seen.toISOString() });

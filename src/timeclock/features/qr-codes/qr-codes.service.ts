@@ -1,11 +1,12 @@
 // QR codes: the value a worker scans is the code's UUID; each belongs to one site (the default
 // site when created without one). Codes are never deleted, only deactivated.
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
-import type { Database } from '../../../platform/db/database.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { qrCodes, sites } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -41,30 +42,28 @@ const foreignKeyToUnknownSite = (siteId: number) => (err: unknown): never => {
 /** QR codes: the value a worker scans is the code's UUID; each belongs to one site. */
 export class QrCodesService {
   private readonly db: Database;
-  private readonly lists = new Statements<ReturnType<QrCodesService['listStatement']>>();
+  private readonly codes;
   private readonly one;
   constructor({ db }: { db: Database }) {
     this.db = db;
+    this.codes = pagedList(db.orm, {
+      name: 'tc_qr_codes',
+      rows: (orm) => this.select(orm).$dynamic(),
+      table: qrCodes,
+      filters: { site_id: (x) => eq(qrCodes.siteId, x), active: (x) => eq(qrCodes.isActive, x) },
+      sort: { created_at: qrCodes.createdAt },
+      id: qrCodes.id,
+      order: [desc(qrCodes.createdAt), asc(qrCodes.id)],
+    });
     this.one = this.select().where(eq(qrCodes.id, p('id'))).prepare('tc_qr_code');
   }
 
-  private select() {
-    return this.db.orm.select({ qr: qrCodes, site: { name: sites.name, isDefault: sites.isDefault, fence: sites.fence } }).from(qrCodes).innerJoin(sites, eq(sites.id, qrCodes.siteId));
-  }
-
-  private listStatement(params: Params) {
-    return this.select()
-      .where(and(
-        params.has('site_id') ? eq(qrCodes.siteId, p('site_id')) : undefined,
-        params.has('active') ? eq(qrCodes.isActive, p('active')) : undefined,
-      ))
-      .orderBy(desc(qrCodes.createdAt), asc(qrCodes.id))
-      .prepare('tc_qr_codes');
+  private select(orm: Orm = this.db.orm) {
+    return orm.select({ qr: qrCodes, site: { name: sites.name, isDefault: sites.isDefault, fence: sites.fence } }).from(qrCodes).innerJoin(sites, eq(sites.id, qrCodes.siteId));
   }
 
   async list(q: Static<typeof QrListQuery>, locale: Locale): Promise<Static<typeof QrCodeDetail>[]> {
-    const params = new Params().set('site_id', q.siteId).set('active', q.active);
-    const rows = await this.lists.get(params.key, () => this.listStatement(params)).execute(params.values);
+    const rows = await this.codes.all({ site_id: q.siteId, active: q.active });
     return rows.map((r) => qrDetail(r.qr, r.site, locale));
   }
 

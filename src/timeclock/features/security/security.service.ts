@@ -1,11 +1,12 @@
 // Security: alerts raised by what the server observes, the risk score and level derived from
 // them, and the managed blacklist of mock-location apps.
 // How alerts are scored: ../../kernel/security-events.ts.
-import { and, asc, count, desc, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Static } from 'typebox';
-import type { Database } from '../../../platform/db/database.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
+import { atOrAfter, pagedList } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { appBlacklist, securityAlerts, securityChecks, users } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -46,12 +47,26 @@ const inRiskWindow = gt(securityAlerts.createdAt, sql`now() - make_interval(days
 export class SecurityService {
   private readonly db: Database;
   private readonly statusOf;
-  private readonly alertLists = new Statements<ReturnType<SecurityService['alertStatements']>>();
+  private readonly alertList;
   private readonly blacklisted;
 
   constructor({ db }: { db: Database }) {
     this.db = db;
     const orm = db.orm;
+    this.alertList = pagedList(orm, {
+      name: 'tc_alerts',
+      rows: (orm) => this.selectAlerts(orm).$dynamic(),
+      table: securityAlerts,
+      filters: {
+        status: { inline: (status: Static<typeof AlertsQuery>['status']) => (status === 'unresolved' ? ne(securityAlerts.status, 'resolved') : status === 'all' ? undefined : eq(securityAlerts.status, status)) },
+        user_id: (x) => eq(securityAlerts.userId, x),
+        severity: (x) => eq(securityAlerts.severity, x),
+        type: (x) => eq(securityAlerts.alertType, x),
+        since: atOrAfter(securityAlerts.createdAt),
+      },
+      sort: { created_at: securityAlerts.createdAt },
+      id: securityAlerts.id,
+    });
     const ofUser = and(eq(securityAlerts.userId, p('user_id')), inRiskWindow);
     this.statusOf = {
       user: orm.select({ id: users.id }).from(users).where(and(eq(users.id, p('user_id')), isNull(users.deletedAt))).prepare('tc_security_user'),
@@ -85,40 +100,12 @@ export class SecurityService {
     };
   }
 
-  private alertStatements(status: Static<typeof AlertsQuery>['status'], params: Params) {
-    const where = and(
-      status === 'unresolved' ? ne(securityAlerts.status, 'resolved') : status === 'all' ? undefined : eq(securityAlerts.status, status),
-      params.has('user_id') ? eq(securityAlerts.userId, p('user_id')) : undefined,
-      params.has('severity') ? eq(securityAlerts.severity, p('severity')) : undefined,
-      params.has('type') ? eq(securityAlerts.alertType, p('type')) : undefined,
-      params.has('since') ? gte(securityAlerts.createdAt, p('since')) : undefined,
-    );
-    return {
-      total: this.db.orm.select({ n: count() }).from(securityAlerts).where(where).prepare('tc_alerts_count'),
-      page: this.selectAlerts()
-        .where(where)
-        .orderBy(desc(securityAlerts.createdAt), desc(securityAlerts.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('tc_alerts_page'),
-    };
-  }
-
   /** Alerts across workers, newest first, filtered and paged. */
   async listAlerts(q: Static<typeof AlertsQuery>, locale: Locale): Promise<Static<typeof AlertsReply>> {
-    const params = new Params()
-      .shape(`status:${q.status}`)
-      .set('user_id', q.userId)
-      .set('severity', q.severity)
-      .set('type', q.type)
-      // A placeholder is not encoded by its column: the instant goes as ISO text.
-      .set('since', q.since === undefined ? undefined : new Date(q.since).toISOString())
-      .set('limit', q.limit)
-      .set('offset', (q.page - 1) * q.limit);
-    const statements = this.alertLists.get(params.key, () => this.alertStatements(q.status, params));
-    const [counted] = await statements.total.execute(params.values);
-    const rows = await statements.page.execute(params.values);
-    const total = counted?.n ?? 0;
+    const { rows, total } = await this.alertList.page(
+      { status: q.status, user_id: q.userId, severity: q.severity, type: q.type, since: q.since === undefined ? undefined : new Date(q.since) },
+      { page: q.page, page_size: q.limit, order_by: 'created_at:desc' },
+    );
     return {
       alerts: rows.map(alertView(locale)),
       totalCount: total,
@@ -128,8 +115,8 @@ export class SecurityService {
   }
 
   /** An alert with its worker and the managers who acknowledged and resolved it. */
-  private selectAlerts() {
-    return this.db.orm
+  private selectAlerts(orm: Orm = this.db.orm) {
+    return orm
       .select({
         alert: securityAlerts,
         username: users.username,

@@ -1,10 +1,11 @@
 // Webhook endpoints registered by managers, and their delivery log. Sending is the
 // dispatcher's job (webhooks.dispatcher.ts); events enter the outbox through enqueueWebhook.
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
-import type { Database } from '../../../platform/db/database.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import type { Database, Orm } from '../../../platform/db/database.ts';
+import { pagedList } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -55,16 +56,28 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 const notFound = (id: number) => new AppError(E.NOT_FOUND, { detail: msg('timeclock.webhooks.webhookNotFound', { id }), details: { webhookId: id } });
 
+/** An endpoint's deliveries, newest first. */
+const deliveryList = (orm: Orm) =>
+  pagedList(orm, {
+    name: 'tc_deliveries',
+    rows: (orm) => orm.select().from(webhookDeliveries).$dynamic(),
+    table: webhookDeliveries,
+    filters: { endpoint_id: (x) => eq(webhookDeliveries.endpointId, x), status: (x) => eq(webhookDeliveries.status, x) },
+    sort: { id: webhookDeliveries.id },
+    id: webhookDeliveries.id,
+  });
+
 export class WebhooksService {
   private readonly db: Database;
   /** Whether endpoints may be loopback or private addresses (WEBHOOK_ALLOW_PRIVATE). */
   readonly allowPrivate: boolean;
   private readonly all;
   private readonly one;
-  private readonly deliveryLists = new Statements<ReturnType<WebhooksService['deliveryStatements']>>();
+  private readonly deliveryList: ReturnType<typeof deliveryList>;
 
   constructor({ db, allowPrivate }: { db: Database; allowPrivate: boolean }) {
     this.db = db;
+    this.deliveryList = deliveryList(db.orm);
     this.allowPrivate = allowPrivate;
     this.all = db.orm.select(endpointColumns).from(webhookEndpoints).orderBy(webhookEndpoints.id).prepare('tc_webhooks');
     this.one = db.orm.select(endpointColumns).from(webhookEndpoints).where(eq(webhookEndpoints.id, p('id'))).prepare('tc_webhook');
@@ -146,32 +159,9 @@ export class WebhooksService {
     return { ...endpointView(row), secret };
   }
 
-  private deliveryStatements(params: Params) {
-    const where = and(eq(webhookDeliveries.endpointId, p('endpoint_id')), params.has('status') ? eq(webhookDeliveries.status, p('status')) : undefined);
-    return {
-      total: this.db.orm.select({ n: count() }).from(webhookDeliveries).where(where).prepare('tc_deliveries_count'),
-      page: this.db.orm
-        .select()
-        .from(webhookDeliveries)
-        .where(where)
-        .orderBy(desc(webhookDeliveries.id))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('tc_deliveries_page'),
-    };
-  }
-
   async deliveries(endpointId: number, q: Static<typeof DeliveriesQuery>): Promise<Static<typeof DeliveriesReply>> {
     await this.get(endpointId);
-    const params = new Params()
-      .set('endpoint_id', endpointId)
-      .set('status', q.status)
-      .set('limit', q.limit)
-      .set('offset', (q.page - 1) * q.limit);
-    const statements = this.deliveryLists.get(params.key, () => this.deliveryStatements(params));
-    const [counted] = await statements.total.execute(params.values);
-    const rows = await statements.page.execute(params.values);
-    const total = counted?.n ?? 0;
+    const { rows, total } = await this.deliveryList.page({ endpoint_id: endpointId, status: q.status }, { page: q.page, page_size: q.limit, order_by: 'id:desc' });
     return { deliveries: rows.map(deliveryView), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
   }
 

@@ -2,13 +2,14 @@
 // stays (with its clock history, alerts and positions) but disappears from every list and
 // lookup, its tokens stop working, its device binding and tags are released, and the username
 // becomes free for a new account.
-import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNull, or, sql, type Placeholder } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { hashPassword } from '../../../platform/auth/password.ts';
 import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { declared, pagedList, type Declared } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { REVOKE_TOKENS, type TimeclockAuth } from '../../kernel/auth.ts';
 import { devices, lastPositions, tags, users, workerState, workerTags } from '../../db/schema.ts';
@@ -37,8 +38,9 @@ export class WorkersService {
   private readonly auth: TimeclockAuth;
   /** A worker's columns as lists show them, `tags` their tag names, comma-separated in alphabetical order. */
   private readonly itemColumns;
-  private readonly lists = new Statements<ReturnType<WorkersService['listStatements']>>();
-  private readonly details: ReturnType<WorkersService['detailStatements']>;
+  private readonly workersList;
+  /** Built on the transaction's connection when given one. */
+  private readonly details: Declared<ReturnType<WorkersService['detailStatements']>>;
   private readonly profileOf;
   private readonly allTags;
   private readonly trackingWindowSeconds: number;
@@ -53,11 +55,32 @@ export class WorkersService {
       .from(workerTags)
       .innerJoin(tags, eq(tags.id, workerTags.tagId))
       .where(eq(workerTags.userId, users.id));
-    this.itemColumns = {
+    const itemColumns = {
       id: users.id, username: users.username, fullName: users.fullName, createdAt: users.createdAt,
       tags: sql<string>`coalesce((${tagNames}), '')`,
     };
-    this.details = this.detailStatements(db.orm);
+    this.itemColumns = itemColumns;
+    this.workersList = pagedList(db.orm, {
+      name: 'tc_workers',
+      rows: (orm) => orm.select(itemColumns).from(users).$dynamic(),
+      table: users,
+      always: and(eq(users.role, 'worker'), isNull(users.deletedAt)),
+      filters: {
+        search: { param: (search: string) => (search.trim() ? contains(search.trim()) : undefined), where: (x) => or(ilike(users.username, x), ilike(users.fullName, x)) },
+        status: { param: (status: 'active' | 'disabled') => (status === 'active' ? 1 : 0), where: (x) => eq(users.status, x) },
+        // Every tag given: as many of the worker's tags among them as there are.
+        tags: {
+          param: (names: string) => {
+            const ids = [...new Set(names.split(',').map((s) => s.trim()).filter(Boolean).map(Number))];
+            return ids.length === 0 ? undefined : ids;
+          },
+          where: (x, orm) => eq(orm.$count(workerTags, and(eq(workerTags.userId, users.id), sql`${workerTags.tagId} = any(${x})`)), sql`cardinality(${x}::bigint[])`),
+        },
+      },
+      sort: { id: users.id },
+      id: users.id,
+    });
+    this.details = declared(db.orm, (orm) => this.detailStatements(orm));
     this.profileOf = db.orm
       .select({ ...this.itemColumns, role: users.role })
       .from(users)
@@ -66,44 +89,10 @@ export class WorkersService {
     this.allTags = this.selectTags().orderBy(sql`lower(${tags.name})`, asc(tags.id)).prepare('tc_tags');
   }
 
-  /** The list's parameters: which filters are set decides the statements' text. */
-  private paramsOf(q: Static<typeof WorkerListQuery>): Params {
-    const limit = Math.min(q.limit, LIST_LIMIT_MAX);
-    const search = q.search?.trim() ? contains(q.search.trim()) : undefined;
-    const tagIds = [...new Set((q.tags ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(Number))];
-    return new Params()
-      .set('search', search)
-      .set('status', q.status === undefined ? undefined : q.status === 'active' ? 1 : 0)
-      .set('tag_ids', tagIds.length === 0 ? undefined : tagIds)
-      .set('tag_n', tagIds.length === 0 ? undefined : tagIds.length)
-      .set('limit', limit)
-      .set('offset', (q.page - 1) * limit);
-  }
-
-  private listStatements(params: Params) {
-    const where = and(
-      eq(users.role, 'worker'),
-      isNull(users.deletedAt),
-      params.has('search') ? or(ilike(users.username, p('search')), ilike(users.fullName, p('search'))) : undefined,
-      params.has('status') ? eq(users.status, p('status')) : undefined,
-      params.has('tag_ids')
-        ? eq(this.db.orm.$count(workerTags, and(eq(workerTags.userId, users.id), sql`${workerTags.tagId} = any(${p('tag_ids')})`)), p('tag_n'))
-        : undefined,
-    );
-    return {
-      total: this.db.orm.select({ n: count() }).from(users).where(where).prepare('tc_workers_count'),
-      page: this.db.orm.select(this.itemColumns).from(users).where(where).orderBy(asc(users.id)).limit(p('limit')).offset(p('offset')).prepare('tc_workers_page'),
-    };
-  }
-
   /** Workers (not deleted), by id; `search` over username and full name, `tags` all required. */
   async list(q: Static<typeof WorkerListQuery>): Promise<Static<typeof WorkerList>> {
-    const params = this.paramsOf(q);
-    const limit = params.values['limit'] as number;
-    const { total: totalOf, page } = this.lists.get(params.key, () => this.listStatements(params));
-    const [counted] = await totalOf.execute(params.values);
-    const total = counted?.n ?? 0;
-    const rows = await page.execute(params.values);
+    const limit = Math.min(q.limit, LIST_LIMIT_MAX);
+    const { rows, total } = await this.workersList.page(q, { page: q.page, page_size: limit, order_by: 'id:asc' });
     return { workers: rows.map(item), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / limit) };
   }
 
@@ -127,8 +116,7 @@ export class WorkersService {
 
   /** A worker as managers see it: record, tags, status, clock state and bound device. */
   async detail(id: number, exec: Executor = this.db): Promise<Static<typeof WorkerDetail>> {
-    // Inside a transaction the statements are built on its connection.
-    const statements = exec === this.db ? this.details : this.detailStatements(exec.orm);
+    const statements = this.details.on(exec.orm);
     const [r] = await statements.worker.execute({ id });
     if (!r) throw workerNotFound(id);
     const tagIds = await statements.tagIds.execute({ id });

@@ -1,0 +1,171 @@
+// The paged-list kit: a paged list is declared once, as data, instead of being assembled by
+// hand in each method, and a detail by id is one declared statement. A list is its rows (a table
+// or a join), its filters (each a key and the condition on the placeholder named after it), its
+// sortable columns and its id; the kit derives the shape from the filters present and the sort,
+// and keeps the page and count statements of each shape, named prepared statements
+// (./statements.ts). Given a transaction's ORM, it builds the statement on that connection.
+// Model list: `BlacklistService` in src/admin/features/blacklists/blacklists.service.ts.
+import { and, asc, count, gte, lt, lte, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
+import { offsetOf } from '../http/schemas.ts';
+import type { Orm } from './database.ts';
+import { sortBy } from './order.ts';
+import { p, Params, Statements } from './statements.ts';
+
+/**
+ * One filter: the condition on the placeholder named after its key (`where`), with what the
+ * placeholder holds (`param`, the value itself by default); or, when the value decides the
+ * text rather than a parameter (a boolean choosing IS NULL or IS NOT NULL), `inline`. A value
+ * that is undefined, null or '' (or whose `param` is) leaves the filter out. A condition
+ * with a subquery builds it on the `orm` it is given.
+ */
+export type Filter<V = never> =
+  | ((x: Placeholder, orm: Orm) => SQL | undefined)
+  | { param: (v: V) => unknown; where: (x: Placeholder, orm: Orm) => SQL | undefined }
+  | { inline: (v: V) => SQL | undefined };
+
+type Filters = Record<string, Filter<never>>;
+
+/** The values a list's filters read, by key. */
+export type FilterValues<F extends Filters> = {
+  [K in keyof F]?: (F[K] extends { param: (v: infer V) => unknown } ? V : F[K] extends { inline: (v: infer V) => unknown } ? V : unknown) | undefined | null;
+};
+
+const iso = (at: Date) => at.toISOString();
+/**
+ * Filters on a time column: at or after, at or before, before. The value is a Date, sent as its
+ * ISO text (a placeholder is not encoded by its column).
+ */
+export const atOrAfter = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => gte(column, x) });
+export const atOrBefore = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => lte(column, x) });
+export const before = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => lt(column, x) });
+
+export interface ListSpec<T extends PgSelect, F extends Filters, O extends string> {
+  /** Prefix of the statements' names (`<name>_page`, `<name>_count`). */
+  name: string;
+  /** The rows: a select over the table or the join, made dynamic (`.$dynamic()`). */
+  rows: (orm: Orm) => T;
+  /** What the count runs over (default: `table` alone, when no filter needs the join). */
+  table: PgTable;
+  count?: (orm: Orm) => PgSelect;
+  filters: F;
+  /** A condition every row of the list meets, whatever the filters. */
+  always?: SQL;
+  /** The sortable columns by `order_by` field, the id that breaks ties, the nullable ones. */
+  sort: Record<O, AnyColumn>;
+  id: AnyColumn;
+  nullsLast?: readonly NoInfer<O>[];
+  /** The order of `all` (a list read whole): default the id's. */
+  order?: SQL[];
+}
+
+export interface PageQuery {
+  page: number;
+  page_size: number;
+  order_by: string;
+}
+
+type Prepared<T extends PgSelect> = ReturnType<T['prepare']>;
+
+/** A declared paged list: `page(values, query)` answers its rows and total. */
+export class PagedList<T extends PgSelect, F extends Filters, O extends string> {
+  private readonly statements = new Statements<{ page: Prepared<T>; total: Prepared<PgSelect> }>();
+  private readonly wholes = new Statements<Prepared<T>>();
+  private readonly orm: Orm;
+  private readonly spec: ListSpec<T, F, O>;
+
+  constructor(orm: Orm, spec: ListSpec<T, F, O>) {
+    this.orm = orm;
+    this.spec = spec;
+  }
+
+  /** The parameters and shape of the filters present in `values`. */
+  params(values: FilterValues<F>): Params {
+    const params = new Params();
+    for (const [key, filter] of Object.entries(this.spec.filters)) {
+      const value = values[key];
+      if (value === undefined || value === null || value === '') continue;
+      if (typeof filter === 'function') params.set(key, value);
+      else if ('param' in filter) params.set(key, filter.param(value as never));
+      else params.shape(`${key}:${String(value)}`);
+    }
+    return params;
+  }
+
+  /** Whether any filter is present in `values`. */
+  filtered(values: FilterValues<F>): boolean {
+    return this.params(values).key !== '';
+  }
+
+  /** The WHERE clause of `values`' filters, on the placeholders `params(values)` fills. */
+  where(values: FilterValues<F>, params: Params, orm: Orm = this.orm): SQL | undefined {
+    return and(
+      this.spec.always,
+      ...Object.entries(this.spec.filters).map(([key, filter]) => {
+        if (typeof filter === 'function') return params.has(key) ? filter(p(key), orm) : undefined;
+        if ('param' in filter) return params.has(key) ? filter.where(p(key), orm) : undefined;
+        const value = values[key];
+        return value === undefined || value === null || value === '' ? undefined : filter.inline(value as never);
+      }),
+    );
+  }
+
+  /** One page of the filtered rows in `q`'s order, and the total; on `orm` (a transaction's) when given. */
+  async page(values: FilterValues<F>, q: PageQuery, orm: Orm = this.orm): Promise<{ rows: Awaited<ReturnType<Prepared<T>['execute']>>; total: number }> {
+    const params = this.params(values).shape(q.order_by).set('limit', q.page_size).set('offset', offsetOf(q));
+    const build = () => this.build(orm, values, params, q.order_by);
+    const { page, total } = orm === this.orm ? this.statements.get(params.key, build) : build();
+    const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
+    return { rows: rows as Awaited<ReturnType<Prepared<T>['execute']>>, total: (counted as { n: number } | undefined)?.n ?? 0 };
+  }
+
+  /** Every filtered row, without page or count, in the list's `order` (short lists shown whole). */
+  async all(values: FilterValues<F>, orm: Orm = this.orm): Promise<Awaited<ReturnType<Prepared<T>['execute']>>> {
+    const params = this.params(values);
+    const build = () => this.spec.rows(orm).where(this.where(values, params, orm)).orderBy(...(this.spec.order ?? [asc(this.spec.id)])).prepare(`${this.spec.name}_all`) as Prepared<T>;
+    const statement = orm === this.orm ? this.wholes.get(params.key, build) : build();
+    return (await statement.execute(params.values)) as Awaited<ReturnType<Prepared<T>['execute']>>;
+  }
+
+  private build(orm: Orm, values: FilterValues<F>, params: Params, orderBy: string) {
+    const { spec } = this;
+    const filter = this.where(values, params, orm);
+    const counting = spec.count ? spec.count(orm) : (orm.select({ n: count() }).from(spec.table).$dynamic() as unknown as PgSelect);
+    return {
+      page: spec
+        .rows(orm)
+        .where(filter)
+        .orderBy(...sortBy<O>(orderBy, spec.sort, spec.id, spec.nullsLast))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare(`${spec.name}_page`) as Prepared<T>,
+      total: counting.where(filter).prepare(`${spec.name}_count`),
+    };
+  }
+}
+
+export function pagedList<T extends PgSelect, F extends Filters, O extends string>(orm: Orm, spec: ListSpec<T, F, O>): PagedList<T, F, O> {
+  return new PagedList(orm, spec);
+}
+
+/**
+ * One declared statement (a detail by id: placeholder `id`), built once on the database's ORM
+ * and kept; `on(orm)` gives it on a transaction's connection instead.
+ */
+export class Declared<S> {
+  private readonly kept: S;
+  private readonly orm: Orm;
+  private readonly build: (orm: Orm) => S;
+
+  constructor(orm: Orm, build: (orm: Orm) => S) {
+    this.orm = orm;
+    this.build = build;
+    this.kept = build(orm);
+  }
+
+  on(orm: Orm = this.orm): S {
+    return orm === this.orm ? this.kept : this.build(orm);
+  }
+}
+
+export const declared = <S>(orm: Orm, build: (orm: Orm) => S) => new Declared(orm, build);
