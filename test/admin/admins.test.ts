@@ -214,6 +214,19 @@ describe('GET /admins', () => {
     assert.doesNotMatch(JSON.stringify(data), /password|hash|secret/i);
   });
 
+  test('the seeded role and department are named in the reader’s language, in the list, the detail and an update’s reply', async () => {
+    const seededName = (r: Reply) => [r.body.data.roles.map((x: any) => x.name), r.body.data.department?.name];
+    const zh = { 'accept-language': 'zh-CN' };
+    const listed = (await call(app, 'GET', `${BASE}?username=admin&page_size=100`, { token: superToken, headers: zh })).body.data.list.find((r: any) => r.id === superId);
+    assert.deepEqual([listed.roles.map((x: any) => x.name), listed.department?.name], [['超级管理员'], '总部']);
+    assert.deepEqual(seededName(await call(app, 'GET', `${BASE}/${superId}`, { token: superToken, headers: zh })), [['超级管理员'], '总部']);
+    assert.deepEqual(seededName(await call(app, 'GET', `${BASE}/${superId}`, { token: superToken })), [['Super Administrator'], 'Head Office']);
+    const current = (await call(app, 'GET', `${BASE}/${superId}`, { token: superToken })).body.data;
+    const updated = await call(app, 'PUT', `${BASE}/${superId}`, { token: superToken, headers: zh, body: { nickname: current.nickname } });
+    assert.equal(updated.status, 200);
+    assert.deepEqual(seededName(updated), [['超级管理员'], '总部']);
+  });
+
   test('filters: fuzzy username and nickname, status, role_id, department_id', async () => {
     assert.deepEqual(names(await list(`username=${tag}_T`)), [`${tag}_three`, `${tag}_two`], 'case-insensitive fuzzy');
     assert.deepEqual(names(await list(`username=${tag}&nickname=keeper`)), [`${tag}_three`, `${tag}_one`]);

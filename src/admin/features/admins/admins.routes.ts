@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
@@ -21,7 +22,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       response: { 200: AdminList },
     },
   }, async (request) => {
-    const { list, total } = await admins.list(request.query);
+    const { list, total } = await admins.list(request.query, localeOf(request));
     return okList(request, list, request.query, total);
   });
 
@@ -34,12 +35,12 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       body: CreateAdminBody,
       response: { 200: AdminReply },
     },
-  }, async (request) => ok(request, await admins.create(request.admin!, request.body)));
+  }, async (request) => ok(request, await admins.create(request.admin!, request.body, localeOf(request))));
 
   app.get('/admins/:id', {
     config: { permission: 'admin.list' },
     schema: { tags, summary: 'One administrator with department and roles', params: IdParam, response: { 200: AdminReply, ...withNotFound } },
-  }, async (request) => ok(request, await admins.get(request.params.id)));
+  }, async (request) => ok(request, await admins.get(request.params.id, undefined, localeOf(request))));
 
   app.put('/admins/:id', {
     config: { permission: 'admin.update' },
@@ -56,7 +57,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       body: UpdateAdminBody,
       response: { 200: AdminReply, ...withNotFound },
     },
-  }, async (request) => ok(request, await admins.update(request.admin!, request.params.id, request.body)));
+  }, async (request) => ok(request, await admins.update(request.admin!, request.params.id, request.body, localeOf(request))));
 
   app.delete('/admins/:id', {
     config: { permission: 'admin.delete' },

@@ -28,7 +28,8 @@ import type { EndReason, SessionService } from '../../kernel/sessions.ts';
 import type { Notifier } from '../../kernel/notifier.ts';
 import type { AdminListQuery, AdminOrderField, AdminRecord as AdminRecordSchema, CreateAdminBody, UpdateAdminBody } from './admins.schema.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
-import { msg } from '../../../platform/i18n.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { DEFAULT_LOCALE, localized } from '../../../platform/translations.ts';
 
 /** One's own password changes only through PUT /password, which asks for the old one. */
 const OWN_PASSWORD = msg('admin.admins.ownPassword');
@@ -65,6 +66,7 @@ const rowColumns = {
   updatedAt: admins.updatedAt,
   lastLoginAt: admins.lastLoginAt,
   departmentName: departments.name,
+  departmentNameI18n: departments.nameI18n,
 };
 const selectRows = (orm: Orm) => orm.select(rowColumns).from(admins).leftJoin(departments, eq(departments.id, admins.departmentId));
 type Row = Awaited<ReturnType<typeof selectRows>>[number];
@@ -73,7 +75,7 @@ const adminById = (orm: Orm) => selectRows(orm).where(eq(admins.id, p('id'))).pr
 /** The roles of the administrators `ids` (a placeholder: an array of ids). */
 const rolesOf = (orm: Orm) =>
   orm
-    .select({ adminId: adminRoles.adminId, id: roles.id, name: roles.name, slug: roles.slug })
+    .select({ adminId: adminRoles.adminId, id: roles.id, name: roles.name, nameI18n: roles.nameI18n, slug: roles.slug })
     .from(adminRoles)
     .innerJoin(roles, eq(roles.id, adminRoles.roleId))
     .where(sql`${adminRoles.adminId} = any(${p('ids')})`)
@@ -169,27 +171,28 @@ export class AdminsService {
     }
   }
 
-  async list(q: Static<typeof AdminListQuery>) {
+  /** A page of administrators, their roles' and department's names in `locale`. */
+  async list(q: Static<typeof AdminListQuery>, locale: Locale = DEFAULT_LOCALE) {
     const { rows, total } = await this.adminsList.page(this.valuesOf(q), q);
-    return { list: await this.withRoles(rows), total };
+    return { list: await this.withRoles(rows, this.orm, locale), total };
   }
 
-  async get(id: number, orm: Orm = this.orm): Promise<AdminRecord> {
+  async get(id: number, orm: Orm = this.orm, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord> {
     const rows = await this.byId.on(orm).execute({ id });
     if (rows.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.admins.noAdministrator', { id }) });
-    const [record] = await this.withRoles(rows, orm);
+    const [record] = await this.withRoles(rows, orm, locale);
     return record!;
   }
 
-  /** One query for the roles of every administrator of a page. */
-  private async withRoles(rows: Row[], orm: Orm = this.orm): Promise<AdminRecord[]> {
+  /** One query for the roles of every administrator of a page; names in `locale` (exports: the default language). */
+  private async withRoles(rows: Row[], orm: Orm = this.orm, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord[]> {
     const ids = rows.map((r) => r.id);
     const roleRows = ids.length === 0 ? [] : await this.rolesOfPage.on(orm).execute({ ids });
     const byAdmin = new Map<number, { id: number; name: string; slug: string }[]>();
     for (const r of roleRows) {
       let list = byAdmin.get(r.adminId);
       if (!list) byAdmin.set(r.adminId, (list = []));
-      list.push({ id: r.id, name: r.name, slug: r.slug });
+      list.push({ id: r.id, name: localized(r.name, r.nameI18n, locale), slug: r.slug });
     }
     return rows.map((r) => ({
       id: r.id,
@@ -199,7 +202,7 @@ export class AdminsService {
       phone: r.phone,
       avatar: r.avatar,
       department_id: r.departmentId,
-      department: r.departmentId !== null && r.departmentName !== null ? { id: r.departmentId, name: r.departmentName } : null,
+      department: r.departmentId !== null && r.departmentName !== null ? { id: r.departmentId, name: localized(r.departmentName, r.departmentNameI18n, locale) } : null,
       roles: byAdmin.get(r.id) ?? [],
       status: r.status,
       is_2fa_bound: r.bound,
@@ -264,7 +267,7 @@ export class AdminsService {
     return row;
   }
 
-  async create(caller: Principal, input: Static<typeof CreateAdminBody>): Promise<AdminRecord> {
+  async create(caller: Principal, input: Static<typeof CreateAdminBody>, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord> {
     await this.checkDepartment(input.department_id);
     const roleIds = input.role_ids ?? [];
     await this.checkRoleGrants(caller, roleIds, []);
@@ -285,7 +288,7 @@ export class AdminsService {
           })
           .returning({ id: admins.id });
         if (roleIds.length > 0) await tx.orm.insert(adminRoles).values(roleIds.map((roleId) => ({ adminId: row!.id, roleId })));
-        return this.get(row!.id, tx.orm);
+        return this.get(row!.id, tx.orm, locale);
       });
     } catch (err) {
       throw this.mapWriteError(err, input.username);
@@ -300,7 +303,7 @@ export class AdminsService {
     return err;
   }
 
-  async update(caller: Principal, id: number, input: Static<typeof UpdateAdminBody>): Promise<AdminRecord> {
+  async update(caller: Principal, id: number, input: Static<typeof UpdateAdminBody>, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord> {
     await this.exists(id);
     const self = caller.adminId === id;
     const status = input.status === undefined ? undefined : toStatus(input.status);
@@ -351,7 +354,7 @@ export class AdminsService {
         };
         if (guarded) await this.rbac.guardAdministration(tx, caller.adminId, E.UPDATE_FAILED, write);
         else await write();
-        return this.get(id, tx.orm);
+        return this.get(id, tx.orm, locale);
       });
     } catch (err) {
       throw this.mapWriteError(err);
