@@ -113,7 +113,9 @@ export function FenceMap({ fence, fences = NONE, markers = NONE, fitKey, tileUrl
     if (bounds?.isValid() && (key !== fitted.current || (!moved.current && !m.getBounds().contains(bounds)))) {
       fitted.current = key;
       moved.current = false;
-      m.fitBounds(bounds.pad(0.4), { maxZoom: 18 });
+      // Not animated: a map removed during a zoom animation (a dialog closed on Save, a page left)
+      // throws in Leaflet's end-of-animation step (`_leaflet_pos` of undefined).
+      m.fitBounds(bounds.pad(0.4), { maxZoom: 18, animate: false });
     }
   }, [fence, fences, markers, fitKey]);
 
