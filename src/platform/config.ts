@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { canonicalTimeZone } from './time.ts';
 
 const Bool = (def: boolean, description: string) =>
   Type.Boolean({ default: def, description });
@@ -169,7 +170,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     const message = prop?.anyOf ? `must be one of ${prop.anyOf.map((s) => s.const).join(', ')}` : e.message;
     problems.set(key, `${key}=${show(key)}: ${message}${prop?.description ? ` (${prop.description})` : ''}`);
   }
-  if (typeof value.DISPLAY_TIMEZONE === 'string' && !isTimeZone(value.DISPLAY_TIMEZONE)) {
+  if (typeof value.DISPLAY_TIMEZONE === 'string' && canonicalTimeZone(value.DISPLAY_TIMEZONE) === null) {
     problems.set('DISPLAY_TIMEZONE', `DISPLAY_TIMEZONE=${show('DISPLAY_TIMEZONE')}: not an IANA time zone`);
   }
   if (typeof value.TRUST_PROXY === 'string') {
@@ -219,15 +220,6 @@ function isProxySpec(spec: string): boolean {
   const family = isIP(address);
   if (family === 0 || address.includes('%') || rest.length > 0) return false;
   return prefix === undefined || (/^(0|[1-9]\d{0,2})$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
-}
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** An http(s) origin written as browsers send it in `Origin`. */

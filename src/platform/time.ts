@@ -101,3 +101,39 @@ export function addMonths(date: Date, months: number): Date {
   d.setUTCDate(Math.min(day, last));
   return d;
 }
+
+/** The local calendar date (`YYYY-MM-DD`) of an instant in `tz`. */
+export function localDate(date: Date, tz: string): string {
+  return (formatDisplay(date, tz) ?? '').slice(0, 10);
+}
+
+/**
+ * `tz` when it is an IANA time zone, in the runtime's case when only the case differs
+ * (`europe/berlin` → `Europe/Berlin`); an alias the runtime knows under an older name
+ * (`Asia/Kathmandu`) is kept as written. Null when it is not a time zone.
+ */
+export function canonicalTimeZone(tz: string): string | null {
+  try {
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+    return resolved.toLowerCase() === tz.toLowerCase() ? resolved : tz;
+  } catch {
+    return null;
+  }
+}
+
+const DAY_MS = 86_400_000;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Days since 1970-01-01 of a `YYYY-MM-DD` calendar date; NaN when it is not a real date. */
+export function dayNumber(date: string): number {
+  const m = DATE.exec(date);
+  if (!m) return Number.NaN;
+  const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!);
+  return new Date(ms).toISOString().slice(0, 10) === date ? ms / DAY_MS : Number.NaN;
+}
+
+/** The `YYYY-MM-DD` calendar date of a day number. */
+export const dateOfDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/** ISO weekday of a day number: 1 = Monday … 7 = Sunday. */
+export const isoWeekday = (day: number): number => ((((day + 3) % 7) + 7) % 7) + 1;

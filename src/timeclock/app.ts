@@ -15,6 +15,8 @@ import { BoardService } from './features/board/board.service.ts';
 import { clockRoutes } from './features/clock/clock.routes.ts';
 import { ClockHistory } from './features/clock/clock.history.ts';
 import { ClockService } from './features/clock/clock.service.ts';
+import { hoursRoutes } from './features/hours/hours.routes.ts';
+import { HoursService } from './features/hours/hours.service.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { DevicesService } from './features/devices/devices.service.ts';
 import { locationRoutes } from './features/location/location.routes.ts';
@@ -34,6 +36,7 @@ import { E, TIMECLOCK_FRAMEWORK_ERRORS } from './errors.ts';
 import { ErrorBody } from './http.ts';
 import { installLimits } from './kernel/limits.ts';
 import { SecurityEvents } from './kernel/security-events.ts';
+import { timeclockExportTasks } from './kernel/export-tasks.ts';
 
 export const TIMECLOCK_PREFIX = '/api';
 
@@ -58,7 +61,7 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refres
     signIn: new AuthService({ db, jwt, refreshJwt, config, logger, devices, metrics: platform.metrics }),
     devices,
     workers: new WorkersService({ db, auth, trackingWindowSeconds: config.TRACKING_WINDOW_SECONDS }),
-    sites: new SitesService({ db }),
+    sites: new SitesService({ db, defaultTimezone: config.DISPLAY_TIMEZONE }),
     qrCodes: new QrCodesService({ db }),
     clock: new ClockService({ db, logger, config, securityEvents }),
     clockHistory: new ClockHistory({ db }),
@@ -78,6 +81,8 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refres
       allowPrivate,
     }),
     board: new BoardService({ db, config }),
+    hours: new HoursService({ db, config }),
+    exports: timeclockExportTasks({ db, config, logger }),
   };
 }
 
@@ -150,7 +155,7 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
   });
 
   for (const feature of [
-    authRoutes, workersRoutes, devicesRoutes, sitesRoutes, qrCodesRoutes, clockRoutes, locationRoutes, securityRoutes, webhooksRoutes, boardRoutes,
+    authRoutes, workersRoutes, devicesRoutes, sitesRoutes, qrCodesRoutes, clockRoutes, locationRoutes, securityRoutes, webhooksRoutes, boardRoutes, hoursRoutes,
   ]) {
     await app.register(feature, { ctx });
   }
@@ -158,6 +163,11 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
   app.addHook('onReady', async () => {
     await ctx.auth.start();
     await ensureBootstrapManager(platform.db, platform.config, platform.logger, platform.generatedCredentials);
+    ctx.exports.start();
+    platform.metrics.watchQueue('timeclock_export_tasks', () => ctx.exports.backlog());
   });
-  app.addHook('onClose', async () => ctx.auth.stop());
+  app.addHook('onClose', async () => {
+    await ctx.exports.stop();
+    await ctx.auth.stop();
+  });
 }

@@ -5,6 +5,8 @@ import type { Platform } from '../platform/platform.ts';
 import type { TimeclockAuth, TimeclockClaims } from './kernel/auth.ts';
 import type { SecurityEvents } from './kernel/security-events.ts';
 import type { AuthService } from './features/auth/auth.service.ts';
+import type { ExportTasks } from '../platform/jobs/export-tasks.ts';
+import type { HoursService } from './features/hours/hours.service.ts';
 import type { BoardService } from './features/board/board.service.ts';
 import type { ClockHistory } from './features/clock/clock.history.ts';
 import type { ClockService } from './features/clock/clock.service.ts';
@@ -36,6 +38,9 @@ export interface TimeclockContext {
   webhooks: WebhooksService;
   dispatcher: WebhookDispatcher;
   board: BoardService;
+  hours: HoursService;
+  /** The platform's export queue over timeclock.export_tasks (payroll exports). */
+  exports: ExportTasks;
 }
 
 export interface FeatureOptions {

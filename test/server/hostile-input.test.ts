@@ -12,7 +12,7 @@ type Schema = { type?: string | string[]; properties?: Record<string, Schema>; f
 interface Operation {
   method: string;
   path: string;
-  parameters: { in: string; name: string; schema: Schema }[];
+  parameters: { in: string; name: string; required?: boolean; example?: string | number; schema: Schema }[];
   body: Schema | undefined;
 }
 
@@ -59,6 +59,8 @@ function urlOf(op: Operation, override: { name: string; in: string; value: strin
     const value = override && override.name === p.name && override.in === p.in ? override.value : undefined;
     if (p.in === 'path') url = url.replace(`{${p.name}}`, value ?? encodeURIComponent(plausible(p.schema)));
     else if (p.in === 'query' && value !== undefined) query.push(`${p.name}=${value}`);
+    // A required parameter not under test gets a value it accepts, so that only the one under test is wrong.
+    else if (p.in === 'query' && p.required && p.schema.default === undefined) query.push(`${p.name}=${encodeURIComponent(String(p.example ?? plausible(p.schema)))}`);
   }
   return query.length > 0 ? `${url}?${query.join('&')}` : url;
 }

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint, boolean, doublePrecision, integer, jsonb, pgSchema, primaryKey, smallint, text, timestamp, uuid, varchar, type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { exportTasksTable } from '../../platform/jobs/export-tasks.ts';
 import type { Fence } from '../kernel/geofence.ts';
 
 export const timeclockSchema = pgSchema('timeclock');
@@ -61,6 +62,8 @@ export const sites = timeclockSchema.table('sites', {
   name: varchar('name', { length: 128 }).notNull(),
   fence: jsonb('fence').$type<Fence>(),
   isDefault: boolean('is_default').notNull().default(false),
+  /** IANA zone of the site's days (timesheets); null: the configured DISPLAY_TIMEZONE. */
+  timezone: varchar('timezone', { length: 64 }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -193,3 +196,14 @@ export const webhookDeliveries = timeclockSchema.table('webhook_deliveries', {
   updatedAt: updatedAt(),
   deliveredAt: ts('delivered_at'),
 });
+
+/** The work rules in force are the newest row; each change is a row of its own (who, when). */
+export const workRules = timeclockSchema.table('work_rules', {
+  id: id(),
+  rules: jsonb('rules').$type<Record<string, unknown>>().notNull(),
+  changedBy: ref('changed_by').references(() => users.id, { onDelete: 'set null' }),
+  changedAt: ts('changed_at').notNull().defaultNow(),
+});
+
+/** The platform's export queue in this schema (payroll exports). */
+export const exportTasks = exportTasksTable(timeclockSchema);

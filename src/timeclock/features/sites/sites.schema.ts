@@ -31,8 +31,15 @@ const NewName = Type.String({
   description: 'not blank; the default site’s seeded name sent back as the writer sees it (in their Accept-Language) leaves it unchanged, any other name renames it',
 });
 
-export const SiteCreateBody = Body({ name: Name, fence: Type.Union([FenceSchema, Type.Null()]) });
-export const SiteUpdateBody = Body({ name: Type.Optional(NewName), fence: Type.Optional(Type.Union([FenceSchema, Type.Null()])) });
+const Timezone = Type.String({
+  minLength: 1, maxLength: 64,
+  description: 'IANA time zone of the site (for example `Europe/Berlin`): a work session belongs to the local date of its clock-in in this zone. Default: the server’s DISPLAY_TIMEZONE',
+});
+
+export const SiteCreateBody = Body({ name: Name, fence: Type.Union([FenceSchema, Type.Null()]), timezone: Type.Optional(Timezone) });
+export const SiteUpdateBody = Body({
+  name: Type.Optional(NewName), fence: Type.Optional(Type.Union([FenceSchema, Type.Null()])), timezone: Type.Optional(Timezone),
+});
 
 export const Site = Type.Object({
   id: Type.Integer(),
@@ -43,6 +50,7 @@ export const Site = Type.Object({
     description: 'whether workers can clock with the site’s QR codes: a site without a fence cannot be used for clocking (every punch there is refused with 409 `GEOFENCE_NOT_CONFIGURED`) until a manager draws one',
   }),
   is_default: Type.Boolean({ description: 'QR codes created without `siteId` go to the default site' }),
+  timezone: Type.String({ description: 'IANA time zone of the site’s days (timesheets)' }),
   qr_code_count: Type.Integer(),
   created_at: Type.String({ description: 'ISO 8601' }),
   updated_at: Type.String({ description: 'ISO 8601' }),

@@ -12,17 +12,19 @@ import { E } from '../../errors.ts';
 import { fenceProblem, type Fence } from '../../kernel/geofence.ts';
 import type { Site, SiteCreateBody, SiteUpdateBody } from './sites.schema.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
+import { canonicalTimeZone } from '../../../platform/time.ts';
 import { siteName, siteNameWrite } from '../../seeds.ts';
 
 type SiteRow = typeof sites.$inferSelect;
 
-const view = (r: SiteRow, qrCodeCount: number, locale: Locale): Static<typeof Site> => ({
+const view = (r: SiteRow, qrCodeCount: number, locale: Locale, defaultTz: string): Static<typeof Site> => ({
   id: r.id,
   name: siteName(r.name, r.isDefault, locale),
   fence: r.fence,
   has_fence: r.fence !== null,
   usable: r.fence !== null,
   is_default: r.isDefault,
+  timezone: r.timezone ?? defaultTz,
   qr_code_count: qrCodeCount,
   created_at: r.createdAt.toISOString(),
   updated_at: r.updatedAt.toISOString(),
@@ -35,12 +37,22 @@ function checkFence(fence: Fence | null | undefined): void {
   if (problem) throw new AppError(E.VALIDATION_ERROR, { detail: problem, details: { field: 'fence' } });
 }
 
+/** The zone as stored (the runtime's spelling); 400 naming `timezone` when it is not one. */
+function checkTimezone(tz: string | undefined): string | undefined {
+  if (tz === undefined) return undefined;
+  const canonical = canonicalTimeZone(tz.trim());
+  if (!canonical) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.hours.timezoneUnknown', { value: tz }), details: { field: 'timezone' } });
+  return canonical;
+}
+
 export class SitesService {
   private readonly db: Database;
+  private readonly defaultTz: string;
   private readonly all;
   private readonly one;
-  constructor({ db }: { db: Database }) {
+  constructor({ db, defaultTimezone }: { db: Database; defaultTimezone: string }) {
     this.db = db;
+    this.defaultTz = defaultTimezone;
     this.all = this.select().orderBy(desc(sites.isDefault), asc(sites.id)).prepare('tc_sites');
     this.one = this.select().where(eq(sites.id, p('id'))).prepare('tc_site');
   }
@@ -51,18 +63,19 @@ export class SitesService {
 
   async list(locale: Locale): Promise<Static<typeof Site>[]> {
     const rows = await this.all.execute();
-    return rows.map((r) => view(r.site, r.qrCodeCount, locale));
+    return rows.map((r) => view(r.site, r.qrCodeCount, locale, this.defaultTz));
   }
 
   async get(id: number, locale: Locale): Promise<Static<typeof Site>> {
     const [row] = await this.one.execute({ id });
     if (!row) throw notFound(id);
-    return view(row.site, row.qrCodeCount, locale);
+    return view(row.site, row.qrCodeCount, locale, this.defaultTz);
   }
 
   async create(input: Static<typeof SiteCreateBody>, locale: Locale): Promise<Static<typeof Site>> {
     checkFence(input.fence);
-    const [row] = await this.db.orm.insert(sites).values({ name: input.name.trim(), fence: input.fence }).returning({ id: sites.id });
+    const timezone = checkTimezone(input.timezone) ?? this.defaultTz;
+    const [row] = await this.db.orm.insert(sites).values({ name: input.name.trim(), fence: input.fence, timezone }).returning({ id: sites.id });
     return this.get(row!.id, locale);
   }
 
@@ -72,10 +85,11 @@ export class SitesService {
    * it seeded; any other name is the site's own in every language.
    */
   async update(id: number, input: Static<typeof SiteUpdateBody>, locale: Locale): Promise<Static<typeof Site>> {
-    if (input.name === undefined && input.fence === undefined) {
+    if (input.name === undefined && input.fence === undefined && input.timezone === undefined) {
       throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.sites.sendAtLeastOne') });
     }
     checkFence(input.fence);
+    const timezone = checkTimezone(input.timezone);
     await this.db.transaction(async (tx) => {
       const [current] = await tx.orm.select({ name: sites.name, isDefault: sites.isDefault }).from(sites).where(eq(sites.id, id)).for('update');
       if (!current) throw notFound(id);
@@ -85,6 +99,7 @@ export class SitesService {
         .set({
           name: input.name === undefined ? undefined : siteNameWrite(current, input.name.trim(), locale),
           fence: input.fence,
+          timezone,
           updatedAt: sql`now()`,
         })
         .where(eq(sites.id, id));

@@ -1,0 +1,145 @@
+// Schemas of hours: the work rules, the timesheets of managers and workers, the payroll export.
+// Durations are integer seconds; dates are `YYYY-MM-DD` calendar dates.
+import { Type, type Static } from 'typebox';
+import { Nullable } from '../../../platform/http/schemas.ts';
+import { Body, Id } from '../../http.ts';
+import { FLAGS, ROUNDING_MODES } from './hours.rules.ts';
+
+export const RANGE_DAYS_MAX = 62;
+
+const Minutes = (max: number, description: string) => Type.Integer({ minimum: 0, maximum: max, description });
+
+export const BreakRuleSchema = Body({
+  afterMinutes: Minutes(1440, 'applies to a day whose worked time is more than this many minutes'),
+  breakMinutes: Type.Integer({ minimum: 1, maximum: 720, description: 'unpaid break the day must have, in minutes' }),
+});
+
+export const WorkRulesBody = Body({
+  weekStartsOn: Type.Integer({ minimum: 1, maximum: 7, description: 'first day of the week for weekly overtime: 1 = Monday … 7 = Sunday' }),
+  dailyOvertimeAfterMinutes: Nullable(Minutes(1440, 'paid minutes of a day after which time is overtime; null: no daily overtime')),
+  weeklyOvertimeAfterMinutes: Nullable(Minutes(10_080, 'regular paid minutes of a week after which time is overtime; null: no weekly overtime')),
+  breakRules: Type.Array(BreakRuleSchema, {
+    maxItems: 10,
+    description: 'required unpaid breaks: a day whose worked time is more than `afterMinutes` must have `breakMinutes` of break (the largest applicable rule counts); a shorter recorded break is topped up by deducting the shortfall from paid time. Empty: no rules',
+  }),
+  rounding: Body({
+    mode: Type.Enum([...ROUNDING_MODES], { description: 'how each session’s paid time is rounded: none, to the nearest step, up or down' }),
+    minutes: Type.Integer({ minimum: 1, maximum: 60, description: 'the step, in minutes' }),
+  }),
+  longSessionMinutes: Type.Integer({ minimum: 60, maximum: 4320, description: 'a session longer than this is flagged `long`' }),
+});
+
+export const WorkRulesReply = Type.Intersect([
+  WorkRulesBody,
+  Type.Object({
+    updatedAt: Nullable(Type.String({ description: 'when they were last changed, ISO 8601 UTC; null: the defaults, never changed' })),
+    updatedBy: Nullable(Type.Object({ id: Type.Integer(), username: Type.String(), fullName: Type.String() }, { description: 'the manager who last changed them' })),
+  }),
+]);
+
+const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+const DateParam = (description: string) => Type.String({ pattern: DATE_PATTERN, description: `${description}, YYYY-MM-DD`, examples: ['2026-11-02'] });
+
+export const RangeQuery = Type.Object({
+  from: DateParam('first day, inclusive'),
+  to: DateParam(`last day, inclusive; at most ${RANGE_DAYS_MAX} days after \`from\``),
+});
+
+export const TIMESHEET_LIMIT_MAX = 100;
+export const TIMESHEET_SORTS = ['name', 'hours'] as const;
+
+const Filters = {
+  search: Type.Optional(Type.String({ maxLength: 128, description: 'case-insensitive substring of the username or full name' })),
+  tag: Type.Optional(Id('only workers with this tag (id)')),
+  siteId: Type.Optional(Id('only workers who clocked in at this site in the period (their figures stay their whole hours)')),
+};
+
+export const TimesheetsQuery = Type.Object({
+  ...RangeQuery.properties,
+  ...Filters,
+  sort: Type.Enum([...TIMESHEET_SORTS], {
+    default: 'name',
+    description: '`name`: by full name, then username; `hours`: most recorded worked time in the period first',
+  }),
+  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: TIMESHEET_LIMIT_MAX, default: 20 }),
+});
+
+const Seconds = (description: string) => Type.Integer({ description: `${description}, seconds` });
+const totalsProps = {
+  workedSeconds: Seconds('time between clock-ins and their clock-outs'),
+  breakSeconds: Seconds('unpaid break: the recorded gaps between a day’s sessions plus any deducted shortfall'),
+  paidSeconds: Seconds('worked time after rounding, less deducted breaks'),
+  regularSeconds: Seconds('paid time that is not overtime'),
+  overtimeSeconds: Seconds('paid time beyond the daily limit, then beyond the weekly limit (never counted twice)'),
+};
+export const Totals = Type.Object(totalsProps);
+
+const FlagSchema = Type.Enum([...FLAGS]);
+const Flags = Type.Array(FlagSchema, {
+  description: '`open`: no clock-out yet (counts up to now while the period includes today, nothing otherwise); `late`: an offline punch sent late; `forced`: a forced clock-out; `break_deducted`: unpaid break deducted by the break rules; `long`: a session longer than `longSessionMinutes`',
+});
+
+export const Session = Type.Object({
+  siteId: Nullable(Type.Integer()),
+  siteName: Nullable(Type.String()),
+  start: Type.String({ description: 'the clock-in’s time, ISO 8601 UTC' }),
+  end: Nullable(Type.String({ description: 'the clock-out’s time, ISO 8601 UTC; null while open' })),
+  workedSeconds: Seconds('clock-in to clock-out (to now for an open session in a live period)'),
+  paidSeconds: Seconds('worked time after rounding'),
+  flags: Flags,
+});
+
+export const Day = Type.Object({
+  date: Type.String({ description: 'the local date (site’s time zone) of the sessions’ clock-ins' }),
+  ...totalsProps,
+  flags: Flags,
+  sessions: Type.Array(Session),
+});
+
+export const WorkerTimesheet = Type.Object({
+  userId: Type.Integer(),
+  fullName: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  days: Type.Array(Day, { description: 'every date of the range, empty ones included' }),
+  totals: Totals,
+});
+
+export const FlagCounts = Type.Object(Object.fromEntries(FLAGS.map((f) => [f, Type.Integer()])), {
+  description: 'sessions with each flag (days for `break_deducted`)',
+});
+
+export const TimesheetRow = Type.Object({
+  userId: Type.Integer(),
+  username: Type.String(),
+  fullName: Type.String(),
+  ...totalsProps,
+  days: Type.Integer({ description: 'days with at least one session' }),
+  openSessions: Type.Integer(),
+  flags: FlagCounts,
+});
+
+export const TimesheetsReply = Type.Object({
+  items: Type.Array(TimesheetRow),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  from: Type.String(),
+  to: Type.String(),
+});
+
+export const PAYROLL_FORMATS = ['csv', 'xlsx'] as const;
+export const PAYROLL_DETAILS = ['workers', 'days', 'sessions'] as const;
+
+export const PayrollExportBody = Body({
+  from: RangeQuery.properties.from,
+  to: RangeQuery.properties.to,
+  format: Type.Enum([...PAYROLL_FORMATS]),
+  detail: Type.Enum([...PAYROLL_DETAILS], { description: '`workers`: one row per worker; `days`: per worker and day; `sessions`: per session' }),
+  ...Filters,
+});
+
+export type TimesheetsQueryT = Static<typeof TimesheetsQuery>;
+export type PayrollExportBodyT = Static<typeof PayrollExportBody>;
+export type WorkRulesT = Static<typeof WorkRulesBody>;

@@ -1,0 +1,267 @@
+// Hours: the work rules (one settings object; every change is a new row of
+// timeclock.work_rules, the newest in force) and the timesheets computed from punches by
+// ./hours.rules.ts: a page of workers for managers, one worker's days and sessions, and the
+// rows of the payroll export. Nothing here is stored: timesheets are computed on every read.
+//
+// Reading a page of workers is three statements: the page, its count, and the page's punches.
+// The punches are read for the weeks the range touches (weekly overtime counts the days of the
+// first week before `from`), two days wider on each side for time zones, plus each worker's
+// first punch after that (the clock-out of a session still running at the window's end).
+// The statements are raw: one text each with every filter a parameter (`$n IS NULL OR …`), and
+// the page sorted by hours orders by an aggregate over a window function.
+import type { Config } from '../../../platform/config.ts';
+import type { Database } from '../../../platform/db/database.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { dayNumber, localDate } from '../../../platform/time.ts';
+import { E } from '../../errors.ts';
+import { siteName } from '../../seeds.ts';
+import { DEFAULT_WORK_RULES, timesheet, weekStart, type Punch, type Timesheet, type WorkRules } from './hours.rules.ts';
+import { RANGE_DAYS_MAX, type TimesheetsQueryT, type WorkRulesT } from './hours.schema.ts';
+
+const DAY_MS = 86_400_000;
+/** Wider than any zone's offset from UTC (−12 h … +14 h). */
+const MARGIN_DAYS = 2;
+
+export interface Range {
+  from: string;
+  to: string;
+}
+
+export interface WorkerFilters {
+  search?: string | undefined;
+  tag?: number | undefined;
+  siteId?: number | undefined;
+}
+
+export interface WorkerRow {
+  id: number;
+  username: string;
+  fullName: string;
+}
+
+interface PunchRow {
+  user_id: number | string;
+  event_type: 'clock_in' | 'clock_out';
+  at: Date;
+  site_id: number | string | null;
+  site_name: string | null;
+  is_default: boolean | null;
+  timezone: string;
+  late: boolean;
+  forced: boolean;
+}
+
+const like = (search: string | undefined) => (search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null);
+
+const WORKERS_WHERE = `
+  u.role = 'worker'
+  AND (u.deleted_at IS NULL OR EXISTS (SELECT 1 FROM timeclock.clock_events a WHERE a.user_id = u.id AND a.created_at >= $4 AND a.created_at < $5))
+  AND ($1::text IS NULL OR u.username ILIKE $1 OR u.full_name ILIKE $1)
+  AND ($2::bigint IS NULL OR EXISTS (SELECT 1 FROM timeclock.worker_tags wt WHERE wt.user_id = u.id AND wt.tag_id = $2))
+  AND ($3::bigint IS NULL OR EXISTS (
+    SELECT 1 FROM timeclock.clock_events s WHERE s.user_id = u.id AND s.site_id = $3 AND s.event_type = 'clock_in' AND s.created_at >= $4 AND s.created_at < $5))`;
+
+const PAGE_BY_NAME = `
+  SELECT u.id, u.username, u.full_name AS "fullName" FROM timeclock.users u
+  WHERE ${WORKERS_WHERE}
+  ORDER BY lower(u.full_name), lower(u.username), u.id LIMIT $6 OFFSET $7`;
+
+// Recorded worked time of the period (clock-in to the next event when it is a clock-out), for sorting.
+const PAGE_BY_HOURS = `
+  WITH ev AS (
+    SELECT user_id, event_type, created_at,
+           lead(event_type) OVER w AS next_type, lead(created_at) OVER w AS next_at
+    FROM timeclock.clock_events WHERE created_at >= $4 AND created_at < $5
+    WINDOW w AS (PARTITION BY user_id ORDER BY created_at, id)
+  ), worked AS (
+    SELECT user_id, sum(next_at - created_at) AS worked FROM ev
+    WHERE event_type = 'clock_in' AND next_type = 'clock_out' GROUP BY user_id
+  )
+  SELECT u.id, u.username, u.full_name AS "fullName" FROM timeclock.users u LEFT JOIN worked h ON h.user_id = u.id
+  WHERE ${WORKERS_WHERE}
+  ORDER BY h.worked DESC NULLS LAST, lower(u.full_name), u.id LIMIT $6 OFFSET $7`;
+
+const COUNT = `SELECT count(*)::int AS n FROM timeclock.users u WHERE ${WORKERS_WHERE}`;
+
+const PUNCH_COLUMNS = `e.user_id, e.event_type, e.created_at AS at, e.site_id, s.name AS site_name, s.is_default,
+  coalesce(s.timezone, $4) AS timezone, e.late, e.forced`;
+
+const PUNCHES = `
+  SELECT ${PUNCH_COLUMNS} FROM timeclock.clock_events e LEFT JOIN timeclock.sites s ON s.id = e.site_id
+  WHERE e.user_id = ANY($1::bigint[]) AND e.created_at >= $2 AND e.created_at < $3
+  UNION ALL
+  SELECT ${PUNCH_COLUMNS} FROM unnest($1::bigint[]) AS w(id)
+  CROSS JOIN LATERAL (
+    SELECT * FROM timeclock.clock_events n WHERE n.user_id = w.id AND n.created_at >= $3 ORDER BY n.created_at, n.id LIMIT 1
+  ) e LEFT JOIN timeclock.sites s ON s.id = e.site_id
+  ORDER BY 1, 3`;
+
+const RULES = `
+  SELECT r.rules, r.changed_at, u.id AS user_id, u.username, u.full_name
+  FROM timeclock.work_rules r LEFT JOIN timeclock.users u ON u.id = r.changed_by
+  ORDER BY r.id DESC LIMIT 1`;
+
+export interface WorkRulesView extends WorkRulesT {
+  updatedAt: string | null;
+  updatedBy: { id: number; username: string; fullName: string } | null;
+}
+
+function badRange(detail: ReturnType<typeof msg>, field: string): AppError {
+  return new AppError(E.VALIDATION_ERROR, { detail, details: { field } });
+}
+
+/** The range's day numbers, checked: real dates, in order, at most RANGE_DAYS_MAX apart. */
+export function checkRange({ from, to }: Range): { first: number; last: number } {
+  const first = dayNumber(from);
+  const last = dayNumber(to);
+  if (Number.isNaN(first)) throw badRange(msg('timeclock.hours.notADate', { field: 'from', value: from }), 'from');
+  if (Number.isNaN(last)) throw badRange(msg('timeclock.hours.notADate', { field: 'to', value: to }), 'to');
+  if (last < first) throw badRange(msg('timeclock.hours.rangeReversed', { from, to }), 'to');
+  if (last - first > RANGE_DAYS_MAX) throw badRange(msg('timeclock.hours.rangeTooLong', { from, to, days: last - first, max: RANGE_DAYS_MAX }), 'to');
+  return { first, last };
+}
+
+export class HoursService {
+  private readonly db: Database;
+  private readonly displayTz: string;
+
+  constructor({ db, config }: { db: Database; config: Config }) {
+    this.db = db;
+    this.displayTz = config.DISPLAY_TIMEZONE;
+  }
+
+  async rules(): Promise<WorkRulesView> {
+    const [row] = await this.db.query<{ rules: Partial<WorkRules>; changed_at: Date; user_id: number | null; username: string | null; full_name: string | null }>(RULES);
+    if (!row) return { ...DEFAULT_WORK_RULES, updatedAt: null, updatedBy: null };
+    return {
+      ...DEFAULT_WORK_RULES,
+      ...row.rules,
+      updatedAt: new Date(row.changed_at).toISOString(),
+      updatedBy: row.user_id === null ? null : { id: Number(row.user_id), username: row.username!, fullName: row.full_name! },
+    };
+  }
+
+  /** Replaces the rules; the change is a new row saying who made it. */
+  async setRules(rules: WorkRulesT, by: number): Promise<WorkRulesView> {
+    const sorted = { ...rules, breakRules: [...rules.breakRules].sort((a, b) => a.afterMinutes - b.afterMinutes) };
+    await this.db.query('INSERT INTO timeclock.work_rules (rules, changed_by) VALUES ($1::jsonb, $2)', [JSON.stringify(sorted), by]);
+    return this.rules();
+  }
+
+  /** The instants that bound the punches read for a range (see the header). */
+  private window(range: Range, weekStartsOn: number): { start: Date; end: Date; first: number; last: number } {
+    const { first, last } = checkRange(range);
+    const start = new Date((weekStart(first, weekStartsOn) - MARGIN_DAYS) * DAY_MS);
+    const end = new Date((last + 1 + MARGIN_DAYS) * DAY_MS);
+    return { start, end, first, last };
+  }
+
+  /** An open session counts up to now while the range includes today (a live view). */
+  private openUntil(last: number, now: Date): Date | null {
+    return last >= dayNumber(localDate(now, this.displayTz)) - 1 ? now : null;
+  }
+
+  private async punches(userIds: number[], start: Date, end: Date, locale: Locale): Promise<Map<number, Punch[]>> {
+    const byUser = new Map<number, Punch[]>(userIds.map((id) => [id, []]));
+    if (userIds.length === 0) return byUser;
+    const rows = await this.db.query<PunchRow>(PUNCHES, [userIds, start.toISOString(), end.toISOString(), this.displayTz]);
+    for (const r of rows) {
+      byUser.get(Number(r.user_id))?.push({
+        type: r.event_type,
+        at: new Date(r.at),
+        siteId: r.site_id === null ? null : Number(r.site_id),
+        siteName: r.site_name === null ? null : siteName(r.site_name, r.is_default ?? false, locale),
+        timezone: r.timezone,
+        late: r.late,
+        forced: r.forced,
+      });
+    }
+    return byUser;
+  }
+
+  private params(filters: WorkerFilters, start: Date, end: Date): unknown[] {
+    return [like(filters.search), filters.tag ?? null, filters.siteId ?? null, start.toISOString(), end.toISOString()];
+  }
+
+  /** A page of workers with their timesheets' totals. */
+  async page(q: TimesheetsQueryT, locale: Locale, now = new Date()) {
+    const rules = await this.rules();
+    const w = this.window(q, rules.weekStartsOn);
+    // Workers are filtered on the range itself (with the time-zone margin), not the wider window.
+    const params = this.params(q, new Date((w.first - MARGIN_DAYS) * DAY_MS), w.end);
+    const [workers, [count]] = await Promise.all([
+      this.db.query<WorkerRow>(q.sort === 'hours' ? PAGE_BY_HOURS : PAGE_BY_NAME, [...params, q.limit, (q.page - 1) * q.limit]),
+      this.db.query<{ n: number }>(COUNT, params),
+    ]);
+    const sheets = await this.sheets(workers, rules, q, w, locale, now);
+    return {
+      items: workers.map((worker) => {
+        const sheet = sheets.get(Number(worker.id))!;
+        return {
+          userId: Number(worker.id),
+          username: worker.username,
+          fullName: worker.fullName,
+          ...sheet.totals,
+          days: sheet.daysWorked,
+          openSessions: sheet.openSessions,
+          flags: sheet.flagCounts,
+        };
+      }),
+      total: Number(count?.n ?? 0),
+      page: q.page,
+      limit: q.limit,
+      from: q.from,
+      to: q.to,
+    };
+  }
+
+  private async sheets(workers: WorkerRow[], rules: WorkRules, range: Range, w: ReturnType<HoursService['window']>, locale: Locale, now: Date) {
+    const punches = await this.punches(workers.map((x) => Number(x.id)), w.start, w.end, locale);
+    const openUntil = this.openUntil(w.last, now);
+    const out = new Map<number, Timesheet>();
+    for (const [id, list] of punches) out.set(id, timesheet(list, rules, { from: range.from, to: range.to, openUntil }));
+    return out;
+  }
+
+  /** One worker's days and sessions; 404 when there is no such worker. */
+  async worker(userId: number, range: Range, locale: Locale, now = new Date()) {
+    const rules = await this.rules();
+    const w = this.window(range, rules.weekStartsOn);
+    const [worker] = await this.db.query<WorkerRow>(
+      'SELECT id, username, full_name AS "fullName" FROM timeclock.users WHERE id = $1',
+      [userId],
+    );
+    if (!worker) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.hours.workerNotFound', { id: userId }), details: { userId } });
+    const sheet = (await this.sheets([worker], rules, range, w, locale, now)).get(userId)!;
+    return {
+      userId,
+      fullName: worker.fullName,
+      from: range.from,
+      to: range.to,
+      days: sheet.days.map((d) => ({
+        ...d,
+        sessions: d.sessions.map((s) => ({ ...s, start: s.start.toISOString(), end: s.end?.toISOString() ?? null })),
+      })),
+      totals: sheet.totals,
+    };
+  }
+
+  /**
+   * Every matching worker's timesheet, in name order, a batch of workers at a time (the payroll
+   * export): memory holds one batch, whatever the number of workers.
+   */
+  async *all(filters: WorkerFilters & Range, locale: Locale, signal: AbortSignal, batch = 200): AsyncGenerator<{ worker: WorkerRow; sheet: Timesheet }> {
+    const rules = await this.rules();
+    const w = this.window(filters, rules.weekStartsOn);
+    const params = this.params(filters, new Date((w.first - MARGIN_DAYS) * DAY_MS), w.end);
+    const now = new Date();
+    for (let offset = 0; ; offset += batch) {
+      signal.throwIfAborted();
+      const workers = await this.db.query<WorkerRow>(PAGE_BY_NAME, [...params, batch, offset]);
+      const sheets = await this.sheets(workers, rules, filters, w, locale, now);
+      for (const worker of workers) yield { worker, sheet: sheets.get(Number(worker.id))! };
+      if (workers.length < batch) return;
+    }
+  }
+}
