@@ -387,6 +387,44 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
+  test('my hours: today and this week on the clock screen, each session’s length and each day’s and week’s paid hours in the history, in both languages', async () => {
+    const worker = await createWorker(server.app, manager);
+    // A session of 2 h 05 min that ended ten minutes ago, recorded as the clock route records punches.
+    const end = Date.now() - 10 * 60_000;
+    const start = end - (2 * 60 + 5) * 60_000;
+    for (const [type, at] of [['clock_in', start], ['clock_out', end]] as const) {
+      await server.app.platform.db.query(
+        `INSERT INTO timeclock.clock_events (user_id, event_type, qr_code_id, site_id, latitude, longitude, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [worker.id, type, site.qr, site.siteId, site.center.latitude, site.center.longitude, new Date(at).toISOString()],
+      );
+    }
+    const w = await phone('en-US', worker);
+    const hours = w.page.getByTestId('my-hours');
+    // Today is the day of the clock-in (a run just after midnight puts it on yesterday: then today is 0:00).
+    const sameDay = new Date(start).toDateString() === new Date().toDateString();
+    await hours.getByText(sameDay ? '2:05' : '0:00').first().waitFor();
+    await hours.getByText('This week').waitFor();
+    assert.match((await hours.textContent()) ?? '', /^Today \d+:\d\dThis week \d+:\d\d$/);
+    await screenshot(w.page, 'clock-worker-hours-en');
+    await w.page.getByRole('navigation').getByRole('link', { name: 'History' }).click();
+    await w.page.getByRole('heading', { name: 'My punches' }).waitFor();
+    await w.page.locator('li.out .length').getByText('2:05').waitFor();
+    await w.page.locator('.day-total').getByText('2:05 paid').waitFor();
+    await w.page.locator('.week-total').getByText('2:05').waitFor();
+    await screenshot(w.page, 'clock-worker-history-hours-en');
+    await w.page.getByRole('button', { name: '中文' }).click();
+    await w.page.locator('.day-total').getByText('计薪 2:05').waitFor();
+    await w.page.getByRole('navigation').getByRole('link', { name: '打卡' }).click();
+    await w.page.getByTestId('my-hours').getByText('本周').waitFor();
+    await screenshot(w.page, 'clock-worker-hours-zh');
+    const overflow = await w.page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    assert.equal(overflow, 0, 'nothing wider than the phone');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
   test('history and security screens, reachable from the bottom navigation, in both languages', async () => {
     const worker = await createWorker(server.app, manager);
     const w = await phone('en-US', worker);

@@ -104,6 +104,7 @@ export const WorkerTimesheet = Type.Object({
   to: Type.String(),
   days: Type.Array(Day, { description: 'every date of the range, empty ones included' }),
   totals: Totals,
+  weekStartsOn: Type.Integer({ minimum: 1, maximum: 7, description: 'the work rules’ first day of the week (1 = Monday … 7 = Sunday), for grouping the days into weeks' }),
 });
 
 export const FlagCounts = Type.Object(Object.fromEntries(FLAGS.map((f) => [f, Type.Integer()])), {

@@ -244,6 +244,7 @@ export class HoursService {
         sessions: d.sessions.map((s) => ({ ...s, start: s.start.toISOString(), end: s.end?.toISOString() ?? null })),
       })),
       totals: sheet.totals,
+      weekStartsOn: rules.weekStartsOn,
     };
   }
 

@@ -18,6 +18,7 @@ import { fetchLatest, queue, remember, rememberedLatest, type ClockReply, type L
 import { effectiveState, nextAction, qrValueOf, type EventType, type FlushResult, type Punch } from './queue.ts';
 import { Scanner } from './Scanner.tsx';
 import { punchRefusal } from './strings.ts';
+import { MyHours } from './MyHours.tsx';
 import { Tracking } from './Tracking.tsx';
 
 const RETRY_MS = 20_000;
@@ -92,6 +93,8 @@ export default function ClockScreen() {
   }, [t]);
 
   const refresh = useCallback(() => fetchLatest(userId).then(setLatest, () => undefined), [userId]);
+  // A new value reloads the worker's hours (after punches were answered).
+  const [hoursVersion, setHoursVersion] = useState(0);
 
   /** Turns a flush's outcomes into notices (`own`: the punch just made, which `send` reports itself). */
   const report = useCallback((result: FlushResult<ClockReply>, own?: string) => {
@@ -114,6 +117,7 @@ export default function ClockScreen() {
         remember(userId, l);
         setLatest(l);
       }
+      setHoursVersion((v) => v + 1);
       void refresh();
     }
   }, [explain, latest?.siteName, refresh, t, userId]);
@@ -274,6 +278,7 @@ export default function ClockScreen() {
         {state.since ? <p className="since">{t('state.since', { time: when(state.since) })}</p> : <p className="since">{t('state.never')}</p>}
         {latest?.siteName && !state.queued && <p className="site">{t('state.at', { site: latest.siteName })}</p>}
         {state.queued && <p className="queued">{t('state.queued')}</p>}
+        <MyHours userId={userId} reload={hoursVersion} />
       </div>
 
       <Scanner on={live} read={code !== null} onCode={onCode} onTurnOn={() => setWanted(true)}>

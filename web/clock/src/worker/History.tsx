@@ -1,49 +1,86 @@
-// The worker's own punches, newest first, grouped by day: time, in or out, the site and the code
-// used; forced clock-outs and punches sent late are marked. The last ones loaded are kept on the
-// phone and shown without a network, with the time they were loaded.
+// The worker's own punches, newest first, grouped by week and day: time, in or out, the site and
+// the code used; forced clock-outs and punches sent late are marked. Each clock-out shows the
+// session's length, each day and week its paid hours (from the worker's timesheet, ./hours.ts).
+// The last ones loaded are kept on the phone and shown without a network, with the time they
+// were loaded.
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
 import { useAuth } from '../auth/auth.tsx';
 import { useCached } from './cached.ts';
 import { day, time } from './format.ts';
 import { Freshness, LoadFailed } from './Freshness.tsx';
+import { hm, localDay, weekOf, type TimesheetDay } from './hours.ts';
+import { loadHours } from './MyHours.tsx';
 
 type Item = Awaited<ReturnType<typeof load>>[number];
 const load = (userId: number) => call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId }, query: { page: 1, limit: 100 } } }));
+
+interface Day {
+  date: string;
+  label: string;
+  events: Item[];
+  hours: TimesheetDay | undefined;
+}
 
 export default function History() {
   const { t } = useTranslation('worker');
   const { session } = useAuth();
   const { data: items, asOf, error } = useCached('history', session!.userId, load);
+  const { data: hours } = useCached('hours', session!.userId, loadHours);
 
-  const days = new Map<string, Item[]>();
+  const hoursOf = new Map(hours?.days.map((d) => [d.date, d]) ?? []);
+  // The length of each session, by the time of its clock-out.
+  const lengths = new Map<string, number>();
+  for (const d of hours?.days ?? []) for (const s of d.sessions) if (s.end) lengths.set(s.end, s.workedSeconds);
+
+  // Days newest first, each in its week (weeks as the work rules start them).
+  const weeks = new Map<string, Day[]>();
   for (const e of items ?? []) {
-    const d = day(e.timestamp);
-    days.set(d, [...(days.get(d) ?? []), e]);
+    const date = localDay(new Date(e.timestamp));
+    const week = hours ? weekOf(date, hours.weekStartsOn) : '';
+    const days = weeks.get(week) ?? [];
+    if (!weeks.has(week)) weeks.set(week, days);
+    let d = days.find((x) => x.date === date);
+    if (!d) days.push((d = { date, label: day(e.timestamp), events: [], hours: hoursOf.get(date) }));
+    d.events.push(e);
   }
+  const weekPaid = (start: string) => hours?.days.filter((d) => weekOf(d.date, hours.weekStartsOn) === start).reduce((n, d) => n + d.paidSeconds, 0) ?? 0;
 
   return (
     <section className="history">
       <h2>{t('history.title')}</h2>
       {items ? <Freshness asOf={asOf} error={error} /> : error ? <LoadFailed error={error} /> : <p className="loading" role="status">…</p>}
       {items?.length === 0 && <p className="note">{t('history.empty')}</p>}
-      {[...days].map(([d, events]) => (
-        <section key={d} className="day">
-          <h3>{d}</h3>
-          <ul>
-            {events.map((e) => (
-              <li key={e.id} className={e.event_type === 'clock_in' ? 'in' : 'out'}>
-                <span className="time">{time(e.timestamp)}</span>
-                <span className="what">
-                  <strong>{t(e.event_type === 'clock_in' ? 'state.in' : 'state.out')}</strong>
-                  <span className="muted">
-                    {e.forced ? t('history.forced') : [e.siteName, e.qrCodeUsedName].filter(Boolean).join(' · ')}
-                    {e.late && ` · ${t('history.late')}`}
-                  </span>
-                </span>
-              </li>
-            ))}
-          </ul>
+      {[...weeks].map(([week, days]) => (
+        <section key={week || 'all'} className="week">
+          {week && hoursOf.size > 0 && (
+            <p className="week-total">
+              {t('hours.weekOf', { date: day(`${week}T12:00:00`) })} <strong>{hm(weekPaid(week))}</strong>
+            </p>
+          )}
+          {days.map((d) => (
+            <section key={d.date} className="day">
+              <h3>
+                {d.label}
+                {d.hours && <span className="day-total">{t('hours.paid', { time: hm(d.hours.paidSeconds) })}</span>}
+              </h3>
+              <ul>
+                {d.events.map((e) => (
+                  <li key={e.id} className={e.event_type === 'clock_in' ? 'in' : 'out'}>
+                    <span className="time">{time(e.timestamp)}</span>
+                    <span className="what">
+                      <strong>{t(e.event_type === 'clock_in' ? 'state.in' : 'state.out')}</strong>
+                      <span className="muted">
+                        {e.forced ? t('history.forced') : [e.siteName, e.qrCodeUsedName].filter(Boolean).join(' · ')}
+                        {e.late && ` · ${t('history.late')}`}
+                      </span>
+                    </span>
+                    {lengths.has(e.timestamp) && <span className="length">{hm(lengths.get(e.timestamp)!)}</span>}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
         </section>
       ))}
     </section>

@@ -48,8 +48,11 @@ export interface Cached<T> {
   error: unknown;
 }
 
-/** `load(userId)`'s answer, kept as `kind` for this worker; the kept copy until it comes (or when it fails). */
-export function useCached<T>(kind: string, userId: number, load: (userId: number) => Promise<T>): Cached<T> {
+/**
+ * `load(userId)`'s answer, kept as `kind` for this worker; the kept copy until it comes (or when it
+ * fails). A new `reload` value loads it again (after a punch).
+ */
+export function useCached<T>(kind: string, userId: number, load: (userId: number) => Promise<T>, reload = 0): Cached<T> {
   const [state, setState] = useState<Cached<T>>(() => {
     const saved = read<T>(kind, userId);
     return { data: saved?.data ?? null, asOf: saved?.at ?? null, error: null };
@@ -68,6 +71,6 @@ export function useCached<T>(kind: string, userId: number, load: (userId: number
     return () => {
       live = false;
     };
-  }, [kind, userId, load]);
+  }, [kind, userId, load, reload]);
   return state;
 }

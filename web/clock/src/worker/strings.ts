@@ -61,6 +61,7 @@ export const strings = {
     },
     tracking: { on: 'Location sharing is on while you are clocked in (every minute).', off: 'Location sharing is off (you are clocked out).', last: 'Last sent {{time}}', send: 'Send my position now', sent: 'Position sent' },
     history: { title: 'My punches', empty: 'No punches yet.', forced: 'Forced clock-out', late: 'sent late', site: 'Site', code: 'Code' },
+    hours: { today: 'Today', week: 'This week', paid: '{{time}} paid', weekOf: 'Week of {{date}}:' },
     security: {
       title: 'Security status', level_low: 'All good', level_medium: 'Some warnings', level_high: 'Serious warnings',
       explain_low: 'Nothing unusual was noticed about your punches recently.',
@@ -141,6 +142,7 @@ export const strings = {
     },
     tracking: { on: '上班期间位置共享已开启（每分钟一次）。', off: '位置共享已关闭（您已下班）。', last: '上次发送 {{time}}', send: '立即发送我的位置', sent: '位置已发送' },
     history: { title: '我的打卡', empty: '还没有打卡记录。', forced: '强制下班', late: '延迟发送', site: '场地', code: '二维码' },
+    hours: { today: '今天', week: '本周', paid: '计薪 {{time}}', weekOf: '{{date}} 起的一周：' },
     security: {
       title: '安全状态', level_low: '一切正常', level_medium: '有一些警告', level_high: '有严重警告',
       explain_low: '最近您的打卡没有发现异常。',
