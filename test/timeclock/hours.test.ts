@@ -91,6 +91,22 @@ describe('hours', () => {
     assert.equal((await rules({})).status, 200);
   });
 
+  test('the rules screen’s example day: computed under rules not saved, nothing stored', async () => {
+    const preview = (rules: Partial<typeof RULES>, sessions: { start: string; end: string }[]) =>
+      call(app, 'POST', '/api/managers/work-rules/preview', { token: manager, body: { rules: { ...RULES, ...rules }, sessions } });
+    const split = await preview({ breakRules: [{ afterMinutes: 360, breakMinutes: 45 }] }, [{ start: '08:00', end: '12:00' }, { start: '12:30', end: '17:30' }]);
+    assert.equal(split.status, 200, JSON.stringify(split.body));
+    assert.deepEqual(
+      [split.body.workedSeconds, split.body.breakSeconds, split.body.paidSeconds, split.body.regularSeconds, split.body.overtimeSeconds, split.body.flags],
+      [9 * H, 45 * M, 8 * H + 45 * M, 8 * H, 45 * M, ['break_deducted']],
+    );
+    const night = await preview({ rounding: { mode: 'up', minutes: 30 } }, [{ start: '22:00', end: '05:50' }]);
+    assert.deepEqual([night.body.workedSeconds, night.body.paidSeconds], [7 * H + 50 * M, 8 * H]);
+    assertTcError(await call(app, 'POST', '/api/managers/work-rules/preview', { token: manager, body: { rules: RULES, sessions: [{ start: '25:00', end: '26:00' }] } }), 400, 'VALIDATION_ERROR');
+    assertTcError(await call(app, 'POST', '/api/managers/work-rules/preview', { token: manager, body: { rules: RULES, sessions: [] } }), 400, 'VALIDATION_ERROR');
+    assert.equal((await call(app, 'GET', '/api/managers/work-rules', { token: manager })).body.breakRules.length, 0, 'nothing stored');
+  });
+
   test('a plain day, and a split day with a lunch break (daily overtime after 8 h)', async () => {
     const u = await worker();
     await shifts(u, utcSite, [['2026-03-02T09:00:00Z', '2026-03-02T17:00:00Z']]);

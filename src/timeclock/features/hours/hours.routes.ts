@@ -12,7 +12,9 @@ import { E } from '../../errors.ts';
 import { errors, IdParam, UserIdParam } from '../../http.ts';
 import { ExportTaskView, findExportTask, renderExportTask } from '../../kernel/export-tasks.ts';
 import { PAYROLL_KIND, payrollKind } from './hours.export.ts';
-import { PayrollExportBody, RangeQuery, RANGE_DAYS_MAX, TimesheetsQuery, TimesheetsReply, WorkerTimesheet, WorkRulesBody, WorkRulesReply } from './hours.schema.ts';
+import {
+  Day, PayrollExportBody, RangeQuery, RANGE_DAYS_MAX, TimesheetsQuery, TimesheetsReply, WorkerTimesheet, WorkRulesBody, WorkRulesPreviewBody, WorkRulesReply,
+} from './hours.schema.ts';
 import { checkRange } from './hours.service.ts';
 
 const manager = { access: 'manager' } as const;
@@ -50,6 +52,15 @@ export const hoursRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       body: WorkRulesBody, response: { 200: WorkRulesReply },
     },
   }, async (request) => hours.setRules(request.body, request.user!.userId));
+
+  app.post('/managers/work-rules/preview', {
+    config: manager,
+    schema: {
+      tags, summary: 'An example day under rules not saved yet',
+      description: 'Computes one day of the given sessions (`HH:mm`; an end not after its start is on the next day, and so is a session starting before the previous one ended) under `rules`, exactly as timesheets are computed; nothing is stored. The work rules screen shows it while the manager edits.',
+      body: WorkRulesPreviewBody, response: { 200: Day },
+    },
+  }, async (request) => hours.preview(request.body.rules, request.body.sessions));
 
   app.get('/managers/timesheets', {
     config: manager,

@@ -6,6 +6,7 @@ import { Body, Id } from '../../http.ts';
 import { FLAGS, ROUNDING_MODES } from './hours.rules.ts';
 
 export const RANGE_DAYS_MAX = 62;
+export const PREVIEW_SESSIONS_MAX = 8;
 
 const Minutes = (max: number, description: string) => Type.Integer({ minimum: 0, maximum: max, description });
 
@@ -128,6 +129,16 @@ export const TimesheetsReply = Type.Object({
   limit: Type.Integer(),
   from: Type.String(),
   to: Type.String(),
+});
+
+const ClockTime = (description: string) => Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: `${description}, HH:mm` });
+
+export const WorkRulesPreviewBody = Body({
+  rules: WorkRulesBody,
+  sessions: Type.Array(Body({
+    start: ClockTime('clock-in'),
+    end: ClockTime('clock-out; earlier than the clock-in means the next day'),
+  }), { minItems: 1, maxItems: PREVIEW_SESSIONS_MAX, description: 'the example day’s sessions, in order' }),
 });
 
 export const PAYROLL_FORMATS = ['csv', 'xlsx'] as const;

@@ -149,6 +149,31 @@ export class HoursService {
     return this.rules();
   }
 
+  /**
+   * An example day under `rules` (the work rules screen shows it while the manager edits): its
+   * sessions at `HH:mm` times on a Monday in UTC, each ending the next day when its end is not
+   * after its start.
+   */
+  preview(rules: WorkRulesT, sessions: { start: string; end: string }[]) {
+    const DATE = '2026-01-05';
+    const at = (day: number, hm: string) => new Date(`2026-01-0${day}T${hm}:00Z`);
+    const punches: Punch[] = [];
+    let day = 5;
+    let previous = '';
+    for (const s of sessions) {
+      // A session starting before the previous one ended (in clock time) is on the next day.
+      if (previous && s.start < previous) day++;
+      const endDay = s.end > s.start ? day : day + 1;
+      const base = { siteId: null, siteName: null, timezone: 'UTC', late: false, forced: false };
+      punches.push({ ...base, type: 'clock_in', at: at(day, s.start) }, { ...base, type: 'clock_out', at: at(endDay, s.end) });
+      previous = s.end;
+      day = endDay;
+    }
+    const sheet = timesheet(punches, rules, { from: DATE, to: DATE, openUntil: null });
+    const d = sheet.days[0]!;
+    return { ...d, sessions: d.sessions.map((x) => ({ ...x, start: x.start.toISOString(), end: x.end?.toISOString() ?? null })) };
+  }
+
   /** The instants that bound the punches read for a range (see the header). */
   private window(range: Range, weekStartsOn: number): { start: Date; end: Date; first: number; last: number } {
     const { first, last } = checkRange(range);
