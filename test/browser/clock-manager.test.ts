@@ -7,6 +7,7 @@
 // languages (scratch/screenshots/clock-manager-*).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import ExcelJS from 'exceljs';
 import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { MANAGER_PASSWORD } from '../helpers/app.ts';
@@ -15,7 +16,7 @@ import { call } from '../helpers/http.ts';
 import { clock, createWorker, managerToken, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
 
 const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
-const SCREENS = ['board', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webhooks'] as const;
+const SCREENS = ['board', 'timesheets', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webhooks'] as const;
 
 /**
  * Waits until no table is loading and no animation or transition is running (a finite one: the
@@ -232,6 +233,103 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
     await w.context.close();
+  });
+
+  test('timesheets: a worker’s week with sessions and breaks, an XLSX export that downloads; work rules with their example day recomputed while editing; at 1440 and 390 px in both languages', async () => {
+    const rules = { weekStartsOn: 1, dailyOvertimeAfterMinutes: 480, weeklyOvertimeAfterMinutes: 2400, breakRules: [], rounding: { mode: 'none', minutes: 15 }, longSessionMinutes: 960 };
+    assert.equal((await call(server.app, 'PUT', '/api/managers/work-rules', { token: manager, body: rules })).status, 200);
+    const site = await siteWithQr(server.app, manager, { type: 'circle', center: { latitude: 47.1, longitude: 8.1 }, radiusMetres: 100 });
+    const worker = await createWorker(server.app, manager, { fullName: 'Tess Hours' });
+    // Monday of this week (UTC, as the browser here): 08:00–12:00 and 12:30–17:30, 9 hours with a 30-minute break.
+    const now = new Date();
+    const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7)));
+    const at = (h: number, m: number) => new Date(monday.getTime() + (h * 60 + m) * 60_000).toISOString();
+    for (const [type, time] of [['clock_in', at(8, 0)], ['clock_out', at(12, 0)], ['clock_in', at(12, 30)], ['clock_out', at(17, 30)]] as const) {
+      await server.app.platform.db.query(
+        `INSERT INTO timeclock.clock_events (user_id, event_type, qr_code_id, site_id, latitude, longitude, created_at) VALUES ($1, $2, $3, $4, 47.1, 8.1, $5)`,
+        [worker.id, type, site.qr, site.siteId, time],
+      );
+    }
+    try {
+      const w = await newPage(browser, 'en-US');
+      const { page } = w;
+      await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+      await page.waitForURL(/\/clock\/manager\/board$/);
+      await page.getByRole('menuitem', { name: 'Timesheets' }).click();
+      await page.getByText('This week', { exact: true }).waitFor();
+      const search = page.getByLabel('Worker', { exact: true });
+      await search.fill('Tess');
+      await search.press('Enter');
+      const row = page.getByRole('row', { name: /Tess Hours/ });
+      await row.getByRole('cell', { name: '9:00', exact: true }).waitFor();
+      await row.getByRole('cell', { name: '1:00', exact: true }).waitFor();
+      assert.match(page.url(), /search=Tess/, 'the filters are in the address');
+      await settled(page);
+      await screenshot(page, 'clock-manager-timesheets-en-US');
+      await row.getByRole('button', { name: /Tess Hours/ }).click();
+      const drawer = page.locator('.ant-drawer');
+      await drawer.getByText('08:00–12:00 · 4:00').waitFor();
+      await drawer.getByText('12:30–17:30 · 5:00').waitFor();
+      await drawer.getByRole('img', { name: /Sessions of .*08:00–12:00, 12:30–17:30/ }).waitFor();
+      await settled(page);
+      await screenshot(page, 'clock-manager-timesheet-week-en-US');
+      await drawer.locator('.ant-drawer-close').click();
+      await drawer.waitFor({ state: 'hidden' });
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export XLSX' }).click()]);
+      assert.match(download.suggestedFilename(), /\.xlsx$/);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.readFile(await download.path());
+      const sheet = book.worksheets[0]!;
+      const header = (sheet.getRow(1).values as unknown[]).slice(1);
+      const tess = sheet.getRow(2);
+      assert.equal(tess.getCell(header.indexOf('Full name') + 1).value, 'Tess Hours');
+      assert.equal(tess.getCell(header.indexOf('Paid (h)') + 1).value, 9);
+      await page.getByText('The file is ready: it downloads now.').waitFor();
+
+      // Work rules: the example day follows the edits before anything is saved.
+      await page.getByRole('menuitem', { name: 'Work rules' }).click();
+      const result = page.getByTestId('example-result');
+      await result.getByText('Worked 9:25 · break 0:20 · paid 9:25 · regular 8:00 · overtime 1:25').waitFor();
+      await page.getByRole('button', { name: 'Add a break rule' }).click();
+      await result.getByText('Worked 9:25 · break 0:30 · paid 9:15 · regular 8:00 · overtime 1:15').waitFor();
+      await result.getByText(/the shortfall was deducted/).waitFor();
+      await settled(page);
+      await screenshot(page, 'clock-manager-work-rules-en-US');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Work rules saved').waitFor();
+      const saved = await call(server.app, 'GET', '/api/managers/work-rules', { token: manager });
+      assert.deepEqual(saved.body.breakRules, [{ afterMinutes: 360, breakMinutes: 30 }]);
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(w.failed, []);
+      await w.context.close();
+
+      const phone = await newPage(browser, 'zh-CN', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      const p = phone.page;
+      const width = () => p.evaluate<number>('Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)');
+      await signInClock(p, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+      await p.waitForURL(/\/clock\/manager\/board$/);
+      await p.goto(`${server.base}/clock/manager/timesheets?search=Tess`);
+      const card = p.locator('.mgr-card').filter({ hasText: 'Tess Hours' });
+      await card.getByText('9:00').first().waitFor();
+      await settled(p);
+      assert.ok(await width() <= 390, `timesheets at 390 px: ${await width()}`);
+      await screenshot(p, 'clock-manager-phone-timesheets-zh-CN');
+      await card.getByRole('button', { name: /Tess Hours/ }).click();
+      await p.locator('.ant-drawer').getByText('08:00–12:00 · 4:00').waitFor();
+      await settled(p);
+      assert.ok(await width() <= 390, `a worker's week at 390 px: ${await width()}`);
+      await screenshot(p, 'clock-manager-phone-timesheet-week-zh-CN');
+      await p.goto(`${server.base}/clock/manager/rules`);
+      await p.getByTestId('example-result').getByText(/^工作 9:25/).waitFor();
+      await settled(p);
+      assert.ok(await width() <= 390, `work rules at 390 px: ${await width()}`);
+      await screenshot(p, 'clock-manager-phone-work-rules-zh-CN');
+      assert.deepEqual(phone.errors, []);
+      assert.deepEqual(phone.failed, []);
+      await phone.context.close();
+    } finally {
+      await call(server.app, 'PUT', '/api/managers/work-rules', { token: manager, body: rules });
+    }
   });
 
   test('tags: created, renamed (a name in use refused), and the new name shown on the workers who have it', async () => {

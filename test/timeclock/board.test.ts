@@ -131,6 +131,7 @@ describe('console settings', () => {
       const def = (await call(plain, 'GET', '/api/managers/sites', { token: await managerToken(plain) })).body[0];
       assert.deepEqual(res.body, {
         mapTileUrl: null, mapAttribution: '', trackingWindowSeconds: 300, lateAfterSeconds: 120, minIntervalSeconds: 0,
+        displayTimezone: plain.platform.config.DISPLAY_TIMEZONE,
         setup: { needed: true, defaultSite: { id: def.id, name: def.name, has_fence: false }, fencedSites: 0 },
       });
     } finally {

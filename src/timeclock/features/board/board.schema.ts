@@ -50,6 +50,7 @@ export const ConsoleSettings = Type.Object({
   mapAttribution: Type.String({ description: 'attribution shown on maps (may be empty)' }),
   trackingWindowSeconds: Type.Integer(),
   lateAfterSeconds: Type.Integer({ description: 'a punch received this long after its capture is late' }),
+  displayTimezone: Type.String({ description: 'DISPLAY_TIMEZONE: the time zone of new sites unless another is chosen' }),
   minIntervalSeconds: Type.Integer({ description: 'CLOCK_MIN_INTERVAL_SECONDS: the duplicate-punch window (0: off)' }),
   setup: Type.Object({
     needed: Type.Boolean({

@@ -57,6 +57,7 @@ export class BoardService {
       mapAttribution: this.config.CLOCK_MAP_ATTRIBUTION,
       trackingWindowSeconds: this.config.TRACKING_WINDOW_SECONDS,
       lateAfterSeconds: this.config.CLOCK_LATE_AFTER_SECONDS,
+      displayTimezone: this.config.DISPLAY_TIMEZONE,
       minIntervalSeconds: this.config.CLOCK_MIN_INTERVAL_SECONDS,
       setup: {
         needed: (setup?.fenced ?? 0) === 0,

@@ -1,7 +1,7 @@
 // The manager console: its own lazy chunk with Ant Design, never loaded by workers. One menu
 // entry per screen, in a sidebar from `md` up and in a drawer at phone width (where the lists
 // become cards and the forms one column: see common.tsx); the QR sheet is a bare page made to print.
-import { AlertOutlined, ApiOutlined, DashboardOutlined, EnvironmentOutlined, LogoutOutlined, MenuOutlined, QrcodeOutlined, StopOutlined, TeamOutlined } from '@ant-design/icons';
+import { AlertOutlined, ApiOutlined, ClockCircleOutlined, DashboardOutlined, FieldTimeOutlined, EnvironmentOutlined, LogoutOutlined, MenuOutlined, QrcodeOutlined, StopOutlined, TeamOutlined } from '@ant-design/icons';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Alert, App as AntApp, Button, ConfigProvider, Drawer, Layout, Menu, Space, Typography } from 'antd';
 import enUS from 'antd/locale/en_US';
@@ -28,14 +28,18 @@ const QrSheet = lazy(() => import('./QrSheet.tsx'));
 const Alerts = lazy(() => import('./Alerts.tsx'));
 const Blacklist = lazy(() => import('./Blacklist.tsx'));
 const Webhooks = lazy(() => import('./Webhooks.tsx'));
+const Timesheets = lazy(() => import('./Timesheets.tsx'));
+const WorkRules = lazy(() => import('./WorkRules.tsx'));
 
 const MENU = [
   { key: 'board', icon: <DashboardOutlined /> },
+  { key: 'timesheets', icon: <FieldTimeOutlined /> },
   { key: 'workers', icon: <TeamOutlined /> },
   { key: 'sites', icon: <EnvironmentOutlined /> },
   { key: 'qr', icon: <QrcodeOutlined /> },
   { key: 'alerts', icon: <AlertOutlined /> },
   { key: 'blacklist', icon: <StopOutlined /> },
+  { key: 'rules', icon: <ClockCircleOutlined /> },
   { key: 'webhooks', icon: <ApiOutlined /> },
 ] as const;
 
@@ -107,6 +111,8 @@ function Shell() {
             <Routes>
               <Route index element={<Navigate to="board" replace />} />
               <Route path="board" element={<Board />} />
+              <Route path="timesheets" element={<Timesheets />} />
+              <Route path="rules" element={<WorkRules />} />
               <Route path="workers" element={<Workers />} />
               <Route path="sites" element={<Sites />} />
               <Route path="qr" element={<QrCodes />} />

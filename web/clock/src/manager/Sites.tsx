@@ -3,17 +3,21 @@
 // server validates (ranges, at least 3 vertices) with the server's refusals next to the fields.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm, Radio, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm, Radio, Select, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
 import { fieldErrors, QueryError, useAction, useConsoleSettings, useSites, useUrlFilters, type Tr, DataList } from './common.tsx';
 import { FenceMap, type Fence, type Point } from './FenceMap.tsx';
 
+/** The IANA zones the browser knows (a site's zone in another spelling is shown as stored). */
+const TIME_ZONES = [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone')])].map((z) => ({ value: z, label: z }));
+
 type Site = NonNullable<ReturnType<typeof useSites>['data']>[number];
 type FenceType = 'none' | 'circle' | 'polygon';
 interface Values {
   name: string;
+  timezone: string;
   type: FenceType;
   center?: Partial<Point>;
   radiusMetres?: number;
@@ -64,6 +68,7 @@ export default function Sites() {
           columns={[
             { title: t('sites.name'), dataIndex: 'name', render: (v: string, s) => <span>{v} {s.is_default && <Tag>{t('sites.default')}</Tag>}</span> },
             { title: t('sites.fence'), dataIndex: 'fence', render: (f: Site['fence']) => (f ? fenceSummary(f, t) : <Typography.Text type="danger">{t('sites.noFence')}</Typography.Text>) },
+            { title: t('sites.timezone'), dataIndex: 'timezone' },
             { title: t('sites.qrCount'), dataIndex: 'qr_code_count' },
             {
               title: '', key: 'a',
@@ -102,6 +107,7 @@ function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boo
   const f = site?.fence;
   const initial: Values = {
     name: site?.name ?? '',
+    timezone: site?.timezone ?? settings.data?.displayTimezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     type: f?.type ?? 'circle',
     center: f?.type === 'circle' ? f.center : undefined,
     radiusMetres: f?.type === 'circle' ? f.radiusMetres : 100,
@@ -122,10 +128,11 @@ function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boo
     try {
       const ok = await run(async () => {
         try {
-          if (site) await call(api.PATCH('/api/managers/sites/{id}', { params: { path: { id: site.id } }, body: { name: v.name.trim(), fence } }));
-          else await call(api.POST('/api/managers/sites', { body: { name: v.name.trim(), fence } }));
+          const body = { name: v.name.trim(), fence, timezone: v.timezone };
+          if (site) await call(api.PATCH('/api/managers/sites/{id}', { params: { path: { id: site.id } }, body }));
+          else await call(api.POST('/api/managers/sites', { body }));
         } catch (err) {
-          const errs = fieldErrors(err, ['name', 'fence'], t);
+          const errs = fieldErrors(err, ['name', 'fence', 'timezone'], t);
           form.setFields(errs.map((e) => (e.name === 'fence' ? { ...e, name: v.type === 'polygon' ? 'points' : 'radiusMetres' } : e)) as never);
           throw err;
         }
@@ -142,6 +149,9 @@ function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boo
         <Form form={form} layout="vertical" name="site" initialValues={initial} onFinish={(v) => void save(v)}>
           <Form.Item name="name" label={t('sites.name')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
             <Input />
+          </Form.Item>
+          <Form.Item name="timezone" label={t('sites.timezone')} extra={t('sites.timezoneHelp')} rules={[{ required: true, message: t('workers.required') }]}>
+            <Select showSearch options={TIME_ZONES} />
           </Form.Item>
           <Form.Item name="type" label={t('sites.fence')}>
             <Radio.Group optionType="button" options={[{ value: 'circle', label: t('sites.circle') }, { value: 'polygon', label: t('sites.polygon') }, { value: 'none', label: t('sites.none') }]} />

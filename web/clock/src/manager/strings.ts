@@ -1,6 +1,6 @@
 // The manager console's strings (namespace `manager`), in en-US and zh-CN.
 const en = {
-  nav: { board: 'Live board', workers: 'Workers', sites: 'Sites', qr: 'QR codes', alerts: 'Alerts', blacklist: 'App blacklist', webhooks: 'Webhooks', open: 'Menu' },
+  nav: { board: 'Live board', timesheets: 'Timesheets', rules: 'Work rules', workers: 'Workers', sites: 'Sites', qr: 'QR codes', alerts: 'Alerts', blacklist: 'App blacklist', webhooks: 'Webhooks', open: 'Menu' },
   state: { error: 'Could not load this', done: 'Done', saved: 'Saved', deleted: 'Deleted', empty: 'Nothing here yet', noMatch: 'Nothing matches these filters', loading: 'Loading…' },
   error: { limited: 'Too many requests. Try again in {{seconds}} s.' },
   conflict: { username: 'This username is taken.', name: 'This name is already used.' },
@@ -34,7 +34,7 @@ const en = {
     forced: 'forced', late: 'late', withinFence: 'inside the fence', outsideFence: 'outside the fence',
   },
   sites: {
-    name: 'Name', fence: 'Fence', qrCount: 'QR codes', create: 'New site', edit: 'Edit site', default: 'default',
+    name: 'Name', fence: 'Fence', qrCount: 'QR codes', timezone: 'Time zone', timezoneHelp: 'Hours worked here count on the local date of their clock-in in this zone.', create: 'New site', edit: 'Edit site', default: 'default',
     noFence: 'No fence: clock events here are refused', circle: 'Circle', polygon: 'Polygon', none: 'None',
     centerLat: 'Centre latitude', centerLng: 'Centre longitude', radius: 'Radius (m)', vertices: 'Vertices', addVertex: 'Add vertex', lat: 'Latitude', lng: 'Longitude',
     mapHelp: 'Click the map to place the centre (circle) or add a vertex (polygon); or type the coordinates.', noTiles: 'No map tiles configured: the fence is drawn on a grid.',
@@ -85,7 +85,7 @@ const en = {
 type Strings = typeof en;
 
 const zh: Strings = {
-  nav: { board: '实时看板', workers: '员工', sites: '场地', qr: '二维码', alerts: '安全告警', blacklist: '应用黑名单', webhooks: 'Webhook', open: '菜单' },
+  nav: { board: '实时看板', timesheets: '工时表', rules: '工作规则', workers: '员工', sites: '场地', qr: '二维码', alerts: '安全告警', blacklist: '应用黑名单', webhooks: 'Webhook', open: '菜单' },
   state: { error: '加载失败', done: '已完成', saved: '已保存', deleted: '已删除', empty: '暂无数据', noMatch: '没有符合筛选条件的数据', loading: '加载中…' },
   error: { limited: '请求过于频繁，请 {{seconds}} 秒后再试。' },
   conflict: { username: '该用户名已被使用。', name: '该名称已被使用。' },
@@ -119,7 +119,7 @@ const zh: Strings = {
     forced: '强制', late: '补传', withinFence: '在围栏内', outsideFence: '在围栏外',
   },
   sites: {
-    name: '名称', fence: '电子围栏', qrCount: '二维码数', create: '新建场地', edit: '编辑场地', default: '默认',
+    name: '名称', fence: '电子围栏', qrCount: '二维码数', timezone: '时区', timezoneHelp: '在此工作的工时计入上班打卡时该时区的本地日期。', create: '新建场地', edit: '编辑场地', default: '默认',
     noFence: '未设置围栏：此处的打卡将被拒绝', circle: '圆形', polygon: '多边形', none: '无',
     centerLat: '中心纬度', centerLng: '中心经度', radius: '半径（米）', vertices: '顶点', addVertex: '添加顶点', lat: '纬度', lng: '经度',
     mapHelp: '点击地图放置中心（圆形）或添加顶点（多边形）；也可直接输入坐标。', noTiles: '未配置地图瓦片：围栏绘制在网格上。',

@@ -13,3 +13,9 @@ export function when(iso: string): string {
 export const time = (iso: string) => new Date(iso).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' });
 
 export const day = (iso: string) => new Date(iso).toLocaleDateString(i18n.language, { weekday: 'short', day: 'numeric', month: 'short' });
+
+/** A calendar date (`YYYY-MM-DD`) with its year, in the reader's language. */
+export const dateLabel = (date: string) => new Date(`${date}T12:00:00`).toLocaleDateString(i18n.language, { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** A calendar date (`YYYY-MM-DD`) with its weekday. */
+export const dayLabel = (date: string) => new Date(`${date}T12:00:00`).toLocaleDateString(i18n.language, { weekday: 'short', month: 'short', day: 'numeric' });

@@ -1,0 +1,287 @@
+// Timesheets: the paid hours of every worker for a period (this week, last week, this month, last
+// month or custom dates), filtered by worker, tag and site and sorted by name or hours, with the
+// flags to check in words. A worker's row opens their days: a bar per day with the sessions and the
+// breaks between them, and the day's figures. The payroll export (CSV or XLSX, one row per worker,
+// day or session) runs as a task on the server and downloads when it is ready. Everything the
+// screen shows is in the URL (period, filters, sort, page, the worker opened).
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, DatePicker, Drawer, Input, Segmented, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, call } from '../api/client.ts';
+import type { paths } from '../api/schema.gen.ts';
+import { addStrings } from '../i18n/index.ts';
+import { dateLabel, dayLabel } from '../worker/format.ts';
+import { hm, weekOf } from '../worker/hours.ts';
+import { DataList, messageOf, QueryError, useNarrow, useSites, useUrlFilters } from './common.tsx';
+import { hoursStrings } from './hoursStrings.ts';
+
+addStrings('hours', hoursStrings);
+
+type Query = NonNullable<paths['/api/managers/timesheets']['get']['parameters']['query']>;
+type Row = Awaited<ReturnType<typeof listTimesheets>>['items'][number];
+type Sheet = Awaited<ReturnType<typeof workerSheet>>;
+type Day = Sheet['days'][number];
+type Flag = Day['flags'][number];
+type ExportBody = paths['/api/managers/timesheets/export']['post']['requestBody']['content']['application/json'];
+
+const FLAGS: readonly Flag[] = ['open', 'late', 'forced', 'break_deducted', 'long'];
+const FLAG_COLOR: Record<Flag, string> = { open: 'blue', late: 'gold', forced: 'volcano', break_deducted: 'purple', long: 'red' };
+const PERIODS = ['thisWeek', 'lastWeek', 'thisMonth', 'lastMonth', 'custom'] as const;
+type Period = (typeof PERIODS)[number];
+const PAGE_SIZE = 20;
+const DATE = 'YYYY-MM-DD';
+
+const listTimesheets = (query: Query) => call(api.GET('/api/managers/timesheets', { params: { query } }));
+const workerSheet = (userId: number, from: string, to: string) =>
+  call(api.GET('/api/managers/timesheets/{userId}', { params: { path: { userId }, query: { from, to } } }));
+
+/** The dates of a preset period around `today`, weeks starting on ISO weekday `weekStartsOn`. */
+export function periodDates(period: Exclude<Period, 'custom'>, today: Dayjs, weekStartsOn: number): [string, string] {
+  const weekStart = dayjs(weekOf(today.format(DATE), weekStartsOn));
+  switch (period) {
+    case 'thisWeek': return [weekStart.format(DATE), weekStart.add(6, 'day').format(DATE)];
+    case 'lastWeek': return [weekStart.subtract(7, 'day').format(DATE), weekStart.subtract(1, 'day').format(DATE)];
+    case 'thisMonth': return [today.startOf('month').format(DATE), today.endOf('month').format(DATE)];
+    case 'lastMonth': {
+      const last = today.subtract(1, 'month');
+      return [last.startOf('month').format(DATE), last.endOf('month').format(DATE)];
+    }
+  }
+}
+
+function FlagTags({ flags }: { flags: Partial<Record<Flag, number>> | readonly Flag[] }) {
+  const { t } = useTranslation('hours');
+  const counts: [Flag, number][] = Array.isArray(flags)
+    ? (flags as readonly Flag[]).map((f) => [f, 0])
+    : FLAGS.map((f): [Flag, number] => [f, (flags as Partial<Record<Flag, number>>)[f] ?? 0]).filter(([, n]) => n > 0);
+  if (counts.length === 0) return <Typography.Text type="secondary">{t('none')}</Typography.Text>;
+  return (
+    <Space size={[4, 4]} wrap>
+      {counts.map(([f, n]) => (
+        <Tooltip key={f} title={t(`flag.${f}_help`)}>
+          <Tag color={FLAG_COLOR[f]} tabIndex={0}>{n > 0 ? `${t(`flag.${f}`)} ${n}` : t(`flag.${f}`)}</Tag>
+        </Tooltip>
+      ))}
+    </Space>
+  );
+}
+
+/** A day's sessions and the breaks between them on a 24-hour bar (local time of the browser). */
+function DayBar({ day }: { day: Day }) {
+  const { t } = useTranslation('hours');
+  const start = dayjs(day.date).startOf('day');
+  const pct = (iso: string | null) => Math.min(100, Math.max(0, (dayjs(iso ?? undefined).diff(start, 'minute') / 1440) * 100));
+  const text = day.sessions.map((s) => `${dayjs(s.start).format('HH:mm')}–${s.end ? dayjs(s.end).format('HH:mm') : t('running')}`).join(', ');
+  return (
+    <div className="ts-bar" role="img" aria-label={t('bar.label', { date: dayLabel(day.date), text: text || t('noSessions') })}>
+      {day.sessions.map((s, i) => {
+        const left = pct(s.start);
+        const right = s.end ? pct(s.end) : pct(null);
+        return <span key={i} className={`ts-session${s.end ? '' : ' ts-open'}`} style={{ left: `${left}%`, width: `${Math.max(0.5, right - left)}%` }} />;
+      })}
+    </div>
+  );
+}
+
+function WorkerDays({ userId, from, to, onClose }: { userId: number; from: string; to: string; onClose: () => void }) {
+  const { t } = useTranslation('hours');
+  const narrow = useNarrow();
+  const sheet = useQuery({ queryKey: ['timesheet', userId, from, to], queryFn: () => workerSheet(userId, from, to) });
+  const weeks = new Map<string, Day[]>();
+  for (const d of sheet.data?.days ?? []) {
+    const w = weekOf(d.date, sheet.data!.weekStartsOn);
+    weeks.set(w, [...(weeks.get(w) ?? []), d]);
+  }
+  return (
+    <Drawer open onClose={onClose} width={narrow ? '100%' : 720} destroyOnHidden
+      title={sheet.data ? t('detailTitle', { name: sheet.data.fullName, from: dateLabel(from), to: dateLabel(to) }) : '…'}>
+      {sheet.isError ? <QueryError error={sheet.error} onRetry={() => void sheet.refetch()} /> : sheet.data && (
+        <>
+          <Totals totals={sheet.data.totals} label={t('total')} />
+          {[...weeks].map(([week, days]) => (
+            <section key={week} className="ts-week">
+              <Typography.Title level={4}>{t('week', { date: dateLabel(week) })}</Typography.Title>
+              <ul className="ts-days">
+                {days.map((d) => (
+                  <li key={d.date} className={d.sessions.length ? '' : 'ts-empty'}>
+                    <div className="ts-day-head">
+                      <strong>{dayLabel(d.date)}</strong>
+                      <span className="ts-figure">{d.sessions.length ? `${t('col.paid')} ${hm(d.paidSeconds)}` : t('noSessions')}</span>
+                    </div>
+                    {d.sessions.length > 0 && (
+                      <>
+                        <DayBar day={d} />
+                        <div className="ts-day-figures">
+                          <span>{t('col.worked')} {hm(d.workedSeconds)}</span>
+                          <span>{t('col.break')} {hm(d.breakSeconds)}</span>
+                          <span>{t('col.regular')} {hm(d.regularSeconds)}</span>
+                          <span>{t('col.overtime')} {hm(d.overtimeSeconds)}</span>
+                        </div>
+                        <ul className="ts-sessions">
+                          {d.sessions.map((s, i) => (
+                            <li key={i}>
+                              {dayjs(s.start).format('HH:mm')}–{s.end ? dayjs(s.end).format('HH:mm') : t('running')} · {hm(s.workedSeconds)}
+                              {s.siteName && <Typography.Text type="secondary"> · {s.siteName}</Typography.Text>}
+                            </li>
+                          ))}
+                        </ul>
+                        {d.flags.length > 0 && (
+                          <div className="ts-flags">
+                            <FlagTags flags={d.flags} />
+                            <ul>{d.flags.map((f) => <li key={f}>{t(`flag.${f}_help`)}</li>)}</ul>
+                          </div>
+                        )}
+                      </>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
+        </>
+      )}
+    </Drawer>
+  );
+}
+
+function Totals({ totals, label }: { totals: Sheet['totals']; label: string }) {
+  const { t } = useTranslation('hours');
+  return (
+    <dl className="ts-totals" aria-label={label}>
+      {(['paid', 'regular', 'overtime', 'break', 'worked'] as const).map((k) => (
+        <div key={k}><dt>{t(`col.${k}`)}</dt><dd>{hm(totals[`${k}Seconds`])}</dd></div>
+      ))}
+    </dl>
+  );
+}
+
+/** Queues the payroll export, follows the task, and downloads the file once it is ready. */
+function ExportButtons({ body }: { body: Omit<ExportBody, 'format' | 'detail'> }) {
+  const { t } = useTranslation('hours');
+  const { t: tm } = useTranslation('manager');
+  const { filters, set } = useUrlFilters();
+  const detail = (['workers', 'days', 'sessions'] as const).find((d) => d === filters.rows) ?? 'workers';
+  const start = useMutation({ mutationFn: (format: ExportBody['format']) => call(api.POST('/api/managers/timesheets/export', { body: { ...body, format, detail } })) });
+  const taskId = start.data?.id;
+  const task = useQuery({
+    queryKey: ['export', taskId],
+    queryFn: () => call(api.GET('/api/managers/exports/{id}', { params: { path: { id: taskId! } } })),
+    enabled: taskId !== undefined,
+    refetchInterval: (q) => (q.state.data && !['pending', 'processing'].includes(q.state.data.status) ? false : 700),
+  });
+  const download = useMutation({
+    mutationFn: async (id: number) => {
+      const blob = await call(api.GET('/api/managers/exports/{id}/download', { params: { path: { id } }, parseAs: 'blob' }));
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = `payroll-${body.from}-${body.to}.${task.data?.format ?? 'csv'}`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    },
+  });
+  const ready = task.data?.status === 'completed' ? task.data.id : undefined;
+  const { mutate: fetchFile } = download;
+  useEffect(() => {
+    if (ready !== undefined) fetchFile(ready);
+  }, [ready, fetchFile]);
+  const working = start.isPending || (taskId !== undefined && (!task.data || ['pending', 'processing'].includes(task.data.status)));
+  const failure = start.error ?? task.error ?? download.error ?? (task.data?.status === 'failed' ? new Error(task.data.error ?? '') : null);
+  return (
+    <div className="ts-export">
+      <Space wrap>
+        <Typography.Text strong>{t('export.title')}</Typography.Text>
+        <Select aria-label={t('export.detail')} value={detail} style={{ minWidth: 170 }} onChange={(v) => set({ rows: v === 'workers' ? undefined : v })}
+          options={(['workers', 'days', 'sessions'] as const).map((d) => ({ value: d, label: t(`export.${d}`) }))} />
+        <Button onClick={() => start.mutate('csv')} disabled={working}>{t('export.csv')}</Button>
+        <Button type="primary" onClick={() => start.mutate('xlsx')} disabled={working}>{t('export.xlsx')}</Button>
+        {ready !== undefined && <Button type="link" onClick={() => fetchFile(ready)}>{t('export.again')}</Button>}
+      </Space>
+      <div aria-live="polite">
+        {working && <Alert type="info" showIcon message={t('export.working')} />}
+        {ready !== undefined && !download.isError && <Alert type="success" showIcon message={t('export.ready')} />}
+        {failure && <Alert type="error" showIcon role="alert" message={t('export.failed', { reason: messageOf(failure, tm) })} />}
+      </div>
+    </div>
+  );
+}
+
+export default function Timesheets() {
+  const { t } = useTranslation('hours');
+  const narrow = useNarrow();
+  const { filters, set, page } = useUrlFilters();
+  const rules = useQuery({ queryKey: ['work-rules'], queryFn: () => call(api.GET('/api/managers/work-rules')), staleTime: 60_000 });
+  const tags = useQuery({ queryKey: ['tags'], queryFn: () => call(api.GET('/api/managers/tags')) });
+  const sites = useSites();
+  const period = (PERIODS as readonly string[]).includes(filters.period ?? '') ? filters.period as Period : 'thisWeek';
+  const [from, to] = period === 'custom' && filters.from && filters.to
+    ? [filters.from, filters.to]
+    : periodDates(period === 'custom' ? 'thisWeek' : period, dayjs(), rules.data?.weekStartsOn ?? 1);
+  const sort = filters.sort === 'hours' ? 'hours' : 'name';
+  const common = {
+    from, to,
+    ...(filters.search ? { search: filters.search } : {}),
+    ...(filters.tag ? { tag: Number(filters.tag) } : {}),
+    ...(filters.siteId ? { siteId: Number(filters.siteId) } : {}),
+  };
+  const query: Query = { ...common, sort, page, limit: PAGE_SIZE };
+  const list = useQuery({ queryKey: ['timesheets', query], queryFn: () => listTimesheets(query), placeholderData: keepPreviousData, enabled: rules.isFetched });
+  const opened = filters.worker ? Number(filters.worker) : null;
+
+  const columns = [
+    {
+      title: t('col.worker'), dataIndex: 'fullName', key: 'worker',
+      render: (_: unknown, r: Row) => (
+        <Button type="link" className="ts-worker" onClick={() => set({ worker: r.userId })}>
+          <span>{r.fullName || r.username}</span> <Typography.Text type="secondary">{r.username}</Typography.Text>
+        </Button>
+      ),
+    },
+    { title: t('col.paid'), dataIndex: 'paidSeconds', key: 'paid', align: 'right' as const, render: (s: number) => <strong>{hm(s)}</strong> },
+    { title: t('col.regular'), dataIndex: 'regularSeconds', key: 'regular', align: 'right' as const, render: hm },
+    { title: t('col.overtime'), dataIndex: 'overtimeSeconds', key: 'overtime', align: 'right' as const, render: hm },
+    { title: t('col.break'), dataIndex: 'breakSeconds', key: 'break', align: 'right' as const, render: hm },
+    { title: t('col.days'), dataIndex: 'days', key: 'days', align: 'right' as const },
+    { title: t('col.flags'), dataIndex: 'flags', key: 'flags', render: (f: Row['flags']) => <FlagTags flags={f} /> },
+  ];
+
+  return (
+    <Card>
+      <Space wrap className="mgr-filters ts-period">
+        <Segmented<Period> aria-label={t('period.label')} value={period} size={narrow ? 'small' : 'middle'}
+          options={PERIODS.map((p) => ({ value: p, label: t(`period.${p}`) }))}
+          onChange={(p) => set(p === 'custom' ? { period: p, from, to, page: undefined } : { period: p === 'thisWeek' ? undefined : p, from: undefined, to: undefined, page: undefined })} />
+        {period === 'custom' && (
+          <DatePicker.RangePicker aria-label={t('period.custom')} value={[dayjs(from), dayjs(to)]} allowClear={false}
+            onChange={(r) => r?.[0] && r[1] && set({ from: r[0].format(DATE), to: r[1].format(DATE), page: undefined })} />
+        )}
+        <Typography.Text type="secondary">{dateLabel(from)} – {dateLabel(to)}</Typography.Text>
+      </Space>
+      <Space wrap className="mgr-filters">
+        <Input.Search aria-label={t('filter.search')} placeholder={t('filter.searchHint')} allowClear defaultValue={filters.search} key={filters.search ?? ''}
+          style={{ width: narrow ? '100%' : 220 }} onSearch={(v) => set({ search: v.trim() || undefined, page: undefined })} />
+        <Select aria-label={t('filter.tag')} placeholder={t('filter.tag')} allowClear style={{ minWidth: 160 }} value={filters.tag ? Number(filters.tag) : undefined}
+          onChange={(v) => set({ tag: v, page: undefined })} options={(tags.data ?? []).map((x) => ({ value: x.id, label: x.name }))} />
+        <Select aria-label={t('filter.site')} placeholder={t('filter.site')} allowClear style={{ minWidth: 160 }} value={filters.siteId ? Number(filters.siteId) : undefined}
+          onChange={(v) => set({ siteId: v, page: undefined })} options={(sites.data ?? []).map((x) => ({ value: x.id, label: x.name }))} />
+        <Segmented aria-label={t('filter.sort')} value={sort} options={[{ value: 'name', label: t('filter.byName') }, { value: 'hours', label: t('filter.byHours') }]}
+          onChange={(v) => set({ sort: v === 'name' ? undefined : v, page: undefined })} />
+      </Space>
+      <ExportButtons body={common} />
+      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+        <DataList<Row>
+          rowKey="userId"
+          aria-label={t('manager:nav.timesheets')}
+          className="ts-table"
+          loading={list.isFetching}
+          columns={columns}
+          dataSource={list.data?.items ?? []}
+          locale={{ emptyText: t('empty') }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, showSizeChanger: false, onChange: (p) => set({ page: p === 1 ? undefined : p }) }}
+        />
+      )}
+      {opened !== null && <WorkerDays userId={opened} from={from} to={to} onClose={() => set({ worker: undefined })} />}
+    </Card>
+  );
+}
