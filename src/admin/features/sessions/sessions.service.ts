@@ -38,7 +38,7 @@ const onlineList = (orm: Orm) =>
         .innerJoin(admins, eq(admins.id, sessions.adminId))
         .$dynamic(),
     table: sessions,
-    count: (orm) => orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).$dynamic(),
+    count: (orm, where) => orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).where(where()),
     always: isNull(sessions.endedAt),
     filters: {
       now: { param: (at: Date) => at.toISOString(), where: (x) => gt(sessions.expiresAt, x) },
