@@ -340,7 +340,7 @@ export class ChunkedUploads {
           // Recorded only while this merge still holds its claim.
           if (!(await this.merges.holds(tx.query, session.id, token))) return null;
           const attachment = await this.files.insertAttachment(tx, ownerId, format, session.filename, merged, stored);
-          await this.merges.settle(tx.query, session.id, token, 'merged', (p) => ({ attachment_id: p(attachment.id), updated_at: 'now()' }));
+          await this.merges.settle(tx.query, session.id, token, 'merged', () => ({ attachment_id: sql`${attachment.id}`, updated_at: sql`now()` }));
           await tx.orm.delete(uploadChunks).where(eq(uploadChunks.sessionId, session.id));
           return attachment;
         }));
@@ -408,7 +408,7 @@ export class ChunkedUploads {
     let sessions = 0;
     for (;;) {
       const rows = await this.merges.retire<{ storage_dir: string }>(this.db.query, {
-        where: (p) => `job.updated_at < now() - make_interval(hours => ${p(hours)})`,
+        where: sql`job.updated_at < now() - make_interval(hours => ${hours})`,
         order: 'job.updated_at',
         limit: SWEEP_BATCH,
         returning: 'storage_dir',
@@ -448,7 +448,7 @@ export class ChunkedUploads {
       if (token !== undefined) tokens.push(token);
     }
     if (tokens.length === 0) return 0;
-    const revoked = await this.merges.recover(this.db.query, { where: (p) => `job.merge_token = ANY(${p(tokens)}::text[])` });
+    const revoked = await this.merges.recover(this.db.query, { where: sql`job.merge_token = ANY(${sql.param(tokens)}::text[])` });
     if (revoked.length > 0) this.logger.warn({ merges: revoked.length }, 'revoked merge claims whose lease expired');
     const live = new Set(
       (await this.db.orm.select({ mergeToken: uploadSessions.mergeToken }).from(uploadSessions).where(inArray(uploadSessions.mergeToken, tokens)))
