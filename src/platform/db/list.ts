@@ -6,7 +6,7 @@
 // (./statements.ts). Given a transaction's ORM, it builds the statement on that connection.
 // A list may count in its own way (`count`: a join, or further counts beside the total), and a
 // list shown without pages reads its first rows (`first`) or all of them (`all`).
-// Model list: `BlacklistService` in src/admin/features/blacklists/blacklists.service.ts.
+// Model list: `BlacklistsService` in src/admin/features/blacklists/blacklists.service.ts.
 import { and, asc, count, gte, lt, lte, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import { offsetOf } from '../http/schemas.ts';

@@ -24,7 +24,7 @@ import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
-import type { EndReason, SessionService } from '../../kernel/sessions.ts';
+import type { EndReason, Sessions } from '../../kernel/sessions.ts';
 import type { Notifier } from '../../kernel/notifier.ts';
 import type { AdminListQuery, AdminOrderField, AdminRecord as AdminRecordSchema, CreateAdminBody, UpdateAdminBody } from './admins.schema.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
@@ -112,7 +112,7 @@ export class AdminsService {
   private readonly db: Database;
   private readonly orm: Orm;
   private readonly tz: string;
-  private readonly sessions: SessionService;
+  private readonly sessions: Sessions;
   private readonly rbac: RbacService;
   private readonly notifications: Notifier;
   private readonly adminsList: ReturnType<typeof adminsList>;
@@ -122,7 +122,7 @@ export class AdminsService {
   constructor(deps: {
     db: Database;
     config: Config;
-    sessions: SessionService;
+    sessions: Sessions;
     rbac: RbacService;
     notifications: Notifier;
   }) {

@@ -29,7 +29,7 @@ import { uploadChunks, uploadSessions, type AttachmentRow } from '../../db/schem
 import { E } from '../../errors.ts';
 import type { ChunkFields, MergeBody } from './attachments.schema.ts';
 import type { ReceivedFile } from './attachments.multipart.ts';
-import type { AttachmentService } from './attachments.service.ts';
+import type { AttachmentsService } from './attachments.service.ts';
 import { ContentProbe, type FileFormat } from './attachments.types.ts';
 
 type SessionRow = typeof uploadSessions.$inferSelect & {
@@ -116,7 +116,7 @@ class ChunkDamaged extends Error {
 }
 
 /** What chunked uploads use of the attachments: the file rules, and how a merged file is recorded and read. */
-type Files = Pick<AttachmentService, 'formatFor' | 'limitOf' | 'commitAndRecord' | 'insertAttachment' | 'find'>;
+type Files = Pick<AttachmentsService, 'formatFor' | 'limitOf' | 'commitAndRecord' | 'insertAttachment' | 'find'>;
 
 export class ChunkedUploads {
   private readonly db: Database;

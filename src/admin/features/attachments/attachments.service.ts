@@ -66,7 +66,7 @@ function newStoredName(extension: string): StoredName {
   return { storedName, key: `files/${storedName.slice(0, 2)}/${storedName}` };
 }
 
-export class AttachmentService {
+export class AttachmentsService {
   private readonly db: Database;
   /** Where uploads are written (the multipart parser of the routes writes there too). */
   readonly storage: Storage;

@@ -19,7 +19,7 @@ import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
-import type { IssuedToken, SessionService } from '../../kernel/sessions.ts';
+import type { IssuedToken, Sessions } from '../../kernel/sessions.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
 import { localized } from '../../../platform/translations.ts';
 
@@ -49,14 +49,14 @@ export class AuthService {
   private readonly orm: Orm;
   private readonly kv: KvStore;
   private readonly config: Config;
-  private readonly sessions: SessionService;
+  private readonly sessions: Sessions;
   private readonly rbac: RbacService;
   private readonly logger: Logger;
   private readonly metrics: Metrics;
   private readonly purger: Periodic;
   /** GET /info's administrator with their department (placeholder `id`), built once. */
   private readonly profileOf;
-  constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: SessionService; rbac: RbacService; logger: Logger; metrics: Metrics }) {
+  constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: Sessions; rbac: RbacService; logger: Logger; metrics: Metrics }) {
     this.db = deps.db;
     this.orm = deps.db.orm;
     this.kv = deps.kv;

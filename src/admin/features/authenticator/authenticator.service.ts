@@ -14,7 +14,7 @@ import { admins } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
-import type { SessionService } from '../../kernel/sessions.ts';
+import type { Sessions } from '../../kernel/sessions.ts';
 import { msg } from '../../../platform/i18n.ts';
 
 export const TOTP_ISSUER = 'FieldOps Admin';
@@ -35,9 +35,9 @@ function sameSecret(a: string, b: string) {
 export class AuthenticatorService {
   private readonly db: Database;
   private readonly kv: KvStore;
-  private readonly sessions: SessionService;
+  private readonly sessions: Sessions;
   private readonly accountRow: ReturnType<typeof accountOf>;
-  constructor(deps: { db: Database; kv: KvStore; sessions: SessionService }) {
+  constructor(deps: { db: Database; kv: KvStore; sessions: Sessions }) {
     this.db = deps.db;
     this.kv = deps.kv;
     this.sessions = deps.sessions;

@@ -45,7 +45,7 @@ function canonical(ip: string): IpRule {
   return rule;
 }
 
-export class BlacklistService {
+export class BlacklistsService {
   private readonly orm: Orm;
   private readonly pubsub: PubSub;
   private readonly logger: Logger;

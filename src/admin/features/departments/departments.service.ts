@@ -36,7 +36,7 @@ const hitsList = (orm: Orm) =>
     id: departments.id,
   });
 
-export class DepartmentService {
+export class DepartmentsService {
   private readonly db: Database;
   private readonly tz: string;
   private readonly all: ReturnType<typeof allDepartments>;

@@ -52,7 +52,7 @@ function duplicate(parentId: number, code: string) {
 
 const invalid = (detail: Msg, field: string) => new AppError(E.VALIDATION, { detail, details: { field } });
 
-export class DictionaryService {
+export class DictionariesService {
   private readonly db: Database;
   private readonly entries: ReturnType<typeof entriesList>;
   private readonly rowOf: ReturnType<typeof rowOf>;

@@ -50,7 +50,7 @@ const hitsList = (orm: Orm) =>
     id: menus.id,
   });
 
-export class MenuService {
+export class MenusService {
   private readonly db: Database;
   private readonly tz: string;
   private readonly all: ReturnType<typeof allMenus>;

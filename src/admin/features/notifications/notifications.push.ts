@@ -15,8 +15,8 @@ import type { PubSub } from '../../../platform/cache/pubsub.ts';
 import type { Config } from '../../../platform/config.ts';
 import { E } from '../../errors.ts';
 import type { Guard, Principal } from '../../kernel/guard.ts';
-import { AUTH_CHANNEL, type AuthInvalidation, type SessionService } from '../../kernel/sessions.ts';
-import { NOTIFY_CHANNEL, viewOf, type NotificationMessage, type NotificationService, type PushMessage } from './notifications.service.ts';
+import { AUTH_CHANNEL, type AuthInvalidation, type Sessions } from '../../kernel/sessions.ts';
+import { NOTIFY_CHANNEL, viewOf, type NotificationMessage, type NotificationsService, type PushMessage } from './notifications.service.ts';
 import { LOCALES, msg, type Locale } from '../../../platform/i18n.ts';
 
 interface PushDeps {
@@ -24,9 +24,9 @@ interface PushDeps {
   kv: KvStore;
   pubsub: PubSub;
   logger: Logger;
-  sessions: SessionService;
+  sessions: Sessions;
   guard: Guard;
-  notifications: NotificationService;
+  notifications: NotificationsService;
 }
 
 export const TICKET_TTL_MS = 30_000;

@@ -21,7 +21,7 @@ import {
   SocketQuery,
   TicketReply,
 } from './notifications.schema.ts';
-import type { Audience, NotificationService } from './notifications.service.ts';
+import type { Audience, NotificationsService } from './notifications.service.ts';
 import { msg, type MessageKey } from '../../../platform/i18n.ts';
 import { localeOf } from '../../../platform/http/conventions.ts';
 
@@ -178,7 +178,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
 const EXPORT_KINDS = new Set(['admins', 'orders']);
 
 /** The owner of an export task is told when it finished or failed. */
-function hookExportTasks(tasks: ExportTasks, notifications: NotificationService, prefix: string) {
+function hookExportTasks(tasks: ExportTasks, notifications: NotificationsService, prefix: string) {
   tasks.onSettled(async (task) => {
     if (task.owner_id === null) return;
     const kind = EXPORT_KINDS.has(task.kind) ? msg(`admin.notifications.system.exportKind.${task.kind}` as MessageKey) : task.kind;

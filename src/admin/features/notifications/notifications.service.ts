@@ -156,7 +156,7 @@ const messageOf = (orm: Orm) =>
   orm.select(MESSAGE_COLUMNS)
     .from(notifications).where(eq(notifications.id, p('id'))).prepare('notification_message');
 
-export class NotificationService implements Notifier {
+export class NotificationsService implements Notifier {
   private readonly db: Database;
   private readonly pubsub: PubSub;
   private readonly logger: Logger;

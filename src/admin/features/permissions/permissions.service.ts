@@ -24,7 +24,7 @@ import type { DeclaredPermission } from '../../bootstrap.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
-import type { SessionService } from '../../kernel/sessions.ts';
+import type { Sessions } from '../../kernel/sessions.ts';
 
 type Row = typeof permissions.$inferSelect;
 
@@ -40,7 +40,7 @@ const ORDER_COLUMNS: Record<PermissionOrderField, AnyColumn> = {
   updated_at: permissions.updatedAt,
 };
 
-export class PermissionService extends GrantCatalogue<typeof permissions> {
+export class PermissionsService extends GrantCatalogue<typeof permissions> {
   protected readonly table = permissions;
   protected readonly noun = msg('noun.permission');
   protected readonly vanished = msg('admin.permissions.menuVanished');
@@ -62,7 +62,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
     id: permissions.id,
   });
 
-  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; declared: readonly DeclaredPermission[] }) {
+  constructor(deps: { db: Database; config: Config; sessions: Sessions; rbac: RbacService; declared: readonly DeclaredPermission[] }) {
     super(deps);
     this.declared = deps.declared;
   }

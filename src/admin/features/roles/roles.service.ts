@@ -43,7 +43,7 @@ const setsOf = (orm: Orm) => ({
   menus: orm.select().from(roleMenus).where(sql`${roleMenus.roleId} = any(${p('ids')})`).orderBy(asc(roleMenus.menuId)).prepare('role_menus_of'),
 });
 
-export class RoleService extends GrantCatalogue<typeof roles> {
+export class RolesService extends GrantCatalogue<typeof roles> {
   protected readonly table = roles;
   protected readonly noun = msg('noun.role');
   protected readonly vanished = msg('admin.roles.referenceVanished');
