@@ -120,7 +120,7 @@ export class AuthService {
     const key = username.toLowerCase();
     if (this.config.CAPTCHA_ENABLED) {
       if (!input.captcha_id || !input.captcha_code) {
-        throw new AppError(E.VALIDATION, { detail: msg('admin.auth.captchaIdCaptchaCode') });
+        throw new AppError(E.VALIDATION, { detail: msg('admin.auth.captchaRequired') });
       }
       if (!(await this.checkCaptcha(input.captcha_id, input.captcha_code))) {
         await this.log(username, null, client, 'captcha');
@@ -249,7 +249,7 @@ export class AuthService {
   /** Checks the old password, stores the new one and ends the administrator's other sessions. */
   async changePassword(principal: Principal, input: { old_password: string; password: string; password_confirmation: string }) {
     if (input.password !== input.password_confirmation) {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.auth.passwordConfirmationDoesNot'), details: { field: 'password_confirmation' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.auth.passwordConfirmationMismatch'), details: { field: 'password_confirmation' } });
     }
     const [admin] = await this.orm.select({ hash: admins.passwordHash }).from(admins).where(eq(admins.id, principal.adminId));
     if (!admin || !(await verifyPassword(admin.hash, input.old_password))) {

@@ -58,7 +58,7 @@ export class AuthenticatorService {
   /** A new pending secret (replacing any earlier pending one), its otpauth URI and QR code. */
   async newSecret(principal: Principal) {
     const { username, secret: bound } = await this.account(principal.adminId);
-    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.authenticatorAlreadyBoundUnbind') });
+    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.alreadyBoundUnbindFirst') });
     const secret = newTotpSecret();
     const uri = totpUri(secret, TOTP_ISSUER, username);
     const qrcode = await QRCode.toDataURL(uri, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 240 });
@@ -68,11 +68,11 @@ export class AuthenticatorService {
 
   async bind(principal: Principal, input: { secret: string; code: string }) {
     const { secret: bound } = await this.account(principal.adminId);
-    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.authenticatorAlreadyBoundUnbind') });
+    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.alreadyBoundUnbindFirst') });
     const key = pendingKey(principal.adminId);
     const pending = await this.kv.get(key);
     if (!pending || !sameSecret(pending, input.secret)) {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.secretNotPendingOne'), details: { field: 'secret' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.secretNotPending'), details: { field: 'secret' } });
     }
     if (!(await consumeTotp(this.db, principal.adminId, pending, input.code))) {
       throw new AppError(E.AUTHENTICATOR_CODE_WRONG, { details: { field: 'code' } });
@@ -83,7 +83,7 @@ export class AuthenticatorService {
         .set({ totpSecret: pending, updatedAt: new Date() })
         .where(and(eq(admins.id, principal.adminId), isNull(admins.totpSecret)))
         .returning({ id: admins.id });
-      if (updated.length === 0) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.authenticatorAlreadyBound') });
+      if (updated.length === 0) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.alreadyBound') });
       return this.sessions.endAllOf(principal.adminId, 'security', principal.sessionId, tx);
     });
     await this.kv.del(key);
@@ -92,7 +92,7 @@ export class AuthenticatorService {
 
   async unbind(principal: Principal, code: string) {
     const { secret } = await this.account(principal.adminId);
-    if (!secret) throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.noAuthenticatorBound') });
+    if (!secret) throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.notBound') });
     if (!(await consumeTotp(this.db, principal.adminId, secret, code))) {
       throw new AppError(E.AUTHENTICATOR_CODE_WRONG, { details: { field: 'code' } });
     }

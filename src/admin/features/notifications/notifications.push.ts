@@ -123,7 +123,7 @@ export class NotificationPush {
     const grant = await this.identify(ticket, authorization, lang);
     if (this.hub.sessionFull(grant.sessionId)) {
       const max = this.deps.config.WS_MAX_SOCKETS_PER_SESSION;
-      throw new AppError(E.TOO_MANY_REQUESTS, { detail: msg('admin.notifications.sessionAlreadyHasOpen', { max }) });
+      throw new AppError(E.TOO_MANY_REQUESTS, { detail: msg('admin.notifications.tooManySockets', { max }) });
     }
     return grant;
   }
@@ -135,7 +135,7 @@ export class NotificationPush {
       if (!stored) throw new AppError(E.TOKEN_INVALID, { detail: msg('admin.notifications.ticketUnusable') });
       const { sid, uid, lang: ticketLang } = JSON.parse(stored) as { sid: number; uid: number; lang?: string };
       const session = await this.liveSession(sid);
-      if (!session || session.adminId !== uid) throw new AppError(E.TOKEN_REVOKED, { detail: msg('admin.notifications.sessionTicketHasEnded') });
+      if (!session || session.adminId !== uid) throw new AppError(E.TOKEN_REVOKED, { detail: msg('admin.notifications.ticketSessionEnded') });
       const ticketLocale = LOCALES.find((l) => l === ticketLang);
       return { userId: uid, sessionId: sid, expiresAt: session.expiresAt, epoch, lang: lang.asked ?? ticketLocale ?? lang.upgrade };
     }

@@ -230,7 +230,7 @@ export class NotificationsService implements Notifier {
       });
     } catch (err) {
       if (!(err instanceof NoRecipients)) throw err;
-      if (strict) throw new AppError(E.OPERATION_FAILED, { detail: msg('admin.notifications.nobodyNotifyAudienceHas') });
+      if (strict) throw new AppError(E.OPERATION_FAILED, { detail: msg('admin.notifications.emptyAudience') });
       return null;
     }
     const notification: NotificationMessage = {
@@ -324,7 +324,7 @@ export class NotificationsService implements Notifier {
        FROM u JOIN admin.notifications n ON n.id = u.notification_id`,
       [adminId, id],
     );
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.notifications.noNotification', { id }) });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.notifications.notificationNotFound', { id }) });
     return toRecord(row, locale);
   }
 

@@ -64,7 +64,7 @@ export function orderFilterValues(q: OrderFilter, tz: string, now = new Date()):
   else if (!from && to) from = addMonths(to, -ORDER_RANGE_MONTHS);
   else if (!from && !to) from = addMonths(now, -ORDER_RANGE_MONTHS);
   if (q.min_amount !== undefined && q.max_amount !== undefined && q.min_amount > q.max_amount) {
-    throw new InvalidInput(msg('admin.orders.minAmountMustNot'), 'min_amount');
+    throw new InvalidInput(msg('admin.orders.amountRangeReversed'), 'min_amount');
   }
   return { ...q, from, to };
 }
@@ -190,12 +190,12 @@ export class OrdersService {
       const [existing] = await this.reads.byRequestId.execute({ request_id: requestId });
       if (existing) {
         throw new AppError(E.ALREADY_EXISTS, {
-          detail: msg('admin.orders.requestIdWasAlready', { requestId, orderNo: existing.orderNo }),
+          detail: msg('admin.orders.requestIdUsed', { requestId, orderNo: existing.orderNo }),
           details: { field: 'request_id', order_no: existing.orderNo },
         });
       }
       // The order holding that request_id was deleted meanwhile: the key is free again.
-      if (attempt >= INSERT_ATTEMPTS) throw new AppError(E.CREATE_FAILED, { detail: msg('admin.orders.orderCouldNotWritten') });
+      if (attempt >= INSERT_ATTEMPTS) throw new AppError(E.CREATE_FAILED, { detail: msg('admin.orders.writeFailed') });
     }
   }
 
@@ -218,7 +218,7 @@ export class OrdersService {
    */
   async setStatus(lookup: OrderLookup, status: OrderStatus, paymentMethodId?: number): Promise<{ order: OrderView; details: OrderDetailRow[]; payment: PaymentRow | null }> {
     if (paymentMethodId !== undefined && status !== 'paid') {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.orders.paymentMethodIdCan'), details: { field: 'payment_method_id' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.orders.paymentMethodOnlyWhenPaid'), details: { field: 'payment_method_id' } });
     }
     const { where, label } = lookupOf(lookup);
     for (let attempt = 1; ; attempt++) {
@@ -228,7 +228,7 @@ export class OrdersService {
           if (!current) throw notFound(label);
           if (current.status !== 'pending' || status === 'pending') {
             throw new AppError(E.UPDATE_FAILED, {
-              detail: msg('admin.orders.orderOnlyPendingOrder', { orderNo: current.orderNo, status: current.status }),
+              detail: msg('admin.orders.notPending', { orderNo: current.orderNo, status: current.status }),
               details: { field: 'status', current: current.status },
             });
           }
@@ -282,7 +282,7 @@ function lookupOf(lookup: OrderLookup) {
     return { where: eq(orders.orderNo, lookup.order_no), by: 'order_no' as const, key: lookup.order_no, label: msg('admin.orders.orderNumbered', { orderNo: lookup.order_no }) };
   }
   const id = Number(lookup.id);
-  if (!Number.isSafeInteger(id) || id < 1) throw new InvalidInput(msg('admin.orders.givePositiveOrderId'), 'id');
+  if (!Number.isSafeInteger(id) || id < 1) throw new InvalidInput(msg('admin.orders.invalidLookup'), 'id');
   return { where: eq(orders.id, id), by: 'id' as const, key: id, label: msg('admin.orders.orderWithId', { id }) };
 }
 
@@ -301,7 +301,7 @@ async function paymentMethodFor(tx: Executor, given: number | undefined): Promis
     .orderBy(asc(paymentMethods.sort), asc(paymentMethods.id)).limit(1).for('share');
   if (!m) {
     throw new AppError(E.UPDATE_FAILED, {
-      detail: msg('admin.orders.thereNoActivePayment'),
+      detail: msg('admin.orders.noActivePaymentMethod'),
       details: { field: 'payment_method_id' },
     });
   }

@@ -135,7 +135,7 @@ export class PermissionsService extends GrantCatalogue<typeof permissions> {
       if (current.isSystem) {
         const fixed = (['slug', 'method', 'path'] as const).filter((f) => input[f] !== undefined && input[f] !== current[f]);
         if (fixed.length) {
-          throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.permissions.systemPermissionCannotChanged', { fixed, slug: current.slug }) });
+          throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.permissions.systemFieldsFixed', { fixed, slug: current.slug }) });
         }
       }
       await this.checkMenu(tx, input.menu_id);
@@ -163,7 +163,7 @@ export class PermissionsService extends GrantCatalogue<typeof permissions> {
   async remove(caller: Principal, id: number) {
     await this.write(undefined, async (tx) => {
       const current = await this.rowOf(id, tx, true);
-      if (current.isSystem) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.permissions.systemPermissionCannotDeleted', { slug: current.slug }) });
+      if (current.isSystem) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.permissions.systemNotDeleted', { slug: current.slug }) });
       const affected = await this.holdersOf(tx, id);
       await tx.delete(permissions).where(eq(permissions.id, id));
       return { value: null, affected };

@@ -87,7 +87,7 @@ export class SessionsService {
     const owners = await this.liveOwners(ids);
     for (const owner of owners) {
       if (owner.adminId !== caller.adminId && (await this.rbac.isProtected(owner.adminId))) {
-        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.sessions.sessionBelongsProtectedAdministrator', { id: owner.id, username: owner.username }) });
+        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.sessions.protectedSession', { id: owner.id, username: owner.username }) });
       }
     }
     const kicked = await this.sessions.end(owners.map((o) => o.id), 'kicked');
