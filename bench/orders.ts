@@ -23,6 +23,7 @@ import { pipeline } from 'node:stream/promises';
 import pino from 'pino';
 import postgres from 'postgres';
 import { orderExportParams, orderExportSelect } from '../src/admin/features/orders/orders.export.ts';
+import { ordersList } from '../src/admin/features/orders/orders.service.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { fmt, median, requestsPerSecond } from './lib.ts';
 
@@ -133,7 +134,7 @@ async function run() {
   await sql.unsafe('VACUUM ANALYZE admin.order_details');
   const query = { order_by: 'id:desc' };
   const params = orderExportParams(query, 'UTC');
-  const select = orderExportSelect(params, 'UTC');
+  const select = orderExportSelect(ordersList(db.orm), params, 'UTC');
   const copyOut = async () => {
     const file = path.join(dir, 'reference.csv');
     const t = performance.now();

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import WebSocket, { WebSocketServer } from 'ws';
-import { NotificationService, type NotificationMessage } from '../src/admin/features/notifications/notifications.service.ts';
+import { NotificationsService, type NotificationMessage } from '../src/admin/features/notifications/notifications.service.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { buildServer } from '../src/server.ts';
 import { fmt, pair } from './lib.ts';
@@ -123,7 +123,7 @@ async function main() {
   const { platform } = server;
 
   // One stored notification, broadcast MESSAGES times per round through the publish path.
-  const service = new NotificationService(platform);
+  const service = new NotificationsService(platform);
   const stored = await service.send({ everyone: true }, { title: 'Maintenance tonight', content: 'The back office restarts at 22:00 UTC for about five minutes.' });
   const message: NotificationMessage = { id: stored.id, title: stored.title, content: stored.content, created_at: stored.created_at };
   const frame = JSON.stringify({ type: 'notification', data: message });

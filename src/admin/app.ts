@@ -13,32 +13,32 @@ import { adminsExportRoutes } from './features/admins/admins.export.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
 import { AdminsService } from './features/admins/admins.service.ts';
 import { attachmentsRoutes } from './features/attachments/attachments.routes.ts';
-import { AttachmentService } from './features/attachments/attachments.service.ts';
+import { AttachmentsService } from './features/attachments/attachments.service.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { AuthService } from './features/auth/auth.service.ts';
 import { authenticatorRoutes } from './features/authenticator/authenticator.routes.ts';
 import { AuthenticatorService } from './features/authenticator/authenticator.service.ts';
 import { blacklistGate } from './features/blacklists/blacklists.gate.ts';
 import { blacklistsRoutes } from './features/blacklists/blacklists.routes.ts';
-import { BlacklistService } from './features/blacklists/blacklists.service.ts';
+import { BlacklistsService } from './features/blacklists/blacklists.service.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { DashboardService } from './features/dashboard/dashboard.service.ts';
 import { departmentsRoutes } from './features/departments/departments.routes.ts';
-import { DepartmentService } from './features/departments/departments.service.ts';
+import { DepartmentsService } from './features/departments/departments.service.ts';
 import { dictionariesRoutes } from './features/dictionaries/dictionaries.routes.ts';
-import { DictionaryService } from './features/dictionaries/dictionaries.service.ts';
+import { DictionariesService } from './features/dictionaries/dictionaries.service.ts';
 import { exportsRoutes } from './features/exports/exports.routes.ts';
 import { operationRecorder } from './features/logs/logs.recorder.ts';
 import { logsRoutes } from './features/logs/logs.routes.ts';
 import { LogsService } from './features/logs/logs.service.ts';
 import { LogWriter } from './features/logs/logs.writer.ts';
 import { menusRoutes } from './features/menus/menus.routes.ts';
-import { MenuService } from './features/menus/menus.service.ts';
+import { MenusService } from './features/menus/menus.service.ts';
 import { monitorRoutes } from './features/monitor/monitor.routes.ts';
-import { SystemMonitor } from './features/monitor/monitor.service.ts';
+import { MonitorService } from './features/monitor/monitor.service.ts';
 import { NotificationPush } from './features/notifications/notifications.push.ts';
 import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
-import { NotificationService } from './features/notifications/notifications.service.ts';
+import { NotificationsService } from './features/notifications/notifications.service.ts';
 import { orderIoRoutes } from './features/orders/orders.io.routes.ts';
 import { ordersRoutes } from './features/orders/orders.routes.ts';
 import { OrdersService } from './features/orders/orders.service.ts';
@@ -47,11 +47,11 @@ import { PaymentMethodsService } from './features/payment-methods/payment-method
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { PaymentsService } from './features/payments/payments.service.ts';
 import { permissionsRoutes } from './features/permissions/permissions.routes.ts';
-import { PermissionService } from './features/permissions/permissions.service.ts';
+import { PermissionsService } from './features/permissions/permissions.service.ts';
 import { rolesRoutes } from './features/roles/roles.routes.ts';
-import { RoleService } from './features/roles/roles.service.ts';
+import { RolesService } from './features/roles/roles.service.ts';
 import { sessionsRoutes } from './features/sessions/sessions.routes.ts';
-import { OnlineAdminsService } from './features/sessions/sessions.service.ts';
+import { SessionsService } from './features/sessions/sessions.service.ts';
 import { ensureBootstrapAdmin, syncPermissionCatalogue, type DeclaredPermission } from './bootstrap.ts';
 import { ADMIN_FRAMEWORK_ERRORS, E } from './errors.ts';
 import { ErrorEnvelope } from './http.ts';
@@ -59,7 +59,7 @@ import { adminExportTasks } from './kernel/export-tasks.ts';
 import { Guard } from './kernel/guard.ts';
 import { RbacService } from './kernel/rbac.ts';
 import { MenuNodeShared } from './kernel/rbac.schema.ts';
-import { SessionService, type AdminRefreshClaims, type AdminTokenClaims } from './kernel/sessions.ts';
+import { Sessions, type AdminRefreshClaims, type AdminTokenClaims } from './kernel/sessions.ts';
 import { msg } from '../platform/i18n.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -82,10 +82,10 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   // Every service object, built once; features take theirs from the context.
   const jwt = jwtCodec<AdminTokenClaims>(deriveKey(jwtSecret, 'admin'));
   const rbac = new RbacService({ db, config });
-  const sessions = new SessionService({ db, pubsub, config, jwt, refreshJwt: jwtCodec<AdminRefreshClaims>(deriveKey(jwtSecret, 'admin-refresh')) });
+  const sessions = new Sessions({ db, pubsub, config, jwt, refreshJwt: jwtCodec<AdminRefreshClaims>(deriveKey(jwtSecret, 'admin-refresh')) });
   const guard = new Guard({ jwt, sessions, rbac, config });
   sessions.onInvalidate((m) => guard.invalidate(m));
-  const notifications = new NotificationService({ db, pubsub, logger });
+  const notifications = new NotificationsService({ db, pubsub, logger });
   const auth = new AuthService({ db, kv, config, sessions, rbac, logger, metrics: platform.metrics });
   const logs = new LogsService({ db, config });
   // The permission catalogue: the slugs the routes declare (filled as they register, below).
@@ -102,20 +102,20 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     auth,
     authenticator: new AuthenticatorService({ db, kv, sessions }),
     admins: new AdminsService({ db, config, sessions, rbac, notifications }),
-    roles: new RoleService({ db, config, sessions, rbac }),
-    permissions: new PermissionService({ db, config, sessions, rbac, declared }),
-    menus: new MenuService({ db, config }),
-    departments: new DepartmentService({ db, config }),
-    dictionaries: new DictionaryService({ db }),
-    blacklists: new BlacklistService({ db, pubsub, logger }),
+    roles: new RolesService({ db, config, sessions, rbac }),
+    permissions: new PermissionsService({ db, config, sessions, rbac, declared }),
+    menus: new MenusService({ db, config }),
+    departments: new DepartmentsService({ db, config }),
+    dictionaries: new DictionariesService({ db }),
+    blacklists: new BlacklistsService({ db, pubsub, logger }),
     logs,
     dashboard: new DashboardService({ db, config, logs }),
-    monitor: new SystemMonitor({ db, redis, config }),
-    onlineAdmins: new OnlineAdminsService({ db, config, sessions, rbac, notifications }),
+    monitor: new MonitorService({ db, redis, config }),
+    onlineAdmins: new SessionsService({ db, config, sessions, rbac, notifications }),
     orders: new OrdersService({ db, config }),
     payments: new PaymentsService({ db, config }),
     paymentMethods: new PaymentMethodsService({ db }),
-    attachments: new AttachmentService({ db, storage: createStorage(config.dataDir), config, logger }),
+    attachments: new AttachmentsService({ db, storage: createStorage(config.dataDir), config, logger }),
   };
   app.decorateRequest('admin', null);
 

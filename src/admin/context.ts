@@ -5,41 +5,41 @@
 import type { ExportTasks } from '../platform/jobs/export-tasks.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { AdminsService } from './features/admins/admins.service.ts';
-import type { AttachmentService } from './features/attachments/attachments.service.ts';
+import type { AttachmentsService } from './features/attachments/attachments.service.ts';
 import type { AuthService } from './features/auth/auth.service.ts';
 import type { AuthenticatorService } from './features/authenticator/authenticator.service.ts';
-import type { BlacklistService } from './features/blacklists/blacklists.service.ts';
+import type { BlacklistsService } from './features/blacklists/blacklists.service.ts';
 import type { DashboardService } from './features/dashboard/dashboard.service.ts';
-import type { DepartmentService } from './features/departments/departments.service.ts';
-import type { DictionaryService } from './features/dictionaries/dictionaries.service.ts';
+import type { DepartmentsService } from './features/departments/departments.service.ts';
+import type { DictionariesService } from './features/dictionaries/dictionaries.service.ts';
 import type { LogsService } from './features/logs/logs.service.ts';
 import type { LogWriter } from './features/logs/logs.writer.ts';
-import type { MenuService } from './features/menus/menus.service.ts';
-import type { SystemMonitor } from './features/monitor/monitor.service.ts';
+import type { MenusService } from './features/menus/menus.service.ts';
+import type { MonitorService } from './features/monitor/monitor.service.ts';
 import type { NotificationPush } from './features/notifications/notifications.push.ts';
-import type { NotificationService } from './features/notifications/notifications.service.ts';
+import type { NotificationsService } from './features/notifications/notifications.service.ts';
 import type { OrdersService } from './features/orders/orders.service.ts';
 import type { PaymentMethodsService } from './features/payment-methods/payment-methods.service.ts';
 import type { PaymentsService } from './features/payments/payments.service.ts';
-import type { PermissionService } from './features/permissions/permissions.service.ts';
-import type { RoleService } from './features/roles/roles.service.ts';
-import type { OnlineAdminsService } from './features/sessions/sessions.service.ts';
+import type { PermissionsService } from './features/permissions/permissions.service.ts';
+import type { RolesService } from './features/roles/roles.service.ts';
+import type { SessionsService } from './features/sessions/sessions.service.ts';
 import type { Guard } from './kernel/guard.ts';
 import type { RbacService } from './kernel/rbac.ts';
-import type { SessionService } from './kernel/sessions.ts';
+import type { Sessions } from './kernel/sessions.ts';
 
 export interface AdminContext {
   platform: Platform;
 
   // The access kernel.
-  sessions: SessionService;
+  sessions: Sessions;
   rbac: RbacService;
   guard: Guard;
 
   /** The export-task queue of this service; features register their kinds on it. */
   exports: ExportTasks;
   /** Notifications of administrators: `send` to an audience, `notify` for system events (never throws). */
-  notifications: NotificationService;
+  notifications: NotificationsService;
   /** Pushes notifications to the administrators' open WebSockets. */
   push: NotificationPush;
   /** Writes the operation and system logs (the recorder's). */
@@ -48,20 +48,20 @@ export interface AdminContext {
   auth: AuthService;
   authenticator: AuthenticatorService;
   admins: AdminsService;
-  roles: RoleService;
-  permissions: PermissionService;
-  menus: MenuService;
-  departments: DepartmentService;
-  dictionaries: DictionaryService;
-  blacklists: BlacklistService;
+  roles: RolesService;
+  permissions: PermissionsService;
+  menus: MenusService;
+  departments: DepartmentsService;
+  dictionaries: DictionariesService;
+  blacklists: BlacklistsService;
   logs: LogsService;
   dashboard: DashboardService;
-  monitor: SystemMonitor;
-  onlineAdmins: OnlineAdminsService;
+  monitor: MonitorService;
+  onlineAdmins: SessionsService;
   orders: OrdersService;
   payments: PaymentsService;
   paymentMethods: PaymentMethodsService;
-  attachments: AttachmentService;
+  attachments: AttachmentsService;
 }
 
 export interface FeatureOptions {

@@ -18,10 +18,10 @@ export function multipartParserError(err: unknown, tooManyParts: (code: 'FST_FIL
     case 'FST_PARTS_LIMIT':
       return new AppError(E.VALIDATION, { detail: tooManyParts(e.code) });
     case 'FST_PROTO_VIOLATION':
-      return new AppError(E.VALIDATION, { detail: msg('admin.multipart.formPartHasForbidden') });
+      return new AppError(E.VALIDATION, { detail: msg('admin.multipart.forbiddenPartName') });
   }
   if (typeof e.message === 'string' && /multipart|boundary|unexpected end|terminated early|malformed/i.test(e.message)) {
-    return new AppError(E.INVALID_FORMAT, { detail: msg('admin.multipart.malformedMultipartBody') });
+    return new AppError(E.INVALID_FORMAT, { detail: msg('admin.multipart.malformedBody') });
   }
   return err;
 }

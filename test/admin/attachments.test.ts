@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { assemblyOwner, MERGE_LEASE_MS, type MergeTiming } from '../../src/admin/features/attachments/attachments.chunks.ts';
-import { AttachmentService } from '../../src/admin/features/attachments/attachments.service.ts';
+import { AttachmentsService } from '../../src/admin/features/attachments/attachments.service.ts';
 import { createStorage, type ByteRange } from '../../src/platform/storage/index.ts';
 import { LocalStorage } from '../../src/platform/storage/local.ts';
 import { onPostgres, startApp, type TestApp } from '../helpers/app.ts';
@@ -114,7 +114,7 @@ async function partialAssembly(token: string, data: Buffer) {
 }
 const serviceOf = (storage = createStorage(app.platform.config.dataDir), timing?: Partial<MergeTiming>) => {
   const { platform } = app;
-  return new AttachmentService({ db: platform.db, storage, config: platform.config, logger: platform.logger, ...(timing ? { timing } : {}) });
+  return new AttachmentsService({ db: platform.db, storage, config: platform.config, logger: platform.logger, ...(timing ? { timing } : {}) });
 };
 
 describe('POST /attachments/upload', () => {
@@ -637,7 +637,7 @@ describe('sweep of abandoned uploads', () => {
     utimesSync(stale, longAgo, longAgo);
 
     const { platform } = app;
-    const service = new AttachmentService({ db: platform.db, storage: createStorage(platform.config.dataDir), config: platform.config, logger: platform.logger });
+    const service = new AttachmentsService({ db: platform.db, storage: createStorage(platform.config.dataDir), config: platform.config, logger: platform.logger });
     const swept = await service.sweep();
     assert.ok(swept.sessions >= 1 && swept.orphans >= 1 && swept.pending >= 1, JSON.stringify(swept));
     assert.equal(await dirOf(old.chunk_id), undefined);

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import WebSocket from 'ws';
-import { NotificationService } from '../../src/admin/features/notifications/notifications.service.ts';
+import { NotificationsService } from '../../src/admin/features/notifications/notifications.service.ts';
 import { RealtimeHub } from '../../src/platform/realtime/hub.ts';
 import { closeAll, CLUSTER_MODES, clusterSkip, startApp, startWithSibling, type TestApp } from '../helpers/app.ts';
 import { assertOk } from '../helpers/assert.ts';
@@ -468,7 +468,7 @@ describe('slow consumers and shutdown', () => {
     const fast = await connect(url, { token });
     // Stop reading: the kernel buffers fill, then the server's own buffer.
     (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
-    const service = new NotificationService(app.platform);
+    const service = new NotificationsService(app.platform);
     const big = 'x'.repeat(100_000);
     // One at a time, each read by the fast client: only the paused one falls behind. The
     // kernel's socket buffers take some megabytes before the server's own buffer grows.

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { openDatabase, type Database } from '../../src/platform/db/database.ts';
 import { backoffMs, LeaseTable, Poller, type LeaseTableOptions } from '../../src/platform/jobs/leases.ts';
@@ -104,7 +105,7 @@ describe('durable jobs (LeaseTable)', () => {
     await db.query(`UPDATE ${TABLE} SET due = now() + interval '1 hour' WHERE id = $1`, [later]);
     await db.query(`UPDATE ${TABLE} SET note = 'skip' WHERE id = $1`, [filtered]);
     const next = async () => (await untilJobs().claim<{ id: number }>(db.query, 'me', {
-      where: (p) => `job.note IS DISTINCT FROM ${p('skip')}`,
+      where: sql`job.note IS DISTINCT FROM ${'skip'}`,
       returning: 'id',
     })).map((r) => Number(r.id));
     assert.deepEqual(await next(), [early]);
@@ -117,7 +118,7 @@ describe('durable jobs (LeaseTable)', () => {
     const [dead, live] = await insert(2);
     await jobs.claim(db.query, 'crashed', { limit: 2 });
     await age(dead!, 'until', '1 second');
-    const recovered = await jobs.recover(db.query, { set: (p) => ({ note: p('recovered') }) });
+    const recovered = await jobs.recover(db.query, { set: () => ({ note: sql`${'recovered'}` }) });
     assert.deepEqual(recovered, [{ key: dead, status: 'waiting' }]);
     assert.deepEqual(await job(dead!), { id: dead, status: 'waiting', holder: null, attempts: 0, note: 'recovered' });
     assert.equal((await job(live!)).status, 'running');
@@ -132,7 +133,7 @@ describe('durable jobs (LeaseTable)', () => {
     await jobs.claim(db.query, 'crashed', { limit: 2 });
     for (const id of [once!, exhausted!]) await age(id, 'beat', '2 minutes');
     const recovered = await jobs.recover(db.query, {
-      giveUp: { maxAttempts: 3, status: 'failed', set: () => ({ note: `'gave up after ' || attempts` }) },
+      giveUp: { maxAttempts: 3, status: 'failed', set: () => ({ note: sql`'gave up after ' || attempts` }) },
     });
     assert.deepEqual(recovered.sort((a, b) => a.key - b.key), [{ key: once, status: 'waiting' }, { key: exhausted, status: 'failed' }]);
     assert.deepEqual(await job(once!), { id: once, status: 'waiting', holder: null, attempts: 1, note: null });
@@ -151,7 +152,7 @@ describe('durable jobs (LeaseTable)', () => {
     assert.equal(await jobs.renew(db.query, id, 'first'), false);
     assert.equal(await db.transaction((tx) => jobs.holds(tx.query, id, 'first')), false);
     assert.equal(await db.transaction((tx) => jobs.holds(tx.query, id, 'second')), true);
-    assert.equal(await jobs.settle(db.query, id, 'second', 'done', (p) => ({ note: p('ok') })), true);
+    assert.equal(await jobs.settle(db.query, id, 'second', 'done', () => ({ note: sql`${'ok'}` })), true);
     assert.deepEqual(await job(id!), { id, status: 'done', holder: null, attempts: 2, note: 'ok' });
     assert.equal(await jobs.take(db.query, id, 'third'), false, 'a settled job is not taken');
   });
@@ -167,7 +168,7 @@ describe('durable jobs (LeaseTable)', () => {
     });
     const stop = jobs.keepAlive(db.query, id, 'me', {
       everyMs: 20,
-      set: (p) => ({ note: p('alive') }),
+      set: () => ({ note: sql`${'alive'}` }),
       onLost: () => lost(),
       onError: (err) => assert.fail(String(err)),
     });
@@ -192,15 +193,15 @@ describe('durable jobs (LeaseTable)', () => {
     const jobs = untilJobs();
     const [id] = await insert(1);
     await jobs.claim(db.query, 'me');
-    assert.equal(await jobs.retry(db.query, id, 'other', { delayMs: 1, giveUp: () => 'false', failed: 'failed' }), undefined, 'only its holder retries it');
-    const status = await jobs.retry(db.query, id, 'me', { delayMs: 30_000, giveUp: () => 'false', failed: 'failed', set: (p) => ({ note: p('HTTP 500') }) });
+    assert.equal(await jobs.retry(db.query, id, 'other', { delayMs: 1, giveUp: sql`false`, failed: 'failed' }), undefined, 'only its holder retries it');
+    const status = await jobs.retry(db.query, id, 'me', { delayMs: 30_000, giveUp: sql`false`, failed: 'failed', set: () => ({ note: sql`${'HTTP 500'}` }) });
     assert.equal(status, 'waiting');
     const [wait] = await db.query<{ s: number }>(`SELECT extract(epoch FROM due - now())::float8 AS s FROM ${TABLE} WHERE id = $1`, [id]);
     assert.ok(Math.abs(Number(wait!.s) - 30) < 1, String(wait!.s));
     assert.deepEqual(await jobs.claim(db.query, 'me'), [], 'not due yet');
     await db.query(`UPDATE ${TABLE} SET due = now() WHERE id = $1`, [id]);
     assert.equal((await jobs.claim(db.query, 'me')).length, 1);
-    assert.equal(await jobs.retry(db.query, id, 'me', { delayMs: 1, giveUp: (p) => `attempts >= ${p(2)}`, failed: 'failed' }), 'failed');
+    assert.equal(await jobs.retry(db.query, id, 'me', { delayMs: 1, giveUp: sql`attempts >= ${2}`, failed: 'failed' }), 'failed');
     assert.deepEqual(await job(id!), { id, status: 'failed', holder: null, attempts: 2, note: 'HTTP 500' });
 
     const [again] = await insert(1);
@@ -214,12 +215,12 @@ describe('durable jobs (LeaseTable)', () => {
     const ids = await insert(5, `(status, note) VALUES ('done', 'old')`);
     const [kept] = await insert(1, `(status, note) VALUES ('done', 'new')`);
     const [running] = await insert(1, `(status, note) VALUES ('running', 'old')`);
-    const old = (p: (v: unknown) => string) => `job.status = 'done' AND job.note = ${p('old')}`;
+    const old = sql`job.status = 'done' AND job.note = ${'old'}`;
     const first = await jobs.retire<{ id: number }>(db.query, { where: old, limit: 3, order: 'job.id', returning: 'id' });
     assert.deepEqual(first.map((r) => Number(r.id)).sort((a, b) => a - b), ids.slice(0, 3), 'the oldest first');
     assert.equal((await jobs.retire(db.query, { where: old, limit: 3 })).length, 2);
     assert.equal((await jobs.retire(db.query, { where: old, limit: 3 })).length, 0);
-    const marked = await jobs.retire(db.query, { where: () => `job.note = 'new'`, mark: 'expired' });
+    const marked = await jobs.retire(db.query, { where: sql`job.note = 'new'`, mark: 'expired' });
     assert.equal(marked.length, 1);
     assert.equal((await job(kept!)).status, 'expired');
     assert.equal((await job(running!)).status, 'running');

@@ -74,7 +74,7 @@ export async function visibleExportTask(tasks: ExportTasks, caller: Principal, i
   const task = await tasks.get(id);
   if (!task || (kind && task.kind !== kind)) throw new AppError(E.DATA_NOT_FOUND, { detail: kind ? msg('admin.exports.kindTaskNotFound', { kind, id }) : msg('admin.exports.taskNotFound', { id }) });
   if (task.owner_id !== caller.adminId && !caller.isSuper && !caller.permissions.has(EXPORT_MANAGE)) {
-    throw new AppError(E.NO_PERMISSION, { detail: msg('admin.exports.exportTaskBelongsAnother', { id }) });
+    throw new AppError(E.NO_PERMISSION, { detail: msg('admin.exports.taskOfAnother', { id }) });
   }
   return task;
 }

@@ -16,7 +16,7 @@ import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
 import { E } from '../errors.ts';
 import type { Principal } from './guard.ts';
 import type { RbacService } from './rbac.ts';
-import type { SessionService } from './sessions.ts';
+import type { Sessions } from './sessions.ts';
 import { msg, type Msg } from '../../platform/i18n.ts';
 
 /** What a change returns: its value, and the administrators whose grants it changed. */
@@ -36,11 +36,11 @@ export abstract class GrantCatalogue<Table extends PgTable & { id: AnyPgColumn }
   protected readonly orm: Orm;
   protected readonly tz: string;
   private readonly db: Database;
-  private readonly sessions: SessionService;
+  private readonly sessions: Sessions;
   protected readonly rbac: RbacService;
   /** The read by id (built on first use: `table` is the subclass's). */
   private byId: ReturnType<GrantCatalogue<Table>['byIdStatement']> | undefined;
-  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService }) {
+  constructor(deps: { db: Database; config: Config; sessions: Sessions; rbac: RbacService }) {
     this.db = deps.db;
     this.orm = deps.db.orm;
     this.tz = deps.config.DISPLAY_TIMEZONE;

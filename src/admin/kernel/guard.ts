@@ -11,7 +11,7 @@ import type { Config } from '../../platform/config.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { E } from '../errors.ts';
 import type { RbacService } from './rbac.ts';
-import { AUTH_CHANNEL, type AdminTokenClaims, type AuthInvalidation, type SessionService } from './sessions.ts';
+import { AUTH_CHANNEL, type AdminTokenClaims, type AuthInvalidation, type Sessions } from './sessions.ts';
 import { msg } from '../../platform/i18n.ts';
 
 export interface Principal {
@@ -42,14 +42,14 @@ const TOUCH_EVERY_MS = 60_000;
 export class Guard {
   private readonly cache = new Map<number, Entry>();
   private readonly jwt: JwtCodec<AdminTokenClaims>;
-  private readonly sessions: SessionService;
+  private readonly sessions: Sessions;
   private readonly rbac: RbacService;
   private readonly cacheMs: number;
   private unsubscribe: (() => Promise<void>) | undefined;
   /** Bumped by every invalidation: a load that straddles one is used once, not cached. */
   private epoch = 0;
 
-  constructor(deps: { jwt: JwtCodec<AdminTokenClaims>; sessions: SessionService; rbac: RbacService; config: Config }) {
+  constructor(deps: { jwt: JwtCodec<AdminTokenClaims>; sessions: Sessions; rbac: RbacService; config: Config }) {
     this.jwt = deps.jwt;
     this.sessions = deps.sessions;
     this.rbac = deps.rbac;

@@ -115,10 +115,10 @@ export class RbacService {
     const callerBefore = await this.canAdminister(tx, callerId);
     const result = await change();
     if (superBefore && !(await this.hasEnabledSuper(tx))) {
-      throw new AppError(failure, { detail: msg('admin.rbac.wouldLeaveNoEnabled') });
+      throw new AppError(failure, { detail: msg('admin.rbac.lastSuperAdministrator') });
     }
     if (callerBefore && !(await this.canAdminister(tx, callerId))) {
-      throw new AppError(failure, { detail: msg('admin.rbac.wouldRemoveYourOwn', { ADMINISTER_ADMINS }) });
+      throw new AppError(failure, { detail: msg('admin.rbac.ownAdministerPermission', { ADMINISTER_ADMINS }) });
     }
     return result;
   }

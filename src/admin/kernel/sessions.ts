@@ -56,7 +56,7 @@ export type EndReason = 'logout' | 'kicked' | 'password_changed' | 'disabled' | 
 
 /**
  * Ends every live session of an administrator (but `keepSessionId`) and returns their ids. The
- * caller publishes them on AUTH_CHANNEL once `db`'s transaction commits (SessionService.publish,
+ * caller publishes them on AUTH_CHANNEL once `db`'s transaction commits (Sessions.publish,
  * or the pub/sub itself where no service runs, as in the command-line tools).
  */
 export async function endSessionsOf(db: Executor, adminId: number, reason: EndReason, keepSessionId?: number): Promise<number[]> {
@@ -82,7 +82,7 @@ const lookupOf = (orm: Orm) =>
     .where(eq(sessions.id, p('id')))
     .prepare('session_lookup');
 
-export class SessionService {
+export class Sessions {
   private readonly db: Database;
   private readonly pubsub: PubSub;
   private readonly jwt: JwtCodec<AdminTokenClaims>;

@@ -6,7 +6,7 @@
 // module (src/admin/db/schema.ts, src/timeclock/db/schema.ts), and row types come from those
 // declarations. Ordinary reads and writes use the query builder (`orm`). Raw SQL (`query`) is
 // for migrations, COPY, multi-statement CTE writes, advisory locks, LISTEN/NOTIFY and statements
-// measured to be hot (sign-in, POST /orders, the orders list, POST /api/clock, location
+// measured to be hot (sign-in, POST /orders, POST /api/clock, location
 // updates), each with a one-line comment saying why it is raw. The query builder's statements
 // on request paths are built once and kept (./statements.ts), and every statement with
 // parameters runs as a named prepared statement on its connection.

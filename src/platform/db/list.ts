@@ -4,7 +4,9 @@
 // sortable columns and its id; the kit derives the shape from the filters present and the sort,
 // and keeps the page and count statements of each shape, named prepared statements
 // (./statements.ts). Given a transaction's ORM, it builds the statement on that connection.
-// Model list: `BlacklistService` in src/admin/features/blacklists/blacklists.service.ts.
+// A list may count in its own way (`count`: a join, or further counts beside the total), and a
+// list shown without pages reads its first rows (`first`) or all of them (`all`).
+// Model list: `BlacklistsService` in src/admin/features/blacklists/blacklists.service.ts.
 import { and, asc, count, gte, lt, lte, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import { offsetOf } from '../http/schemas.ts';
@@ -40,14 +42,25 @@ export const atOrAfter = (column: AnyColumn) => ({ param: iso, where: (x: Placeh
 export const atOrBefore = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => lte(column, x) });
 export const before = (column: AnyColumn) => ({ param: iso, where: (x: Placeholder) => lt(column, x) });
 
-export interface ListSpec<T extends PgSelect, F extends Filters, O extends string> {
+/** A count statement as built: its row holds the total as `n`, and any further counts. */
+export interface Counting<C extends { n: number }> {
+  prepare(name: string): { execute(values?: Record<string, unknown>): Promise<C[]> };
+}
+
+export interface ListSpec<T extends PgSelect, F extends Filters, O extends string, C extends { n: number } = { n: number }> {
   /** Prefix of the statements' names (`<name>_page`, `<name>_count`). */
   name: string;
   /** The rows: a select over the table or the join, made dynamic (`.$dynamic()`). */
   rows: (orm: Orm) => T;
-  /** What the count runs over (default: `table` alone, when no filter needs the join). */
+  /** What the count runs over: `count(*)` of `table` with every filter, unless `count` says otherwise. */
   table: PgTable;
-  count?: (orm: Orm) => PgSelect;
+  /**
+   * The count statement, when it is not that one (a join some filter needs; counts beside the
+   * total, which `page` returns beside `total`): built on `orm`, where `where(...keys)` is the
+   * condition of the filters named (of every filter and `always` when none is named). It
+   * selects the total as `n`.
+   */
+  count?: (orm: Orm, where: (...keys: (keyof F & string)[]) => SQL | undefined) => Counting<C>;
   filters: F;
   /** A condition every row of the list meets, whatever the filters. */
   always?: SQL;
@@ -55,7 +68,7 @@ export interface ListSpec<T extends PgSelect, F extends Filters, O extends strin
   sort: Record<O, AnyColumn>;
   id: AnyColumn;
   nullsLast?: readonly NoInfer<O>[];
-  /** The order of `all` (a list read whole): default the id's. */
+  /** The order of `all` and `first` (a list shown without pages): default the id's. */
   order?: SQL[];
 }
 
@@ -67,14 +80,16 @@ export interface PageQuery {
 
 type Prepared<T extends PgSelect> = ReturnType<T['prepare']>;
 
+type Rows<T extends PgSelect> = Awaited<ReturnType<Prepared<T>['execute']>>;
+
 /** A declared paged list: `page(values, query)` answers its rows and total. */
-export class PagedList<T extends PgSelect, F extends Filters, O extends string> {
-  private readonly statements = new Statements<{ page: Prepared<T>; total: Prepared<PgSelect> }>();
+export class PagedList<T extends PgSelect, F extends Filters, O extends string, C extends { n: number } = { n: number }> {
+  private readonly statements = new Statements<{ page: Prepared<T>; total: ReturnType<Counting<C>['prepare']> }>();
   private readonly wholes = new Statements<Prepared<T>>();
   private readonly orm: Orm;
-  private readonly spec: ListSpec<T, F, O>;
+  private readonly spec: ListSpec<T, F, O, C>;
 
-  constructor(orm: Orm, spec: ListSpec<T, F, O>) {
+  constructor(orm: Orm, spec: ListSpec<T, F, O, C>) {
     this.orm = orm;
     this.spec = spec;
   }
@@ -99,38 +114,61 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string> 
 
   /** The WHERE clause of `values`' filters, on the placeholders `params(values)` fills. */
   where(values: FilterValues<F>, params: Params, orm: Orm = this.orm): SQL | undefined {
-    return and(
-      this.spec.always,
-      ...Object.entries(this.spec.filters).map(([key, filter]) => {
-        if (typeof filter === 'function') return params.has(key) ? filter(p(key), orm) : undefined;
-        if ('param' in filter) return params.has(key) ? filter.where(p(key), orm) : undefined;
-        const value = values[key];
-        return value === undefined || value === null || value === '' ? undefined : filter.inline(value as never);
-      }),
-    );
+    return and(this.spec.always, ...Object.keys(this.spec.filters).map((key) => this.condition(key, values, params, orm)));
   }
 
-  /** One page of the filtered rows in `q`'s order, and the total; on `orm` (a transaction's) when given. */
-  async page(values: FilterValues<F>, q: PageQuery, orm: Orm = this.orm): Promise<{ rows: Awaited<ReturnType<Prepared<T>['execute']>>; total: number }> {
+  /** The condition of filter `key`, or undefined when `values` leave it out. */
+  private condition(key: string, values: FilterValues<F>, params: Params, orm: Orm): SQL | undefined {
+    const filter = this.spec.filters[key]!;
+    if (typeof filter === 'function') return params.has(key) ? filter(p(key), orm) : undefined;
+    if ('param' in filter) return params.has(key) ? filter.where(p(key), orm) : undefined;
+    const value = values[key];
+    return value === undefined || value === null || value === '' ? undefined : filter.inline(value as never);
+  }
+
+  /**
+   * One page of the filtered rows in `q`'s order, the total, and the further counts of the
+   * list's `count`; on `orm` (a transaction's) when given.
+   */
+  async page(values: FilterValues<F>, q: PageQuery, orm: Orm = this.orm): Promise<{ rows: Rows<T>; total: number } & Omit<C, 'n'>> {
     const params = this.params(values).shape(q.order_by).set('limit', q.page_size).set('offset', offsetOf(q));
     const build = () => this.build(orm, values, params, q.order_by);
     const { page, total } = orm === this.orm ? this.statements.get(params.key, build) : build();
     const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
-    return { rows: rows as Awaited<ReturnType<Prepared<T>['execute']>>, total: (counted as { n: number } | undefined)?.n ?? 0 };
+    const { n, ...counts } = counted ?? ({ n: 0 } as C);
+    return { rows: rows as Rows<T>, total: n, ...counts };
   }
 
   /** Every filtered row, without page or count, in the list's `order` (short lists shown whole). */
-  async all(values: FilterValues<F>, orm: Orm = this.orm): Promise<Awaited<ReturnType<Prepared<T>['execute']>>> {
-    const params = this.params(values);
-    const build = () => this.spec.rows(orm).where(this.where(values, params, orm)).orderBy(...(this.spec.order ?? [asc(this.spec.id)])).prepare(`${this.spec.name}_all`) as Prepared<T>;
+  all(values: FilterValues<F>, orm: Orm = this.orm): Promise<Rows<T>> {
+    return this.ordered(values, undefined, orm);
+  }
+
+  /**
+   * The first `limit` filtered rows in the list's `order`, in one statement without a count (a
+   * list that shows its total selects it beside each row, as `count(*) OVER ()`).
+   */
+  first(values: FilterValues<F>, limit: number, orm: Orm = this.orm): Promise<Rows<T>> {
+    return this.ordered(values, limit, orm);
+  }
+
+  private async ordered(values: FilterValues<F>, limit: number | undefined, orm: Orm): Promise<Rows<T>> {
+    const params = this.params(values).shape(limit === undefined ? 'all' : 'first').set('limit', limit);
+    const build = () => {
+      const rows = this.spec.rows(orm).where(this.where(values, params, orm)).orderBy(...(this.spec.order ?? [asc(this.spec.id)]));
+      return (limit === undefined ? rows : rows.limit(p('limit'))).prepare(`${this.spec.name}_${limit === undefined ? 'all' : 'first'}`) as Prepared<T>;
+    };
     const statement = orm === this.orm ? this.wholes.get(params.key, build) : build();
-    return (await statement.execute(params.values)) as Awaited<ReturnType<Prepared<T>['execute']>>;
+    return (await statement.execute(params.values)) as Rows<T>;
   }
 
   private build(orm: Orm, values: FilterValues<F>, params: Params, orderBy: string) {
     const { spec } = this;
     const filter = this.where(values, params, orm);
-    const counting = spec.count ? spec.count(orm) : (orm.select({ n: count() }).from(spec.table).$dynamic() as unknown as PgSelect);
+    const where = (...keys: string[]) => (keys.length === 0 ? filter : and(...keys.map((key) => this.condition(key, values, params, orm))));
+    const counting: Counting<C> = spec.count
+      ? spec.count(orm, where)
+      : (orm.select({ n: count() }).from(spec.table).where(filter) as unknown as Counting<C>);
     return {
       page: spec
         .rows(orm)
@@ -139,12 +177,15 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string> 
         .limit(p('limit'))
         .offset(p('offset'))
         .prepare(`${spec.name}_page`) as Prepared<T>,
-      total: counting.where(filter).prepare(`${spec.name}_count`),
+      total: counting.prepare(`${spec.name}_count`),
     };
   }
 }
 
-export function pagedList<T extends PgSelect, F extends Filters, O extends string>(orm: Orm, spec: ListSpec<T, F, O>): PagedList<T, F, O> {
+export function pagedList<T extends PgSelect, F extends Filters, O extends string, C extends { n: number } = { n: number }>(
+  orm: Orm,
+  spec: ListSpec<T, F, O, C>,
+): PagedList<T, F, O, C> {
   return new PagedList(orm, spec);
 }
 

@@ -4,7 +4,8 @@
 // with placeholders: a shape is what decides the text (which filters are set, the sort), the
 // values go in as parameters. (PostgreSQL then also keeps each text's plan: database.ts.)
 // Paged lists use them through the list kit (./list.ts), which derives the shape itself.
-import { sql, type Placeholder } from 'drizzle-orm';
+import { fillPlaceholders, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 
 /** Kept statements of one call site, by shape. */
 export class Statements<S> {
@@ -60,3 +61,14 @@ export class Params {
 
 /** A named placeholder (Drizzle's `sql.placeholder`). */
 export const p = (name: string): Placeholder => sql.placeholder(name);
+
+const dialect = new PgDialect();
+
+/**
+ * `query` as text with `$n` parameters, for the raw runner (`RawExec`) and COPY, which take no
+ * Drizzle statement; its placeholders are filled from `values`.
+ */
+export function rendered(query: SQL, values: Record<string, unknown> = {}): { text: string; params: unknown[] } {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return { text, params: fillPlaceholders(params, values) };
+}

@@ -25,6 +25,7 @@ import { createWriteStream, existsSync, type WriteStream, mkdirSync, readdirSync
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
+import { sql } from 'drizzle-orm';
 import { bigint, integer, jsonb, text, timestamp, varchar, type PgSchema } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
@@ -270,7 +271,7 @@ export class ExportTasks {
   /** Claims one pending task and runs it; false when there was none. */
   async runOnce(): Promise<boolean> {
     const [claimed] = await this.jobs.claim<ExportTask>(this.db.query, this.instanceId, {
-      set: () => ({ started_at: 'now()', rows_written: '0', error: 'NULL' }),
+      set: () => ({ started_at: sql`now()`, rows_written: sql`0`, error: sql`NULL` }),
     });
     if (!claimed) return false;
     const task = normalise(claimed);
@@ -295,7 +296,7 @@ export class ExportTasks {
     let written = 0;
     const stopHeartbeat = this.jobs.keepAlive(this.db.query, task.id, this.instanceId, {
       everyMs: Math.max(100, Math.floor(this.opts.staleMs / 4)),
-      set: (p) => ({ rows_written: p(written) }),
+      set: () => ({ rows_written: sql`${written}` }),
       onLost: () => abort.abort(new Error('the task was taken over by another worker')),
       onError: (err) => this.logger.warn({ err, task: task.id }, 'export heartbeat failed'),
     });
@@ -351,12 +352,12 @@ export class ExportTasks {
         await pipeline(Readable.from(lines()), file, { signal });
       }
       renameSync(temp, final);
-      const done = await this.jobs.settle(this.db.query, task.id, this.instanceId, 'completed', (p) => ({
-        rows_written: p(written),
-        file_name: p(fileName),
-        finished_at: 'now()',
-        expires_at: `now() + make_interval(hours => ${p(this.opts.ttlHours)}::int)`,
-        heartbeat_at: 'now()',
+      const done = await this.jobs.settle(this.db.query, task.id, this.instanceId, 'completed', () => ({
+        rows_written: sql`${written}`,
+        file_name: sql`${fileName}`,
+        finished_at: sql`now()`,
+        expires_at: sql`now() + make_interval(hours => ${this.opts.ttlHours}::int)`,
+        heartbeat_at: sql`now()`,
       }));
       if (!done) rmSync(final, { force: true }); // taken away from us meanwhile; someone else owns it
       else await this.settled(task.id);
@@ -364,16 +365,16 @@ export class ExportTasks {
       rmSync(temp, { force: true });
       if (signal.aborted) {
         // Stopping: release it for another instance (this claim does not count as an attempt).
-        await this.jobs.release(this.db.query, task.id, this.instanceId, () => ({ heartbeat_at: 'NULL' }))
+        await this.jobs.release(this.db.query, task.id, this.instanceId, () => ({ heartbeat_at: sql`NULL` }))
           .catch((e: unknown) => this.logger.warn({ err: e, task: task.id }, 'releasing an export task failed'));
         return;
       }
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000) || 'export failed';
       this.logger.error({ err, task: task.id, kind: task.kind }, 'export task failed');
-      const failed = await this.jobs.settle(this.db.query, task.id, this.instanceId, 'failed', (p) => ({
-        error: p(message),
-        rows_written: p(written),
-        finished_at: 'now()',
+      const failed = await this.jobs.settle(this.db.query, task.id, this.instanceId, 'failed', () => ({
+        error: sql`${message}`,
+        rows_written: sql`${written}`,
+        finished_at: sql`now()`,
       }));
       if (failed) await this.settled(task.id);
     } finally {
@@ -383,7 +384,7 @@ export class ExportTasks {
 
   /** Refreshes the heartbeat and progress; false when the task is no longer ours. */
   private beat(id: number, written: number): Promise<boolean> {
-    return this.jobs.renew(this.db.query, id, this.instanceId, (p) => ({ rows_written: p(written) }));
+    return this.jobs.renew(this.db.query, id, this.instanceId, () => ({ rows_written: sql`${written}` }));
   }
 
   /** Puts tasks abandoned by crashed instances back to pending (failed after maxAttempts). */
@@ -392,7 +393,7 @@ export class ExportTasks {
       giveUp: {
         maxAttempts: this.opts.maxAttempts,
         status: 'failed',
-        set: () => ({ error: `'abandoned by a stopped worker ' || attempts || ' times'`, finished_at: 'now()' }),
+        set: () => ({ error: sql`'abandoned by a stopped worker ' || attempts || ' times'`, finished_at: sql`now()` }),
       },
     });
     for (const r of rows) {
@@ -405,7 +406,7 @@ export class ExportTasks {
   /** Deletes the files of expired tasks (marked `expired`) and stray temporary files. */
   async cleanup(): Promise<number> {
     const rows = await this.jobs.retire<{ id: number; file_name: string | null }>(this.db.query, {
-      where: () => `job.status = 'completed' AND job.expires_at <= now()`,
+      where: sql`job.status = 'completed' AND job.expires_at <= now()`,
       mark: 'expired',
       returning: 'id, file_name',
     });

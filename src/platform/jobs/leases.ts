@@ -8,8 +8,8 @@
 // Vocabulary, the same for every table: waiting → running (claim / take) → settled in a final
 // state, or waiting again (retry after a back-off, release on stop, recover after an expired
 // lease). Each table names its own columns and states (`LeaseTableOptions`), so that the
-// feature keeps its schema and its API; every statement takes a `RawExec`, so that a claim can
-// join the caller's transaction. Claims use FOR UPDATE SKIP LOCKED: concurrent workers never
+// feature keeps its schema and its API; every statement is Drizzle's `sql` template run on a
+// `RawExec`, so that a claim can join the caller's transaction. Claims use FOR UPDATE SKIP LOCKED: concurrent workers never
 // claim the same row and never wait for each other. All times come from the database's clock,
 // so instances agree. Works the same on PGlite and PostgreSQL (plain SQL through `Database`).
 // `Poller` is the worker loop around a table: recover, retire now and then, run what is due, sleep.
@@ -19,17 +19,17 @@
 // also the API's data (export tasks are listed and downloaded by their owners, webhook
 // deliveries are shown to managers, upload sessions answer the upload-status endpoint).
 import { randomBytes } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { unavailableIn } from '../availability.ts';
 import type { RawExec } from '../db/database.ts';
+import { rendered } from '../db/statements.ts';
 import type { Backlog } from '../metrics.ts';
 
-/** Adds a bind parameter to the statement being built and returns its placeholder (`$n`). */
-export type Param = (value: unknown) => string;
-/** A trusted SQL fragment whose values go through `p`; the job's row is aliased `job` in every statement. */
-export type Fragment = (p: Param) => string;
-/** Extra column assignments (column → SQL expression, values through `p`). */
-export type Assignments = (p: Param) => Record<string, string>;
+/** A trusted SQL fragment (Drizzle's `sql` template: its values are bind parameters); the job's row is aliased `job` in every statement. */
+export type Fragment = SQL;
+/** Extra column assignments (column → SQL expression), built anew for each statement. */
+export type Assignments = () => Record<string, SQL>;
 
 export interface LeaseTableOptions {
   /** `schema.table`. */
@@ -67,35 +67,47 @@ export function backoffMs(attempts: number, baseMs: number, maxMs: number, rando
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 const TABLE = /^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/;
 
-function ident(name: string): string {
-  if (!IDENT.test(name)) throw new Error(`bad column name ${name}`);
-  return name;
+/** A checked column (or table) name as SQL text. */
+function ident(name: string, pattern = IDENT): SQL {
+  if (!pattern.test(name)) throw new Error(`bad ${pattern === IDENT ? 'column' : 'table'} name ${name}`);
+  return sql.raw(name);
 }
 
-/** A statement's bind parameters, numbered as they are added. */
-function params(): { values: unknown[]; p: Param } {
-  const values: unknown[] = [];
-  return { values, p: (v) => `$${values.push(v)}` };
+/** `exec` of `query`, rendered as text with `$n` parameters. */
+function run<T>(exec: RawExec, query: SQL): Promise<T[]> {
+  const { text, params } = rendered(query);
+  return exec<T>(text, params);
 }
+
+/** A state name as a literal (checked like a column name). */
+const literal = (state: string) => {
+  ident(state);
+  return sql.raw(`'${state}'`);
+};
+
+const list = (parts: SQL[]) => sql.join(parts, sql`, `);
 
 export class LeaseTable {
-  private readonly table: string;
-  private readonly key: string;
-  private readonly status: string;
+  private readonly name: string;
+  private readonly table: SQL;
+  private readonly key: SQL;
+  private readonly status: SQL;
   private readonly waiting: string;
   private readonly running: string;
-  private readonly holder: string;
-  private readonly until: string | undefined;
-  private readonly renewed: string | undefined;
-  private readonly attempts: string | undefined;
-  private readonly due: string | undefined;
+  private readonly holder: SQL;
+  private readonly until: SQL | undefined;
+  private readonly renewed: SQL | undefined;
+  private readonly attempts: SQL | undefined;
+  private readonly due: SQL | undefined;
   /** The lease's length as an SQL interval (a literal: it is a number from configuration). */
-  private readonly interval: string;
+  private readonly interval: SQL;
+  /** The text of `expired()`. */
+  private readonly expiry: string;
 
   constructor(o: LeaseTableOptions) {
-    if (!TABLE.test(o.table)) throw new Error(`bad table name ${o.table}`);
+    this.table = ident(o.table, TABLE);
     if (!(o.leaseMs > 0) || !Number.isFinite(o.leaseMs)) throw new Error(`bad lease ${o.leaseMs}`);
-    this.table = o.table;
+    this.name = o.table;
     this.key = ident(o.key ?? 'id');
     this.status = ident(o.status ?? 'status');
     this.waiting = o.waiting;
@@ -105,7 +117,10 @@ export class LeaseTable {
     this.renewed = 'renewed' in o.lease ? ident(o.lease.renewed) : undefined;
     this.attempts = o.attempts === undefined ? undefined : ident(o.attempts);
     this.due = o.due === undefined ? undefined : ident(o.due);
-    this.interval = `make_interval(secs => ${o.leaseMs / 1000})`;
+    const interval = `make_interval(secs => ${o.leaseMs / 1000})`;
+    this.interval = sql.raw(interval);
+    const lease = 'until' in o.lease ? o.lease.until : o.lease.renewed;
+    this.expiry = 'until' in o.lease ? `(${lease} IS NULL OR ${lease} < now())` : `(${lease} IS NULL OR ${lease} < now() - ${interval})`;
   }
 
   /**
@@ -114,49 +129,47 @@ export class LeaseTable {
    * tables' partial indexes on them serve the count.
    */
   async backlog(exec: RawExec, created = 'created_at'): Promise<Backlog> {
-    const waiting = `'${ident(this.waiting)}'`;
-    const running = `'${ident(this.running)}'`;
-    const [row] = await exec<{ waiting: number; running: number; oldest: number | null }>(
-      `SELECT count(*) FILTER (WHERE ${this.status} = ${waiting})::int AS waiting,
-              count(*) FILTER (WHERE ${this.status} = ${running})::int AS running,
-              extract(epoch FROM now() - min(${ident(created)}) FILTER (WHERE ${this.status} = ${waiting}))::float8 AS oldest
-       FROM ${this.table} WHERE ${this.status} = ${waiting} OR ${this.status} = ${running}`,
-    );
+    const waiting = literal(this.waiting);
+    const running = literal(this.running);
+    const [row] = await run<{ waiting: number; running: number; oldest: number | null }>(exec, sql`
+      SELECT count(*) FILTER (WHERE ${this.status} = ${waiting})::int AS waiting,
+             count(*) FILTER (WHERE ${this.status} = ${running})::int AS running,
+             extract(epoch FROM now() - min(${ident(created)}) FILTER (WHERE ${this.status} = ${waiting}))::float8 AS oldest
+      FROM ${this.table} WHERE ${this.status} = ${waiting} OR ${this.status} = ${running}`);
     return { waiting: row?.waiting ?? 0, running: row?.running ?? 0, oldestWaitingSeconds: row?.oldest ?? null };
   }
 
-  /** SQL: the row's lease has run out (for a running row; one without a lease time counts as expired). */
+  /** SQL text (no parameters): the row's lease has run out (for a running row; one without a lease time counts as expired). */
   expired(): string {
-    const col = this.until ?? this.renewed!;
-    return this.until ? `(${col} IS NULL OR ${col} < now())` : `(${col} IS NULL OR ${col} < now() - ${this.interval})`;
+    return this.expiry;
   }
 
-  private renewLease(): string {
-    return this.until ? `${this.until} = now() + ${this.interval}` : `${this.renewed!} = now()`;
+  private renewLease(): SQL {
+    return this.until ? sql`${this.until} = now() + ${this.interval}` : sql`${this.renewed!} = now()`;
   }
 
   /** Giving the lease up: the holder is cleared, and a lease end with it (a last renewal stays, as a record). */
-  private dropLease(): string[] {
-    return [`${this.holder} = NULL`, ...(this.until ? [`${this.until} = NULL`] : [])];
+  private dropLease(): SQL[] {
+    return [sql`${this.holder} = NULL`, ...(this.until ? [sql`${this.until} = NULL`] : [])];
   }
 
-  private assign(p: Param, set: Assignments | undefined): string[] {
-    return Object.entries(set?.(p) ?? {}).map(([column, value]) => `${ident(column)} = ${value}`);
+  private assign(set: Assignments | undefined): SQL[] {
+    return Object.entries(set?.() ?? {}).map(([column, value]) => sql`${ident(column)} = ${value}`);
   }
 
   /** The row `key`, running and held by `holder`. */
-  private held(p: Param, key: unknown, holder: string): string {
-    return `${this.key} = ${p(key)} AND ${this.holder} = ${p(holder)} AND ${this.status} = ${p(this.running)}`;
+  private held(key: unknown, holder: string): SQL {
+    return sql`${this.key} = ${key} AND ${this.holder} = ${holder} AND ${this.status} = ${this.running}`;
   }
 
-  private claimAssignments(p: Param, holder: string, set: Assignments | undefined): string {
-    return [
-      `${this.status} = ${p(this.running)}`,
-      `${this.holder} = ${p(holder)}`,
+  private claimAssignments(holder: string, set: Assignments | undefined): SQL {
+    return list([
+      sql`${this.status} = ${this.running}`,
+      sql`${this.holder} = ${holder}`,
       this.renewLease(),
-      ...(this.attempts ? [`${this.attempts} = ${this.attempts} + 1`] : []),
-      ...this.assign(p, set),
-    ].join(', ');
+      ...(this.attempts ? [sql`${this.attempts} = ${this.attempts} + 1`] : []),
+      ...this.assign(set),
+    ]);
   }
 
   /**
@@ -169,46 +182,36 @@ export class LeaseTable {
     holder: string,
     o: { limit?: number; where?: Fragment; order?: string; set?: Assignments; returning?: string } = {},
   ): Promise<T[]> {
-    const { values, p } = params();
-    const filters = [`job.${this.status} = ${p(this.waiting)}`];
-    if (this.due) filters.push(`job.${this.due} <= now()`);
-    if (o.where) filters.push(`(${o.where(p)})`);
-    const order = o.order ?? (this.due ? `job.${this.due}, job.${this.key}` : `job.${this.key}`);
-    return exec<T>(
-      `UPDATE ${this.table} AS job SET ${this.claimAssignments(p, holder, o.set)}
-       WHERE ${this.key} IN (SELECT job.${this.key} FROM ${this.table} job WHERE ${filters.join(' AND ')}
-                             ORDER BY ${order} LIMIT ${p(o.limit ?? 1)}::int FOR UPDATE SKIP LOCKED)
-       RETURNING ${o.returning ?? '*'}`,
-      values,
-    );
+    const filters = [sql`job.${this.status} = ${this.waiting}`];
+    if (this.due) filters.push(sql`job.${this.due} <= now()`);
+    if (o.where) filters.push(sql`(${o.where})`);
+    const order = o.order !== undefined ? sql.raw(o.order) : this.due ? sql`job.${this.due}, job.${this.key}` : sql`job.${this.key}`;
+    return run<T>(exec, sql`
+      UPDATE ${this.table} AS job SET ${this.claimAssignments(holder, o.set)}
+      WHERE ${this.key} IN (SELECT job.${this.key} FROM ${this.table} job WHERE ${sql.join(filters, sql` AND `)}
+                            ORDER BY ${order} LIMIT ${o.limit ?? 1}::int FOR UPDATE SKIP LOCKED)
+      RETURNING ${sql.raw(o.returning ?? '*')}`);
   }
 
   /** Claims the job `key` for `holder` if it is waiting, or running under an expired lease (taken over); false otherwise. */
   async take(exec: RawExec, key: unknown, holder: string, set?: Assignments): Promise<boolean> {
-    const { values, p } = params();
-    const rows = await exec(
-      `UPDATE ${this.table} AS job SET ${this.claimAssignments(p, holder, set)}
-       WHERE ${this.key} = ${p(key)} AND (${this.status} = ${p(this.waiting)} OR (${this.status} = ${p(this.running)} AND ${this.expired()}))
-       RETURNING ${this.key}`,
-      values,
-    );
+    const rows = await run(exec, sql`
+      UPDATE ${this.table} AS job SET ${this.claimAssignments(holder, set)}
+      WHERE ${this.key} = ${key} AND (${this.status} = ${this.waiting} OR (${this.status} = ${this.running} AND ${sql.raw(this.expiry)}))
+      RETURNING ${this.key}`);
     return rows.length > 0;
   }
 
   /** Whether `holder` still holds job `key`, locking its row until the end of the transaction of `exec`. */
   async holds(exec: RawExec, key: unknown, holder: string): Promise<boolean> {
-    const { values, p } = params();
-    const rows = await exec(`SELECT 1 FROM ${this.table} AS job WHERE ${this.held(p, key, holder)} FOR UPDATE`, values);
+    const rows = await run(exec, sql`SELECT 1 FROM ${this.table} AS job WHERE ${this.held(key, holder)} FOR UPDATE`);
     return rows.length > 0;
   }
 
   /** Renews the lease (a heartbeat), with `set` (progress); false when the job is no longer `holder`'s. */
   async renew(exec: RawExec, key: unknown, holder: string, set?: Assignments): Promise<boolean> {
-    const { values, p } = params();
-    const rows = await exec(
-      `UPDATE ${this.table} AS job SET ${[this.renewLease(), ...this.assign(p, set)].join(', ')} WHERE ${this.held(p, key, holder)} RETURNING ${this.key}`,
-      values,
-    );
+    const rows = await run(exec, sql`
+      UPDATE ${this.table} AS job SET ${list([this.renewLease(), ...this.assign(set)])} WHERE ${this.held(key, holder)} RETURNING ${this.key}`);
     return rows.length > 0;
   }
 
@@ -238,12 +241,9 @@ export class LeaseTable {
 
   /** Moves job `key` to `status` (usually a final one), giving up the lease; false when it was not `holder`'s. */
   async settle(exec: RawExec, key: unknown, holder: string, status: string, set?: Assignments): Promise<boolean> {
-    const { values, p } = params();
-    const rows = await exec(
-      `UPDATE ${this.table} AS job SET ${[`${this.status} = ${p(status)}`, ...this.dropLease(), ...this.assign(p, set)].join(', ')}
-       WHERE ${this.held(p, key, holder)} RETURNING ${this.key}`,
-      values,
-    );
+    const rows = await run(exec, sql`
+      UPDATE ${this.table} AS job SET ${list([sql`${this.status} = ${status}`, ...this.dropLease(), ...this.assign(set)])}
+      WHERE ${this.held(key, holder)} RETURNING ${this.key}`);
     return rows.length > 0;
   }
 
@@ -257,35 +257,29 @@ export class LeaseTable {
     holder: string,
     o: { delayMs: number; giveUp: Fragment; failed: string; set?: Assignments },
   ): Promise<string | undefined> {
-    if (!this.due) throw new Error(`${this.table} has no due column to retry later`);
-    const { values, p } = params();
-    const [row] = await exec<{ status: string }>(
-      `UPDATE ${this.table} AS job
-       SET ${[
-         `${this.status} = CASE WHEN ${o.giveUp(p)} THEN ${p(o.failed)} ELSE ${p(this.waiting)} END`,
-         `${this.due} = now() + make_interval(secs => ${p(o.delayMs / 1000)}::double precision)`,
-         ...this.dropLease(),
-         ...this.assign(p, o.set),
-       ].join(', ')}
-       WHERE ${this.held(p, key, holder)} RETURNING ${this.status} AS status`,
-      values,
-    );
+    if (!this.due) throw new Error(`${this.name} has no due column to retry later`);
+    const [row] = await run<{ status: string }>(exec, sql`
+      UPDATE ${this.table} AS job
+      SET ${list([
+        sql`${this.status} = CASE WHEN ${o.giveUp} THEN ${o.failed} ELSE ${this.waiting} END`,
+        sql`${this.due} = now() + make_interval(secs => ${o.delayMs / 1000}::double precision)`,
+        ...this.dropLease(),
+        ...this.assign(o.set),
+      ])}
+      WHERE ${this.held(key, holder)} RETURNING ${this.status} AS status`);
     return row?.status;
   }
 
   /** Gives job `key` back (its holder stops): waiting again, this claim not counted as an attempt; false when it was not `holder`'s. */
   async release(exec: RawExec, key: unknown, holder: string, set?: Assignments): Promise<boolean> {
-    const { values, p } = params();
-    const rows = await exec(
-      `UPDATE ${this.table} AS job SET ${[`${this.status} = ${p(this.waiting)}`, ...this.uncount(), ...this.dropLease(), ...this.assign(p, set)].join(', ')}
-       WHERE ${this.held(p, key, holder)} RETURNING ${this.key}`,
-      values,
-    );
+    const rows = await run(exec, sql`
+      UPDATE ${this.table} AS job SET ${list([sql`${this.status} = ${this.waiting}`, ...this.uncount(), ...this.dropLease(), ...this.assign(set)])}
+      WHERE ${this.held(key, holder)} RETURNING ${this.key}`);
     return rows.length > 0;
   }
 
-  private uncount(): string[] {
-    return this.attempts ? [`${this.attempts} = greatest(${this.attempts} - 1, 0)`] : [];
+  private uncount(): SQL[] {
+    return this.attempts ? [sql`${this.attempts} = greatest(${this.attempts} - 1, 0)`] : [];
   }
 
   /**
@@ -298,26 +292,23 @@ export class LeaseTable {
     exec: RawExec,
     o: { where?: Fragment; set?: Assignments; giveUp?: { maxAttempts: number; status: string; set?: Assignments } } = {},
   ): Promise<Array<{ key: number; status: string }>> {
-    const { values, p } = params();
-    const filters = [`${this.status} = ${p(this.running)}`, this.expired()];
-    if (o.where) filters.push(`(${o.where(p)})`);
-    const assignments: string[] = [];
+    const filters = [sql`${this.status} = ${this.running}`, sql.raw(this.expiry)];
+    if (o.where) filters.push(sql`(${o.where})`);
+    const assignments: SQL[] = [];
     const { giveUp } = o;
     if (giveUp) {
-      if (!this.attempts) throw new Error(`${this.table} has no attempts column to limit`);
-      const exhausted = `${this.attempts} >= ${p(giveUp.maxAttempts)}`;
-      assignments.push(`${this.status} = CASE WHEN ${exhausted} THEN ${p(giveUp.status)} ELSE ${p(this.waiting)} END`);
-      for (const [column, value] of Object.entries(giveUp.set?.(p) ?? {})) {
-        assignments.push(`${ident(column)} = CASE WHEN ${exhausted} THEN ${value} ELSE ${column} END`);
+      if (!this.attempts) throw new Error(`${this.name} has no attempts column to limit`);
+      const exhausted = sql`${this.attempts} >= ${giveUp.maxAttempts}`;
+      assignments.push(sql`${this.status} = CASE WHEN ${exhausted} THEN ${giveUp.status} ELSE ${this.waiting} END`);
+      for (const [column, value] of Object.entries(giveUp.set?.() ?? {})) {
+        assignments.push(sql`${ident(column)} = CASE WHEN ${exhausted} THEN ${value} ELSE ${ident(column)} END`);
       }
     } else {
-      assignments.push(`${this.status} = ${p(this.waiting)}`, ...this.uncount());
+      assignments.push(sql`${this.status} = ${this.waiting}`, ...this.uncount());
     }
-    assignments.push(...this.dropLease(), ...this.assign(p, o.set));
-    const rows = await exec<{ key: number; status: string }>(
-      `UPDATE ${this.table} AS job SET ${assignments.join(', ')} WHERE ${filters.join(' AND ')} RETURNING ${this.key} AS key, ${this.status} AS status`,
-      values,
-    );
+    assignments.push(...this.dropLease(), ...this.assign(o.set));
+    const rows = await run<{ key: number; status: string }>(exec, sql`
+      UPDATE ${this.table} AS job SET ${list(assignments)} WHERE ${sql.join(filters, sql` AND `)} RETURNING ${this.key} AS key, ${this.status} AS status`);
     return rows.map((r) => ({ key: Number(r.key), status: r.status }));
   }
 
@@ -330,11 +321,10 @@ export class LeaseTable {
     exec: RawExec,
     o: { where: Fragment; limit?: number; order?: string; returning?: string; mark?: string },
   ): Promise<T[]> {
-    const { values, p } = params();
-    const change = o.mark === undefined ? `DELETE FROM ${this.table} AS job` : `UPDATE ${this.table} AS job SET ${this.status} = ${p(o.mark)}`;
-    const candidates = `SELECT job.${this.key} FROM ${this.table} job WHERE ${o.where(p)}${o.order ? ` ORDER BY ${o.order}` : ''}${
-      o.limit === undefined ? '' : ` LIMIT ${p(o.limit)}::int`} FOR UPDATE SKIP LOCKED`;
-    return exec<T>(`${change} WHERE ${this.key} IN (${candidates}) RETURNING ${o.returning ?? this.key}`, values);
+    const change = o.mark === undefined ? sql`DELETE FROM ${this.table} AS job` : sql`UPDATE ${this.table} AS job SET ${this.status} = ${o.mark}`;
+    const candidates = sql`SELECT job.${this.key} FROM ${this.table} job WHERE ${o.where}${o.order ? sql.raw(` ORDER BY ${o.order}`) : sql``}${
+      o.limit === undefined ? sql`` : sql` LIMIT ${o.limit}::int`} FOR UPDATE SKIP LOCKED`;
+    return run<T>(exec, sql`${change} WHERE ${this.key} IN (${candidates}) RETURNING ${o.returning === undefined ? this.key : sql.raw(o.returning)}`);
   }
 }
 

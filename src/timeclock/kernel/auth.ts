@@ -137,7 +137,7 @@ export class TimeclockAuth {
     const { userId, iat, tokenVersion } = verified.payload;
     if (!Number.isSafeInteger(userId)) throw new AppError(E.TOKEN_INVALID);
     const account = await this.account(userId);
-    if (!account) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.accountDisabledDeleted') });
+    if (!account) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.accountUnusable') });
     // A token without a version predates them: version 0, and issued after the last time-based revocation.
     const revoked = tokenVersion === undefined ? account.tokenVersion !== 0 || iat < account.validAfter : tokenVersion !== account.tokenVersion;
     if (revoked) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.tokenRevoked') });
@@ -176,7 +176,7 @@ export function assertSelfOrManager(request: FastifyRequest, userId: number): Ca
   const caller = request.user;
   if (!caller) throw new AppError(E.TOKEN_INVALID);
   if (caller.role !== 'manager' && caller.userId !== userId) {
-    throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.auth.workerMayActOnly') });
+    throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.auth.ownUserIdOnly') });
   }
   return caller;
 }

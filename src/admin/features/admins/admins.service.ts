@@ -24,7 +24,7 @@ import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
-import type { EndReason, SessionService } from '../../kernel/sessions.ts';
+import type { EndReason, Sessions } from '../../kernel/sessions.ts';
 import type { Notifier } from '../../kernel/notifier.ts';
 import type { AdminListQuery, AdminOrderField, AdminRecord as AdminRecordSchema, CreateAdminBody, UpdateAdminBody } from './admins.schema.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
@@ -112,7 +112,7 @@ export class AdminsService {
   private readonly db: Database;
   private readonly orm: Orm;
   private readonly tz: string;
-  private readonly sessions: SessionService;
+  private readonly sessions: Sessions;
   private readonly rbac: RbacService;
   private readonly notifications: Notifier;
   private readonly adminsList: ReturnType<typeof adminsList>;
@@ -122,7 +122,7 @@ export class AdminsService {
   constructor(deps: {
     db: Database;
     config: Config;
-    sessions: SessionService;
+    sessions: Sessions;
     rbac: RbacService;
     notifications: Notifier;
   }) {
@@ -214,7 +214,7 @@ export class AdminsService {
   private async checkDepartment(id: number | null | undefined) {
     if (id === undefined || id === null) return;
     const [row] = await this.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, id));
-    if (!row) throw new AppError(E.VALIDATION, { detail: msg('admin.admins.departmentIdDoesNot', { id }), details: { field: 'department_id' } });
+    if (!row) throw new AppError(E.VALIDATION, { detail: msg('admin.admins.unknownDepartment', { id }), details: { field: 'department_id' } });
   }
 
   /**
@@ -227,7 +227,7 @@ export class AdminsService {
     const found = await this.orm.select({ id: roles.id, slug: roles.slug }).from(roles).where(inArray(roles.id, roleIds));
     const missing = roleIds.filter((id) => !found.some((r) => r.id === id));
     if (missing.length > 0) {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.admins.roleIdsDoNot', { missing }), details: { field: 'role_ids' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.admins.unknownRoles', { missing }), details: { field: 'role_ids' } });
     }
     if (caller.isSuper) return;
     const added = found.filter((r) => !current.includes(r.id));
@@ -241,7 +241,7 @@ export class AdminsService {
       .where(and(inArray(rolePermissions.roleId, added.map((r) => r.id)), eq(permissions.status, 1)));
     const beyond = carried.find((p) => !caller.permissions.has(p.slug));
     if (beyond) {
-      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsWhichCaller', { roleId: beyond.roleId, slug: beyond.slug }) });
+      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsUnheldPermission', { roleId: beyond.roleId, slug: beyond.slug }) });
     }
     const menusCarried = await this.orm
       .selectDistinct({ roleId: roleMenus.roleId, menuId: menus.id, slug: menus.slug })
@@ -252,7 +252,7 @@ export class AdminsService {
     const held = await this.rbac.heldMenuIds(await this.rbac.grantsOf(caller.adminId));
     const unseen = menusCarried.find((m) => !held.has(m.menuId));
     if (unseen) {
-      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsMenuCaller', { roleId: unseen.roleId, slug: unseen.slug }) });
+      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsUnseenMenu', { roleId: unseen.roleId, slug: unseen.slug }) });
     }
   }
 
@@ -299,7 +299,7 @@ export class AdminsService {
     if (err instanceof AppError) return err;
     const code = pgErrorCode(err);
     if (code === UNIQUE_VIOLATION) return new AppError(E.ALREADY_EXISTS, { detail: username ? msg('admin.admins.usernameTaken', { username }) : msg('admin.admins.duplicate'), details: { field: 'username' } });
-    if (code === FOREIGN_KEY_VIOLATION) return new AppError(E.VALIDATION, { detail: msg('admin.admins.referencedDepartmentRoleNo') });
+    if (code === FOREIGN_KEY_VIOLATION) return new AppError(E.VALIDATION, { detail: msg('admin.admins.referenceVanished') });
     return err;
   }
 
@@ -311,10 +311,10 @@ export class AdminsService {
     const rolesChange = input.role_ids !== undefined && !sameSet(input.role_ids, current);
 
     if (self && input.password !== undefined) throw new AppError(E.ACCESS_DENIED, { detail: OWN_PASSWORD });
-    if (status === 0 && self) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.youCannotDisableYourself') });
+    if (status === 0 && self) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.cannotDisableSelf') });
     if ((status === 0 || rolesChange || input.password !== undefined) && !self && (await this.rbac.isProtected(id))) {
-      if (status === 0) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.protectedAdministratorCannotDisabled') });
-      if (rolesChange) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.rolesProtectedAdministratorCannot') });
+      if (status === 0) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.protectedNotDisabled') });
+      if (rolesChange) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.protectedRolesFixed') });
       if (!caller.isSuper) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.onlySuperSetsProtectedPassword') });
     }
     await this.checkDepartment(input.department_id);
@@ -366,8 +366,8 @@ export class AdminsService {
 
   async remove(caller: Principal, id: number) {
     await this.exists(id);
-    if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.youCannotDeleteYourself') });
-    if (await this.rbac.isProtected(id)) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.protectedAdministratorCannotDeleted') });
+    if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.cannotDeleteSelf') });
+    if (await this.rbac.isProtected(id)) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.protectedNotDeleted') });
     let ended: number[];
     try {
       // Protected administrators (super role holders) are refused above; the guard still checks.
@@ -378,7 +378,7 @@ export class AdminsService {
         return ids;
       }));
     } catch (err) {
-      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.admins.otherRecordsStillRefer') });
+      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.admins.stillReferenced') });
       throw err;
     }
     await this.sessions.publish({ admins: [id], sessions: ended });
@@ -420,7 +420,7 @@ export class AdminsService {
       throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.onlySuperUnbindsProtected') });
     }
     const [me] = await this.orm.select({ secret: admins.totpSecret }).from(admins).where(eq(admins.id, caller.adminId));
-    if (!me?.secret) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.bindAuthenticatorYourOwn') });
+    if (!me?.secret) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.bindOwnAuthenticatorFirst') });
     if (!(await consumeTotp(this.db, caller.adminId, me.secret, code))) {
       throw new AppError(E.AUTHENTICATOR_CODE_WRONG, { details: { field: 'code' } });
     }

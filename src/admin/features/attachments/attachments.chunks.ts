@@ -29,7 +29,7 @@ import { uploadChunks, uploadSessions, type AttachmentRow } from '../../db/schem
 import { E } from '../../errors.ts';
 import type { ChunkFields, MergeBody } from './attachments.schema.ts';
 import type { ReceivedFile } from './attachments.multipart.ts';
-import type { AttachmentService } from './attachments.service.ts';
+import type { AttachmentsService } from './attachments.service.ts';
 import { ContentProbe, type FileFormat } from './attachments.types.ts';
 
 type SessionRow = typeof uploadSessions.$inferSelect & {
@@ -116,7 +116,7 @@ class ChunkDamaged extends Error {
 }
 
 /** What chunked uploads use of the attachments: the file rules, and how a merged file is recorded and read. */
-type Files = Pick<AttachmentService, 'formatFor' | 'limitOf' | 'commitAndRecord' | 'insertAttachment' | 'find'>;
+type Files = Pick<AttachmentsService, 'formatFor' | 'limitOf' | 'commitAndRecord' | 'insertAttachment' | 'find'>;
 
 export class ChunkedUploads {
   private readonly db: Database;
@@ -171,8 +171,8 @@ export class ChunkedUploads {
   private async storeChunk(ownerId: number, fields: ChunkFields, file: ReceivedFile): Promise<ChunkResult> {
     const index = Number(fields.chunk_index);
     const total = Number(fields.total_chunks);
-    if (total > this.config.UPLOAD_MAX_CHUNKS) throw invalid(msg('admin.attachments.totalChunksMustAt', { UPLOAD_MAX_CHUNKS: this.config.UPLOAD_MAX_CHUNKS }), 'total_chunks');
-    if (index >= total) throw invalid(msg('admin.attachments.chunkIndexMustBelow'), 'chunk_index');
+    if (total > this.config.UPLOAD_MAX_CHUNKS) throw invalid(msg('admin.attachments.tooManyChunks', { UPLOAD_MAX_CHUNKS: this.config.UPLOAD_MAX_CHUNKS }), 'total_chunks');
+    if (index >= total) throw invalid(msg('admin.attachments.chunkIndexOutOfRange'), 'chunk_index');
     const format = this.files.formatFor(fields.filename, 'filename');
     const { pending } = file;
     if (pending.size === 0) throw invalid(msg('admin.attachments.chunkEmpty'), 'file');
@@ -187,20 +187,20 @@ export class ChunkedUploads {
         storageDir: randomBytes(16).toString('hex'),
       }).onConflictDoNothing({ target: uploadSessions.chunkId });
       const session = await this.lockSession(tx, fields.chunk_id, ownerId);
-      if (session.status === 'merged') throw failed(msg('admin.attachments.uploadAlreadyMergedAttachment', { chunkId: session.chunkId, attachmentId: session.attachmentId ?? 'deleted' }));
+      if (session.status === 'merged') throw failed(msg('admin.attachments.uploadAlreadyMerged', { chunkId: session.chunkId, attachmentId: session.attachmentId ?? 'deleted' }));
       if (session.status === 'merging') throw failed(msg('admin.attachments.uploadBeingMerged', { chunkId: session.chunkId }));
       this.checkSameUpload(session, fields.filename, total);
 
       const [existing] = await tx.orm.select(CHUNK_COLUMNS).from(uploadChunks)
         .where(and(eq(uploadChunks.sessionId, session.id), eq(uploadChunks.chunkIndex, index)));
       if (existing && existing.sha256 !== pending.sha256) {
-        throw failed(msg('admin.attachments.chunkWasAlreadyReceived', { index }));
+        throw failed(msg('admin.attachments.chunkConflict', { index }));
       }
       if (!existing) {
         const [sum] = await tx.orm.select({ bytes: sql<number>`coalesce(sum(${uploadChunks.size}), 0)`.mapWith(Number) }).from(uploadChunks)
           .where(eq(uploadChunks.sessionId, session.id));
         if (sum!.bytes + pending.size > limit) {
-          throw new AppError(E.BODY_TOO_LARGE, { detail: msg('admin.attachments.filesAreLimitedBytes', { type: format.type, limit }) });
+          throw new AppError(E.BODY_TOO_LARGE, { detail: msg('admin.attachments.fileTooLarge', { type: format.type, limit }) });
         }
         await pending.commit(chunkKey(session.storageDir, index));
         await tx.orm.insert(uploadChunks).values({ sessionId: session.id, chunkIndex: index, size: pending.size, sha256: pending.sha256 });
@@ -227,14 +227,14 @@ export class ChunkedUploads {
   }
 
   private owned(session: SessionRow | undefined, chunkId: string, ownerId: number): SessionRow {
-    if (!session) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noUploadWithChunk', { chunkId }) });
-    if (session.ownerId !== ownerId) throw new AppError(E.NO_PERMISSION, { detail: msg('admin.attachments.uploadBelongsAnotherAdministrator', { chunkId }) });
+    if (!session) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.uploadNotFound', { chunkId }) });
+    if (session.ownerId !== ownerId) throw new AppError(E.NO_PERMISSION, { detail: msg('admin.attachments.uploadOfAnother', { chunkId }) });
     return session;
   }
 
   private checkSameUpload(session: SessionRow, filename: string, total: number) {
-    if (total !== session.totalChunks) throw invalid(msg('admin.attachments.totalChunksDiffersFrom', { totalChunks: session.totalChunks }), 'total_chunks');
-    if (filename !== session.filename) throw invalid(msg('admin.attachments.filenameDiffersFromUpload'), 'filename');
+    if (total !== session.totalChunks) throw invalid(msg('admin.attachments.totalChunksMismatch', { totalChunks: session.totalChunks }), 'total_chunks');
+    if (filename !== session.filename) throw invalid(msg('admin.attachments.filenameMismatch'), 'filename');
   }
 
   async state(ownerId: number, chunkId: string): Promise<UploadState> {
@@ -280,7 +280,7 @@ export class ChunkedUploads {
         if (missing.length > 0) throw failed(msg('admin.attachments.missingChunks', { value: describeMissing(missing) }));
         const limit = this.files.limitOf(format.type);
         if (chunks.reduce((n, c) => n + c.size, 0) > limit) {
-          throw new AppError(E.BODY_TOO_LARGE, { detail: msg('admin.attachments.filesAreLimitedBytes', { type: format.type, limit }) });
+          throw new AppError(E.BODY_TOO_LARGE, { detail: msg('admin.attachments.fileTooLarge', { type: format.type, limit }) });
         }
         const token = randomBytes(16).toString('hex');
         // Always taken: the session is locked, and open or under an expired claim.
@@ -296,10 +296,10 @@ export class ChunkedUploads {
       }
       if (step.kind === 'merged') {
         const row = step.attachmentId === null ? undefined : await this.files.find(step.attachmentId);
-        if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.attachmentUploadWasDeleted', { chunk_id: body.chunk_id }) });
+        if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.mergedAttachmentDeleted', { chunk_id: body.chunk_id }) });
         return row;
       }
-      if (Date.now() > deadline) throw failed(msg('admin.attachments.mergeUploadStillRunning', { chunk_id: body.chunk_id }));
+      if (Date.now() > deadline) throw failed(msg('admin.attachments.mergeRunning', { chunk_id: body.chunk_id }));
       await sleep(this.timing.pollMs);
     }
   }
@@ -318,7 +318,7 @@ export class ChunkedUploads {
     const lost = new AbortController();
     const stopRenewing = this.merges.keepAlive(this.db.query, session.id, token, {
       everyMs: this.timing.renewMs,
-      onLost: () => lost.abort(failed(msg('admin.attachments.mergeLostClaimAfter'))),
+      onLost: () => lost.abort(failed(msg('admin.attachments.mergeClaimLost'))),
       onError: (err) => this.logger.warn({ err }, 'renewing a merge lease failed'),
     });
     let pending: PendingObject | undefined;
@@ -340,7 +340,7 @@ export class ChunkedUploads {
           // Recorded only while this merge still holds its claim.
           if (!(await this.merges.holds(tx.query, session.id, token))) return null;
           const attachment = await this.files.insertAttachment(tx, ownerId, format, session.filename, merged, stored);
-          await this.merges.settle(tx.query, session.id, token, 'merged', (p) => ({ attachment_id: p(attachment.id), updated_at: 'now()' }));
+          await this.merges.settle(tx.query, session.id, token, 'merged', () => ({ attachment_id: sql`${attachment.id}`, updated_at: sql`now()` }));
           await tx.orm.delete(uploadChunks).where(eq(uploadChunks.sessionId, session.id));
           return attachment;
         }));
@@ -352,10 +352,10 @@ export class ChunkedUploads {
       await pending?.discard();
       const reset = await this.merges.release(this.db.query, session.id, token);
       // Whatever failed (an aborted write, a partial file removed under it), the claim was lost first.
-      if (!reset && !(err instanceof AppError)) throw failed(msg('admin.attachments.mergeLostClaimAfter'));
+      if (!reset && !(err instanceof AppError)) throw failed(msg('admin.attachments.mergeClaimLost'));
       if (err instanceof ChunkDamaged) {
         await this.db.orm.delete(uploadChunks).where(and(eq(uploadChunks.sessionId, session.id), eq(uploadChunks.chunkIndex, err.index)));
-        throw failed(msg('admin.attachments.chunkWasLostSend', { index: err.index }));
+        throw failed(msg('admin.attachments.chunkLost', { index: err.index }));
       }
       if (err instanceof StorageLimitError) throw new AppError(E.BODY_TOO_LARGE);
       throw err;
@@ -408,7 +408,7 @@ export class ChunkedUploads {
     let sessions = 0;
     for (;;) {
       const rows = await this.merges.retire<{ storage_dir: string }>(this.db.query, {
-        where: (p) => `job.updated_at < now() - make_interval(hours => ${p(hours)})`,
+        where: sql`job.updated_at < now() - make_interval(hours => ${hours})`,
         order: 'job.updated_at',
         limit: SWEEP_BATCH,
         returning: 'storage_dir',
@@ -448,7 +448,7 @@ export class ChunkedUploads {
       if (token !== undefined) tokens.push(token);
     }
     if (tokens.length === 0) return 0;
-    const revoked = await this.merges.recover(this.db.query, { where: (p) => `job.merge_token = ANY(${p(tokens)}::text[])` });
+    const revoked = await this.merges.recover(this.db.query, { where: sql`job.merge_token = ANY(${sql.param(tokens)}::text[])` });
     if (revoked.length > 0) this.logger.warn({ merges: revoked.length }, 'revoked merge claims whose lease expired');
     const live = new Set(
       (await this.db.orm.select({ mergeToken: uploadSessions.mergeToken }).from(uploadSessions).where(inArray(uploadSessions.mergeToken, tokens)))

@@ -50,14 +50,14 @@ function mapParserError(err: unknown): unknown {
   if (err instanceof StorageLimitError) return new AppError(E.BODY_TOO_LARGE);
   const code = (err as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(E.BODY_TOO_LARGE);
-  if (code === 'FST_MP_PREMATURE_CLOSE') return new AppError(E.INVALID_FORMAT, { detail: msg('admin.attachments.multipartBodyEndedEarly') });
+  if (code === 'FST_MP_PREMATURE_CLOSE') return new AppError(E.INVALID_FORMAT, { detail: msg('admin.attachments.bodyEndedEarly') });
   return multipartParserError(err, (c) => (c === 'FST_FILES_LIMIT' ? msg('admin.attachments.oneFilePart') : msg('admin.attachments.tooManyFields')));
 }
 
 export function multipartBody(opts: MultipartOptions): preValidationAsyncHookHandler {
   return async function readMultipart(request: FastifyRequest, reply: FastifyReply) {
     if (!request.isMultipart()) {
-      throw new AppError(E.UNSUPPORTED_MEDIA_TYPE, { detail: msg('admin.attachments.sendMultipartFormData') });
+      throw new AppError(E.UNSUPPORTED_MEDIA_TYPE, { detail: msg('admin.attachments.multipartRequired') });
     }
     const fields: Record<string, string> = {};
     let planned: FilePlan | undefined;
@@ -67,14 +67,14 @@ export function multipartBody(opts: MultipartOptions): preValidationAsyncHookHan
       });
       for await (const part of parts) {
         const name = part.fieldname;
-        if (Object.hasOwn(fields, name) || (name === FILE_FIELD && request.receivedFile)) throw invalid(msg('admin.attachments.bodyGivenMoreThan', { name }));
+        if (Object.hasOwn(fields, name) || (name === FILE_FIELD && request.receivedFile)) throw invalid(msg('admin.attachments.fieldRepeated', { name }));
         if (part.type === 'field') {
-          if (name === FILE_FIELD) throw invalid(msg('admin.attachments.bodyFileMustFile'));
+          if (name === FILE_FIELD) throw invalid(msg('admin.attachments.filePartWithoutFilename'));
           if (part.fieldnameTruncated || part.valueTruncated) throw invalid(msg('admin.attachments.bodyTooLong', { name }));
           fields[name] = String(part.value);
           continue;
         }
-        if (name !== FILE_FIELD) throw invalid(msg('admin.attachments.bodyNotAcceptedField', { name }));
+        if (name !== FILE_FIELD) throw invalid(msg('admin.attachments.unknownField', { name }));
         planned = opts.plan(part.filename, fields);
         const { probe } = planned;
         const pending = await opts.storage.write(part.file, {

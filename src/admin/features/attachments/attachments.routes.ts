@@ -59,7 +59,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   const visible = async (caller: Principal, id: number) => {
     const row = await service.get(id);
     if (row.uploadedBy !== caller.adminId && !caller.isSuper && !caller.permissions.has(ATTACHMENT_VIEW)) {
-      throw new AppError(E.NO_PERMISSION, { detail: msg('admin.attachments.attachmentWasUploadedBy', { id }) });
+      throw new AppError(E.NO_PERMISSION, { detail: msg('admin.attachments.uploadedByAnother', { id }) });
     }
     return row;
   };
@@ -206,7 +206,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
     },
   }, async (request, reply) => {
     const row = config.UPLOAD_PUBLIC_IMAGES ? await service.findByStoredName(request.params.stored_name) : undefined;
-    if (!row || row.type !== 'image') throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noSuchPublicImage') });
+    if (!row || row.type !== 'image') throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.publicImageNotFound') });
     return sendAttachment(service, request, reply, row, 'public, max-age=86400');
   });
 };

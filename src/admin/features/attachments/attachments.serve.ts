@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ByteRange } from '../../../platform/storage/index.ts';
 import type { AttachmentRow } from '../../db/schema.ts';
-import type { AttachmentService } from './attachments.service.ts';
+import type { AttachmentsService } from './attachments.service.ts';
 
 /** `attachment` or `inline` with `filename` (ASCII, unsafe characters replaced) and `filename*` (UTF-8, percent-encoded). */
 export function contentDisposition(kind: 'attachment' | 'inline', name: string): string {
@@ -39,7 +39,7 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
 }
 
 export async function sendAttachment(
-  service: AttachmentService,
+  service: AttachmentsService,
   request: FastifyRequest,
   reply: FastifyReply,
   row: AttachmentRow,

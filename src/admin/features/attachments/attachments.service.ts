@@ -66,7 +66,7 @@ function newStoredName(extension: string): StoredName {
   return { storedName, key: `files/${storedName.slice(0, 2)}/${storedName}` };
 }
 
-export class AttachmentService {
+export class AttachmentsService {
   private readonly db: Database;
   /** Where uploads are written (the multipart parser of the routes writes there too). */
   readonly storage: Storage;
@@ -107,7 +107,7 @@ export class AttachmentService {
     const format = formatOf(fileName);
     if (!format) {
       const accepted = Object.values(EXTENSIONS).flat().join(', ');
-      throw failed(msg('admin.attachments.filesKindAreNot', { accepted }));
+      throw failed(msg('admin.attachments.extensionNotAccepted', { accepted }));
     }
     return format;
   }
@@ -117,7 +117,7 @@ export class AttachmentService {
     const format = this.formatFor(fileName, 'file');
     this.checkType(format, fields.type);
     const limit = this.limitOf(format.type);
-    return { maxBytes: limit, limitDetail: msg('admin.attachments.filesAreLimitedBytes', { type: format.type, limit }), probe: new ContentProbe(format.extension) };
+    return { maxBytes: limit, limitDetail: msg('admin.attachments.fileTooLarge', { type: format.type, limit }), probe: new ContentProbe(format.extension) };
   }
 
   planChunk(): FilePlan {
@@ -160,7 +160,7 @@ export class AttachmentService {
     await pending.commit(stored.key);
     try {
       const row = await write(stored);
-      if (!row) throw failed(msg('admin.attachments.mergeWasTakenOver'));
+      if (!row) throw failed(msg('admin.attachments.mergeTakenOver'));
       return row;
     } catch (err) {
       await this.storage.delete(stored.key).catch((e: unknown) => this.logger.error({ err: e }, 'removing an unrecorded upload failed'));

@@ -19,7 +19,7 @@ import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
-import type { IssuedToken, SessionService } from '../../kernel/sessions.ts';
+import type { IssuedToken, Sessions } from '../../kernel/sessions.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
 import { localized } from '../../../platform/translations.ts';
 
@@ -49,14 +49,14 @@ export class AuthService {
   private readonly orm: Orm;
   private readonly kv: KvStore;
   private readonly config: Config;
-  private readonly sessions: SessionService;
+  private readonly sessions: Sessions;
   private readonly rbac: RbacService;
   private readonly logger: Logger;
   private readonly metrics: Metrics;
   private readonly purger: Periodic;
   /** GET /info's administrator with their department (placeholder `id`), built once. */
   private readonly profileOf;
-  constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: SessionService; rbac: RbacService; logger: Logger; metrics: Metrics }) {
+  constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: Sessions; rbac: RbacService; logger: Logger; metrics: Metrics }) {
     this.db = deps.db;
     this.orm = deps.db.orm;
     this.kv = deps.kv;
@@ -120,7 +120,7 @@ export class AuthService {
     const key = username.toLowerCase();
     if (this.config.CAPTCHA_ENABLED) {
       if (!input.captcha_id || !input.captcha_code) {
-        throw new AppError(E.VALIDATION, { detail: msg('admin.auth.captchaIdCaptchaCode') });
+        throw new AppError(E.VALIDATION, { detail: msg('admin.auth.captchaRequired') });
       }
       if (!(await this.checkCaptcha(input.captcha_id, input.captcha_code))) {
         await this.log(username, null, client, 'captcha');
@@ -249,7 +249,7 @@ export class AuthService {
   /** Checks the old password, stores the new one and ends the administrator's other sessions. */
   async changePassword(principal: Principal, input: { old_password: string; password: string; password_confirmation: string }) {
     if (input.password !== input.password_confirmation) {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.auth.passwordConfirmationDoesNot'), details: { field: 'password_confirmation' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.auth.passwordConfirmationMismatch'), details: { field: 'password_confirmation' } });
     }
     const [admin] = await this.orm.select({ hash: admins.passwordHash }).from(admins).where(eq(admins.id, principal.adminId));
     if (!admin || !(await verifyPassword(admin.hash, input.old_password))) {

@@ -14,7 +14,7 @@ import { admins } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import { consumeTotp } from '../../kernel/second-factor.ts';
-import type { SessionService } from '../../kernel/sessions.ts';
+import type { Sessions } from '../../kernel/sessions.ts';
 import { msg } from '../../../platform/i18n.ts';
 
 export const TOTP_ISSUER = 'FieldOps Admin';
@@ -35,9 +35,9 @@ function sameSecret(a: string, b: string) {
 export class AuthenticatorService {
   private readonly db: Database;
   private readonly kv: KvStore;
-  private readonly sessions: SessionService;
+  private readonly sessions: Sessions;
   private readonly accountRow: ReturnType<typeof accountOf>;
-  constructor(deps: { db: Database; kv: KvStore; sessions: SessionService }) {
+  constructor(deps: { db: Database; kv: KvStore; sessions: Sessions }) {
     this.db = deps.db;
     this.kv = deps.kv;
     this.sessions = deps.sessions;
@@ -58,7 +58,7 @@ export class AuthenticatorService {
   /** A new pending secret (replacing any earlier pending one), its otpauth URI and QR code. */
   async newSecret(principal: Principal) {
     const { username, secret: bound } = await this.account(principal.adminId);
-    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.authenticatorAlreadyBoundUnbind') });
+    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.alreadyBoundUnbindFirst') });
     const secret = newTotpSecret();
     const uri = totpUri(secret, TOTP_ISSUER, username);
     const qrcode = await QRCode.toDataURL(uri, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 240 });
@@ -68,11 +68,11 @@ export class AuthenticatorService {
 
   async bind(principal: Principal, input: { secret: string; code: string }) {
     const { secret: bound } = await this.account(principal.adminId);
-    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.authenticatorAlreadyBoundUnbind') });
+    if (bound) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.alreadyBoundUnbindFirst') });
     const key = pendingKey(principal.adminId);
     const pending = await this.kv.get(key);
     if (!pending || !sameSecret(pending, input.secret)) {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.secretNotPendingOne'), details: { field: 'secret' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.secretNotPending'), details: { field: 'secret' } });
     }
     if (!(await consumeTotp(this.db, principal.adminId, pending, input.code))) {
       throw new AppError(E.AUTHENTICATOR_CODE_WRONG, { details: { field: 'code' } });
@@ -83,7 +83,7 @@ export class AuthenticatorService {
         .set({ totpSecret: pending, updatedAt: new Date() })
         .where(and(eq(admins.id, principal.adminId), isNull(admins.totpSecret)))
         .returning({ id: admins.id });
-      if (updated.length === 0) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.authenticatorAlreadyBound') });
+      if (updated.length === 0) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.authenticator.alreadyBound') });
       return this.sessions.endAllOf(principal.adminId, 'security', principal.sessionId, tx);
     });
     await this.kv.del(key);
@@ -92,7 +92,7 @@ export class AuthenticatorService {
 
   async unbind(principal: Principal, code: string) {
     const { secret } = await this.account(principal.adminId);
-    if (!secret) throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.noAuthenticatorBound') });
+    if (!secret) throw new AppError(E.VALIDATION, { detail: msg('admin.authenticator.notBound') });
     if (!(await consumeTotp(this.db, principal.adminId, secret, code))) {
       throw new AppError(E.AUTHENTICATOR_CODE_WRONG, { details: { field: 'code' } });
     }

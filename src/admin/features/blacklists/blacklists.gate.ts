@@ -21,7 +21,7 @@ export const blacklistGate = fp<FeatureOptions>(async (app, { ctx }) => {
     }
     const path = request.url.split('?')[0];
     request.log.warn({ ip, rule: rule.ip, rule_id: rule.id, path, method: request.method }, 'request refused by the IP blacklist');
-    done(new AppError(E.ACCESS_DENIED, { detail: msg('admin.blacklists.requestsFromAreBlocked', { ip }) }));
+    done(new AppError(E.ACCESS_DENIED, { detail: msg('admin.blacklists.addressBlocked', { ip }) }));
   });
 
   app.addHook('onReady', async () => service.start());

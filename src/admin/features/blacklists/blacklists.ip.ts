@@ -68,15 +68,15 @@ const address = (a: Addr): IpRule => {
 /** Validates a rule and returns it in canonical form, or a sentence saying what is wrong. */
 export function parseRule(input: string): IpRule | { error: Msg } {
   const text = input.trim();
-  if (text === '') return { error: msg('admin.blacklists.ipMustNotEmpty') };
+  if (text === '') return { error: msg('admin.blacklists.ipEmpty') };
 
   if (text.includes('/')) {
     const [addrText, prefixText, ...rest] = text.split('/') as [string, string, ...string[]];
     const raw = parseAddress(addrText);
-    if (!raw || rest.length > 0) return { error: msg('admin.blacklists.notValidCidrBlock', { text }) };
+    if (!raw || rest.length > 0) return { error: msg('admin.blacklists.invalidCidr', { text }) };
     const max = BITS[raw.family];
     if (!/^(0|[1-9]\d{0,2})$/.test(prefixText) || Number(prefixText) > max) {
-      return { error: msg('admin.blacklists.prefixMustWholeNumber', { text, max }) };
+      return { error: msg('admin.blacklists.invalidPrefix', { text, max }) };
     }
     let prefix = Number(prefixText);
     let a = raw;
@@ -95,11 +95,11 @@ export function parseRule(input: string): IpRule | { error: Msg } {
   if (text.includes('-')) {
     const parts = text.split('-').map((s) => s.trim());
     const [s, e] = parts.map((p) => parseAddress(p));
-    if (parts.length !== 2 || !s || !e) return { error: msg('admin.blacklists.notValidRangeStart', { text }) };
+    if (parts.length !== 2 || !s || !e) return { error: msg('admin.blacklists.invalidRange', { text }) };
     const start = unmap(s);
     const end = unmap(e);
-    if (start.family !== end.family) return { error: msg('admin.blacklists.twoEndsMustSame', { text }) };
-    if (start.value > end.value) return { error: msg('admin.blacklists.startMustNotAfter', { text }) };
+    if (start.family !== end.family) return { error: msg('admin.blacklists.rangeFamiliesDiffer', { text }) };
+    if (start.value > end.value) return { error: msg('admin.blacklists.rangeReversed', { text }) };
     if (start.value === end.value) return address(start);
     const a = format(start);
     const b = format(end);
@@ -107,7 +107,7 @@ export function parseRule(input: string): IpRule | { error: Msg } {
   }
 
   const a = parseAddress(text);
-  if (!a) return { error: msg('admin.blacklists.notIpvIpvAddress', { text }) };
+  if (!a) return { error: msg('admin.blacklists.invalidAddress', { text }) };
   return address(unmap(a));
 }
 

@@ -45,7 +45,7 @@ function canonical(ip: string): IpRule {
   return rule;
 }
 
-export class BlacklistService {
+export class BlacklistsService {
   private readonly orm: Orm;
   private readonly pubsub: PubSub;
   private readonly logger: Logger;
@@ -126,7 +126,7 @@ export class BlacklistService {
   private refuseSelfLockout(rule: IpRule, status: number, callerIp: string) {
     if (status === 1 && ruleCovers(rule, callerIp)) {
       throw new AppError(E.OPERATION_FAILED, {
-        detail: msg('admin.blacklists.ruleCoversYourOwn', { text: rule.text, callerIp }),
+        detail: msg('admin.blacklists.ruleCoversCaller', { text: rule.text, callerIp }),
         details: { field: 'ip' },
       });
     }
@@ -138,7 +138,7 @@ export class BlacklistService {
 
   async get(id: number): Promise<BlacklistRow> {
     const [row] = await this.rowOf.execute({ id });
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.blacklists.noBlacklistRule', { id }) });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.blacklists.ruleNotFound', { id }) });
     return row;
   }
 
@@ -179,14 +179,14 @@ export class BlacklistService {
       if (isUniqueViolation(err)) throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.blacklists.ruleAlreadyExists', { text: rule.text }), details: { field: 'ip' } });
       throw err;
     }
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.blacklists.noBlacklistRule', { id }) });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.blacklists.ruleNotFound', { id }) });
     await this.changed();
     return row;
   }
 
   async remove(id: number): Promise<void> {
     const { deleted } = await this.removeMany([id]);
-    if (deleted === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.blacklists.noBlacklistRule', { id }) });
+    if (deleted === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.blacklists.ruleNotFound', { id }) });
   }
 
   /** Deletes the given rules in one statement (all or nothing); ids that do not exist are reported. */

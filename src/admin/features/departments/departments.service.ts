@@ -36,7 +36,7 @@ const hitsList = (orm: Orm) =>
     id: departments.id,
   });
 
-export class DepartmentService {
+export class DepartmentsService {
   private readonly db: Database;
   private readonly tz: string;
   private readonly all: ReturnType<typeof allDepartments>;
@@ -106,7 +106,7 @@ export class DepartmentService {
   }
 
   async update(id: number, input: Static<typeof DepartmentUpdateBody>, locale: Locale = 'en-US'): Promise<DepartmentNode> {
-    if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: msg('admin.departments.sendAtLeastOne') });
+    if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: msg('admin.departments.nothingToChange') });
     checkPhone(input.phone);
     await this.write(async (tx) => {
       const [current] = await tx.orm.select().from(departments).where(eq(departments.id, id)).for('update');
@@ -142,17 +142,17 @@ export class DepartmentService {
         const [current] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, id)).for('update');
         if (!current) throw notFound(id);
         const [child] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.parentId, id)).limit(1);
-        if (child) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.departmentStillHasChild', { id }) });
+        if (child) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.hasChildren', { id }) });
         const [members] = await tx.orm.select({ n: sql<number>`count(*)::int` }).from(admins).where(eq(admins.departmentId, id));
         if (members && members.n > 0) {
-          throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.departmentStillHasAdministrator', { id, n: members.n }) });
+          throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.hasAdministratorsCount', { id, n: members.n }) });
         }
         await tx.orm.delete(departments).where(eq(departments.id, id));
       });
     } catch (err) {
       // An administrator assigned meanwhile: the foreign key refuses the delete.
       if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) {
-        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.departmentStillHasAdministrators', { id }) });
+        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.hasAdministrators', { id }) });
       }
       throw err;
     }
@@ -162,7 +162,7 @@ export class DepartmentService {
   private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
     const [parent] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, parentId));
-    if (!parent) throw new InvalidInput(msg('admin.departments.parentIdDoesNot', { parentId }), 'parent_id');
+    if (!parent) throw new InvalidInput(msg('admin.departments.unknownParent', { parentId }), 'parent_id');
   }
 
   /** One transaction behind the tree lock. */
@@ -172,7 +172,7 @@ export class DepartmentService {
 }
 
 function notFound(id: number) {
-  return new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.departments.departmentDoesNotExist', { id }) });
+  return new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.departments.departmentNotFound', { id }) });
 }
 
 /** A phone number as people write one: digits with `+`, spaces, `-`, `.`, `(` `)`, an optional extension; 3 (an internal line) to 20 digits. */

@@ -52,7 +52,7 @@ function duplicate(parentId: number, code: string) {
 
 const invalid = (detail: Msg, field: string) => new AppError(E.VALIDATION, { detail, details: { field } });
 
-export class DictionaryService {
+export class DictionariesService {
   private readonly db: Database;
   private readonly entries: ReturnType<typeof entriesList>;
   private readonly rowOf: ReturnType<typeof rowOf>;
@@ -68,7 +68,7 @@ export class DictionaryService {
 
   async get(id: number): Promise<DictionaryRow> {
     const [row] = await this.rowOf.execute({ id });
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.noDictionary', { id }) });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.dictionaryNotFound', { id }) });
     return row;
   }
 
@@ -106,7 +106,7 @@ export class DictionaryService {
   }
 
   async update(id: number, patch: Static<typeof DictionaryUpdateBody>, locale: Locale = 'en-US'): Promise<DictionaryRow> {
-    if (Object.values(patch).every((v) => v === undefined)) throw invalid(msg('admin.dictionaries.sendAtLeastOne'), 'body');
+    if (Object.values(patch).every((v) => v === undefined)) throw invalid(msg('admin.dictionaries.nothingToChange'), 'body');
     let parentId = patch.parent_id;
     try {
       return await this.db.transaction(async ({ orm: tx }) => {
@@ -122,16 +122,16 @@ export class DictionaryService {
           .orderBy(asc(dictionaries.id))
           .for('update');
         const current = locked.find((r) => r.id === id);
-        if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.noDictionary', { id }) });
+        if (!current) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.dictionaryNotFound', { id }) });
         parentId ??= current.parentId;
         const name = writeText({ base: current.name, translations: current.nameI18n }, patch.name, patch.name_i18n, locale);
         const description = writeText({ base: current.description, translations: current.descriptionI18n }, patch.description, patch.description_i18n, locale);
         if (patch.parent_id !== undefined && patch.parent_id !== current.parentId) {
-          if (patch.parent_id === id) throw invalid(msg('admin.dictionaries.dictionaryCannotOwnParent'), 'parent_id');
+          if (patch.parent_id === id) throw invalid(msg('admin.dictionaries.ownParent'), 'parent_id');
           if (patch.parent_id !== 0) assertType(locked.find((r) => r.id === patch.parent_id), patch.parent_id);
           if (current.parentId === 0) {
             const items = await this.itemCount(tx, id);
-            if (items > 0) throw invalid(msg('admin.dictionaries.dictionaryTypeHasItems', { id, items }), 'parent_id');
+            if (items > 0) throw invalid(msg('admin.dictionaries.typeWithItemsCannotNest', { id, items }), 'parent_id');
           }
         }
         const [row] = await tx
@@ -170,11 +170,11 @@ export class DictionaryService {
         .from(dictionaries)
         .where(eq(dictionaries.id, id))
         .for('update');
-      if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.noDictionary', { id }) });
+      if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.dictionaries.dictionaryNotFound', { id }) });
       if (row.parentId === 0) {
         const items = await this.itemCount(tx, id);
         if (items > 0) {
-          throw new AppError(E.DELETE_FAILED, { detail: msg('admin.dictionaries.dictionaryTypeStillHas', { code: row.code, items }) });
+          throw new AppError(E.DELETE_FAILED, { detail: msg('admin.dictionaries.typeHasItems', { code: row.code, items }) });
         }
       }
       await tx.delete(dictionaries).where(eq(dictionaries.id, id));
@@ -189,6 +189,6 @@ export class DictionaryService {
 
 /** The parent of an item must exist and be a type: items do not nest. */
 function assertType(parent: { parentId: number } | undefined, parentId: number): void {
-  if (!parent) throw invalid(msg('admin.dictionaries.parentIdNotExisting', { parentId }), 'parent_id');
-  if (parent.parentId !== 0) throw invalid(msg('admin.dictionaries.parentIdItemNot', { parentId }), 'parent_id');
+  if (!parent) throw invalid(msg('admin.dictionaries.unknownParentType', { parentId }), 'parent_id');
+  if (parent.parentId !== 0) throw invalid(msg('admin.dictionaries.parentIsItem', { parentId }), 'parent_id');
 }

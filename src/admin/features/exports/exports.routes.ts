@@ -49,7 +49,7 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
   }, async (request, reply) => {
     const task = await visible(request.admin!, request.params.id);
     const file = tasks.downloadable(task);
-    if (!file) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.exports.exportTaskHasNo', { id: task.id, status: task.status }) });
+    if (!file) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.exports.noFile', { id: task.id, status: task.status }) });
     const name = `${task.kind}-export-${task.id}.csv`;
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')

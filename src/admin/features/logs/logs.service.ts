@@ -22,12 +22,12 @@ export function parseDateRange(q: { start_date?: string | undefined; end_date?: 
     if (text === undefined) return undefined;
     const full = text.length === 10 ? `${text} ${endOfDay ? '23:59:59' : '00:00:00'}` : text;
     const at = parseDisplay(full, tz);
-    if (!at) throw new InvalidInput(msg('admin.logs.notValidDate', { field }), field);
+    if (!at) throw new InvalidInput(msg('admin.logs.invalidDate', { field }), field);
     return at;
   };
   const from = bound(q.start_date, 'start_date', false);
   const to = bound(q.end_date, 'end_date', true);
-  if (from && to && from > to) throw new InvalidInput(msg('admin.logs.startDateMustNot'), 'start_date');
+  if (from && to && from > to) throw new InvalidInput(msg('admin.logs.startAfterEnd'), 'start_date');
   return { from, until: to ? new Date(to.getTime() + 1000) : undefined };
 }
 

@@ -50,7 +50,7 @@ const hitsList = (orm: Orm) =>
     id: menus.id,
   });
 
-export class MenuService {
+export class MenusService {
   private readonly db: Database;
   private readonly tz: string;
   private readonly all: ReturnType<typeof allMenus>;
@@ -113,7 +113,7 @@ export class MenuService {
   }
 
   async update(id: number, input: Static<typeof MenuUpdateBody>, locale: Locale): Promise<MenuRecord> {
-    if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: msg('admin.menus.sendAtLeastOne') });
+    if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: msg('admin.menus.nothingToChange') });
     await this.write(input.slug, async (tx) => {
       const [current] = await tx.orm.select().from(menus).where(eq(menus.id, id)).for('update');
       if (!current) throw notFound(id);
@@ -124,7 +124,7 @@ export class MenuService {
       }
       if (input.type === BUTTON && current.type !== BUTTON) {
         const [child] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
-        if (child) throw new InvalidInput(msg('admin.menus.menuHasChildrenButton', { id }), 'type');
+        if (child) throw new InvalidInput(msg('admin.menus.buttonWithChildren', { id }), 'type');
       }
       await tx.orm
         .update(menus)
@@ -156,7 +156,7 @@ export class MenuService {
       const [current] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.id, id)).for('update');
       if (!current) throw notFound(id);
       const [child] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
-      if (child) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.menus.menuStillHasChildren', { id }) });
+      if (child) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.menus.hasChildren', { id }) });
       await tx.orm.delete(menus).where(eq(menus.id, id));
     });
   }
@@ -165,8 +165,8 @@ export class MenuService {
   private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
     const [parent] = await tx.orm.select({ type: menus.type }).from(menus).where(eq(menus.id, parentId));
-    if (!parent) throw new InvalidInput(msg('admin.menus.parentIdDoesNot', { parentId }), 'parent_id');
-    if (parent.type === BUTTON) throw new InvalidInput(msg('admin.menus.parentIdButtonType', { parentId }), 'parent_id');
+    if (!parent) throw new InvalidInput(msg('admin.menus.unknownParent', { parentId }), 'parent_id');
+    if (parent.type === BUTTON) throw new InvalidInput(msg('admin.menus.parentIsButton', { parentId }), 'parent_id');
   }
 
   /** One transaction behind the tree lock; a duplicate slug becomes 30002. */
@@ -175,7 +175,7 @@ export class MenuService {
       return await treeTransaction(this.db, 'admin.menus', fn);
     } catch (err) {
       if (pgErrorCode(err) === UNIQUE_VIOLATION) {
-        throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.menus.menuWithSlugAlready', { slug: slug ?? '' }), details: { field: 'slug' } });
+        throw new AppError(E.ALREADY_EXISTS, { detail: msg('admin.menus.slugTaken', { slug: slug ?? '' }), details: { field: 'slug' } });
       }
       throw err;
     }
@@ -183,5 +183,5 @@ export class MenuService {
 }
 
 function notFound(id: number) {
-  return new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.menus.menuDoesNotExist', { id }) });
+  return new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.menus.menuNotFound', { id }) });
 }

@@ -71,7 +71,7 @@ function parseInfo(text: string): Map<string, string> {
   return fields;
 }
 
-export class SystemMonitor {
+export class MonitorService {
   private readonly dataDir: string;
   private readonly db: Database;
   private readonly redis: RedisConnections | undefined;

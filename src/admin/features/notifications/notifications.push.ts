@@ -15,8 +15,8 @@ import type { PubSub } from '../../../platform/cache/pubsub.ts';
 import type { Config } from '../../../platform/config.ts';
 import { E } from '../../errors.ts';
 import type { Guard, Principal } from '../../kernel/guard.ts';
-import { AUTH_CHANNEL, type AuthInvalidation, type SessionService } from '../../kernel/sessions.ts';
-import { NOTIFY_CHANNEL, viewOf, type NotificationMessage, type NotificationService, type PushMessage } from './notifications.service.ts';
+import { AUTH_CHANNEL, type AuthInvalidation, type Sessions } from '../../kernel/sessions.ts';
+import { NOTIFY_CHANNEL, viewOf, type NotificationMessage, type NotificationsService, type PushMessage } from './notifications.service.ts';
 import { LOCALES, msg, type Locale } from '../../../platform/i18n.ts';
 
 interface PushDeps {
@@ -24,9 +24,9 @@ interface PushDeps {
   kv: KvStore;
   pubsub: PubSub;
   logger: Logger;
-  sessions: SessionService;
+  sessions: Sessions;
   guard: Guard;
-  notifications: NotificationService;
+  notifications: NotificationsService;
 }
 
 export const TICKET_TTL_MS = 30_000;
@@ -123,7 +123,7 @@ export class NotificationPush {
     const grant = await this.identify(ticket, authorization, lang);
     if (this.hub.sessionFull(grant.sessionId)) {
       const max = this.deps.config.WS_MAX_SOCKETS_PER_SESSION;
-      throw new AppError(E.TOO_MANY_REQUESTS, { detail: msg('admin.notifications.sessionAlreadyHasOpen', { max }) });
+      throw new AppError(E.TOO_MANY_REQUESTS, { detail: msg('admin.notifications.tooManySockets', { max }) });
     }
     return grant;
   }
@@ -135,7 +135,7 @@ export class NotificationPush {
       if (!stored) throw new AppError(E.TOKEN_INVALID, { detail: msg('admin.notifications.ticketUnusable') });
       const { sid, uid, lang: ticketLang } = JSON.parse(stored) as { sid: number; uid: number; lang?: string };
       const session = await this.liveSession(sid);
-      if (!session || session.adminId !== uid) throw new AppError(E.TOKEN_REVOKED, { detail: msg('admin.notifications.sessionTicketHasEnded') });
+      if (!session || session.adminId !== uid) throw new AppError(E.TOKEN_REVOKED, { detail: msg('admin.notifications.ticketSessionEnded') });
       const ticketLocale = LOCALES.find((l) => l === ticketLang);
       return { userId: uid, sessionId: sid, expiresAt: session.expiresAt, epoch, lang: lang.asked ?? ticketLocale ?? lang.upgrade };
     }

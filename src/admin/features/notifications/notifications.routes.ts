@@ -21,7 +21,7 @@ import {
   SocketQuery,
   TicketReply,
 } from './notifications.schema.ts';
-import type { Audience, NotificationService } from './notifications.service.ts';
+import type { Audience, NotificationsService } from './notifications.service.ts';
 import { msg, type MessageKey } from '../../../platform/i18n.ts';
 import { localeOf } from '../../../platform/http/conventions.ts';
 
@@ -101,7 +101,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   }, async (request) => {
     const { title, content, admin_ids, role_id, all } = request.body;
     const targets = [admin_ids !== undefined, role_id !== undefined, all === true].filter(Boolean).length;
-    if (targets !== 1 || all === false) throw new InvalidInput(msg('admin.notifications.giveExactlyOneAudience'), 'admin_ids');
+    if (targets !== 1 || all === false) throw new InvalidInput(msg('admin.notifications.oneAudience'), 'admin_ids');
     const audience: Audience = admin_ids ? { adminIds: admin_ids } : role_id !== undefined ? { roleId: role_id } : { everyone: true };
     return ok(request, await notifications.send(audience, { title, content, kind: 'message', senderId: request.admin!.adminId }));
   });
@@ -152,7 +152,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
     },
     preHandler: async (request, reply) => {
       if (!originAllowed(request, ctx.platform.config)) {
-        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.notifications.pagesMayNotOpen', { origin: request.headers.origin }) });
+        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.notifications.originNotAllowed', { origin: request.headers.origin }) });
       }
       const lang = { asked: request.query.lang, upgrade: localeOf(request) };
       grants.set(request, { grant: await push.authenticate(request.query.ticket, request.headers.authorization, lang), reply });
@@ -169,7 +169,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       push.attach(socket, grant);
     },
     handler: async () => {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.notifications.endpointNeedsWebsocketUpgrade') });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.notifications.upgradeRequired') });
     },
   });
 };
@@ -178,7 +178,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
 const EXPORT_KINDS = new Set(['admins', 'orders']);
 
 /** The owner of an export task is told when it finished or failed. */
-function hookExportTasks(tasks: ExportTasks, notifications: NotificationService, prefix: string) {
+function hookExportTasks(tasks: ExportTasks, notifications: NotificationsService, prefix: string) {
   tasks.onSettled(async (task) => {
     if (task.owner_id === null) return;
     const kind = EXPORT_KINDS.has(task.kind) ? msg(`admin.notifications.system.exportKind.${task.kind}` as MessageKey) : task.kind;

@@ -16,10 +16,9 @@ import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
 import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
-import { sortBy } from '../../../platform/db/order.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
+import { p } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
-import { offsetOf } from '../../../platform/http/schemas.ts';
 import { admins, notificationRecipients, notifications, roles } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { NewNotification, NotificationKind, Notifier } from '../../kernel/notifier.ts';
@@ -129,18 +128,39 @@ const toRecord = (r: RecordRow, locale: Locale): Static<typeof NotificationRecor
 /** Rolls the transaction back when nobody would receive the notification. */
 class NoRecipients extends Error {}
 
-const ORDER_COLUMNS = { id: notificationRecipients.notificationId, created_at: notifications.createdAt } as const;
+/**
+ * An administrator's notifications (filter `admin_id`, always given), read or unread ones
+ * (`is_read`); the count statement also counts the unread ones of all of them.
+ */
+const inboxList = (orm: Orm) => {
+  const r = notificationRecipients;
+  return pagedList(orm, {
+    name: 'notifications',
+    rows: (orm) => orm.select(RECORD_COLUMNS).from(r).innerJoin(notifications, eq(notifications.id, r.notificationId)).$dynamic(),
+    table: r,
+    filters: {
+      admin_id: (x) => eq(r.adminId, x),
+      is_read: { inline: (v: '0' | '1') => (v === '1' ? isNotNull(r.readAt) : isNull(r.readAt)) },
+    },
+    count: (orm, where) => orm.select({
+      n: sql<number>`count(*) FILTER (WHERE ${where('is_read') ?? sql`true`})::int`,
+      unread: sql<number>`count(*) FILTER (WHERE ${isNull(r.readAt)})::int`,
+    }).from(r).where(where('admin_id')),
+    sort: { id: r.notificationId, created_at: notifications.createdAt },
+    id: r.notificationId,
+  });
+};
 
 /** A notification's message (placeholder `id`). */
 const messageOf = (orm: Orm) =>
   orm.select(MESSAGE_COLUMNS)
     .from(notifications).where(eq(notifications.id, p('id'))).prepare('notification_message');
 
-export class NotificationService implements Notifier {
+export class NotificationsService implements Notifier {
   private readonly db: Database;
   private readonly pubsub: PubSub;
   private readonly logger: Logger;
-  private readonly lists = new Statements<ReturnType<NotificationService['listStatements']>>();
+  private readonly inbox: ReturnType<typeof inboxList>;
   private readonly messageOf: ReturnType<typeof messageOf>;
 
   constructor(deps: { db: Database; pubsub: PubSub; logger: Logger }) {
@@ -148,6 +168,7 @@ export class NotificationService implements Notifier {
     this.pubsub = deps.pubsub;
     this.logger = deps.logger;
     this.messageOf = messageOf(this.db.orm);
+    this.inbox = inboxList(this.db.orm);
   }
 
   /**
@@ -209,7 +230,7 @@ export class NotificationService implements Notifier {
       });
     } catch (err) {
       if (!(err instanceof NoRecipients)) throw err;
-      if (strict) throw new AppError(E.OPERATION_FAILED, { detail: msg('admin.notifications.nobodyNotifyAudienceHas') });
+      if (strict) throw new AppError(E.OPERATION_FAILED, { detail: msg('admin.notifications.emptyAudience') });
       return null;
     }
     const notification: NotificationMessage = {
@@ -283,31 +304,10 @@ export class NotificationService implements Notifier {
     return row ? messageOfRow(row) : undefined;
   }
 
-  /** The page and the counts of a list of shape `q` (the read filter, the sort), on the placeholders `admin_id`, `limit`, `offset`. */
-  private listStatements(q: Static<typeof NotificationListQuery>) {
-    const r = notificationRecipients;
-    const readFilter = q.is_read === '1' ? isNotNull(r.readAt) : q.is_read === '0' ? isNull(r.readAt) : undefined;
-    return {
-      page: this.db.orm.select(RECORD_COLUMNS).from(r).innerJoin(notifications, eq(notifications.id, r.notificationId))
-        .where(and(eq(r.adminId, p('admin_id')), readFilter))
-        .orderBy(...sortBy(q.order_by, ORDER_COLUMNS, r.notificationId))
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare('notifications_page'),
-      counts: this.db.orm.select({
-        total: sql<number>`count(*) FILTER (WHERE ${readFilter ?? sql`true`})::int`,
-        unread: sql<number>`count(*) FILTER (WHERE ${isNull(r.readAt)})::int`,
-      }).from(r).where(eq(r.adminId, p('admin_id'))).prepare('notifications_counts'),
-    };
-  }
-
   /** One page of an administrator's notifications (in `locale`), the filtered total and the unread count. */
   async list(adminId: number, q: Static<typeof NotificationListQuery>, locale: Locale) {
-    const params = new Params().set('admin_id', adminId).shape(`read:${q.is_read ?? ''}`).shape(q.order_by)
-      .set('limit', q.page_size).set('offset', offsetOf(q));
-    const { page, counts: countsOf } = this.lists.get(params.key, () => this.listStatements(q));
-    const [rows, [counts]] = await Promise.all([page.execute(params.values), countsOf.execute(params.values)]);
-    return { list: rows.map((r) => toRecord(r, locale)), total: counts?.total ?? 0, unread: counts?.unread ?? 0 };
+    const { rows, total, unread } = await this.inbox.page({ admin_id: adminId, is_read: q.is_read }, q);
+    return { list: rows.map((r) => toRecord(r, locale)), total, unread };
   }
 
   /** Marks one of the administrator's notifications read (kept from the first time); 404 when it is not theirs. */
@@ -324,7 +324,7 @@ export class NotificationService implements Notifier {
        FROM u JOIN admin.notifications n ON n.id = u.notification_id`,
       [adminId, id],
     );
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.notifications.noNotification', { id }) });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.notifications.notificationNotFound', { id }) });
     return toRecord(row, locale);
   }
 

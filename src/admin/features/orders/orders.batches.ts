@@ -282,11 +282,11 @@ export interface Refused {
 }
 
 const duplicateOf = (batch: Batch, at: number, requestId: string, other: string): Refused =>
-  ({ row: batch.rows[at]!, at, request_id: requestId, reason: msg('admin.orders.duplicateRequestIdOrder', { other }), duplicate: true });
+  ({ row: batch.rows[at]!, at, request_id: requestId, reason: msg('admin.orders.duplicateRequestId', { other }), duplicate: true });
 const numberTaken = (batch: Batch, at: number, requestId: string, orderNo: string, generated: boolean): Refused => ({
   row: batch.rows[at]!,
   at,
   request_id: requestId,
-  reason: generated ? msg('admin.orders.orderNumberDrawnWas') : msg('admin.orders.orderNoExistsAlready', { orderNo }),
+  reason: generated ? msg('admin.orders.orderNoCollision') : msg('admin.orders.orderNoTaken', { orderNo }),
   duplicate: false,
 });

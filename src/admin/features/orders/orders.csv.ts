@@ -61,7 +61,7 @@ export type ColumnIndex = Readonly<Record<OrderCsvColumn, number>>;
  */
 export function readHeader(cells: readonly string[]):
   { ok: true; index: ColumnIndex; width: number; ignored: number } | { ok: false; problem: Msg; binary?: boolean } {
-  if (cells.some((c) => BINARY.test(c))) return { ok: false, problem: msg('admin.orders.fileNotCsvText'), binary: true };
+  if (cells.some((c) => BINARY.test(c))) return { ok: false, problem: msg('admin.orders.notCsvText'), binary: true };
   const index: Partial<Record<OrderCsvColumn, number>> = {};
   const unknown: string[] = [];
   const repeated: string[] = [];
@@ -77,10 +77,10 @@ export function readHeader(cells: readonly string[]):
   });
   const expected = `the first record must be the header, with the columns ${ORDER_CSV_COLUMNS.join(',')} (required: ${REQUIRED_IMPORT_COLUMNS.join(', ')})`;
   const show = (names: string[]) => names.slice(0, 5).map((n) => JSON.stringify(n.slice(0, 40))).join(', ');
-  if (unknown.length > 0) return { ok: false, problem: msg('admin.orders.unknownColumnS', { value: show(unknown), expected }) };
-  if (repeated.length > 0) return { ok: false, problem: msg('admin.orders.columnSAppearMore', { value: show(repeated) }) };
+  if (unknown.length > 0) return { ok: false, problem: msg('admin.orders.unknownColumns', { value: show(unknown), expected }) };
+  if (repeated.length > 0) return { ok: false, problem: msg('admin.orders.repeatedColumns', { value: show(repeated) }) };
   const missing = REQUIRED_IMPORT_COLUMNS.filter((c) => index[c] === undefined);
-  if (missing.length > 0) return { ok: false, problem: msg('admin.orders.missingColumnS', { missing, expected }) };
+  if (missing.length > 0) return { ok: false, problem: msg('admin.orders.missingColumns', { missing, expected }) };
   for (const c of ORDER_CSV_COLUMNS) index[c] ??= -1;
   return { ok: true, index: index as ColumnIndex, width: cells.length, ignored };
 }
@@ -132,32 +132,32 @@ export function readOrderRecord(cells: readonly string[], index: ColumnIndex, wi
   const shownId = requestId === '' ? null : requestId.slice(0, 64);
   if (cells.length !== width) return { ok: false, problems: [msg('admin.orders.cellCount', { width, found: cells.length })], request_id: shownId };
   const problems: Msg[] = [];
-  if (requestId === '') problems.push(msg('admin.orders.requestIdRequiredImport'));
+  if (requestId === '') problems.push(msg('admin.orders.requestIdRequired'));
   let products: unknown;
   const productsText = cell('products');
   try {
     products = JSON.parse(productsText);
   } catch {
-    problems.push(msg('admin.orders.productsMustJsonArray'));
+    problems.push(msg('admin.orders.productsNotJsonArray'));
     products = undefined;
   }
   const checked = checkOrder({ user_id: cell('user_id'), amount: cell('amount'), products, request_id: requestId });
-  if (!checked.ok) problems.push(...checked.problems.filter((p) => products !== undefined || p.key !== 'admin.orders.productsMustListItems'));
+  if (!checked.ok) problems.push(...checked.problems.filter((p) => products !== undefined || p.key !== 'admin.orders.invalidProducts'));
   // PostgreSQL text cannot hold NUL: refused here rather than failing the whole batch.
-  if (checked.ok && checked.order.products.some((p) => p.product_name.includes('\u0000'))) problems.push(msg('admin.orders.productNameMustNot'));
+  if (checked.ok && checked.order.products.some((p) => p.product_name.includes('\u0000'))) problems.push(msg('admin.orders.productNameNul'));
 
   const orderNo = cell('order_no');
   if (orderNo !== '' && (orderNo.length > ORDER_NO.maxLength || !ORDER_NO_RE.test(orderNo))) {
-    problems.push(msg('admin.orders.orderNoMustLetters', { maxLength: ORDER_NO.maxLength }));
+    problems.push(msg('admin.orders.invalidOrderNo', { maxLength: ORDER_NO.maxLength }));
   }
   const statusText = cell('status');
   const status = (statusText === '' ? 'pending' : statusText) as OrderStatus;
-  if (!STATUSES.has(status)) problems.push(msg('admin.orders.statusMustOneEmpty', { ORDER_STATUSES }));
+  if (!STATUSES.has(status)) problems.push(msg('admin.orders.invalidStatus', { ORDER_STATUSES }));
   const paidAt = cell('paid_at');
   const createdAt = cell('created_at');
-  if (paidAt !== '' && !isDisplayTime(paidAt)) problems.push(msg('admin.orders.paidAtMustTime'));
-  if (paidAt !== '' && status !== 'paid') problems.push(msg('admin.orders.paidAtOnlyPaid'));
-  if (createdAt !== '' && !isDisplayTime(createdAt)) problems.push(msg('admin.orders.createdAtMustTime'));
+  if (paidAt !== '' && !isDisplayTime(paidAt)) problems.push(msg('admin.orders.invalidPaidAt'));
+  if (paidAt !== '' && status !== 'paid') problems.push(msg('admin.orders.paidAtNotPaid'));
+  if (createdAt !== '' && !isDisplayTime(createdAt)) problems.push(msg('admin.orders.invalidCreatedAt'));
 
   if (problems.length > 0 || !checked.ok) return { ok: false, problems, request_id: shownId };
   return {

@@ -2,13 +2,18 @@
 // (orders.csv.ts) by PostgreSQL itself. One SELECT formats every cell (display times, the
 // formula guard, the products as JSON) and `COPY (SELECT …) TO STDOUT` streams it to the
 // file: no per-row work in Node, memory bounded by the stream buffers. On PGlite, which cannot
-// stream COPY, the same SELECT is copied in keyset pages of PGLITE_PAGE rows.
+// stream COPY, the same SELECT is copied in keyset pages of PGLITE_PAGE rows. The filters are
+// the orders list's declaration (`ordersList`, orders.service.ts); the statements are Drizzle
+// SQL rendered as text with `$n` parameters (`rendered`), which COPY quotes into its text.
+import { and, sql, type SQL } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Database } from '../../../platform/db/database.ts';
+import { rendered } from '../../../platform/db/statements.ts';
 import type { CsvExportKind } from '../../../platform/jobs/export-tasks.ts';
+import { orderDetails, orders } from '../../db/schema.ts';
 import { ORDER_CSV_COLUMNS } from './orders.csv.ts';
 import type { OrderExportQuery, OrderOrderField } from './orders.schema.ts';
-import { ORDER_RANGE_MONTHS, orderFilter } from './orders.service.ts';
+import { ORDER_RANGE_MONTHS, orderFilterValues, ordersList, type OrdersList } from './orders.service.ts';
 
 export const ORDERS_EXPORT_KIND = 'orders';
 export const EXPORT_MAX_MONTHS = ORDER_RANGE_MONTHS;
@@ -22,7 +27,7 @@ export type OrderExportParams = Static<typeof OrderExportQuery> & { requested_at
 
 /** The task parameters of a request; invalid filters (a range over 3 months…) throw InvalidInput (400). */
 export function orderExportParams(q: Static<typeof OrderExportQuery>, tz: string, now = new Date()): OrderExportParams {
-  orderFilter(q, tz, 1, now);
+  orderFilterValues(q, tz, now);
   const params: OrderExportParams = { order_by: q.order_by, requested_at: now.toISOString() };
   for (const key of ['user_id', 'order_no', 'status', 'min_amount', 'max_amount', 'start_time', 'end_time'] as const) {
     if (q[key] !== undefined) Object.assign(params, { [key]: q[key] });
@@ -32,44 +37,45 @@ export function orderExportParams(q: Static<typeof OrderExportQuery>, tz: string
 
 /**
  * The sort key of each order_by field, with the type its text form casts back to (keyset
- * pages). The order is the list's (orderSort): ties by id, unpaid orders last either way.
+ * pages). The order is the list's: ties by id, unpaid orders last either way.
  */
-const SORT_KEYS: Record<Exclude<OrderOrderField, 'paid_at'>, { expr: string; type: string }> = {
-  id: { expr: 'o.id', type: 'bigint' },
-  order_no: { expr: 'o.order_no', type: 'text' },
-  user_id: { expr: 'o.user_id', type: 'bigint' },
-  amount: { expr: 'o.amount', type: 'numeric' },
-  status: { expr: 'o.status', type: 'text' },
-  created_at: { expr: 'o.created_at', type: 'timestamptz' },
-  updated_at: { expr: 'o.updated_at', type: 'timestamptz' },
+const SORT_KEYS: Record<Exclude<OrderOrderField, 'paid_at'>, { expr: SQL; type: string }> = {
+  id: { expr: sql`${orders.id}`, type: 'bigint' },
+  order_no: { expr: sql`${orders.orderNo}`, type: 'text' },
+  user_id: { expr: sql`${orders.userId}`, type: 'bigint' },
+  amount: { expr: sql`${orders.amount}`, type: 'numeric' },
+  status: { expr: sql`${orders.status}`, type: 'text' },
+  created_at: { expr: sql`${orders.createdAt}`, type: 'timestamptz' },
+  updated_at: { expr: sql`${orders.updatedAt}`, type: 'timestamptz' },
 };
 
-function sortOf(orderBy: string): { expr: string; type: string; direction: 'asc' | 'desc' } {
+function sortOf(orderBy: string): { expr: SQL; type: string; direction: 'asc' | 'desc' } {
   const [field, direction] = orderBy.split(':') as [OrderOrderField, 'asc' | 'desc'];
   if (field === 'paid_at') {
-    return { expr: `coalesce(o.paid_at, '${direction === 'asc' ? '' : '-'}infinity'::timestamptz)`, type: 'timestamptz', direction };
+    return { expr: sql`coalesce(${orders.paidAt}, ${sql.raw(`'${direction === 'asc' ? '' : '-'}infinity'`)}::timestamptz)`, type: 'timestamptz', direction };
   }
   return { ...SORT_KEYS[field], direction };
 }
 
 /** Text that a spreadsheet would run as a formula gets a leading quote (reversibly, see csv.ts). */
-const guard = (x: string) => `CASE WHEN left(ltrim(${x}, ''''), 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${x} ELSE ${x} END`;
+const guard = (x: SQL) => sql`CASE WHEN left(ltrim(${x}, ''''), 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${x} ELSE ${x} END`;
 
 /** The cells of ORDER_CSV_COLUMNS, in that order. */
-function selectList(tz: string): string {
-  const display = (x: string) => `to_char(${x} AT TIME ZONE ${tz}, 'YYYY-MM-DD HH24:MI:SS')`;
-  const cells: Record<(typeof ORDER_CSV_COLUMNS)[number], string> = {
-    order_no: guard('o.order_no'),
-    request_id: guard('o.request_id'),
-    user_id: 'o.user_id',
-    amount: 'o.amount',
-    status: 'o.status',
-    paid_at: display('o.paid_at'),
-    created_at: display('o.created_at'),
-    products: `(SELECT json_agg(json_build_object('product_id', d.product_id, 'product_name', d.product_name, 'price', d.price, 'quantity', d.quantity) ORDER BY d.id)
-      FROM admin.order_details d WHERE d.order_id = o.id)`,
+function selectList(tz: string): SQL {
+  const display = (x: SQL) => sql`to_char(${x} AT TIME ZONE ${tz}::text, 'YYYY-MM-DD HH24:MI:SS')`;
+  const d = orderDetails;
+  const cells: Record<(typeof ORDER_CSV_COLUMNS)[number], SQL> = {
+    order_no: guard(sql`${orders.orderNo}`),
+    request_id: guard(sql`${orders.requestId}`),
+    user_id: sql`${orders.userId}`,
+    amount: sql`${orders.amount}`,
+    status: sql`${orders.status}`,
+    paid_at: display(sql`${orders.paidAt}`),
+    created_at: display(sql`${orders.createdAt}`),
+    products: sql`(SELECT json_agg(json_build_object('product_id', ${d.productId}, 'product_name', ${d.productName}, 'price', ${d.price}, 'quantity', ${d.quantity}) ORDER BY ${d.id})
+      FROM ${d} WHERE ${d.orderId} = ${orders.id})`,
   };
-  return ORDER_CSV_COLUMNS.map((c) => cells[c]).join(',\n  ');
+  return sql.join(ORDER_CSV_COLUMNS.map((c) => cells[c]), sql`,\n  `);
 }
 
 interface Key {
@@ -77,57 +83,58 @@ interface Key {
   id: number;
 }
 
-/** The filters (the list's WHERE clause, shared) and, for PGlite pages, the keyset range after `after` and up to `through`. */
-function whereOf(p: OrderExportParams, tz: string, range: { after?: Key | undefined; through?: Key | undefined }) {
-  const filter = orderFilter(p, tz, 1, new Date(p.requested_at));
-  const values = [...filter.params];
-  const param = (v: unknown) => `$${values.push(v)}`;
+/** The list's filters and, for PGlite pages, the keyset range after `after` and up to `through`. */
+function whereOf(list: OrdersList, p: OrderExportParams, tz: string, range: { after?: Key | undefined; through?: Key | undefined }) {
+  const values = orderFilterValues(p, tz, new Date(p.requested_at));
   const sort = sortOf(p.order_by);
-  const where = [filter.where];
-  const at = (k: Key) => `(${param(k.key)}::${sort.type}, ${param(k.id)}::bigint)`;
   const [after, through] = sort.direction === 'asc' ? ['>', '<='] : ['<', '>='];
-  if (range.after) where.push(`(${sort.expr}, o.id) ${after} ${at(range.after)}`);
-  if (range.through) where.push(`(${sort.expr}, o.id) ${through} ${at(range.through)}`);
-  return { where: where.join(' AND '), values, param, orderBy: `${sort.expr} ${sort.direction}, o.id ${sort.direction}`, sort };
+  const keyset = (op: string, k: Key | undefined) =>
+    k && sql`(${sort.expr}, ${orders.id}) ${sql.raw(op)} (${k.key}::${sql.raw(sort.type)}, ${k.id}::bigint)`;
+  const params = list.params(values);
+  return {
+    where: and(list.where(values, params), keyset(after, range.after), keyset(through, range.through)),
+    params,
+    orderBy: sql`${sort.expr} ${sql.raw(sort.direction)}, ${orders.id} ${sql.raw(sort.direction)}`,
+    sort,
+  };
 }
 
 /** The export's SELECT: the CSV cells of the matching orders, in order (also the bench's COPY reference). */
-export function orderExportSelect(p: OrderExportParams, tz: string, range: { after?: Key | undefined; through?: Key | undefined } = {}) {
-  const w = whereOf(p, tz, range);
-  const text = `SELECT ${selectList(`${w.param(tz)}::text`)}
-FROM admin.orders o
+export function orderExportSelect(list: OrdersList, p: OrderExportParams, tz: string, range: { after?: Key | undefined; through?: Key | undefined } = {}) {
+  const w = whereOf(list, p, tz, range);
+  const { text, params } = rendered(sql`SELECT ${selectList(tz)}
+FROM ${orders}
 WHERE ${w.where}
-ORDER BY ${w.orderBy}`;
-  return { text, values: w.values };
+ORDER BY ${w.orderBy}`, w.params.values);
+  return { text, values: params };
 }
 
 /** The sort key of the last order of the next PGlite page, or undefined when the rest fits in one. */
-async function pageEnd(db: Database, p: OrderExportParams, tz: string, after: Key | undefined): Promise<Key | undefined> {
-  const w = whereOf(p, tz, { after });
+async function pageEnd(db: Database, list: OrdersList, p: OrderExportParams, tz: string, after: Key | undefined): Promise<Key | undefined> {
+  const w = whereOf(list, p, tz, { after });
+  const { text, params } = rendered(sql`SELECT (${w.sort.expr})::text AS key, ${orders.id} AS id FROM ${orders} WHERE ${w.where}
+     ORDER BY ${w.orderBy} OFFSET ${sql.raw(String(PGLITE_PAGE - 1))} LIMIT 1`, w.params.values);
   // Raw: the keyset of the export's own SELECT (its filter text is the one COPY runs).
-  const [row] = await db.query<{ key: string; id: number }>(
-    `SELECT (${w.sort.expr})::text AS key, o.id FROM admin.orders o WHERE ${w.where}
-     ORDER BY ${w.orderBy} OFFSET ${PGLITE_PAGE - 1} LIMIT 1`,
-    w.values,
-  );
+  const [row] = await db.query<Key>(text, params);
   return row;
 }
 
 export function ordersExportKind(db: Database, tz: string): CsvExportKind {
+  const list = ordersList(db.orm);
   return {
     header: ORDER_CSV_COLUMNS,
     async *csv(raw, signal) {
       const p = raw as unknown as OrderExportParams;
       if (db.kind === 'postgres') {
-        const { text, values } = orderExportSelect(p, tz);
+        const { text, values } = orderExportSelect(list, p, tz);
         yield* db.copyOut(text, values);
         return;
       }
       let after: Key | undefined;
       for (;;) {
         signal.throwIfAborted();
-        const through = await pageEnd(db, p, tz, after);
-        const { text, values } = orderExportSelect(p, tz, { after, through });
+        const through = await pageEnd(db, list, p, tz, after);
+        const { text, values } = orderExportSelect(list, p, tz, { after, through });
         yield* db.copyOut(text, values);
         if (!through) return;
         after = through;
@@ -135,4 +142,3 @@ export function ordersExportKind(db: Database, tz: string): CsvExportKind {
     },
   };
 }
-

@@ -185,7 +185,7 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
       throw new Error('file too large');
     }
     if (previous) await take(previous);
-    if (!header) throw new AppError(E.VALIDATION, { detail: msg('admin.orders.fileEmptyExpectedCsv') });
+    if (!header) throw new AppError(E.VALIDATION, { detail: msg('admin.orders.importFileEmpty') });
     if (filling.count > 0) await submit();
     await inflight;
     await rejected!.flush();

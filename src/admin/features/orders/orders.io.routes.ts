@@ -109,11 +109,11 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
     preParsing: async (request) => {
       const type = String(request.headers['content-type'] ?? '').toLowerCase();
       if (!type.startsWith('multipart/form-data')) {
-        throw new AppError(E.UNSUPPORTED_MEDIA_TYPE, { detail: msg('admin.orders.sendMultipartFormData', { FILE_FIELD }) });
+        throw new AppError(E.UNSUPPORTED_MEDIA_TYPE, { detail: msg('admin.orders.multipartRequired', { FILE_FIELD }) });
       }
       const length = Number(request.headers['content-length']);
       if (Number.isFinite(length) && length > maxBytes + MULTIPART_OVERHEAD) {
-        throw new AppError(E.BODY_TOO_LARGE, { detail: msg('admin.orders.importLimitBytesOrder', { maxBytes }) });
+        throw new AppError(E.BODY_TOO_LARGE, { detail: msg('admin.orders.importLimit', { maxBytes }) });
       }
     },
   }, async (request, reply) => {
@@ -122,7 +122,7 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       const parts = request.parts({ limits: { fileSize: maxBytes, files: 1, fields: 0, parts: 1, fieldNameSize: 64, headerPairs: 20 } });
       for await (const part of parts) {
         if (part.type !== 'file' || part.fieldname !== FILE_FIELD) {
-          throw new AppError(E.VALIDATION, { detail: msg('admin.orders.onlyAcceptedPartFile', { FILE_FIELD, fieldname: part.fieldname.slice(0, 64) }) });
+          throw new AppError(E.VALIDATION, { detail: msg('admin.orders.unexpectedPart', { FILE_FIELD, fieldname: part.fieldname.slice(0, 64) }) });
         }
         summary = await importOrders(part.file, {
           db, adminId: request.admin!.adminId, logger: request.log, tz, batchRows: config.ORDER_IMPORT_BATCH_ROWS, signal: platform.stopping,
@@ -144,7 +144,7 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       }
       throw multipartParserError(err, () => msg('admin.orders.onlyFilePart', { FILE_FIELD }));
     }
-    if (!summary) throw new AppError(E.VALIDATION, { detail: msg('admin.orders.partWithCsvRequired', { FILE_FIELD }) });
+    if (!summary) throw new AppError(E.VALIDATION, { detail: msg('admin.orders.filePartRequired', { FILE_FIELD }) });
     const rejected = summary.failed > 0 ? rejectedPath(summary.id) : null;
     // The reply has the result too; the notification reaches the administrator's other tabs and devices.
     await ctx.notifications.notify(request.admin!.adminId, {

@@ -67,13 +67,13 @@ export function checkOrder(input: { user_id: unknown; amount: unknown; products:
   { ok: true; order: NormalizedOrder } | { ok: false; problems: Msg[] } {
   const problems: Msg[] = [];
   const userId = toPositiveInt(input.user_id);
-  if (userId === null) problems.push(msg('admin.orders.userIdMustPositive'));
+  if (userId === null) problems.push(msg('admin.orders.invalidUserId'));
   const amount = toCents(input.amount);
-  if (amount === null) problems.push(msg('admin.orders.amountMustNumberWith'));
+  if (amount === null) problems.push(msg('admin.orders.invalidAmount'));
   let requestId: string | undefined;
   if (input.request_id !== undefined && input.request_id !== null && input.request_id !== '') {
     if (typeof input.request_id !== 'string' || !REQUEST_ID_RE.test(input.request_id)) {
-      problems.push(msg('admin.orders.requestIdMustPrintable'));
+      problems.push(msg('admin.orders.invalidRequestId'));
     } else {
       requestId = input.request_id;
     }
@@ -81,26 +81,26 @@ export function checkOrder(input: { user_id: unknown; amount: unknown; products:
   const products: OrderItemInput[] = [];
   let total = 0n;
   if (!Array.isArray(input.products) || input.products.length === 0 || input.products.length > MAX_PRODUCTS) {
-    problems.push(msg('admin.orders.productsMustListItems', { MAX_PRODUCTS }));
+    problems.push(msg('admin.orders.invalidProducts', { MAX_PRODUCTS }));
   } else {
     input.products.forEach((raw: unknown, i) => {
       const at = `products[${i}]`;
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-        problems.push(msg('admin.orders.mustObjectWithProduct', { at }));
+        problems.push(msg('admin.orders.invalidProduct', { at }));
         return;
       }
       const item = raw as Record<string, unknown>;
       const unknownKeys = Object.keys(item).filter((k) => !['product_id', 'product_name', 'price', 'quantity'].includes(k));
-      if (unknownKeys.length > 0) problems.push(msg('admin.orders.hasUnknownFieldS', { at, unknownKeys }));
+      if (unknownKeys.length > 0) problems.push(msg('admin.orders.unknownProductFields', { at, unknownKeys }));
       const productId = toPositiveInt(item.product_id);
-      if (productId === null) problems.push(msg('admin.orders.productIdMustPositive', { at }));
+      if (productId === null) problems.push(msg('admin.orders.invalidProductId', { at }));
       const name = item.product_name;
       const nameOk = typeof name === 'string' && name.trim().length > 0 && [...name].length <= PRODUCT_NAME_MAX;
-      if (!nameOk) problems.push(msg('admin.orders.productNameMustNon', { at, PRODUCT_NAME_MAX }));
+      if (!nameOk) problems.push(msg('admin.orders.invalidProductName', { at, PRODUCT_NAME_MAX }));
       const price = toCents(item.price);
-      if (price === null) problems.push(msg('admin.orders.priceMustNumberWith', { at }));
+      if (price === null) problems.push(msg('admin.orders.invalidPrice', { at }));
       const quantity = toPositiveInt(item.quantity, QUANTITY_MAX);
-      if (quantity === null) problems.push(msg('admin.orders.quantityMustInteger', { at }));
+      if (quantity === null) problems.push(msg('admin.orders.invalidQuantity', { at }));
       if (productId !== null && nameOk && price !== null && quantity !== null) {
         total += price * BigInt(quantity);
         products.push({ product_id: productId, product_name: name, price: centsText(price), quantity });
@@ -108,7 +108,7 @@ export function checkOrder(input: { user_id: unknown; amount: unknown; products:
     });
   }
   if (problems.length === 0 && amount !== total) {
-    problems.push(msg('admin.orders.amountDoesNotEqual', { value: centsText(amount!), value2: centsText(total) }));
+    problems.push(msg('admin.orders.amountNotSum', { value: centsText(amount!), value2: centsText(total) }));
   }
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, order: { user_id: userId!, amount: centsText(amount!), request_id: requestId, products } };

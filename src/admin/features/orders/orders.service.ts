@@ -9,15 +9,16 @@
 // - `pending → paid | cancelled` only. Marking paid locks the order, picks the payment method
 //   and writes the payment record in the same transaction, so an order is paid at most once.
 import { randomUUID } from 'node:crypto';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, getTableColumns, gte, ilike, lte, sql, type Placeholder } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
 import type { Config } from '../../../platform/config.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
+import { atOrAfter, atOrBefore, pagedList, type FilterValues } from '../../../platform/db/list.ts';
 import { p } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
-import { offsetOf, parseOrderBy, parseTimeRange } from '../../../platform/http/schemas.ts';
+import { parseTimeRange } from '../../../platform/http/schemas.ts';
 import { addMonths } from '../../../platform/time.ts';
 import { admins, orderDetails, orders, paymentMethods, payments, type OrderDetailRow, type OrderRow, type OrderStatus, type PaymentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -42,66 +43,72 @@ export interface OrderLookup {
   order_no?: string | undefined;
 }
 
-/** admin.orders as the raw statements select it: the columns named and typed as in OrderRow. */
+/** admin.orders as the create's statement returns it: the columns named and typed as in OrderRow. */
 const ORDER_COLUMNS = `id, order_no AS "orderNo", request_id AS "requestId", user_id AS "userId", amount::text AS amount, status,
   created_by AS "createdBy", paid_at AS "paidAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** An order as read: its row and its creator's name (null when none, or that administrator was deleted). */
 export type OrderView = OrderRow & { createdByName: string | null };
 
-/**
- * The creator's name of the order row `o` (an alias or table name): a correlated subquery, so a
- * list stays one statement and its unqualified filter and column names stay unambiguous. The
- * nickname, or the username when the nickname is empty.
- */
-const creatorName = (o: string, column: string) =>
-  `(SELECT coalesce(nullif(a.nickname, ''), a.username) FROM admin.admins a WHERE a.id = ${o}.${column}) AS "createdByName"`;
-/** The same name in Drizzle, over a join of admin.admins. */
+/** The creator's name: the nickname, or the username when the nickname is empty (over admin.admins). */
 const CREATOR_NAME = sql<string | null>`coalesce(nullif(${admins.nickname}, ''), ${admins.username})`;
 
 /**
- * The WHERE clause (without `WHERE`) and parameters of the order filters, shared by the list
- * and the CSV export. Time range: both ends at most 3 months apart; only `start_time`: the
- * 3 months from it; only `end_time`: the 3 months up to it; neither: the last 3 months.
- * Invalid input throws InvalidInput (400, 30001). Placeholders start at `$${first}`.
+ * The filter values of the list and the CSV export: the time range resolved (both ends at most
+ * 3 months apart; only `start_time`: the 3 months from it; only `end_time`: the 3 months up to
+ * it; neither: the last 3 months). Invalid input throws InvalidInput (400, 30001).
  */
-export function orderFilter(q: OrderFilter, tz: string, first = 1, now = new Date()): { where: string; params: unknown[] } {
+export function orderFilterValues(q: OrderFilter, tz: string, now = new Date()): FilterValues<OrderFilters> {
   let { from, to } = parseTimeRange(q, tz, ORDER_RANGE_MONTHS);
   if (from && !to) to = addMonths(from, ORDER_RANGE_MONTHS);
   else if (!from && to) from = addMonths(to, -ORDER_RANGE_MONTHS);
   else if (!from && !to) from = addMonths(now, -ORDER_RANGE_MONTHS);
   if (q.min_amount !== undefined && q.max_amount !== undefined && q.min_amount > q.max_amount) {
-    throw new InvalidInput(msg('admin.orders.minAmountMustNot'), 'min_amount');
+    throw new InvalidInput(msg('admin.orders.amountRangeReversed'), 'min_amount');
   }
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  const add = (clause: (p: string) => string, value: unknown) => {
-    params.push(value);
-    clauses.push(clause(`$${first + params.length - 1}`));
-  };
-  add((p) => `created_at >= ${p}`, from);
-  if (to) add((p) => `created_at <= ${p}`, to);
-  if (q.status !== undefined) add((p) => `status = ${p}`, q.status);
-  if (q.user_id !== undefined) add((p) => `user_id = ${p}`, q.user_id);
-  if (q.order_no) add((p) => `order_no ILIKE ${p}`, contains(q.order_no));
-  // Numbers go to numeric as their decimal text: no binary rounding on the way.
-  if (q.min_amount !== undefined) add((p) => `amount >= ${p}::numeric`, String(q.min_amount));
-  if (q.max_amount !== undefined) add((p) => `amount <= ${p}::numeric`, String(q.max_amount));
-  return { where: clauses.join(' AND '), params };
+  return { ...q, from, to };
 }
 
+const orderFilters = {
+  from: atOrAfter(orders.createdAt),
+  to: atOrBefore(orders.createdAt),
+  status: (x: Placeholder) => eq(orders.status, x),
+  user_id: (x: Placeholder) => eq(orders.userId, x),
+  order_no: { param: contains, where: (x: Placeholder) => ilike(orders.orderNo, x) },
+  // Numbers go to numeric as their decimal text: no binary rounding on the way.
+  min_amount: { param: (n: number) => String(n), where: (x: Placeholder) => gte(orders.amount, sql`${x}::numeric`) },
+  max_amount: { param: (n: number) => String(n), where: (x: Placeholder) => lte(orders.amount, sql`${x}::numeric`) },
+};
+type OrderFilters = typeof orderFilters;
+
 /**
- * `ORDER BY` of the list for an allow-listed `order_by` (ties by id, same direction). Columns are
- * qualified: a bare name would sort by the select list's column of that name, and `amount` is
- * selected as text ("100.00" before "20.00").
+ * The orders list, whose filters the CSV export shares. The creator's name is a correlated
+ * subquery (run for the page's rows only, after the sort and limit), so the count reads the
+ * orders alone; its column comparison is a nested condition, which Drizzle keeps qualified.
  */
-export function orderSort(orderBy: string): string {
-  const { field, direction } = parseOrderBy<OrderOrderField>(orderBy);
-  const dir = direction === 'asc' ? 'ASC' : 'DESC';
-  if (field === 'id') return `orders.id ${dir}`;
-  const nulls = field === 'paid_at' ? ' NULLS LAST' : '';
-  return `orders.${field} ${dir}${nulls}, orders.id ${dir}`;
-}
+export const ordersList = (orm: Orm) =>
+  pagedList(orm, {
+    name: 'orders',
+    rows: (orm) => orm.select({
+      ...getTableColumns(orders),
+      createdByName: sql<string | null>`(SELECT ${CREATOR_NAME} FROM ${admins} WHERE ${eq(admins.id, orders.createdBy)})`,
+    }).from(orders).$dynamic(),
+    table: orders,
+    filters: orderFilters,
+    sort: {
+      id: orders.id,
+      order_no: orders.orderNo,
+      user_id: orders.userId,
+      amount: orders.amount,
+      status: orders.status,
+      created_at: orders.createdAt,
+      updated_at: orders.updatedAt,
+      paid_at: orders.paidAt,
+    } satisfies Record<OrderOrderField, unknown>,
+    id: orders.id,
+    nullsLast: ['paid_at'],
+  });
+export type OrdersList = ReturnType<typeof ordersList>;
 
 // Raw: one statement writes the order and its details (a CTE write), on the hot POST /orders.
 const CREATE_SQL = `
@@ -119,7 +126,8 @@ WITH o AS (
   ORDER BY x.n
   RETURNING id, order_id, product_id, product_name, price::text AS price, quantity
 )
-SELECT o.*, ${creatorName('o', '"createdBy"')}, d.id AS d_id, d.product_id AS d_product_id, d.product_name AS d_product_name, d.price AS d_price, d.quantity AS d_quantity
+SELECT o.*, (SELECT coalesce(nullif(a.nickname, ''), a.username) FROM admin.admins a WHERE a.id = o."createdBy") AS "createdByName",
+  d.id AS d_id, d.product_id AS d_product_id, d.product_name AS d_product_name, d.price AS d_price, d.quantity AS d_quantity
 FROM o JOIN d ON d.order_id = o.id
 ORDER BY d.id`;
 
@@ -146,10 +154,12 @@ export class OrdersService {
   private readonly db: Database;
   private readonly tz: string;
   private readonly reads: ReturnType<typeof readStatements>;
+  private readonly orders: OrdersList;
   constructor(deps: { db: Database; config: Config }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
     this.reads = readStatements(this.db.orm);
+    this.orders = ordersList(this.db.orm);
   }
 
   /**
@@ -180,27 +190,17 @@ export class OrdersService {
       const [existing] = await this.reads.byRequestId.execute({ request_id: requestId });
       if (existing) {
         throw new AppError(E.ALREADY_EXISTS, {
-          detail: msg('admin.orders.requestIdWasAlready', { requestId, orderNo: existing.orderNo }),
+          detail: msg('admin.orders.requestIdUsed', { requestId, orderNo: existing.orderNo }),
           details: { field: 'request_id', order_no: existing.orderNo },
         });
       }
       // The order holding that request_id was deleted meanwhile: the key is free again.
-      if (attempt >= INSERT_ATTEMPTS) throw new AppError(E.CREATE_FAILED, { detail: msg('admin.orders.orderCouldNotWritten') });
+      if (attempt >= INSERT_ATTEMPTS) throw new AppError(E.CREATE_FAILED, { detail: msg('admin.orders.writeFailed') });
     }
   }
 
   async list(q: OrderListInput): Promise<{ rows: OrderView[]; total: number }> {
-    const { where, params } = orderFilter(q, this.tz);
-    const n = params.length;
-    // Raw: the orders list is a measured hot path, and its filter is shared with the export's COPY.
-    const [rows, counted] = await Promise.all([
-      this.db.query<OrderView>(
-        `SELECT ${ORDER_COLUMNS}, ${creatorName('orders', 'created_by')} FROM admin.orders WHERE ${where} ORDER BY ${orderSort(q.order_by)} LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...params, q.page_size, offsetOf(q)],
-      ),
-      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin.orders WHERE ${where}`, params),
-    ]);
-    return { rows, total: counted[0]?.n ?? 0 };
+    return this.orders.page(orderFilterValues(q, this.tz), q);
   }
 
   /** The order and its details (one statement, one snapshot). */
@@ -218,7 +218,7 @@ export class OrdersService {
    */
   async setStatus(lookup: OrderLookup, status: OrderStatus, paymentMethodId?: number): Promise<{ order: OrderView; details: OrderDetailRow[]; payment: PaymentRow | null }> {
     if (paymentMethodId !== undefined && status !== 'paid') {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.orders.paymentMethodIdCan'), details: { field: 'payment_method_id' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.orders.paymentMethodOnlyWhenPaid'), details: { field: 'payment_method_id' } });
     }
     const { where, label } = lookupOf(lookup);
     for (let attempt = 1; ; attempt++) {
@@ -228,7 +228,7 @@ export class OrdersService {
           if (!current) throw notFound(label);
           if (current.status !== 'pending' || status === 'pending') {
             throw new AppError(E.UPDATE_FAILED, {
-              detail: msg('admin.orders.orderOnlyPendingOrder', { orderNo: current.orderNo, status: current.status }),
+              detail: msg('admin.orders.notPending', { orderNo: current.orderNo, status: current.status }),
               details: { field: 'status', current: current.status },
             });
           }
@@ -282,7 +282,7 @@ function lookupOf(lookup: OrderLookup) {
     return { where: eq(orders.orderNo, lookup.order_no), by: 'order_no' as const, key: lookup.order_no, label: msg('admin.orders.orderNumbered', { orderNo: lookup.order_no }) };
   }
   const id = Number(lookup.id);
-  if (!Number.isSafeInteger(id) || id < 1) throw new InvalidInput(msg('admin.orders.givePositiveOrderId'), 'id');
+  if (!Number.isSafeInteger(id) || id < 1) throw new InvalidInput(msg('admin.orders.invalidLookup'), 'id');
   return { where: eq(orders.id, id), by: 'id' as const, key: id, label: msg('admin.orders.orderWithId', { id }) };
 }
 
@@ -301,7 +301,7 @@ async function paymentMethodFor(tx: Executor, given: number | undefined): Promis
     .orderBy(asc(paymentMethods.sort), asc(paymentMethods.id)).limit(1).for('share');
   if (!m) {
     throw new AppError(E.UPDATE_FAILED, {
-      detail: msg('admin.orders.thereNoActivePayment'),
+      detail: msg('admin.orders.noActivePaymentMethod'),
       details: { field: 'payment_method_id' },
     });
   }

@@ -48,7 +48,7 @@ function writeError(err: unknown, code: string | undefined): unknown {
   if (err instanceof AppError || err instanceof InvalidInput) return err;
   const sqlState = pgErrorCode(err);
   if (sqlState === UNIQUE_VIOLATION) {
-    return new AppError(E.ALREADY_EXISTS, { detail: msg('admin.paymentMethods.paymentMethodWithCode', { code: code ?? '' }), details: { field: 'code' } });
+    return new AppError(E.ALREADY_EXISTS, { detail: msg('admin.paymentMethods.codeTaken', { code: code ?? '' }), details: { field: 'code' } });
   }
   // Drizzle's error message lists the parameters: the driver's does not.
   const cause = err instanceof DrizzleQueryError ? err.cause : err;
@@ -125,7 +125,7 @@ export class PaymentMethodsService {
     } catch (err) {
       const code = pgErrorCode(err);
       if (code === FOREIGN_KEY_VIOLATION || code === RESTRICT_VIOLATION) {
-        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.paymentMethods.paymentMethodHasPayment', { id }) });
+        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.paymentMethods.hasPayments', { id }) });
       }
       throw err;
     }
@@ -133,4 +133,4 @@ export class PaymentMethodsService {
   }
 }
 
-const notFound = (id: number) => new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.paymentMethods.noPaymentMethod', { id }) });
+const notFound = (id: number) => new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.paymentMethods.methodNotFound', { id }) });

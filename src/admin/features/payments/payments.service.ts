@@ -70,7 +70,7 @@ export class PaymentsService {
 
   async get(id: number): Promise<PaymentListRow> {
     const [row] = await this.paymentOf.execute({ id });
-    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.payments.noPaymentRecord', { id }) });
+    if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.payments.paymentNotFound', { id }) });
     return row;
   }
 }

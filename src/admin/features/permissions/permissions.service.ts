@@ -24,7 +24,7 @@ import type { DeclaredPermission } from '../../bootstrap.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
-import type { SessionService } from '../../kernel/sessions.ts';
+import type { Sessions } from '../../kernel/sessions.ts';
 
 type Row = typeof permissions.$inferSelect;
 
@@ -40,7 +40,7 @@ const ORDER_COLUMNS: Record<PermissionOrderField, AnyColumn> = {
   updated_at: permissions.updatedAt,
 };
 
-export class PermissionService extends GrantCatalogue<typeof permissions> {
+export class PermissionsService extends GrantCatalogue<typeof permissions> {
   protected readonly table = permissions;
   protected readonly noun = msg('noun.permission');
   protected readonly vanished = msg('admin.permissions.menuVanished');
@@ -62,7 +62,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
     id: permissions.id,
   });
 
-  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; declared: readonly DeclaredPermission[] }) {
+  constructor(deps: { db: Database; config: Config; sessions: Sessions; rbac: RbacService; declared: readonly DeclaredPermission[] }) {
     super(deps);
     this.declared = deps.declared;
   }
@@ -135,7 +135,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
       if (current.isSystem) {
         const fixed = (['slug', 'method', 'path'] as const).filter((f) => input[f] !== undefined && input[f] !== current[f]);
         if (fixed.length) {
-          throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.permissions.systemPermissionCannotChanged', { fixed, slug: current.slug }) });
+          throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.permissions.systemFieldsFixed', { fixed, slug: current.slug }) });
         }
       }
       await this.checkMenu(tx, input.menu_id);
@@ -163,7 +163,7 @@ export class PermissionService extends GrantCatalogue<typeof permissions> {
   async remove(caller: Principal, id: number) {
     await this.write(undefined, async (tx) => {
       const current = await this.rowOf(id, tx, true);
-      if (current.isSystem) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.permissions.systemPermissionCannotDeleted', { slug: current.slug }) });
+      if (current.isSystem) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.permissions.systemNotDeleted', { slug: current.slug }) });
       const affected = await this.holdersOf(tx, id);
       await tx.delete(permissions).where(eq(permissions.id, id));
       return { value: null, affected };

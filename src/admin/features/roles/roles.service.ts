@@ -43,7 +43,7 @@ const setsOf = (orm: Orm) => ({
   menus: orm.select().from(roleMenus).where(sql`${roleMenus.roleId} = any(${p('ids')})`).orderBy(asc(roleMenus.menuId)).prepare('role_menus_of'),
 });
 
-export class RoleService extends GrantCatalogue<typeof roles> {
+export class RolesService extends GrantCatalogue<typeof roles> {
   protected readonly table = roles;
   protected readonly noun = msg('noun.role');
   protected readonly vanished = msg('admin.roles.referenceVanished');
@@ -135,11 +135,11 @@ export class RoleService extends GrantCatalogue<typeof roles> {
       // The row lock makes a concurrent assignment of this role wait for (and then fail on) the delete.
       const current = await this.rowOf(id, tx, true);
       if (isSuperRole(current) || current.isSystem) {
-        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.systemRoleCannotDeleted', { slug: current.slug }) });
+        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.systemNotDeleted', { slug: current.slug }) });
       }
       const [held] = await tx.select({ n: count() }).from(adminRoles).where(eq(adminRoles.roleId, id));
       if ((held?.n ?? 0) > 0) {
-        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.roles.roleHeldByAdministrator', { slug: current.slug, value: held!.n }) });
+        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.roles.heldByAdministrators', { slug: current.slug, value: held!.n }) });
       }
       await tx.delete(roles).where(eq(roles.id, id));
       return { value: null, affected: [] };

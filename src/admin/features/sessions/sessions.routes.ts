@@ -30,7 +30,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
     },
   }, async (request) => {
     const result = await online.kick(request.admin!, [request.params.token_id]);
-    if (result.kicked.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.sessions.noLiveSession', { token_id: request.params.token_id }) });
+    if (result.kicked.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.sessions.sessionNotFound', { token_id: request.params.token_id }) });
     return ok(request, result);
   });
 

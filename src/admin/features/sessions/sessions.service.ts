@@ -12,7 +12,7 @@ import { admins, sessions } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
-import type { SessionService } from '../../kernel/sessions.ts';
+import type { Sessions } from '../../kernel/sessions.ts';
 import type { Notifier } from '../../kernel/notifier.ts';
 import type { OnlineQuery, OnlineSession } from './sessions.schema.ts';
 import { msg } from '../../../platform/i18n.ts';
@@ -38,7 +38,7 @@ const onlineList = (orm: Orm) =>
         .innerJoin(admins, eq(admins.id, sessions.adminId))
         .$dynamic(),
     table: sessions,
-    count: (orm) => orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).$dynamic(),
+    count: (orm, where) => orm.select({ n: count() }).from(sessions).innerJoin(admins, eq(admins.id, sessions.adminId)).where(where()),
     always: isNull(sessions.endedAt),
     filters: {
       now: { param: (at: Date) => at.toISOString(), where: (x) => gt(sessions.expiresAt, x) },
@@ -49,14 +49,14 @@ const onlineList = (orm: Orm) =>
     id: sessions.id,
   });
 
-export class OnlineAdminsService {
+export class SessionsService {
   private readonly db: Database;
   private readonly tz: string;
-  private readonly sessions: SessionService;
+  private readonly sessions: Sessions;
   private readonly rbac: RbacService;
   private readonly notifications: Notifier;
   private readonly online: ReturnType<typeof onlineList>;
-  constructor(deps: { db: Database; config: Config; sessions: SessionService; rbac: RbacService; notifications: Notifier }) {
+  constructor(deps: { db: Database; config: Config; sessions: Sessions; rbac: RbacService; notifications: Notifier }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
     this.sessions = deps.sessions;
@@ -87,7 +87,7 @@ export class OnlineAdminsService {
     const owners = await this.liveOwners(ids);
     for (const owner of owners) {
       if (owner.adminId !== caller.adminId && (await this.rbac.isProtected(owner.adminId))) {
-        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.sessions.sessionBelongsProtectedAdministrator', { id: owner.id, username: owner.username }) });
+        throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.sessions.protectedSession', { id: owner.id, username: owner.username }) });
       }
     }
     const kicked = await this.sessions.end(owners.map((o) => o.id), 'kicked');

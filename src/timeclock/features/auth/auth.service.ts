@@ -110,7 +110,7 @@ export class AuthService {
   async me(caller: Caller, locale: Locale): Promise<Static<typeof MeReply>> {
     const [row] = await this.account.execute({ id: caller.userId });
     // The route's hook has just checked the account; it can only have gone since.
-    if (!row) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.accountDisabledDeleted') });
+    if (!row) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.accountUnusable') });
     const device = row.device;
     return {
       userId: row.id,

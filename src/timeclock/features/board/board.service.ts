@@ -4,12 +4,12 @@
 // statement whatever the number of workers (and one for the alert counts) (worker_state → the clock-in event → its site and QR
 // code, and last_positions, all by primary key), so the console can poll it every few seconds;
 // the fence test is pure arithmetic on the rows.
-import { and, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
-import { p, Params, Statements } from '../../../platform/db/statements.ts';
+import { pagedList } from '../../../platform/db/list.ts';
 import { clockEvents, lastPositions, qrCodes, securityAlerts, sites, users, workerState } from '../../db/schema.ts';
 import type { Locale } from '../../../platform/i18n.ts';
 import { siteName } from '../../seeds.ts';
@@ -21,7 +21,7 @@ export class BoardService {
   private readonly db: Database;
   private readonly config: Config;
   private readonly trackingWindowSeconds: number;
-  private readonly boards = new Statements<ReturnType<BoardService['boardStatement']>>();
+  private readonly clockedIn;
   private readonly setupOf;
   private readonly alertCounts;
 
@@ -29,6 +29,43 @@ export class BoardService {
     this.db = db;
     this.config = config;
     this.trackingWindowSeconds = config.TRACKING_WINDOW_SECONDS;
+    // The workers clocked in, newest clock-in first; each row carries the total (a window count).
+    this.clockedIn = pagedList(db.orm, {
+      name: 'tc_board',
+      rows: (orm) =>
+        orm
+          .select({
+            id: users.id,
+            username: users.username,
+            fullName: users.fullName,
+            since: clockEvents.createdAt,
+            siteId: clockEvents.siteId,
+            siteName: sites.name,
+            siteIsDefault: sites.isDefault,
+            fence: sites.fence,
+            qrName: qrCodes.name,
+            position: lastPositions,
+            tracking: isTrackingWithin(this.trackingWindowSeconds),
+            total: sql<number>`count(*) OVER ()`.mapWith(Number),
+            now: sql<Date>`now()`.mapWith(clockEvents.createdAt),
+          })
+          .from(workerState)
+          .innerJoin(users, and(eq(users.id, workerState.userId), isNull(users.deletedAt)))
+          .leftJoin(clockEvents, eq(clockEvents.id, workerState.lastEventId))
+          .leftJoin(sites, eq(sites.id, clockEvents.siteId))
+          .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
+          .leftJoin(lastPositions, eq(lastPositions.userId, workerState.userId))
+          .$dynamic(),
+      table: workerState,
+      always: eq(workerState.state, 'clock_in'),
+      filters: {
+        site_id: (x) => eq(clockEvents.siteId, x),
+        search: { param: (s: string) => (s.trim() ? contains(s.trim()) : undefined), where: (x) => or(ilike(users.username, x), ilike(users.fullName, x)) },
+      },
+      sort: {},
+      id: users.id,
+      order: [sql`${clockEvents.createdAt} DESC NULLS LAST`, asc(users.id)],
+    });
     this.setupOf = db.orm
       .select({
         fenced: sql<number>`count(*) FILTER (WHERE ${sites.fence} IS NOT NULL)`.mapWith(Number),
@@ -67,45 +104,8 @@ export class BoardService {
     };
   }
 
-  private boardStatement(params: Params) {
-    return this.db.orm
-      .select({
-        id: users.id,
-        username: users.username,
-        fullName: users.fullName,
-        since: clockEvents.createdAt,
-        siteId: clockEvents.siteId,
-        siteName: sites.name,
-        siteIsDefault: sites.isDefault,
-        fence: sites.fence,
-        qrName: qrCodes.name,
-        position: lastPositions,
-        tracking: isTrackingWithin(this.trackingWindowSeconds),
-        total: sql<number>`count(*) OVER ()`.mapWith(Number),
-        now: sql<Date>`now()`.mapWith(clockEvents.createdAt),
-      })
-      .from(workerState)
-      .innerJoin(users, and(eq(users.id, workerState.userId), isNull(users.deletedAt)))
-      .leftJoin(clockEvents, eq(clockEvents.id, workerState.lastEventId))
-      .leftJoin(sites, eq(sites.id, clockEvents.siteId))
-      .leftJoin(qrCodes, eq(qrCodes.id, clockEvents.qrCodeId))
-      .leftJoin(lastPositions, eq(lastPositions.userId, workerState.userId))
-      .where(and(
-        eq(workerState.state, 'clock_in'),
-        params.has('site_id') ? eq(clockEvents.siteId, p('site_id')) : undefined,
-        params.has('search') ? or(ilike(users.username, p('search')), ilike(users.fullName, p('search'))) : undefined,
-      ))
-      .orderBy(sql`${clockEvents.createdAt} DESC NULLS LAST`, users.id)
-      .limit(p('limit'))
-      .prepare('tc_board');
-  }
-
   async board(q: Static<typeof BoardQuery>, locale: Locale): Promise<Static<typeof BoardReply>> {
-    const params = new Params()
-      .set('site_id', q.siteId)
-      .set('search', q.search?.trim() ? contains(q.search.trim()) : undefined)
-      .set('limit', q.limit);
-    const rows = await this.boards.get(params.key, () => this.boardStatement(params)).execute(params.values);
+    const rows = await this.clockedIn.first({ site_id: q.siteId, search: q.search }, q.limit);
     const workers = rows.map((r) => {
       const pos = r.position;
       return {

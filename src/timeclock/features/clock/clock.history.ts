@@ -58,7 +58,7 @@ export class ClockHistory {
   async history(userId: number, q: Static<typeof HistoryQuery>, locale: Locale): Promise<{ total: number; events: Static<typeof HistoryItem>[] }> {
     const from = q.from === undefined ? null : new Date(q.from);
     const to = q.to === undefined ? null : new Date(q.to);
-    if (from && to && from > to) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.clock.fromMustNotAfter'), details: { field: 'from' } });
+    if (from && to && from > to) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.clock.rangeReversed'), details: { field: 'from' } });
     const [user] = await this.liveWorker.execute({ user_id: userId });
     if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.workerNotFound', { userId }), details: { userId } });
     const { rows, total } = await this.historyList.page({ user_id: userId, from, to }, { page: q.page, page_size: q.limit, order_by: 'created_at:desc' });

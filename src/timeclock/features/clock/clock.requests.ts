@@ -56,7 +56,7 @@ export function replay(p: Punch, stored: StoredOutcome): ClockReply {
   const fields = (Object.keys(p.request) as (keyof CanonicalRequest)[]).filter((k) => stored.request[k] !== p.request[k]);
   if (fields.length > 0) {
     throw new AppError(E.CLIENT_EVENT_ID_REUSED, {
-      detail: msg('timeclock.clock.clienteventidWasUsedPunch', { clientEventId: p.clientEventId, fields }),
+      detail: msg('timeclock.clock.clientEventIdReused', { clientEventId: p.clientEventId, fields }),
       details: { field: 'clientEventId', clientEventId: p.clientEventId, fields },
     });
   }

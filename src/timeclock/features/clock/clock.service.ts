@@ -91,10 +91,10 @@ export class ClockService {
     const location = { latitude: input.latitude, longitude: input.longitude };
     const forced = input.qrCodeValue === FORCE_CLOCK_OUT && this.config.FORCE_CLOCK_OUT_ENABLED;
     if (forced && caller.userId !== input.userId) {
-      throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.clock.forceClockOutNeeds') });
+      throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.clock.forceClockOutOwnToken') });
     }
     if (forced && input.eventType !== 'clock_out') {
-      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.clock.forceClockOutOnly'), details: { field: 'eventType' } });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.clock.forceClockOutOnlyOut'), details: { field: 'eventType' } });
     }
     const punch = this.normalise(caller, input);
     if (punch.clientEventId) {
@@ -155,7 +155,7 @@ export class ClockService {
       // The schema's date-time format admits a few forms Date cannot read (`+02` offsets, leap seconds).
       if (Number.isNaN(capturedAt.getTime())) {
         throw new AppError(E.VALIDATION_ERROR, {
-          detail: msg('timeclock.clock.capturedatMustIsoDate'),
+          detail: msg('timeclock.clock.invalidCapturedAt'),
           details: { field: 'capturedAt' },
         });
       }
@@ -186,13 +186,13 @@ export class ClockService {
     const windowHours = this.config.CLOCK_CAPTURE_WINDOW_HOURS;
     if (p.capturedAt.getTime() > now + aheadSeconds * 1000) {
       return new AppError(E.VALIDATION_ERROR, {
-        detail: msg('timeclock.clock.capturedatMoreThanS', { aheadSeconds }),
+        detail: msg('timeclock.clock.capturedAtAhead', { aheadSeconds }),
         details: { field: 'capturedAt', reason: 'in the future', maxAheadSeconds: aheadSeconds },
       });
     }
     if (p.capturedAt.getTime() < now - windowHours * 3_600_000) {
       return new AppError(E.VALIDATION_ERROR, {
-        detail: msg('timeclock.clock.capturedatMoreThanH', { windowHours }),
+        detail: msg('timeclock.clock.capturedAtTooOld', { windowHours }),
         details: { field: 'capturedAt', reason: 'too old', windowHours },
       });
     }
@@ -222,7 +222,7 @@ export class ClockService {
           throw new Refused(
             { userId: input.userId, type: 'out_of_order_event', severity: 'low', details: { ...attempt, latestEventAt: now.latest.toISOString() } },
             new AppError(E.LATER_EVENT_RECORDED, {
-              detail: msg('timeclock.clock.laterEventAlreadyRecorded', { latest: now.latest.toISOString() }),
+              detail: msg('timeclock.clock.laterEventRecorded', { latest: now.latest.toISOString() }),
               details: { capturedAt: at.toISOString(), latestEventAt: now.latest.toISOString(), currentState: now.state },
             }),
           );

@@ -94,7 +94,7 @@ export class DevicesService implements DeviceBinding {
       await this.recordMismatch({ userId, deviceUuid: device, reason: outcome.reason, source: 'register' });
       if (outcome.reason === 'device_of_another_user') throw this.registeredElsewhere();
       throw new AppError(E.DEVICE_NOT_AUTHORIZED, {
-        detail: msg('timeclock.devices.anotherDeviceRegisteredWorker'),
+        detail: msg('timeclock.devices.otherDeviceBound'),
         details: { reason: outcome.reason },
       });
     }
@@ -128,7 +128,7 @@ export class DevicesService implements DeviceBinding {
     }
     const reason = bound ? 'bound_to_another_device' : 'device_of_another_user';
     await this.recordMismatch({ userId, deviceUuid: device, reason, source: 'validate' });
-    throw new AppError(E.DEVICE_NOT_AUTHORIZED, { detail: msg('timeclock.devices.deviceNotRegisteredUser'), details: { reason } });
+    throw new AppError(E.DEVICE_NOT_AUTHORIZED, { detail: msg('timeclock.devices.deviceNotBound'), details: { reason } });
   }
 
   /** Forgets a worker's binding (manager reset); the next login binds again. */
@@ -156,12 +156,12 @@ export class DevicesService implements DeviceBinding {
     const user = await this.user(userId);
     if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.devices.userNotFound', { userId }), details: { userId } });
     if (user.role !== 'worker') {
-      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.devices.managersAreNotBound'), details: { field: 'userId' } });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.devices.managersUnbound'), details: { field: 'userId' } });
     }
   }
 
   private registeredElsewhere() {
-    return new AppError(E.DEVICE_ALREADY_REGISTERED, { detail: msg('timeclock.devices.deviceRegisteredAnotherUser'), details: { field: 'deviceUuid' } });
+    return new AppError(E.DEVICE_ALREADY_REGISTERED, { detail: msg('timeclock.devices.deviceOfAnotherUser'), details: { field: 'deviceUuid' } });
   }
 }
 

@@ -34,7 +34,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
   }, async (request) => {
     const body = request.body;
     const caller = assertSelfOrManager(request, body.userId);
-    if (caller.userId !== body.userId) throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.location.positionCanReportedOnly') });
+    if (caller.userId !== body.userId) throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.location.ownDeviceOnly') });
     return service.update(body);
   });
 

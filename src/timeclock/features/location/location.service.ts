@@ -68,9 +68,9 @@ export class LocationService {
     if (body.timestamp !== undefined) {
       recordedAt = new Date(body.timestamp);
       // The schema admits RFC 3339 leap seconds (23:59:60), which Date cannot represent.
-      if (Number.isNaN(recordedAt.getTime())) throw new InvalidInput(msg('timeclock.location.timestampNotRepresentableDate'), 'timestamp');
-      if (recordedAt.getTime() > now + MAX_FUTURE_SKEW_MS) throw new InvalidInput(msg('timeclock.location.timestampMoreThanMinutes'), 'timestamp');
-      if (recordedAt.getTime() < now - MAX_SAMPLE_AGE_MS) throw new InvalidInput(msg('timeclock.location.timestampMoreThanDays'), 'timestamp');
+      if (Number.isNaN(recordedAt.getTime())) throw new InvalidInput(msg('timeclock.location.invalidTimestamp'), 'timestamp');
+      if (recordedAt.getTime() > now + MAX_FUTURE_SKEW_MS) throw new InvalidInput(msg('timeclock.location.timestampInFuture'), 'timestamp');
+      if (recordedAt.getTime() < now - MAX_SAMPLE_AGE_MS) throw new InvalidInput(msg('timeclock.location.timestampTooOld'), 'timestamp');
     }
     const sample: PositionSample = {
       userId: body.userId, latitude: body.latitude, longitude: body.longitude, accuracy: body.accuracy ?? null, source: body.source, recordedAt,

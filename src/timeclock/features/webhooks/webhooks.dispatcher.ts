@@ -11,6 +11,7 @@
 //
 // Delivery is at least once: a crash between the receiver's answer and the status update
 // sends the delivery again, with the same X-Webhook-Id. All times come from the database.
+import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../../platform/db/database.ts';
 import { backoffMs, LeaseTable, Poller, workerId } from '../../../platform/jobs/leases.ts';
@@ -47,7 +48,7 @@ const LEASE_MARGIN_MS = 30_000;
 const CLEANUP_EVERY_MS = 60 * 60_000;
 const USER_AGENT = 'fieldops-webhooks/1.0';
 /** Every change of a delivery's state is dated (the deliveries log shows it, and the retention counts from it). */
-const touched = () => ({ updated_at: 'now()' });
+const touched = () => ({ updated_at: sql`now()` });
 
 export class WebhookDispatcher {
   readonly instanceId = workerId();
@@ -125,7 +126,7 @@ export class WebhookDispatcher {
     const endpoint = (column: string) => `(SELECT e.${column} FROM timeclock.webhook_endpoints e WHERE e.id = job.endpoint_id) AS ${column}`;
     const claimed = await this.jobs.claim<Claimed>(this.o.db.query, this.instanceId, {
       limit: this.o.batchSize,
-      where: () => 'EXISTS (SELECT 1 FROM timeclock.webhook_endpoints e WHERE e.id = job.endpoint_id AND e.is_active)',
+      where: sql`EXISTS (SELECT 1 FROM timeclock.webhook_endpoints e WHERE e.id = job.endpoint_id AND e.is_active)`,
       set: touched,
       returning: `id, endpoint_id, event, payload, attempts, ${endpoint('url')}, ${endpoint('secret')}`,
     });
@@ -151,10 +152,10 @@ export class WebhookDispatcher {
         return;
       }
       if (result.ok) {
-        await this.jobs.settle(this.o.db.query, id, this.instanceId, 'delivered', (p) => ({
-          delivered_at: 'now()',
-          last_status_code: p(result.status),
-          last_error: 'NULL',
+        await this.jobs.settle(this.o.db.query, id, this.instanceId, 'delivered', () => ({
+          delivered_at: sql`now()`,
+          last_status_code: sql`${result.status}`,
+          last_error: sql`NULL`,
           ...touched(),
         }));
         return;
@@ -162,9 +163,9 @@ export class WebhookDispatcher {
       const delayMs = backoffMs(attempts, this.o.retryBaseMs, this.o.retryMaxMs);
       const status = await this.jobs.retry(this.o.db.query, id, this.instanceId, {
         delayMs,
-        giveUp: (p) => `now() >= created_at + make_interval(hours => ${p(this.o.maxAgeHours)}::int)`,
+        giveUp: sql`now() >= created_at + make_interval(hours => ${this.o.maxAgeHours}::int)`,
         failed: 'failed',
-        set: (p) => ({ last_status_code: p(result.status), last_error: p(result.error), ...touched() }),
+        set: () => ({ last_status_code: sql`${result.status}`, last_error: sql`${result.error}`, ...touched() }),
       });
       const log = { delivery: id, endpoint: Number(c.endpoint_id), attempt: attempts, status: result.status, error: result.error };
       if (status === 'failed') this.o.logger.warn(log, 'webhook delivery failed for good');
@@ -186,7 +187,7 @@ export class WebhookDispatcher {
   async cleanup(): Promise<number> {
     if (this.o.retentionDays === 0) return 0;
     const rows = await this.jobs.retire(this.o.db.query, {
-      where: (p) => `job.status IN ('delivered', 'failed') AND job.updated_at < now() - make_interval(days => ${p(this.o.retentionDays)}::int)`,
+      where: sql`job.status IN ('delivered', 'failed') AND job.updated_at < now() - make_interval(days => ${this.o.retentionDays}::int)`,
       limit: 10_000,
     });
     return rows.length;

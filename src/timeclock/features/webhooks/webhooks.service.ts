@@ -89,17 +89,17 @@ export class WebhooksService {
     try {
       parsed = new URL(url);
     } catch {
-      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlNotValidUrl'), details: { field: 'url' } });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.invalidUrl'), details: { field: 'url' } });
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlMustHttpHttps'), details: { field: 'url' } });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlNotHttp'), details: { field: 'url' } });
     }
     if (parsed.username || parsed.password) {
-      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlMustNotCarry'), details: { field: 'url' } });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlWithCredentials'), details: { field: 'url' } });
     }
     if (!this.allowPrivate) {
       const problem = privateHostProblem(parsed);
-      if (problem) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlWebhookAllowPrivate', { problem }), details: { field: 'url' } });
+      if (problem) throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.webhooks.urlNotPublic', { problem }), details: { field: 'url' } });
     }
     return parsed.toString();
   }
@@ -180,7 +180,7 @@ export class WebhooksService {
         .where(eq(webhookEndpoints.id, original.endpointId))
         .for('share');
       if (!endpoint?.isActive) {
-        throw new AppError(E.CONFLICT, { detail: msg('timeclock.webhooks.endpointInactiveActivateFirst'), details: { webhookId: original.endpointId } });
+        throw new AppError(E.CONFLICT, { detail: msg('timeclock.webhooks.endpointInactive'), details: { webhookId: original.endpointId } });
       }
       const [row] = await tx.orm
         .insert(webhookDeliveries)

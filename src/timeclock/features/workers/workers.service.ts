@@ -164,7 +164,7 @@ export class WorkersService {
   /** Changes only the fields sent; `tagIds` replaces the set; `disabled` takes effect within a second. */
   async update(id: number, input: Static<typeof WorkerUpdateBody>): Promise<Static<typeof WorkerDetail>> {
     if (Object.values(input).every((v) => v === undefined)) {
-      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.workers.sendAtLeastOne') });
+      throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.workers.nothingToChange') });
     }
     const hash = input.password === undefined ? undefined : await hashPassword(input.password);
     const result = await this.db.transaction(async (tx) => {
@@ -268,6 +268,6 @@ const usernameTaken = (username: string) => (err: unknown): never => {
 };
 
 const tagTaken = (name: string) => (err: unknown): never => {
-  if (isUniqueViolation(err)) throw new AppError(E.CONFLICT, { detail: msg('timeclock.workers.tagNamedExists', { value: name.trim() }), details: { field: 'name' } });
+  if (isUniqueViolation(err)) throw new AppError(E.CONFLICT, { detail: msg('timeclock.workers.tagNameTaken', { value: name.trim() }), details: { field: 'name' } });
   throw err;
 };
