@@ -6,6 +6,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
+import type { TracedStatement } from '../src/platform/db/database.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { buildServer } from '../src/server.ts';
 import { ensureConsoleBuilt } from '../test/helpers/browser.ts';
@@ -221,4 +222,24 @@ export async function browserBenchServer(name: string, overrides: Record<string,
       await db?.drop();
     },
   };
+}
+
+/**
+ * The recorded statements in steps: a statement that started before the previous one ended
+ * (the route ran them together, as with Promise.all) joins its step; otherwise it starts a new one.
+ */
+export function concurrentGroups(statements: TracedStatement[]): TracedStatement[][] {
+  const sorted = [...statements].sort((a, b) => a.start - b.start);
+  const groups: TracedStatement[][] = [];
+  let groupEnd = -Infinity;
+  for (const s of sorted) {
+    if (groups.length > 0 && s.start < groupEnd) {
+      groups[groups.length - 1]!.push(s);
+      groupEnd = Math.max(groupEnd, s.end);
+    } else {
+      groups.push([s]);
+      groupEnd = s.end;
+    }
+  }
+  return groups;
 }

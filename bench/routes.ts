@@ -49,7 +49,7 @@ import { buildServer } from '../src/server.ts';
 import { ClockService } from '../src/timeclock/features/clock/clock.service.ts';
 import { LocationService } from '../src/timeclock/features/location/location.service.ts';
 import { SecurityEvents } from '../src/timeclock/kernel/security-events.ts';
-import { closedLoop, fmt, freshDatabase, median, pairFigures, pinServerAndClient, type ClosedLoad, type SideFigures } from './lib.ts';
+import { closedLoop, concurrentGroups, fmt, freshDatabase, median, pairFigures, pinServerAndClient, type ClosedLoad, type SideFigures } from './lib.ts';
 import { deviceUuid, seedRoutes, seedSizes, SITE_CENTRE, WORKER_PASSWORD } from './routes-seed.ts';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -400,26 +400,6 @@ interface Pair {
 
 function readTarget() {
   return db.kind === 'postgres' ? 0.8 : 0.75;
-}
-
-/**
- * The recorded statements in steps: a statement that started before the previous one ended
- * (the route ran them together, as with Promise.all) joins its step; otherwise it starts a new one.
- */
-function concurrentGroups(statements: TracedStatement[]): TracedStatement[][] {
-  const sorted = [...statements].sort((a, b) => a.start - b.start);
-  const groups: TracedStatement[][] = [];
-  let groupEnd = -Infinity;
-  for (const s of sorted) {
-    if (groups.length > 0 && s.start < groupEnd) {
-      groups[groups.length - 1]!.push(s);
-      groupEnd = Math.max(groupEnd, s.end);
-    } else {
-      groups.push([s]);
-      groupEnd = s.end;
-    }
-  }
-  return groups;
 }
 
 function row(cells: string[]) {

@@ -471,7 +471,8 @@ async function writeXlsx<R>(
   }
 }
 
-async function streamXlsx<R>(
+/** The XLSX writer itself (exported for bench/timesheets.ts, whose bare reference streams the same rows through it). */
+export async function streamXlsx<R>(
   kind: ExportKind<R>,
   params: Record<string, unknown>,
   file: WriteStream,
