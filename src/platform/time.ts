@@ -22,6 +22,7 @@ function parts(date: Date, tz: string) {
 // ends of a quarter holds for every instant in it: lists format their stamps by arithmetic
 // instead of one Intl call each (which cost a tenth of a list request's CPU).
 const QUARTER_MS = 900_000;
+const DAY_MS = 86_400_000;
 const OFFSETS_MAX = 10_000;
 const offsets = new Map<string, Map<number, number>>();
 
@@ -107,6 +108,13 @@ export function localDate(date: Date, tz: string): string {
   return (formatDisplay(date, tz) ?? '').slice(0, 10);
 }
 
+/** The local calendar day of an instant in `tz`, as days since 1970-01-01 (by arithmetic on the cached offset). */
+export function localDayNumber(date: Date, tz: string): number {
+  const ms = date.getTime();
+  const offset = quarterOffset(ms, tz);
+  return offset === undefined ? dayNumber(localDate(date, tz)) : Math.floor((ms + offset) / DAY_MS);
+}
+
 /**
  * `tz` when it is an IANA time zone, in the runtime's case when only the case differs
  * (`europe/berlin` → `Europe/Berlin`); an alias the runtime knows under an older name
@@ -121,7 +129,6 @@ export function canonicalTimeZone(tz: string): string | null {
   }
 }
 
-const DAY_MS = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 of a `YYYY-MM-DD` calendar date; NaN when it is not a real date. */
@@ -132,8 +139,17 @@ export function dayNumber(date: string): number {
   return new Date(ms).toISOString().slice(0, 10) === date ? ms / DAY_MS : Number.NaN;
 }
 
-/** The `YYYY-MM-DD` calendar date of a day number. */
-export const dateOfDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+const dates = new Map<number, string>();
+/** The `YYYY-MM-DD` calendar date of a day number (remembered: timesheets ask for the same days again and again). */
+export function dateOfDay(day: number): string {
+  let date = dates.get(day);
+  if (date === undefined) {
+    if (dates.size >= 10_000) dates.clear();
+    date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    dates.set(day, date);
+  }
+  return date;
+}
 
 /** ISO weekday of a day number: 1 = Monday … 7 = Sunday. */
 export const isoWeekday = (day: number): number => ((((day + 3) % 7) + 7) % 7) + 1;

@@ -14,7 +14,7 @@
 //   the sum less the deduction. Daily overtime is the paid time beyond the daily limit; weekly
 //   overtime is the regular time beyond the weekly limit, counted day by day through the week
 //   (weeks start on `weekStartsOn`), so no second is overtime twice.
-import { dateOfDay, dayNumber, isoWeekday, localDate } from '../../../platform/time.ts';
+import { dateOfDay, dayNumber, isoWeekday, localDayNumber } from '../../../platform/time.ts';
 
 export const ROUNDING_MODES = ['none', 'nearest', 'up', 'down'] as const;
 export type RoundingMode = (typeof ROUNDING_MODES)[number];
@@ -104,9 +104,9 @@ export function roundPaid(seconds: number, rounding: WorkRules['rounding']): num
   return f(seconds / step) * step;
 }
 
-/** The sessions of one worker's punches (in time order), each with the local date it belongs to. */
-export function sessionsOf(punches: readonly Punch[], rules: WorkRules, openUntil: Date | null): Array<SessionHours & { date: string }> {
-  const out: Array<SessionHours & { date: string }> = [];
+/** The sessions of one worker's punches (in time order), each with the local day (day number) it belongs to. */
+export function sessionsOf(punches: readonly Punch[], rules: WorkRules, openUntil: Date | null): Array<SessionHours & { day: number }> {
+  const out: Array<SessionHours & { day: number }> = [];
   const close = (start: Punch, end: Punch | null, until: Date | null) => {
     const stop = end?.at ?? until;
     const worked = stop && stop > start.at ? Math.floor((stop.getTime() - start.at.getTime()) / 1000) : 0;
@@ -116,7 +116,7 @@ export function sessionsOf(punches: readonly Punch[], rules: WorkRules, openUnti
     if (end?.forced) flags.push('forced');
     if (worked > rules.longSessionMinutes * 60) flags.push('long');
     out.push({
-      date: localDate(start.at, start.timezone),
+      day: localDayNumber(start.at, start.timezone),
       siteId: start.siteId,
       siteName: start.siteName,
       timezone: start.timezone,
@@ -191,11 +191,11 @@ export function timesheet(
   rules: WorkRules,
   range: { from: string; to: string; openUntil: Date | null },
 ): Timesheet {
-  const byDate = new Map<string, SessionHours[]>();
-  for (const { date, ...s } of sessionsOf(punches, rules, range.openUntil)) {
-    const list = byDate.get(date);
+  const byDay = new Map<number, SessionHours[]>();
+  for (const { day, ...s } of sessionsOf(punches, rules, range.openUntil)) {
+    const list = byDay.get(day);
     if (list) list.push(s);
-    else byDate.set(date, [s]);
+    else byDay.set(day, [s]);
   }
   const first = dayNumber(range.from);
   const last = dayNumber(range.to);
@@ -205,13 +205,12 @@ export function timesheet(
   let weekRegular = 0;
   const limit = rules.weeklyOvertimeAfterMinutes === null ? null : rules.weeklyOvertimeAfterMinutes * 60;
   for (let d = computeFrom; d <= last; d++) {
-    const date = dateOfDay(d);
-    const sessions = byDate.get(date);
+    const sessions = byDay.get(d);
     if (!sessions) {
-      if (d >= first) days.push({ date, ...zero(), flags: [], sessions: [] });
+      if (d >= first) days.push({ date: dateOfDay(d), ...zero(), flags: [], sessions: [] });
       continue;
     }
-    const day = dayOf(date, sessions, rules);
+    const day = dayOf(dateOfDay(d), sessions, rules);
     const start = weekStart(d, rules.weekStartsOn);
     if (start !== week) {
       week = start;

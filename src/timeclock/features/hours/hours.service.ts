@@ -93,7 +93,8 @@ const PUNCHES = `
   UNION ALL
   SELECT ${PUNCH_COLUMNS} FROM unnest($1::bigint[]) AS w(id)
   CROSS JOIN LATERAL (
-    SELECT * FROM timeclock.clock_events n WHERE n.user_id = w.id AND n.created_at >= $3 ORDER BY n.created_at, n.id LIMIT 1
+    SELECT n.user_id, n.event_type, n.created_at, n.site_id, n.late, n.forced FROM timeclock.clock_events n
+    WHERE n.user_id = w.id AND n.created_at >= $3 ORDER BY n.created_at, n.id LIMIT 1
   ) e LEFT JOIN timeclock.sites s ON s.id = e.site_id
   ORDER BY 1, 3`;
 
