@@ -3,11 +3,12 @@
 // administrator's authenticator, delete (protected accounts shown as such), and export as a task.
 import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Col, Form, Input, Modal, Popconfirm, Row, Select, Space, Switch, Tag, Tree, TreeSelect, Typography } from 'antd';
+import { Button, Card, Col, Form, Input, Popconfirm, Row, Select, Space, Switch, Tag, Tree, TreeSelect, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '../../../../shared/antd/feedback.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
+import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
 import { filtersFor, type PageOf } from '../../../../shared/list/params.ts';
 import { useList } from '../../../../shared/list/useList.ts';
@@ -147,7 +148,7 @@ export default function Admins() {
         />
       )}
       {resetting && <ResetPassword admin={resetting} onClose={() => setResetting(null)} />}
-      {unbinding && <UnbindAuthenticator admin={unbinding} onClose={(done) => { setUnbinding(null); if (done) refresh(); }} />}
+      {unbinding && <UnbindAuthenticator admin={unbinding} onClose={() => setUnbinding(null)} />}
     </Row>
   );
 }
@@ -174,16 +175,7 @@ function AdminForm({ admin, roles, departments, onClose }: {
     onSaved: onClose,
   });
   return (
-    <Modal
-      open
-      title={admin ? t('editTitle', { name: admin.username }) : t('createTitle')}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText={t('common:action.save')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={isPending}
-      destroyOnHidden
-    >
+    <FormModal form={form} title={admin ? t('editTitle', { name: admin.username }) : t('createTitle')} pending={isPending} onClose={onClose}>
       <Form<Values>
         name="admin-form"
         form={form}
@@ -211,7 +203,7 @@ function AdminForm({ admin, roles, departments, onClose }: {
         <Form.Item name="role_ids" label={t('roles')}><Select mode="multiple" options={roles} allowClear /></Form.Item>
         <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -223,32 +215,40 @@ function TreeSelectDepartments({ data, value, onChange }: { data: DepartmentOpti
 
 function ResetPassword({ admin, onClose }: { admin: Admin; onClose: () => void }) {
   const { t } = useTranslation(['admins', 'common']);
-  const [form] = Form.useForm<{ password: string }>();
-  const run = useAction();
+  const [form] = Form.useForm<Body<'/api/admin/admins/{id}/reset-password', 'put'>>();
+  const { submit, isPending } = useSave(form, {
+    save: (body) => unwrap(api.PUT('/api/admin/admins/{id}/reset-password', { params: { path: { id: admin.id } }, body })),
+    onSaved: onClose,
+  });
   return (
-    <Modal open title={t('resetTitle', { name: admin.username })} onCancel={onClose} onOk={() => form.submit()} okText={t('common:action.save')} cancelText={t('common:action.cancel')} destroyOnHidden>
+    <FormModal form={form} title={t('resetTitle', { name: admin.username })} pending={isPending} onClose={onClose}>
       <Typography.Paragraph type="secondary">{t('resetHint')}</Typography.Paragraph>
-      <Form name="admin-reset" form={form} layout="vertical" onFinish={(v) => void run(() => unwrap(api.PUT('/api/admin/admins/{id}/reset-password', { params: { path: { id: admin.id } }, body: v })), t('common:state.saved')).then((ok) => ok && onClose())}>
+      <Form name="admin-reset" form={form} layout="vertical" onFinish={submit}>
         <Form.Item name="password" label={t('newPassword')} rules={[{ required: true, min: 8, max: 128, message: t('passwordRule') }]}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
-function UnbindAuthenticator({ admin, onClose }: { admin: Admin; onClose: (done: boolean) => void }) {
+function UnbindAuthenticator({ admin, onClose }: { admin: Admin; onClose: () => void }) {
   const { t } = useTranslation(['admins', 'common']);
-  const [form] = Form.useForm<{ code: string }>();
-  const run = useAction();
+  const [form] = Form.useForm<Body<'/api/admin/admins/{id}/unbind-google-auth', 'post'>>();
+  const { submit, isPending } = useSave(form, {
+    save: (body) => unwrap(api.POST('/api/admin/admins/{id}/unbind-google-auth', { params: { path: { id: admin.id } }, body })),
+    success: t('common:state.done'),
+    invalidates: [adminsQuery.key],
+    onSaved: onClose,
+  });
   return (
-    <Modal open title={t('unbindTitle', { name: admin.username })} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('common:action.confirm')} cancelText={t('common:action.cancel')} destroyOnHidden>
+    <FormModal form={form} title={t('unbindTitle', { name: admin.username })} pending={isPending} onClose={onClose} okText={t('common:action.confirm')}>
       <Typography.Paragraph type="secondary">{t('unbindHint')}</Typography.Paragraph>
-      <Form name="admin-unbind" form={form} layout="vertical" onFinish={(v) => void run(() => unwrap(api.POST('/api/admin/admins/{id}/unbind-google-auth', { params: { path: { id: admin.id } }, body: v })), t('common:state.done')).then((ok) => ok && onClose(true))}>
+      <Form name="admin-unbind" form={form} layout="vertical" onFinish={submit}>
         <Form.Item name="code" label={t('yourCode')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('codeRule') }]}>
           <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

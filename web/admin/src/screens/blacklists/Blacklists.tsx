@@ -4,11 +4,12 @@
 // and delete the selected rules together (the reply says which were deleted and which were gone).
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Popconfirm, Space, Switch, Typography } from 'antd';
+import { App, Button, Card, Form, Input, Popconfirm, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '../../../../shared/antd/feedback.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
+import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
 import { messageOf } from '../../../../shared/feedback.ts';
 import type { PageOf } from '../../../../shared/list/params.ts';
@@ -147,16 +148,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
     onSaved: onClose,
   });
   return (
-    <Modal
-      open
-      title={rule ? t('editTitle', { ip: rule.ip }) : t('createTitle')}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText={t('common:action.save')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={isPending}
-      destroyOnHidden
-    >
+    <FormModal form={form} title={rule ? t('editTitle', { ip: rule.ip }) : t('createTitle')} pending={isPending} onClose={onClose}>
       <Form<Values>
         form={form}
         name="blacklist-rule"
@@ -175,6 +167,6 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
         <Form.Item name="remark" label={t('remark')} rules={[{ max: 255 }]}><Input.TextArea rows={2} showCount maxLength={255} /></Form.Item>
         <Form.Item name="status" label={t('active')} {...switchOneZero}><Switch /></Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

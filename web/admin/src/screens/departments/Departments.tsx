@@ -2,9 +2,10 @@
 // columns (filters by name and status in the URL) and its form (name, parent, leader, contact,
 // sort, status). The server refuses to delete a department that still has children or
 // administrators, and says so.
-import { Form, Input, InputNumber, Modal, Switch, TreeSelect } from 'antd';
+import { Form, Input, InputNumber, Switch, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { parentOptions, TreeScreen, findIn, type Editing, type TreeRow } from '../../../../shared/antd/TreeScreen.tsx';
+import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
 import { api, unwrap, type Body, type ListQuery } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
@@ -57,16 +58,7 @@ function DepartmentForm({ editing: { row, parentId }, tree, onClose }: { editing
   });
   const parentName = parentId ? findIn(tree, parentId)?.name : undefined;
   return (
-    <Modal
-      open
-      title={row ? t('editTitle', { name: row.name }) : parentName ? t('createChildTitle', { name: parentName }) : t('createTitle')}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText={t('common:action.save')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={isPending}
-      destroyOnHidden
-    >
+    <FormModal form={form} title={row ? t('editTitle', { name: row.name }) : parentName ? t('createChildTitle', { name: parentName }) : t('createTitle')} pending={isPending} onClose={onClose}>
       <Form<Values>
         form={form}
         name="departments-form"
@@ -88,6 +80,6 @@ function DepartmentForm({ editing: { row, parentId }, tree, onClose }: { editing
         </Form.Item>
         <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

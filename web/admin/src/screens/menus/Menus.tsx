@@ -3,9 +3,10 @@
 // cannot go under itself, and buttons hold no children; the server refuses it too). The server
 // refuses to delete a menu that still has children, and says so. A change may change the
 // signed-in administrator's own menu.
-import { AutoComplete, Form, Input, InputNumber, Modal, Radio, Space, Switch, Tag, TreeSelect } from 'antd';
+import { AutoComplete, Form, Input, InputNumber, Radio, Space, Switch, Tag, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { findIn, parentOptions, TreeScreen, type Editing, type TreeRow } from '../../../../shared/antd/TreeScreen.tsx';
+import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
 import { api, unwrap, type Body, type ListQuery } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
@@ -68,17 +69,7 @@ function MenuForm({ editing: { row, parentId }, tree, onClose }: { editing: Edit
   });
   const parent = parentId ? findIn(tree, parentId) : undefined;
   return (
-    <Modal
-      open
-      width={640}
-      title={row ? t('editTitle', { name: row.title }) : parent ? t('createChildTitle', { name: parent.title }) : t('createTitle')}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText={t('common:action.save')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={isPending}
-      destroyOnHidden
-    >
+    <FormModal form={form} width={640} title={row ? t('editTitle', { name: row.title }) : parent ? t('createChildTitle', { name: parent.title }) : t('createTitle')} pending={isPending} onClose={onClose}>
       <Form<Values>
         form={form}
         name="menus-form"
@@ -121,6 +112,6 @@ function MenuForm({ editing: { row, parentId }, tree, onClose }: { editing: Edit
           <Form.Item name="status" label={t('common:field.enabled')} style={{ flex: 1 }} {...switchOneZero}><Switch /></Form.Item>
         </div>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

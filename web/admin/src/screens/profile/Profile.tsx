@@ -58,7 +58,7 @@ const AUTHENTICATOR_CODE_WRONG = 10010;
 const PASSWORD_FIELDS = ['old_password', 'password_confirmation', 'password'] as const;
 
 /** The server names the field in its message (`old_password is incorrect`) rather than as `body.…`. */
-function passwordFieldErrors(err: unknown, t: Tr): { name: string; errors: string[] }[] {
+function passwordFieldErrors(err: unknown, t: Tr): { name: (typeof PASSWORD_FIELDS)[number]; errors: string[] }[] {
   const named = fieldErrorsOf(err, PASSWORD_FIELDS, t);
   if (named.length > 0 || !(err instanceof ApiError) || err.code !== 30001) return named;
   const name = PASSWORD_FIELDS.find((f) => new RegExp(`\\b${f}\\b`).test(err.message));
@@ -89,7 +89,7 @@ function ChangePassword() {
     }, t('common:state.saved'));
     setBusy(false);
     if (ok) form.resetFields();
-    else form.setFields(passwordFieldErrors(failure, t) as never);
+    else form.setFields(passwordFieldErrors(failure, t));
   };
   return (
     <Card title={t('password')}>
@@ -159,7 +159,8 @@ function Authenticator({ bound }: { bound: boolean }) {
     } else {
       // A wrong code is said next to the field, in words.
       const named = fieldErrorsOf(failure, ['code'], t);
-      form.setFields((named.length > 0 ? named : failure instanceof ApiError && (failure.code === 30001 || failure.code === AUTHENTICATOR_CODE_WRONG) ? [{ name: 'code', errors: [plainMessage(failure)] }] : []) as never);
+      const wrong = failure instanceof ApiError && (failure.code === 30001 || failure.code === AUTHENTICATOR_CODE_WRONG) ? failure : null;
+      form.setFields(named.length > 0 ? named : wrong ? [{ name: 'code' as const, errors: [plainMessage(wrong)] }] : []);
     }
   };
   const codeField = (
