@@ -59,12 +59,12 @@ function newest(dir: string): number {
   return latest;
 }
 
-/** Missing, or older than its own sources or the server's (whose schemas its types come from). */
+/** Missing, or older than its own sources, the kit both clients share (web/shared) or the server's (whose schemas its types come from). */
 function stale(client: Client): boolean {
   const stamp = path.join(client.dir, 'dist', STAMP);
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
-  return newest(client.dir) > built || newest(path.join(root, 'src')) > built;
+  return [client.dir, path.join(root, 'web/shared'), path.join(root, 'src')].some((dir) => newest(dir) > built);
 }
 
 async function openapiDocuments(): Promise<Map<string, unknown>> {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { apiErrorOf, fieldOf } from '../src/api/errors.ts';
 import { refreshDelay } from '../src/api/session.ts';
-import { readListParams, toQuery, writeListParams } from '../src/components/listParams.ts';
+import { readListParams, toQuery, writeListParams } from '../../shared/list/params.ts';
 
 test('a validation failure names its field; the envelope becomes an ApiError', () => {
   assert.equal(fieldOf('Parameter validation failed: body.username must match pattern "^[A-Za-z]+$"'), 'username');

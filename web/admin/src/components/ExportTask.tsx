@@ -7,7 +7,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, download, unwrap } from '../api/client.ts';
 import { addStrings } from '../i18n/index.ts';
-import { messageOf, useAction } from './feedback.tsx';
+import { useAction } from '../../../shared/antd/feedback.tsx';
+import { messageOf } from '../../../shared/feedback.ts';
 
 addStrings('export', {
   'en-US': {

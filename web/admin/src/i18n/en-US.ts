@@ -5,8 +5,10 @@ export default {
     search: 'Search', reset: 'Reset', create: 'Create', edit: 'Edit', delete: 'Delete', save: 'Save', cancel: 'Cancel',
     confirm: 'Confirm', refresh: 'Refresh', export: 'Export', import: 'Import', download: 'Download', view: 'View',
     enable: 'Enable', disable: 'Disable', back: 'Back', close: 'Close', retry: 'Retry', batchDelete: 'Delete selected',
+    addChild: 'Add child', expandAll: 'Expand all', collapseAll: 'Collapse all',
     signOut: 'Sign out', profile: 'Profile', reload: 'Reload',
   },
+  tree: { root: 'None (top level)' },
   state: {
     loading: 'Loading…', empty: 'Nothing here yet', emptyFiltered: 'Nothing matches these filters',
     error: 'This could not be loaded', saved: 'Saved', deleted: 'Deleted', done: 'Done',

@@ -1,48 +1,22 @@
-// Languages of the console: en-US and zh-CN. The choice is remembered, sets <html lang>, and is
-// sent as Accept-Language so that the server's messages come in the same language. Screens add
-// their own strings as a namespace (addStrings) when they load.
+// Languages of the console (the kit's bootstrap, web/shared/i18n.ts): en-US and zh-CN. Dates in
+// pickers and formatted dates (month and weekday names, first day of the week) follow the choice.
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { addStrings, initI18n } from '../../../shared/i18n.ts';
+import type { KitStrings } from '../../../shared/kitStrings.ts';
 import enUS from './en-US.ts';
 import zhCN from './zh-CN.ts';
 
-export const LANGUAGES = ['en-US', 'zh-CN'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { addStrings, LANGUAGES, setLanguage, type Language } from '../../../shared/i18n.ts';
 
-const KEY = 'fieldops.admin.language';
-
-function initial(): Language {
-  const stored = typeof localStorage === 'undefined' ? null : localStorage.getItem(KEY);
-  if (stored === 'en-US' || stored === 'zh-CN') return stored;
-  const browser = typeof navigator === 'undefined' ? '' : navigator.language;
-  return browser.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
-}
-
-void i18n.use(initReactI18next).init({
-  resources: { 'en-US': { common: enUS }, 'zh-CN': { common: zhCN } },
-  lng: initial(),
-  fallbackLng: 'en-US',
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-  returnNull: false,
+const i18n = initI18n({
+  storageKey: 'fieldops.admin.language',
+  common: { 'en-US': enUS, 'zh-CN': zhCN },
+  onLanguage: (language) => dayjs.locale(language === 'zh-CN' ? 'zh-cn' : 'en'),
 });
-if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
-// Dates in pickers and formatted dates (month and weekday names, first day of the week) follow.
-const dayjsLocale = (language: string) => (language === 'zh-CN' ? 'zh-cn' : 'en');
-dayjs.locale(dayjsLocale(i18n.language));
 
-export function setLanguage(language: Language): void {
-  localStorage.setItem(KEY, language);
-  document.documentElement.lang = language;
-  dayjs.locale(dayjsLocale(language));
-  void i18n.changeLanguage(language);
-}
-
-/** A screen's strings, as the namespace `ns` (the English ones are the fallback). */
-export function addStrings(ns: string, strings: { 'en-US': object; 'zh-CN': object }): void {
-  for (const lng of LANGUAGES) if (!i18n.hasResourceBundle(lng, ns)) i18n.addResourceBundle(lng, ns, strings[lng]);
-}
+// The kit's screens and messages in the console's words.
+const kit = (c: typeof enUS): KitStrings => ({ state: c.state, action: c.action, field: c.field, error: c.error, tree: c.tree });
+addStrings('kit', { 'en-US': kit(enUS), 'zh-CN': kit(zhCN) });
 
 export default i18n;

@@ -7,8 +7,10 @@ const zh: typeof en = {
     search: '查询', reset: '重置', create: '新建', edit: '编辑', delete: '删除', save: '保存', cancel: '取消',
     confirm: '确定', refresh: '刷新', export: '导出', import: '导入', download: '下载', view: '查看',
     enable: '启用', disable: '停用', back: '返回', close: '关闭', retry: '重试', batchDelete: '删除所选',
+    addChild: '新增下级', expandAll: '全部展开', collapseAll: '全部折叠',
     signOut: '退出登录', profile: '个人中心', reload: '刷新',
   },
+  tree: { root: '无（顶级）' },
   state: {
     loading: '加载中…', empty: '暂无数据', emptyFiltered: '没有符合条件的数据',
     error: '加载失败', saved: '已保存', deleted: '已删除', done: '已完成',

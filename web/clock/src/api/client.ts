@@ -5,36 +5,34 @@
 // (session.ts): an app that opens without one (a reload, a phone that reopens the app, possibly
 // offline) gets it from the refresh cookie before its first request (ensureToken), at start and
 // whenever the network comes back, so that punches kept while offline are sent once it does.
-import createClient from 'openapi-fetch';
+import { apiClient, type Result } from '../../../shared/api/client.ts';
+import type { BodyOf } from '../../../shared/list/params.ts';
+import { keepFresh } from '../../../shared/session.ts';
 import i18n from '../i18n/index.ts';
 import { apiErrorOf, ApiError, networkError } from './errors.ts';
 import type { paths } from './schema.gen.ts';
-import { endReason, getSession, onSessionChange, sessionOf, setSession, type Session } from './session.ts';
-
-export const api = createClient<paths>({ baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin });
+import { endReason, getSession, sessionOf, setSession, store, type EndReason, type Session } from './session.ts';
 
 const REFRESH_PATH = '/api/auth/refresh' as const;
 
-api.use({
-  async onRequest({ request }) {
-    const path = new URL(request.url).pathname;
-    if (!request.headers.has('authorization') && !path.startsWith('/api/auth/')) await ensureToken();
-    const session = getSession();
-    if (session?.token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${session.token}`);
-    request.headers.set('accept-language', i18n.language);
-    return request;
-  },
-  async onResponse({ response, request }) {
-    // Only a refusal of this app's current token ends the session (a request sent without one,
-    // before the refresh cookie could be tried, says nothing about the session).
-    const session = getSession();
-    if (response.status === 401 && session?.token && request.headers.get('authorization') === `Bearer ${session.token}`) {
-      const body = (await response.clone().json().catch(() => null)) as { code?: string } | null;
-      setSession(null, body?.code === 'TOKEN_EXPIRED' ? 'expired' : 'revoked');
-    }
-    return response;
+const endOf = (body: unknown): EndReason => ((body as { code?: string } | null)?.code === 'TOKEN_EXPIRED' ? 'expired' : 'revoked');
+
+const client = apiClient<paths, EndReason>({
+  session: store,
+  errorOf: (status, body, headers) => apiErrorOf(status, body, headers.get('retry-after')),
+  networkError,
+  // Only a refusal of this app's current token ends the session (a request sent without one,
+  // before the refresh cookie could be tried, says nothing about the session).
+  endOf401: endOf,
+  beforeRequest: async (path) => {
+    if (!path.startsWith('/api/auth/')) await ensureToken();
   },
 });
+
+export const { api } = client;
+
+/** The JSON body a path's method takes. */
+export type Body<P extends keyof paths, M extends 'post' | 'put' | 'patch'> = BodyOf<paths, P, M>;
 
 /**
  * A token for the remembered account when the app has none (nothing to do otherwise): one
@@ -66,27 +64,11 @@ async function restoreWith(s: Session): Promise<void> {
     if (next && next.userId === s.userId) return setSession(next);
     return setSession(null, 'revoked');
   }
-  if (response.status === 401) {
-    const body = (await response.json().catch(() => null)) as { code?: string } | null;
-    setSession(null, body?.code === 'TOKEN_EXPIRED' ? 'expired' : 'revoked');
-  }
-}
-
-interface Result<D> {
-  data?: D;
-  error?: unknown;
-  response: Response;
+  if (response.status === 401) setSession(null, endOf(await response.json().catch(() => null)));
 }
 
 async function settle<D>(pending: Promise<Result<D>>): Promise<{ data: D; response: Response }> {
-  let result: Result<D>;
-  try {
-    result = await pending;
-  } catch (err) {
-    throw err instanceof ApiError ? err : networkError(err);
-  }
-  const { data, error, response } = result;
-  if (!response.ok || error !== undefined) throw apiErrorOf(response.status, error ?? null, response.headers.get('retry-after'));
+  const { data, response } = await client.settle(pending);
   return { data: data as D, response };
 }
 
@@ -101,25 +83,16 @@ export async function callPage<D>(pending: Promise<Result<D>>): Promise<{ items:
   return { items: data, total: Number(response.headers.get('x-total-count') ?? 0) };
 }
 
-// The token is refreshed when 80 % of its life has passed (and again on wake, when a timer was late).
-let timer: ReturnType<typeof setTimeout> | undefined;
-function schedule(): void {
-  clearTimeout(timer);
-  const s = getSession();
-  if (!s?.token) return;
-  const due = Math.max(5_000, s.issuedAt + (s.expiresAt - s.issuedAt) * 0.8 - Date.now());
-  timer = setTimeout(() => void refresh(), Math.min(due, 2 ** 31 - 1));
-}
-async function refresh(): Promise<void> {
-  const s = getSession();
-  if (!s?.token) return;
+// The token is refreshed when 80 % of its life has passed (and again on wake, when a timer was
+// late); offline or rate limited, again a minute later while the token is still valid.
+const refreshDelay = (s: Session) => (s.token ? Math.max(5_000, s.issuedAt + (s.expiresAt - s.issuedAt) * 0.8 - Date.now()) : null);
+async function refresh(s: Session): Promise<number | void> {
   try {
     const { token } = await call(api.POST(REFRESH_PATH));
     const next = sessionOf(token, s.fullName);
     if (next) setSession(next);
   } catch (err) {
-    // Offline or rate limited: try again in a minute while the token is still valid.
-    if (err instanceof ApiError && (err.offline || err.status === 429 || err.status >= 500) && s.expiresAt > Date.now() + 60_000) timer = setTimeout(() => void refresh(), 60_000);
+    if (err instanceof ApiError && (err.offline || err.status === 429 || err.status >= 500) && s.expiresAt > Date.now() + 60_000) return 60_000;
   }
 }
 
@@ -139,8 +112,7 @@ async function clearCookie(): Promise<void> {
 }
 
 if (typeof window !== 'undefined') {
-  onSessionChange(schedule);
-  schedule();
+  keepFresh(store, refreshDelay, refresh);
   // An app opened without a token gets one now, or when the network comes back.
   void ensureToken();
   // A sign-out whose cookie could not be cleared then (no network).

@@ -9,7 +9,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
 import type { paths } from '../api/schema.gen.ts';
-import { fmt, QueryError, useAction, useUrlFilters, DataList } from './common.tsx';
+import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
+import { DataList } from '../../../shared/antd/DataList.tsx';
+import { fmt, useUrlFilters } from './common.tsx';
 
 const PAGE_SIZE = 20;
 const TYPES = ['geofence_violation', 'device_mismatch', 'forced_clock_out', 'qr_invalid', 'impossible_travel', 'implausible_accuracy', 'duplicate_event', 'out_of_order_event', 'late_punch'] as const;

@@ -3,8 +3,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Empty, Form, Input, Popconfirm, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, call } from '../api/client.ts';
-import { fieldErrors, QueryError, useAction, DataList } from './common.tsx';
+import { api, call, type Body } from '../api/client.ts';
+import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
+import { useSave } from '../../../shared/antd/useSave.ts';
+import { DataList } from '../../../shared/antd/DataList.tsx';
 
 const PACKAGE_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$/;
 
@@ -12,29 +14,23 @@ export default function Blacklist() {
   const { t } = useTranslation('manager');
   const run = useAction();
   const client = useQueryClient();
-  const [form] = Form.useForm();
+  const [form] = Form.useForm<Body<'/api/managers/security/app-blacklist', 'post'>>();
   const list = useQuery({ queryKey: ['blacklist'], queryFn: () => call(api.GET('/api/security/app-blacklist')) });
   const refresh = () => void client.invalidateQueries({ queryKey: ['blacklist'] });
-  const add = async (v: { packageId: string }) => {
-    const ok = await run(async () => {
-      try {
-        await call(api.POST('/api/managers/security/app-blacklist', { body: { packageId: v.packageId.trim() } }));
-      } catch (err) {
-        form.setFields(fieldErrors(err, ['packageId'], t));
-        throw err;
-      }
-    }, t('state.saved'));
-    if (ok) { form.resetFields(); refresh(); }
-  };
+  const add = useSave(form, {
+    save: (v) => call(api.POST('/api/managers/security/app-blacklist', { body: { packageId: v.packageId.trim() } })),
+    invalidates: [['blacklist']],
+    onSaved: () => form.resetFields(),
+  });
   const remove = (packageId: string) =>
     void run(() => call(api.DELETE('/api/managers/security/app-blacklist/{packageId}', { params: { path: { packageId } } })), t('state.deleted')).then(refresh);
   return (
     <Card title={t('blacklist.title')}>
-      <Form form={form} layout="inline" name="blacklist" onFinish={(v) => void add(v)} className="mgr-filters">
+      <Form form={form} layout="inline" name="blacklist" onFinish={add.submit} className="mgr-filters">
         <Form.Item name="packageId" label={t('blacklist.packageId')} rules={[{ required: true, message: t('workers.required') }, { pattern: PACKAGE_ID, max: 255, message: t('blacklist.rule') }]}>
           <Input placeholder="com.example.fakegps" style={{ width: 320 }} />
         </Form.Item>
-        <Button type="primary" htmlType="submit">{t('blacklist.add')}</Button>
+        <Button type="primary" htmlType="submit" loading={add.isPending}>{t('blacklist.add')}</Button>
       </Form>
       {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
         <DataList

@@ -9,7 +9,9 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
-import { fmt, QueryError, useAction, useConsoleSettings, useSites, useUrlFilters, DataList } from './common.tsx';
+import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
+import { DataList } from '../../../shared/antd/DataList.tsx';
+import { fmt, useConsoleSettings, useSites, useUrlFilters } from './common.tsx';
 import { FenceMap, type Fence, type Marker } from './FenceMap.tsx';
 
 const POLL_MS = 5_000;

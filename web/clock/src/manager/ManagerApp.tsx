@@ -14,7 +14,8 @@ import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router'
 import { useAuth } from '../auth/auth.tsx';
 import { LanguageButton } from '../components/LanguageButton.tsx';
 import { addStrings } from '../i18n/index.ts';
-import { queryClient, useNarrow, useSites } from './common.tsx';
+import { useNarrow } from '../../../shared/antd/DataList.tsx';
+import { queryClient, useSites } from './common.tsx';
 import './manager.css';
 import { strings } from './strings.ts';
 

@@ -7,8 +7,11 @@ import { Alert, Button, Card, Empty, Form, Input, Modal, Select, Space, Switch, 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, call } from '../api/client.ts';
-import { fieldErrors, fmt, QueryError, useAction, useSites, useUrlFilters, DataList } from './common.tsx';
+import { api, call, type Body } from '../api/client.ts';
+import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
+import { useSave } from '../../../shared/antd/useSave.ts';
+import { DataList } from '../../../shared/antd/DataList.tsx';
+import { fmt, useSites, useUrlFilters } from './common.tsx';
 
 type Qr = { id: string; name: string; is_active: boolean; created_at: string; siteId: number; siteName: string; usable: boolean; unusable_reason: 'INACTIVE' | 'GEOFENCE_NOT_CONFIGURED' | null };
 
@@ -99,25 +102,17 @@ function UnfencedNote({ unfenced }: { unfenced: string[] }) {
 
 function CreateQr({ siteOptions, unfenced, siteId, onClose }: { siteOptions: { value: number; label: string }[]; unfenced: string[]; siteId?: number | undefined; onClose: (saved: boolean) => void }) {
   const { t } = useTranslation('manager');
-  const [form] = Form.useForm();
-  const run = useAction();
-  const save = async (v: { name: string; siteId: number }) => {
-    const ok = await run(async () => {
-      try {
-        await call(api.POST('/api/managers/qr-codes', { body: { name: v.name.trim(), siteId: v.siteId } }));
-      } catch (err) {
-        form.setFields(fieldErrors(err, ['name', 'siteId'], t));
-        throw err;
-      }
-    }, t('state.saved'));
-    if (ok) onClose(true);
-  };
+  const [form] = Form.useForm<Body<'/api/managers/qr-codes', 'post'>>();
+  const { submit, isPending } = useSave(form, {
+    save: (v) => call(api.POST('/api/managers/qr-codes', { body: { name: v.name.trim(), siteId: v.siteId } })),
+    onSaved: () => onClose(true),
+  });
   return (
     <Modal open title={t('qr.create')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}
-      okButtonProps={{ disabled: siteOptions.length === 0 }}>
+      okButtonProps={{ disabled: siteOptions.length === 0 }} confirmLoading={isPending}>
       <UnfencedNote unfenced={unfenced} />
       {siteOptions.length === 0 && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={t('qr.noFencedSite')} />}
-      <Form form={form} layout="vertical" name="qr" onFinish={(v) => void save(v)} initialValues={{ siteId: siteId ?? siteOptions[0]?.value }}>
+      <Form form={form} layout="vertical" name="qr" onFinish={submit} initialValues={{ siteId: siteId ?? siteOptions[0]?.value }}>
         <Form.Item name="name" label={t('qr.name')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
           <Input />
         </Form.Item>
@@ -131,15 +126,15 @@ function CreateQr({ siteOptions, unfenced, siteId, onClose }: { siteOptions: { v
 
 function MoveQr({ qr, siteOptions, unfenced, onClose }: { qr: Qr; siteOptions: { value: number; label: string }[]; unfenced: string[]; onClose: (saved: boolean) => void }) {
   const { t } = useTranslation('manager');
-  const [form] = Form.useForm();
-  const run = useAction();
-  const save = async (v: { siteId: number }) => {
-    if (await run(() => call(api.PATCH('/api/managers/qr-codes/{id}', { params: { path: { id: qr.id } }, body: { siteId: v.siteId } })), t('state.saved'))) onClose(true);
-  };
+  const [form] = Form.useForm<{ siteId: number }>();
+  const { submit, isPending } = useSave(form, {
+    save: (v) => call(api.PATCH('/api/managers/qr-codes/{id}', { params: { path: { id: qr.id } }, body: { siteId: v.siteId } })),
+    onSaved: () => onClose(true),
+  });
   return (
-    <Modal open title={`${t('qr.move')} — ${qr.name}`} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}>
+    <Modal open title={`${t('qr.move')} — ${qr.name}`} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={isPending}>
       <UnfencedNote unfenced={unfenced.filter((n) => n !== qr.siteName)} />
-      <Form form={form} layout="vertical" name="qr-move" onFinish={(v) => void save(v)} initialValues={{ siteId: qr.siteId }}>
+      <Form form={form} layout="vertical" name="qr-move" onFinish={submit} initialValues={{ siteId: qr.siteId }}>
         <Form.Item name="siteId" label={t('qr.site')} rules={[{ required: true, message: t('workers.required') }]}>
           <Select options={siteOptions} />
         </Form.Item>

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { LanguageButton } from '../components/LanguageButton.tsx';
-import { messageOf } from './common.tsx';
+import { messageOf } from '../../../shared/feedback.ts';
 
 export default function QrSheet() {
   const { t } = useTranslation('manager');

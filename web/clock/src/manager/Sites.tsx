@@ -7,7 +7,10 @@ import { Alert, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
-import { fieldErrors, QueryError, useAction, useConsoleSettings, useSites, useUrlFilters, type Tr, DataList } from './common.tsx';
+import { useSave } from '../../../shared/antd/useSave.ts';
+import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
+import { DataList } from '../../../shared/antd/DataList.tsx';
+import { useConsoleSettings, useSites, useUrlFilters, type Tr } from './common.tsx';
 import { FenceMap, type Fence, type Point } from './FenceMap.tsx';
 
 /** The IANA zones the browser knows (a site's zone in another spelling is shown as stored). */
@@ -100,9 +103,7 @@ function fenceOf(v: Partial<Values>): Fence | null {
 function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boolean) => void }) {
   const { t } = useTranslation('manager');
   const [form] = Form.useForm<Values>();
-  const run = useAction();
   const settings = useConsoleSettings();
-  const [saving, setSaving] = useState(false);
   const values = Form.useWatch([], form) as Partial<Values> | undefined;
   const f = site?.fence;
   const initial: Values = {
@@ -122,31 +123,20 @@ function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boo
     else if (type === 'polygon') form.setFieldValue('points', [...((form.getFieldValue('points') as Point[] | undefined) ?? []), p]);
   };
 
-  const save = async (v: Values) => {
-    const fence = v.type === 'none' ? null : fenceOf(v);
-    setSaving(true);
-    try {
-      const ok = await run(async () => {
-        try {
-          const body = { name: v.name.trim(), fence, timezone: v.timezone };
-          if (site) await call(api.PATCH('/api/managers/sites/{id}', { params: { path: { id: site.id } }, body }));
-          else await call(api.POST('/api/managers/sites', { body }));
-        } catch (err) {
-          const errs = fieldErrors(err, ['name', 'fence', 'timezone'], t);
-          form.setFields(errs.map((e) => (e.name === 'fence' ? { ...e, name: v.type === 'polygon' ? 'points' : 'radiusMetres' } : e)) as never);
-          throw err;
-        }
-      }, t('state.saved'));
-      if (ok) onClose(true);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { submit, isPending } = useSave(form, {
+    save: (v) => {
+      const body = { name: v.name.trim(), fence: v.type === 'none' ? null : fenceOf(v), timezone: v.timezone };
+      return site ? call(api.PATCH('/api/managers/sites/{id}', { params: { path: { id: site.id } }, body })) : call(api.POST('/api/managers/sites', { body }));
+    },
+    // The fence is drawn as points (a polygon) or a centre and a radius.
+    fieldOf: (field, v) => (field === 'fence' ? (v.type === 'polygon' ? 'points' : 'radiusMetres') : undefined),
+    onSaved: () => onClose(true),
+  });
 
   return (
-    <Modal open width={1000} title={site ? t('sites.edit') : t('sites.create')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={saving} destroyOnHidden>
+    <Modal open width={1000} title={site ? t('sites.edit') : t('sites.create')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={isPending} destroyOnHidden>
       <div className="fence-editor">
-        <Form form={form} layout="vertical" name="site" initialValues={initial} onFinish={(v) => void save(v)}>
+        <Form form={form} layout="vertical" name="site" initialValues={initial} onFinish={submit}>
           <Form.Item name="name" label={t('sites.name')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
             <Input />
           </Form.Item>

@@ -14,7 +14,10 @@ import type { paths } from '../api/schema.gen.ts';
 import { addStrings } from '../i18n/index.ts';
 import { dateLabel, dayLabel } from '../worker/format.ts';
 import { hm, weekOf } from '../worker/hours.ts';
-import { DataList, messageOf, QueryError, useNarrow, useSites, useUrlFilters } from './common.tsx';
+import { DataList, useNarrow } from '../../../shared/antd/DataList.tsx';
+import { QueryError } from '../../../shared/antd/feedback.tsx';
+import { messageOf } from '../../../shared/feedback.ts';
+import { useSites, useUrlFilters } from './common.tsx';
 import { hoursStrings } from './hoursStrings.ts';
 
 addStrings('hours', hoursStrings);
@@ -278,7 +281,7 @@ export default function Timesheets() {
           columns={columns}
           dataSource={list.data?.items ?? []}
           locale={{ emptyText: t('empty') }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, showSizeChanger: false, onChange: (p) => set({ page: p === 1 ? undefined : p }) }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, showSizeChanger: false, onChange: (p: number) => set({ page: p === 1 ? undefined : p }) }}
         />
       )}
       {opened !== null && <WorkerDays userId={opened} from={from} to={to} onClose={() => set({ worker: undefined })} />}

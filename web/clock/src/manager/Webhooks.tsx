@@ -5,11 +5,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, call } from '../api/client.ts';
-import { fieldErrors, fmt, QueryError, useAction, DataList, useNarrow } from './common.tsx';
+import { api, call, type Body } from '../api/client.ts';
+import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
+import { useSave } from '../../../shared/antd/useSave.ts';
+import { DataList, useNarrow } from '../../../shared/antd/DataList.tsx';
+import { fmt } from './common.tsx';
 
 const EVENTS = ['worker.clock_in', 'worker.clock_out', 'security.violation'] as const;
-type Event = (typeof EVENTS)[number];
 type Hook = { id: number; url: string; events: string[]; description: string; is_active: boolean; created_at: string };
 const STATUS_COLOR = { pending: 'default', processing: 'blue', delivered: 'green', failed: 'red' } as const;
 
@@ -78,25 +80,18 @@ export default function Webhooks() {
 
 function HookForm({ hook, onClose }: { hook: Hook | null; onClose: (secret?: string) => void }) {
   const { t } = useTranslation('manager');
-  const [form] = Form.useForm();
-  const run = useAction();
-  const save = async (v: { url: string; events: Event[]; description?: string }) => {
-    let created: string | undefined;
-    const ok = await run(async () => {
-      try {
-        const body = { url: v.url.trim(), events: v.events, description: v.description ?? '' };
-        if (hook) await call(api.PATCH('/api/managers/webhooks/{id}', { params: { path: { id: hook.id } }, body }));
-        else created = (await call(api.POST('/api/managers/webhooks', { body }))).secret;
-      } catch (err) {
-        form.setFields(fieldErrors(err, ['url', 'events', 'description'], t));
-        throw err;
-      }
-    }, t('state.saved'));
-    if (ok) onClose(created);
-  };
+  const [form] = Form.useForm<Body<'/api/managers/webhooks', 'post'>>();
+  const { submit, isPending } = useSave(form, {
+    save: async (v) => {
+      const body = { url: v.url.trim(), events: v.events, description: v.description ?? '' };
+      if (hook) await call(api.PATCH('/api/managers/webhooks/{id}', { params: { path: { id: hook.id } }, body }));
+      else return (await call(api.POST('/api/managers/webhooks', { body }))).secret;
+    },
+    onSaved: (secret) => onClose(secret),
+  });
   return (
-    <Modal open title={hook ? t('webhooks.edit') : t('webhooks.create')} onCancel={() => onClose()} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}>
-      <Form form={form} layout="vertical" name="webhook" onFinish={(v) => void save(v)}
+    <Modal open title={hook ? t('webhooks.edit') : t('webhooks.create')} onCancel={() => onClose()} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={isPending}>
+      <Form form={form} layout="vertical" name="webhook" onFinish={submit}
         initialValues={hook ? { url: hook.url, events: hook.events, description: hook.description } : { events: ['worker.clock_in'] }}>
         <Form.Item name="url" label={t('webhooks.url')} rules={[{ required: true, message: t('workers.required') }, { pattern: /^https?:\/\/\S{1,2040}$/i, message: t('webhooks.urlRule') }]}>
           <Input placeholder="https://hooks.example.com/fieldops" />

@@ -3,7 +3,7 @@
 // under the rules as they are being edited (POST /api/managers/work-rules/preview), so that the
 // manager sees what a change does before saving it. Durations are edited in hours and minutes
 // and sent in minutes.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Form, InputNumber, Select, Space, Spin, TimePicker, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
@@ -12,7 +12,9 @@ import { api, call } from '../api/client.ts';
 import type { paths } from '../api/schema.gen.ts';
 import { addStrings } from '../i18n/index.ts';
 import { hm } from '../worker/hours.ts';
-import { messageOf, QueryError, useAction } from './common.tsx';
+import { QueryError } from '../../../shared/antd/feedback.tsx';
+import { useSave } from '../../../shared/antd/useSave.ts';
+import { messageOf } from '../../../shared/feedback.ts';
 import { hoursStrings } from './hoursStrings.ts';
 
 addStrings('hours', hoursStrings);
@@ -116,17 +118,13 @@ export default function WorkRules() {
   const { t } = useTranslation('hours');
   const { t: tm } = useTranslation('manager');
   const [form] = Form.useForm<Values>();
-  const client = useQueryClient();
-  const run = useAction();
   const current = useQuery({ queryKey: ['work-rules'], queryFn: () => call(api.GET('/api/managers/work-rules')) });
   const values = Form.useWatch([], form) as Partial<Values> | undefined;
-  const save = useMutation({
-    mutationFn: (rules: Rules) => call(api.PUT('/api/managers/work-rules', { body: rules })),
-    onSuccess: (data) => {
-      client.setQueryData(['work-rules'], data);
-      void client.invalidateQueries({ queryKey: ['timesheets'] });
-      void client.invalidateQueries({ queryKey: ['timesheet'] });
-    },
+  const { submit, isPending } = useSave(form, {
+    // The form's own rules keep the values in range, so its values always make rules.
+    save: (v) => call(api.PUT('/api/managers/work-rules', { body: rulesOf(v)! })),
+    invalidates: [['work-rules'], ['timesheets'], ['timesheet']],
+    success: t('rules.saved'),
   });
   useEffect(() => {
     if (current.data) form.setFieldsValue(valuesOf(current.data));
@@ -148,10 +146,7 @@ export default function WorkRules() {
       <Typography.Paragraph>{t('rules.intro')}</Typography.Paragraph>
       <Typography.Paragraph type="secondary">{changed}</Typography.Paragraph>
       <Form<Values> form={form} layout="vertical" className="wr-form" initialValues={valuesOf(current.data)}
-        onFinish={(v) => {
-          const rules = rulesOf(v);
-          if (rules) void run(() => save.mutateAsync(rules), t('rules.saved'));
-        }}>
+        onFinish={submit}>
         <Form.Item name="weekStartsOn" label={t('rules.week')}>
           <Select style={{ maxWidth: 220 }} options={[1, 2, 3, 4, 5, 6, 7].map((d) => ({ value: d, label: t(`rules.days.${d}`) }))} />
         </Form.Item>
@@ -224,7 +219,7 @@ export default function WorkRules() {
           <ExampleDay values={values ?? {}} />
         </section>
 
-        <Button type="primary" htmlType="submit" loading={save.isPending}>{tm('action.save')}</Button>
+        <Button type="primary" htmlType="submit" loading={isPending}>{tm('action.save')}</Button>
       </Form>
     </Card>
   );

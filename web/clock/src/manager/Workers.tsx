@@ -7,7 +7,13 @@ import { Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfi
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call, callPage } from '../api/client.ts';
-import { fieldErrors, fmt, QueryError, useAction, useUrlFilters, DataList, messageOf, sinceTime, useNarrow, type Tr } from './common.tsx';
+import { atField } from '../../../shared/api/errors.ts';
+import { useSave } from '../../../shared/antd/useSave.ts';
+import { fieldErrorsOf } from '../../../shared/feedback.ts';
+import { ApiError } from '../api/errors.ts';
+import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
+import { DataList, useNarrow } from '../../../shared/antd/DataList.tsx';
+import { fmt, useUrlFilters, sinceTime, type Tr } from './common.tsx';
 
 const PAGE_SIZE = 20;
 /** Clock events per page of a worker's history (the server pages them: every event is reachable). */
@@ -95,46 +101,36 @@ export default function Workers() {
   );
 }
 
+/** The form's values: the body's, but tags may be new names (created on save). */
+type WorkerValues = { username: string; fullName: string; password?: string; tagIds?: (number | string)[]; status?: 'active' | 'disabled' };
+
 function WorkerForm({ id, tags, onClose }: { id: number | 'new'; tags: { id: number; name: string }[]; onClose: (saved: boolean) => void }) {
   const { t } = useTranslation('manager');
-  const [form] = Form.useForm();
-  const run = useAction();
+  const [form] = Form.useForm<WorkerValues>();
   const client = useQueryClient();
   const isNew = id === 'new';
   const detail = useQuery({ queryKey: ['worker', id], enabled: !isNew, queryFn: () => call(api.GET('/api/managers/workers/{id}', { params: { path: { id: id as number } } })) });
-  const [saving, setSaving] = useState(false);
+  const save = useSave(form, {
+    save: async (v: WorkerValues) => {
+      // Tags typed that do not exist yet are created first (a name already there, in any case, is that tag).
+      let tagIds: number[];
+      try {
+        tagIds = await tagIdsOf(v.tagIds ?? [], tags);
+      } catch (err) {
+        throw err instanceof ApiError ? atField(err, 'tagIds') : err;
+      } finally {
+        void client.invalidateQueries({ queryKey: ['tags'] });
+      }
+      if (isNew) await call(api.POST('/api/managers/workers', { body: { username: v.username, fullName: v.fullName, password: v.password ?? '', tagIds } }));
+      else await call(api.PATCH('/api/managers/workers/{id}', { params: { path: { id } }, body: { username: v.username, fullName: v.fullName, tagIds, ...(v.status ? { status: v.status } : {}) } }));
+    },
+    onSaved: () => onClose(true),
+  });
   if (!isNew && detail.isPending) return null;
   const d = detail.data;
-  const save = async (v: { username: string; fullName: string; password?: string; tagIds?: (number | string)[]; status?: 'active' | 'disabled' }) => {
-    setSaving(true);
-    try {
-      const ok = await run(async () => {
-        // Tags typed that do not exist yet are created first (a name already there, in any case, is that tag).
-        let tagIds: number[];
-        try {
-          tagIds = await tagIdsOf(v.tagIds ?? [], tags);
-        } catch (err) {
-          form.setFields([{ name: 'tagIds', errors: [messageOf(err, t)] }]);
-          throw err;
-        } finally {
-          void client.invalidateQueries({ queryKey: ['tags'] });
-        }
-        try {
-          if (isNew) await call(api.POST('/api/managers/workers', { body: { username: v.username, fullName: v.fullName, password: v.password ?? '', tagIds } }));
-          else await call(api.PATCH('/api/managers/workers/{id}', { params: { path: { id } }, body: { username: v.username, fullName: v.fullName, tagIds, ...(v.status ? { status: v.status } : {}) } }));
-        } catch (err) {
-          form.setFields(fieldErrors(err, ['username', 'fullName', 'password', 'tagIds', 'status'], t));
-          throw err;
-        }
-      }, t('state.saved'));
-      if (ok) onClose(true);
-    } finally {
-      setSaving(false);
-    }
-  };
   return (
-    <Modal open title={isNew ? t('workers.create') : t('workers.edit')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={saving} destroyOnHidden>
-      <Form form={form} layout="vertical" name="worker" onFinish={(v) => void save(v)}
+    <Modal open title={isNew ? t('workers.create') : t('workers.edit')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={save.isPending} destroyOnHidden>
+      <Form form={form} layout="vertical" name="worker" onFinish={save.submit}
         initialValues={d ? { username: d.username, fullName: d.full_name, tagIds: d.tag_ids, status: d.status } : { tagIds: [] }}>
         <Form.Item name="username" label={t('workers.username')} rules={[{ required: true, message: t('workers.required') }, { pattern: USERNAME, message: t('workers.usernameRule') }]}>
           <Input autoComplete="off" />
@@ -325,7 +321,7 @@ function TagManager({ onClose }: { onClose: () => void }) {
       try {
         await call(api.POST('/api/managers/tags', { body: { name: v.name.trim() } }));
       } catch (err) {
-        form.setFields(fieldErrors(err, ['name'], t));
+        form.setFields(fieldErrorsOf(err, ['name'], t));
         throw err;
       }
     }, t('state.saved'));
@@ -336,7 +332,7 @@ function TagManager({ onClose }: { onClose: () => void }) {
       try {
         await call(api.PATCH('/api/managers/tags/{id}', { params: { path: { id } }, body: { name: v.name.trim() } }));
       } catch (err) {
-        renameForm.setFields(fieldErrors(err, ['name'], t));
+        renameForm.setFields(fieldErrorsOf(err, ['name'], t));
         throw err;
       }
     }, t('state.saved'));

@@ -1,4 +1,8 @@
-// The manager console's strings (namespace `manager`), in en-US and zh-CN.
+// The manager console's strings (namespace `manager`), in en-US and zh-CN, and the kit's words.
+import type { KitStrings } from '../../../shared/kitStrings.ts';
+import enCommon from '../i18n/en-US.ts';
+import zhCommon from '../i18n/zh-CN.ts';
+
 const en = {
   nav: { board: 'Live board', timesheets: 'Timesheets', rules: 'Work rules', workers: 'Workers', sites: 'Sites', qr: 'QR codes', alerts: 'Alerts', blacklist: 'App blacklist', webhooks: 'Webhooks', open: 'Menu' },
   state: { error: 'Could not load this', done: 'Done', saved: 'Saved', deleted: 'Deleted', empty: 'Nothing here yet', noMatch: 'Nothing matches these filters', loading: 'Loading…' },
@@ -168,3 +172,11 @@ const zh: Strings = {
 };
 
 export const strings = { 'en-US': en, 'zh-CN': zh };
+
+/** The kit's words (namespace `kit`) in the console's wording. */
+const kit = (m: Strings, common: typeof enCommon): KitStrings => ({
+  state: { ...m.state, emptyFiltered: m.state.noMatch },
+  action: { ...m.action, retry: common.action.retry },
+  error: { network: common.error.network },
+});
+export const kitStrings = { 'en-US': kit(en, enCommon), 'zh-CN': kit(zh, zhCommon) };

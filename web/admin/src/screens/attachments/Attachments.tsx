@@ -6,23 +6,24 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { Alert, App, Button, Card, Form, Image, Input, List, Modal, Progress, Select, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, download, unwrap } from '../../api/client.ts';
+import { api, download, unwrap, type ListQuery } from '../../api/client.ts';
 import { apiErrorOf, networkError } from '../../api/errors.ts';
 import { getSession } from '../../api/session.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { messageOf, QueryError, useAction } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { messageOf } from '../../../../shared/feedback.ts';
+import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import { toQuery } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { Aborted, ChunkedUpload, postForm, type Attachment } from './transfer.ts';
 import { ACCEPT, chunkBytesFrom, CHUNKED_ABOVE_BYTES, forgetPending, formatBytes, loadPending, percent, typeOf, type PendingUpload } from './upload.ts';
-import { FilterButtons } from '../../components/FilterButtons.tsx';
-import { useListTable } from '../../components/listTable.tsx';
+import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
+import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('attachments', strings);
 
-const listAttachments = (query: Record<string, string | number>) =>
-  unwrap(api.GET('/api/admin/attachments', { params: { query: query as never } }));
+const listAttachments = (query: ListQuery<'/api/admin/attachments'>) => unwrap(api.GET('/api/admin/attachments', { params: { query } }));
 const downloadPath = (id: number) => `/api/admin/attachments/${id}/download`;
 
 interface Transfer {
@@ -40,7 +41,7 @@ export default function Attachments() {
   const { can } = useAuth();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const { params, setFilters, pagination } = useListParams();
+  const { params, setFilters, pagination } = useListParams<ListQuery<'/api/admin/attachments'>>();
   const canView = can('attachment.view');
   const canUpload = can('attachment.upload');
   const f = params.filters;
@@ -51,7 +52,7 @@ export default function Attachments() {
   const chunked = useRef<ChunkedUpload | null>(null);
   const run = useAction();
 
-  const list = useQuery({ queryKey: ['attachments', params], queryFn: () => listAttachments(toQuery(params)), placeholderData: keepPreviousData, enabled: canView });
+  const list = useQuery({ queryKey: ['attachments', params], queryFn: () => listAttachments(toQuery<ListQuery<'/api/admin/attachments'>>(params)), placeholderData: keepPreviousData, enabled: canView });
   useEffect(() => () => chunked.current?.pause(), []);
   useEffect(() => () => { if (previewing) URL.revokeObjectURL(previewing.url); }, [previewing]);
 

@@ -3,20 +3,22 @@
 // a rule that would block one's own address — shown next to the field), enable/disable, delete,
 // and delete the selected rules together (the reply says which were deleted and which were gone).
 import { PlusOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Typography } from 'antd';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Popconfirm, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
-import { ApiError } from '../../api/errors.ts';
+import { useAction } from '../../../../shared/antd/feedback.tsx';
+import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
+import { FormModal } from '../../../../shared/antd/FormModal.tsx';
+import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
+import { messageOf } from '../../../../shared/feedback.ts';
+import type { PageOf } from '../../../../shared/list/params.ts';
+import { useList } from '../../../../shared/list/useList.ts';
+import { api, unwrap, type Body, type ListQuery } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { messageOf, QueryError, useAction } from '../../components/feedback.tsx';
-import { useListParams } from '../../components/listParams.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { isRule } from './ip.ts';
-import { FilterButtons } from '../../components/FilterButtons.tsx';
-import { type listRules, blacklistsQuery } from './query.ts';
-import { useListTable } from '../../components/listTable.tsx';
+import { blacklistsQuery } from './query.ts';
 
 addStrings('blacklists', {
   'en-US': {
@@ -33,21 +35,19 @@ addStrings('blacklists', {
   },
 });
 
-type Rule = Awaited<ReturnType<typeof listRules>>['list'][number];
+type Rule = PageOf<typeof blacklistsQuery>['list'][number];
+type Values = Body<'/api/admin/blacklists', 'post'>;
 
 export default function Blacklists() {
   const { t } = useTranslation(['blacklists', 'common']);
-  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const { params, setFilters, pagination } = useListParams();
+  const list = useList(blacklistsQuery);
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
-  const f = params.filters;
-  const list = useQuery({ ...blacklistsQuery(params), placeholderData: keepPreviousData });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['blacklists'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: blacklistsQuery.key });
 
   const setStatus = (r: Rule, status: 0 | 1) =>
     void run(() => unwrap(api.PUT('/api/admin/blacklists/{id}', { params: { path: { id: r.id } }, body: { status } })), t('common:state.saved')).then(refresh);
@@ -56,141 +56,105 @@ export default function Blacklists() {
       if (ok) setSelected((ids) => ids.filter((id) => id !== r.id));
       refresh();
     });
-  const removeSelected = async () => {
-    try {
-      const reply = await unwrap(api.DELETE('/api/admin/blacklists/batch', { body: { ids: selected } }));
+  const removeSelected = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/api/admin/blacklists/batch', { body: { ids: selected } })),
+    onSuccess: (reply) => {
       void message.success(t('deletedMany', { deleted: reply.deleted, missing: reply.not_found.length }));
       setSelected([]);
-    } catch (err) {
-      void message.error(messageOf(err, t));
-    }
-    refresh();
-  };
+    },
+    onError: (err) => void message.error(messageOf(err, t)),
+    onSettled: refresh,
+  });
+
+  const columns: Column<Rule, ListQuery<'/api/admin/blacklists'>>[] = [
+    { title: t('common:field.id'), dataIndex: 'id', width: 80 },
+    { title: t('ip'), dataIndex: 'ip', render: (v: string) => <Typography.Text code>{v}</Typography.Text>, filter: { kind: 'text', key: 'ip', max: 100 } },
+    { title: t('remark'), dataIndex: 'remark', render: (v: string) => v || '—' },
+    {
+      title: t('common:field.status'), dataIndex: 'status', width: 110,
+      filter: { kind: 'select', key: 'status', options: [{ value: 1, label: t('active') }, { value: 0, label: t('inactive') }] },
+      render: (s: number, r) => (
+        <Switch
+          size="small"
+          checked={s === 1}
+          checkedChildren={t('active')}
+          unCheckedChildren={t('inactive')}
+          aria-label={`${t('common:field.status')} ${r.ip}`}
+          disabled={!can('blacklist.update')}
+          onChange={(on) => setStatus(r, on ? 1 : 0)}
+        />
+      ),
+    },
+    { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
+    { detail: true, title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 170 },
+    {
+      title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
+      render: (_: unknown, r) => (
+        <Space size={0}>
+          {can('blacklist.update') && <Button type="link" size="small" aria-label={`${t('common:action.edit')} ${r.ip}`} onClick={() => setEditing(r)}>{t('common:action.edit')}</Button>}
+          {can('blacklist.delete') && (
+            <Popconfirm title={t('common:state.confirmDelete', { name: r.ip })} onConfirm={() => remove(r)}>
+              <Button type="link" size="small" danger aria-label={`${t('common:action.delete')} ${r.ip}`}>{t('common:action.delete')}</Button>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    },
+  ];
 
   return (
     <Card>
-      <Form
-        className="list-filters"
-        layout="inline"
-        key={JSON.stringify(f)}
-        initialValues={f}
-        onFinish={(v: { ip?: string; status?: string }) => setFilters({ ip: v.ip?.trim(), status: v.status })}
-      >
-        <Form.Item name="ip" label={t('ip')} rules={[{ max: 100 }]}><Input allowClear /></Form.Item>
-        <Form.Item name="status" label={t('common:field.status')}>
-          <Select allowClear style={{ width: 120 }} options={[{ value: '1', label: t('active') }, { value: '0', label: t('inactive') }]} />
-        </Form.Item>
-        <FilterButtons onReset={() => setFilters({})} />
-      </Form>
-      <div className="list-toolbar">
-        <Space>
-          {can('blacklist.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('common:action.create')}</Button>}
-          {can('blacklist.delete') && (
-            <Popconfirm title={t('common:state.confirmDeleteMany', { count: selected.length })} onConfirm={() => void removeSelected()} disabled={selected.length === 0}>
-              <Button danger disabled={selected.length === 0}>{t('common:action.batchDelete')}</Button>
-            </Popconfirm>
-          )}
-          {selected.length > 0 && <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text>}
-        </Space>
-      </div>
-      {list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <Table<Rule>
-          rowKey="id"
-          loading={list.isFetching}
-          dataSource={list.data?.list ?? []}
-          locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          rowSelection={can('blacklist.delete') ? {
+      <ListView
+        list={list}
+        columns={columns}
+        rows={list.query.data?.list ?? []}
+        total={list.query.data?.total ?? 0}
+        toolbar={(
+          <Space>
+            {can('blacklist.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('common:action.create')}</Button>}
+            {can('blacklist.delete') && (
+              <Popconfirm title={t('common:state.confirmDeleteMany', { count: selected.length })} onConfirm={() => removeSelected.mutate()} disabled={selected.length === 0}>
+                <Button danger disabled={selected.length === 0}>{t('common:action.batchDelete')}</Button>
+              </Popconfirm>
+            )}
+            {selected.length > 0 && <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text>}
+          </Space>
+        )}
+        table={{
+          rowSelection: can('blacklist.delete') ? {
             selectedRowKeys: selected,
             onChange: (keys) => setSelected(keys as number[]),
             getCheckboxProps: (r) => ({ 'aria-label': `${t('ip')} ${r.ip}` }),
-          } : undefined}
-          pagination={pagination(list.data?.total ?? 0)}
-          {...table<Rule>([
-            { title: t('common:field.id'), dataIndex: 'id', width: 80 },
-            { title: t('ip'), dataIndex: 'ip', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-            { title: t('remark'), dataIndex: 'remark', render: (v: string) => v || '—' },
-            {
-              title: t('common:field.status'), dataIndex: 'status', width: 110,
-              render: (s: number, r) => (
-                <Switch
-                  size="small"
-                  checked={s === 1}
-                  checkedChildren={t('active')}
-                  unCheckedChildren={t('inactive')}
-                  aria-label={`${t('common:field.status')} ${r.ip}`}
-                  disabled={!can('blacklist.update')}
-                  onChange={(on) => setStatus(r, on ? 1 : 0)}
-                />
-              ),
-            },
-            { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
-            { detail: true, title: t('common:field.updatedAt'), dataIndex: 'updated_at', width: 170 },
-            {
-              title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
-              render: (_: unknown, r) => (
-                <Space size={0}>
-                  {can('blacklist.update') && <Button type="link" size="small" aria-label={`${t('common:action.edit')} ${r.ip}`} onClick={() => setEditing(r)}>{t('common:action.edit')}</Button>}
-                  {can('blacklist.delete') && (
-                    <Popconfirm title={t('common:state.confirmDelete', { name: r.ip })} onConfirm={() => remove(r)}>
-                      <Button type="link" size="small" danger aria-label={`${t('common:action.delete')} ${r.ip}`}>{t('common:action.delete')}</Button>
-                    </Popconfirm>
-                  )}
-                </Space>
-              ),
-            },
-          ])}
-        />
-      )}
-      {editing && <RuleForm rule={editing === 'new' ? null : editing} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
+          } : undefined,
+        }}
+      />
+      {editing && <RuleForm rule={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
     </Card>
   );
 }
 
-interface FormValues {
-  ip: string;
-  remark?: string;
-  status?: boolean;
-}
-
-function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: (saved: boolean) => void }) {
+function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void }) {
   const { t } = useTranslation(['blacklists', 'common']);
-  const [form] = Form.useForm<FormValues>();
-  const [busy, setBusy] = useState(false);
-  const { message } = App.useApp();
-  const save = async (v: FormValues) => {
-    setBusy(true);
-    const body = { ip: v.ip.trim(), remark: v.remark ?? '', status: v.status === false ? 0 : 1 } as const;
-    try {
-      if (rule) await unwrap(api.PUT('/api/admin/blacklists/{id}', { params: { path: { id: rule.id } }, body }));
-      else await unwrap(api.POST('/api/admin/blacklists', { body }));
-      void message.success(t('common:state.saved'));
-      onClose(true);
-    } catch (err) {
-      // Every refusal of a rule (its form, a duplicate, one's own address) is about the IP field,
-      // unless the server names another one.
-      const field = err instanceof ApiError && err.status === 400 ? (err.field === 'remark' ? 'remark' : 'ip') : undefined;
-      if (field) form.setFields([{ name: field, errors: [messageOf(err, t)] }]);
-      else void message.error(messageOf(err, t));
-    }
-    setBusy(false);
-  };
+  const [form] = Form.useForm<Values>();
+  // Every refusal of a rule (its form, a duplicate, one's own address) is about the IP field,
+  // unless the server names another one.
+  const { submit, isPending } = useSave(form, {
+    save: (v) => {
+      const body = { ...v, ip: v.ip.trim(), remark: v.remark ?? '' };
+      return rule ? unwrap(api.PUT('/api/admin/blacklists/{id}', { params: { path: { id: rule.id } }, body })) : unwrap(api.POST('/api/admin/blacklists', { body }));
+    },
+    fallback: 'ip',
+    invalidates: [blacklistsQuery.key],
+    onSaved: onClose,
+  });
   return (
-    <Modal
-      open
-      title={rule ? t('editTitle', { ip: rule.ip }) : t('createTitle')}
-      onCancel={() => onClose(false)}
-      onOk={() => form.submit()}
-      okText={t('common:action.save')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={busy}
-      destroyOnHidden
-    >
-      <Form<FormValues>
+    <FormModal form={form} title={rule ? t('editTitle', { ip: rule.ip }) : t('createTitle')} pending={isPending} onClose={onClose}>
+      <Form<Values>
         form={form}
         name="blacklist-rule"
         layout="vertical"
-        onFinish={(v) => void save(v)}
-        initialValues={rule ? { ip: rule.ip, remark: rule.remark, status: rule.status === 1 } : { status: true }}
+        onFinish={submit}
+        initialValues={rule ? { ip: rule.ip, remark: rule.remark, status: rule.status } : { status: 1 }}
       >
         <Form.Item
           name="ip"
@@ -201,8 +165,8 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: (saved: boole
           <Input autoComplete="off" placeholder="203.0.113.0/24" />
         </Form.Item>
         <Form.Item name="remark" label={t('remark')} rules={[{ max: 255 }]}><Input.TextArea rows={2} showCount maxLength={255} /></Form.Item>
-        <Form.Item name="status" label={t('active')} valuePropName="checked"><Switch /></Form.Item>
+        <Form.Item name="status" label={t('active')} {...switchOneZero}><Switch /></Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

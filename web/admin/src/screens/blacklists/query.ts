@@ -1,6 +1,5 @@
 // The screen's list query, shared with the screen registry (which starts it with the navigation).
-import { api, unwrap } from '../../api/client.ts';
-import { listQuery } from '../../components/listParams.ts';
+import { listQuery } from '../../../../shared/list/params.ts';
+import { api, unwrap, type ListQuery } from '../../api/client.ts';
 
-export const listRules = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/blacklists', { params: { query: query as never } }));
-export const blacklistsQuery = listQuery(['blacklists'], listRules);
+export const blacklistsQuery = listQuery(['blacklists'], (query: ListQuery<'/api/admin/blacklists'>) => unwrap(api.GET('/api/admin/blacklists', { params: { query } })));

@@ -6,7 +6,7 @@ import { Card, Col, Row, Statistic, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api, unwrap } from '../../api/client.ts';
-import { QueryError } from '../../components/feedback.tsx';
+import { QueryError } from '../../../../shared/antd/feedback.tsx';
 import { addStrings } from '../../i18n/index.ts';
 
 addStrings('dashboard', {

@@ -11,11 +11,13 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { messageOf, QueryError, useAction } from '../../components/feedback.tsx';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { messageOf } from '../../../../shared/feedback.ts';
+import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import { toQuery } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
-import { useListTable } from '../../components/listTable.tsx';
+import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('dictionaries', strings);
 

@@ -4,7 +4,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card, Form, Input, InputNumber, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useListParams } from '../../components/listParams.ts';
+import type { QueryOfList } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { LogDrawer, LogFilters, LogTable } from './shared.tsx';
 import { type listLogins, loginLogsQuery } from './query.ts';
 
@@ -12,7 +13,7 @@ type Row = Awaited<ReturnType<typeof listLogins>>['list'][number];
 
 export default function LoginLogs() {
   const { t } = useTranslation(['logs', 'common']);
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, setPage } = useListParams<QueryOfList<typeof loginLogsQuery>>();
   const [open, setOpen] = useState<Row | null>(null);
   const f = params.filters;
   const list = useQuery({ ...loginLogsQuery(params), placeholderData: keepPreviousData });

@@ -5,21 +5,22 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Input, InputNumber, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
-import { toQuery, useListParams } from '../../components/listParams.ts';
+import { api, unwrap, type ListQuery } from '../../api/client.ts';
+import { toQuery } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { JsonBlock, LogDrawer, LogFilters, LogTable, statusTag, TraceLinks } from './shared.tsx';
 
-const listOperations = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/logs/operation', { params: { query: query as never } }));
+const listOperations = (query: ListQuery<'/api/admin/logs/operation'>) => unwrap(api.GET('/api/admin/logs/operation', { params: { query } }));
 type Row = Awaited<ReturnType<typeof listOperations>>['list'][number];
 
 export default function OperationLogs() {
   const { t } = useTranslation(['logs', 'common']);
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, setPage } = useListParams<ListQuery<'/api/admin/logs/operation'>>();
   const [open, setOpen] = useState<Row | null>(null);
   const f = params.filters;
   const traceId = f.trace_id;
 
-  const list = useQuery({ queryKey: ['logs', 'operation', params], queryFn: () => listOperations(toQuery(params)), placeholderData: keepPreviousData });
+  const list = useQuery({ queryKey: ['logs', 'operation', params], queryFn: () => listOperations(toQuery<ListQuery<'/api/admin/logs/operation'>>(params)), placeholderData: keepPreviousData });
 
   return (
     <Card>

@@ -7,7 +7,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/auth.tsx';
-import { useListParams } from '../../components/listParams.ts';
+import type { QueryOfList } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { JsonBlock, LEVEL_COLORS, LogDrawer, LogFilters, LogTable, operationTraceLink, TraceLinks } from './shared.tsx';
 import { type listSystem, systemLogsQuery } from './query.ts';
 
@@ -17,7 +18,7 @@ const LEVELS = ['error', 'warning', 'info', 'debug'];
 export default function SystemLogs() {
   const { t } = useTranslation(['logs', 'common']);
   const { can } = useAuth();
-  const { params, setFilters, setPage } = useListParams();
+  const { params, setFilters, setPage } = useListParams<QueryOfList<typeof systemLogsQuery>>();
   const [open, setOpen] = useState<Row | null>(null);
   const f = params.filters;
   const list = useQuery({ ...systemLogsQuery(params), placeholderData: keepPreviousData });

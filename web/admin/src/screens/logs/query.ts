@@ -1,9 +1,9 @@
 // The screen's list query, shared with the screen registry (which starts it with the navigation).
-import { api, unwrap } from '../../api/client.ts';
-import { listQuery } from '../../components/listParams.ts';
+import { api, unwrap, type ListQuery } from '../../api/client.ts';
+import { listQuery } from '../../../../shared/list/params.ts';
 
-export const listLogins = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/logs/login', { params: { query: query as never } }));
+export const listLogins = (query: ListQuery<'/api/admin/logs/login'>) => unwrap(api.GET('/api/admin/logs/login', { params: { query } }));
 export const loginLogsQuery = listQuery(['logs', 'login'], listLogins);
 
-export const listSystem = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/logs/system', { params: { query: query as never } }));
+export const listSystem = (query: ListQuery<'/api/admin/logs/system'>) => unwrap(api.GET('/api/admin/logs/system', { params: { query } }));
 export const systemLogsQuery = listQuery(['logs', 'system'], listSystem);

@@ -8,12 +8,12 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/auth.tsx';
-import { QueryError } from '../../components/feedback.tsx';
-import { PAGE_SIZES, type ListParams } from '../../components/listParams.ts';
+import { QueryError } from '../../../../shared/antd/feedback.tsx';
+import { PAGE_SIZES, type ListParams } from '../../../../shared/list/params.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
-import { FilterButtons } from '../../components/FilterButtons.tsx';
-import { type ListColumn, useListTable } from '../../components/listTable.tsx';
+import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
+import { type ListColumn, useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('logs', strings);
 
@@ -71,7 +71,7 @@ export function LogFilters({ filters, onSearch, children }: {
 /** A log's table: loading, empty (with or without filters) and error states, paging in the URL. */
 export function LogTable<T extends { id: number }>({ query, params, setPage, columns, onOpen, filtered, rows, total }: {
   query: { error: unknown; isFetching: boolean; refetch: () => unknown };
-  params: ListParams;
+  params: Pick<ListParams, 'page' | 'pageSize'>;
   setPage: (page: number, pageSize: number) => void;
   columns: ListColumn<T>[];
   onOpen: (row: T) => void;

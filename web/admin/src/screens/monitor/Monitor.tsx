@@ -6,7 +6,8 @@ import { Alert, Card, Col, Descriptions, Progress, Row, Skeleton, Space, Statist
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
-import { messageOf, QueryError } from '../../components/feedback.tsx';
+import { messageOf } from '../../../../shared/feedback.ts';
+import { QueryError } from '../../../../shared/antd/feedback.tsx';
 import { addStrings } from '../../i18n/index.ts';
 
 addStrings('monitor', {

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { useAction } from '../../components/feedback.tsx';
+import { useAction } from '../../../../shared/antd/feedback.tsx';
 import { addStrings } from '../../i18n/index.ts';
 import { DownloadLink } from './DownloadLink.tsx';
 import { connectLive, type LiveState } from './live.ts';

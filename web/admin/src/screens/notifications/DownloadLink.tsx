@@ -5,7 +5,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { download } from '../../api/client.ts';
-import { useAction } from '../../components/feedback.tsx';
+import { useAction } from '../../../../shared/antd/feedback.tsx';
 
 /** An ISO 8601 instant as the reader reads dates: their time zone, the console's language. */
 export function readerTime(iso: string, language: string): string {

@@ -9,13 +9,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
-import { useListParams } from '../../components/listParams.ts';
+import { fieldErrorsOf } from '../../../../shared/feedback.ts';
+import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import type { QueryOfList } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { DownloadLink } from './DownloadLink.tsx';
 import { strings } from './strings.ts';
 import { type listNotifications, notificationsQuery } from './query.ts';
-import { useListTable } from '../../components/listTable.tsx';
+import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('notifications', strings);
 
@@ -28,7 +30,7 @@ export default function Notifications() {
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, pagination } = useListParams();
+  const { params, setFilters, pagination } = useListParams<QueryOfList<typeof notificationsQuery>>();
   const [sending, setSending] = useState(false);
   const f = params.filters;
   const list = useQuery({ ...notificationsQuery(params), placeholderData: keepPreviousData });
@@ -106,7 +108,7 @@ function SendForm({ onClose }: { onClose: (sent: boolean) => void }) {
   const run = useAction();
   const admins = useQuery({
     queryKey: ['admins', 'pick', search],
-    queryFn: () => unwrap(api.GET('/api/admin/admins', { params: { query: { page: 1, page_size: 50, ...(search ? { username: search } : {}) } as never } })),
+    queryFn: () => unwrap(api.GET('/api/admin/admins', { params: { query: { page: 1, page_size: 50, order_by: 'id:desc', ...(search ? { username: search } : {}) } } })),
     placeholderData: keepPreviousData,
   });
   const roles = useQuery({ queryKey: ['roles', 'all'], queryFn: () => unwrap(api.GET('/api/admin/roles', { params: { query: { page: 1, page_size: 100 } } })), enabled: audience === 'role' });
@@ -128,7 +130,7 @@ function SendForm({ onClose }: { onClose: (sent: boolean) => void }) {
     }, t('common:state.done'));
     setBusy(false);
     if (ok) onClose(true);
-    else form.setFields(fieldErrors(failure, ['title', 'content', 'admin_ids', 'role_id']) as never);
+    else form.setFields(fieldErrorsOf(failure, ['title', 'content', 'admin_ids', 'role_id'], t));
   };
   const notBlank = (msg: string, max: number) => [{ required: true, max, whitespace: true, message: msg }];
 

@@ -1,6 +1,6 @@
 // The screen's list query, shared with the screen registry (which starts it with the navigation).
-import { api, unwrap } from '../../api/client.ts';
-import { listQuery } from '../../components/listParams.ts';
+import { api, unwrap, type ListQuery } from '../../api/client.ts';
+import { listQuery } from '../../../../shared/list/params.ts';
 
-export const listNotifications = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/notifications', { params: { query: query as never } }));
+export const listNotifications = (query: ListQuery<'/api/admin/notifications'>) => unwrap(api.GET('/api/admin/notifications', { params: { query } }));
 export const notificationsQuery = listQuery(['notifications', 'list'], listNotifications);

@@ -8,12 +8,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { messageOf, QueryError, useAction } from '../../components/feedback.tsx';
-import { useListParams } from '../../components/listParams.ts';
+import { messageOf } from '../../../../shared/feedback.ts';
+import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import type { QueryOfList } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
-import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
 import { type listOnline, onlineQuery } from './query.ts';
-import { useListTable } from '../../components/listTable.tsx';
+import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('online', {
   'en-US': {
@@ -39,7 +41,7 @@ export default function Online() {
   const run = useAction();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const { params, setFilters, pagination } = useListParams();
+  const { params, setFilters, pagination } = useListParams<QueryOfList<typeof onlineQuery>>();
   const [selected, setSelected] = useState<number[]>([]);
   const f = params.filters;
   const list = useQuery({ ...onlineQuery(params), placeholderData: keepPreviousData });

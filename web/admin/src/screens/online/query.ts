@@ -1,6 +1,6 @@
 // The screen's list query, shared with the screen registry (which starts it with the navigation).
-import { api, unwrap } from '../../api/client.ts';
-import { listQuery } from '../../components/listParams.ts';
+import { api, unwrap, type ListQuery } from '../../api/client.ts';
+import { listQuery } from '../../../../shared/list/params.ts';
 
-export const listOnline = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/online-admins', { params: { query: query as never } }));
+export const listOnline = (query: ListQuery<'/api/admin/online-admins'>) => unwrap(api.GET('/api/admin/online-admins', { params: { query } }));
 export const onlineQuery = listQuery(['online'], listOnline);

@@ -10,7 +10,8 @@ import { download } from '../../api/client.ts';
 import { apiErrorOf, networkError } from '../../api/errors.ts';
 import type { paths } from '../../api/schema.gen.ts';
 import { getSession } from '../../api/session.ts';
-import { messageOf, useAction } from '../../components/feedback.tsx';
+import { messageOf } from '../../../../shared/feedback.ts';
+import { useAction } from '../../../../shared/antd/feedback.tsx';
 import i18n from '../../i18n/index.ts';
 import { importErrorRows, importOutcome, type ImportSummary } from './logic.ts';
 

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Drawer, Skeleton, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
-import { QueryError } from '../../components/feedback.tsx';
+import { QueryError } from '../../../../shared/antd/feedback.tsx';
 import { centsText, numberToCents } from './logic.ts';
 
 const money = (n: number) => centsText(numberToCents(n));

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
-import { messageOf } from '../../components/feedback.tsx';
+import { messageOf } from '../../../../shared/feedback.ts';
 import { centsText, centsToNumber, lineCents, orderTotal, parseCents, parseQuantity, type ProductLine } from './logic.ts';
 
 interface Line extends ProductLine {

@@ -13,8 +13,9 @@ import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { ExportTask } from '../../components/ExportTask.tsx';
-import { QueryError, useAction } from '../../components/feedback.tsx';
-import { useListParams } from '../../components/listParams.ts';
+import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import type { QueryOfList } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { ImportOrders } from './ImportOrders.tsx';
 import { centsText, numberToCents, outsideRange, parseCents, rangeTimes, rangeTooLong } from './logic.ts';
@@ -22,9 +23,9 @@ import { OrderDetail } from './OrderDetail.tsx';
 import { OrderForm } from './OrderForm.tsx';
 import { PayOrder } from './PayOrder.tsx';
 import { strings } from './strings.ts';
-import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
 import { type listOrders, ordersQuery } from './query.ts';
-import { type ListColumn, useListTable } from '../../components/listTable.tsx';
+import { type ListColumn, useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('orders', strings);
 
@@ -69,7 +70,7 @@ export default function Orders() {
 
 const OrderFilters = memo(function OrderFilters() {
   const { t } = useTranslation(['orders', 'common']);
-  const { params, setFilters } = useListParams();
+  const { params, setFilters } = useListParams<QueryOfList<typeof ordersQuery>>();
   const f = params.filters;
   const search = (v: FilterValues) => {
     const [from, to] = v.range ?? [];
@@ -133,7 +134,7 @@ const OrderFilters = memo(function OrderFilters() {
 const OrdersToolbar = memo(function OrdersToolbar({ onCreate, onImport }: { onCreate: (v: boolean) => void; onImport: (v: boolean) => void }) {
   const { t } = useTranslation(['orders', 'common']);
   const { can } = useAuth();
-  const { params } = useListParams();
+  const { params } = useListParams<QueryOfList<typeof ordersQuery>>();
   const f = params.filters;
   const exportQuery = () => Object.fromEntries(FILTERS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]]));
   return (
@@ -159,7 +160,7 @@ function OrdersTable({ onView, onPay, refresh }: { onView: (id: number) => void;
   const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
-  const { params, filtered, setOrderBy, pagination } = useListParams();
+  const { params, filtered, setOrderBy, pagination } = useListParams<QueryOfList<typeof ordersQuery>>();
   const list = useQuery({ ...ordersQuery(params), placeholderData: keepPreviousData });
   const columns = useMemo((): ListColumn<Order>[] => {
     const cancel = (o: Order) =>
@@ -209,7 +210,7 @@ function OrdersTable({ onView, onPay, refresh }: { onView: (id: number) => void;
       onChange={(_p, _f, sorter) => {
         const s = sorter as SorterResult<Order>;
         const next = s.order ? `${String(s.field)}:${s.order === 'ascend' ? 'asc' : 'desc'}` : undefined;
-        if (next !== params.orderBy) setOrderBy(next);
+        if (next !== params.orderBy) setOrderBy(next as typeof params.orderBy);
       }}
       {...table<Order>(columns)}
     />

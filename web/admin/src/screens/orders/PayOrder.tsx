@@ -5,7 +5,7 @@ import { Alert, Descriptions, Form, Modal, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
-import { QueryError, useAction } from '../../components/feedback.tsx';
+import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
 import { centsText, numberToCents } from './logic.ts';
 import type { Order } from './Orders.tsx';
 
@@ -16,7 +16,7 @@ export function PayOrder({ order, onClose }: { order: Order; onClose: (done: boo
   const [busy, setBusy] = useState(false);
   const methods = useQuery({
     queryKey: ['payment-methods', 'active'],
-    queryFn: () => unwrap(api.GET('/api/admin/payment-methods', { params: { query: { page: 1, page_size: 100, is_active: '1', order_by: 'sort:asc' } as never } })),
+    queryFn: () => unwrap(api.GET('/api/admin/payment-methods', { params: { query: { page: 1, page_size: 100, is_active: '1', order_by: 'sort:asc' } } })),
   });
   const active = [...(methods.data?.list ?? [])].filter((m) => m.is_active).sort((a, b) => a.sort - b.sort || a.id - b.id);
   const pay = async (v: { payment_method_id: number }) => {

@@ -9,14 +9,16 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
-import { useListParams } from '../../components/listParams.ts';
+import { fieldErrorsOf } from '../../../../shared/feedback.ts';
+import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import type { QueryOfList } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { configFromRows, configText, parseConfigText, rowsFromConfig, SECRET_MASK, type ConfigRow } from './config.ts';
 import { strings } from './strings.ts';
-import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
 import { type listMethods, paymentMethodsQuery } from './query.ts';
-import { useListTable } from '../../components/listTable.tsx';
+import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('paymentMethods', strings);
 
@@ -29,7 +31,7 @@ export default function PaymentMethods() {
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, pagination } = useListParams();
+  const { params, setFilters, pagination } = useListParams<QueryOfList<typeof paymentMethodsQuery>>();
   const [editing, setEditing] = useState<Method | 'new' | null>(null);
   const f = params.filters;
   const list = useQuery({ ...paymentMethodsQuery(params), placeholderData: keepPreviousData });
@@ -179,7 +181,7 @@ function MethodForm({ method, onClose }: { method: Method | null; onClose: (save
     setBusy(false);
     if (ok) onClose(true);
     else {
-      form.setFields(fieldErrors(failure, ['name', 'code', 'type', 'sort', 'description']) as never);
+      form.setFields(fieldErrorsOf(failure, ['name', 'code', 'type', 'sort', 'description'], t));
       if (failure instanceof ApiError && failure.field?.startsWith('config')) setConfigError(failure.message);
     }
   };

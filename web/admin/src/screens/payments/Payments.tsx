@@ -6,14 +6,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { QueryError } from '../../components/feedback.tsx';
-import { useListParams } from '../../components/listParams.ts';
+import { QueryError } from '../../../../shared/antd/feedback.tsx';
+import type { QueryOfList } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { centsText, numberToCents } from '../orders/logic.ts';
 import { strings } from './strings.ts';
-import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
 import { type listPayments, paymentsQuery } from './query.ts';
-import { useListTable } from '../../components/listTable.tsx';
+import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('payments', strings);
 
@@ -37,13 +38,13 @@ export default function Payments() {
   const { t } = useTranslation(['payments', 'common']);
   const table = useListTable();
   const { can } = useAuth();
-  const { params, setFilters, pagination } = useListParams();
+  const { params, setFilters, pagination } = useListParams<QueryOfList<typeof paymentsQuery>>();
   const [viewing, setViewing] = useState<number | null>(null);
   const f = params.filters;
   const list = useQuery({ ...paymentsQuery(params), placeholderData: keepPreviousData });
   const methods = useQuery({
     queryKey: ['payment-methods', 'all'],
-    queryFn: () => unwrap(api.GET('/api/admin/payment-methods', { params: { query: { page: 1, page_size: 100 } as never } })),
+    queryFn: () => unwrap(api.GET('/api/admin/payment-methods', { params: { query: { page: 1, page_size: 100, order_by: 'id:desc' } } })),
     enabled: can('payment-method.list'),
   });
 

@@ -9,13 +9,15 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
-import { useListParams } from '../../components/listParams.ts';
+import { fieldErrorsOf } from '../../../../shared/feedback.ts';
+import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import type { QueryOfList } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
-import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
 import { type listPermissions, permissionsQuery } from './query.ts';
-import { useListTable } from '../../components/listTable.tsx';
+import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('permissions', strings);
 
@@ -43,7 +45,7 @@ export default function Permissions() {
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, pagination } = useListParams();
+  const { params, setFilters, pagination } = useListParams<QueryOfList<typeof permissionsQuery>>();
   const f = params.filters;
   const [editing, setEditing] = useState<Permission | 'new' | null>(null);
 
@@ -68,8 +70,7 @@ export default function Permissions() {
         key={JSON.stringify(f)}
         initialValues={{ ...f, menu_id: f.menu_id ? Number(f.menu_id) : undefined }}
         onFinish={(v: Record<string, string | number | undefined>) => setFilters({
-          name: (v.name as string | undefined)?.trim(), slug: (v.slug as string | undefined)?.trim(), method: v.method as string | undefined,
-          status: v.status as string | undefined, menu_id: v.menu_id === undefined ? undefined : String(v.menu_id),
+          name: v.name, slug: v.slug, method: v.method, status: v.status, menu_id: v.menu_id,
         })}
       >
         <Form.Item name="name" label={t('name')} rules={[{ max: 128 }]}><Input allowClear /></Form.Item>
@@ -170,7 +171,7 @@ function PermissionForm({ permission, menus, onClose }: { permission: Permission
     }, t('common:state.saved'));
     setBusy(false);
     if (ok) onClose(true);
-    else form.setFields(fieldErrors(failure, ['name', 'slug', 'method', 'path', 'menu_id', 'status']) as never);
+    else form.setFields(fieldErrorsOf(failure, ['name', 'slug', 'method', 'path', 'menu_id', 'status'], t));
   };
   return (
     <Modal

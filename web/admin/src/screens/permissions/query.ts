@@ -1,6 +1,6 @@
 // The screen's list query, shared with the screen registry (which starts it with the navigation).
-import { api, unwrap } from '../../api/client.ts';
-import { listQuery } from '../../components/listParams.ts';
+import { api, unwrap, type ListQuery } from '../../api/client.ts';
+import { listQuery } from '../../../../shared/list/params.ts';
 
-export const listPermissions = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/permissions', { params: { query: query as never } }));
+export const listPermissions = (query: ListQuery<'/api/admin/permissions'>) => unwrap(api.GET('/api/admin/permissions', { params: { query } }));
 export const permissionsQuery = listQuery(['permissions'], listPermissions);

@@ -8,10 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { fieldErrors, plainMessage, useAction, QueryError } from '../../components/feedback.tsx';
+import { fieldErrorsOf, type Tr } from '../../../../shared/feedback.ts';
+import { useAction, QueryError } from '../../../../shared/antd/feedback.tsx';
+import { plainMessage } from '../../api/errors.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
-import { useListTable } from '../../components/listTable.tsx';
+import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('profile', strings);
 
@@ -56,8 +58,8 @@ const AUTHENTICATOR_CODE_WRONG = 10010;
 const PASSWORD_FIELDS = ['old_password', 'password_confirmation', 'password'] as const;
 
 /** The server names the field in its message (`old_password is incorrect`) rather than as `body.…`. */
-function passwordFieldErrors(err: unknown): { name: string; errors: string[] }[] {
-  const named = fieldErrors(err, PASSWORD_FIELDS);
+function passwordFieldErrors(err: unknown, t: Tr): { name: (typeof PASSWORD_FIELDS)[number]; errors: string[] }[] {
+  const named = fieldErrorsOf(err, PASSWORD_FIELDS, t);
   if (named.length > 0 || !(err instanceof ApiError) || err.code !== 30001) return named;
   const name = PASSWORD_FIELDS.find((f) => new RegExp(`\\b${f}\\b`).test(err.message));
   return name ? [{ name, errors: [err.message] }] : [];
@@ -87,7 +89,7 @@ function ChangePassword() {
     }, t('common:state.saved'));
     setBusy(false);
     if (ok) form.resetFields();
-    else form.setFields(passwordFieldErrors(failure) as never);
+    else form.setFields(passwordFieldErrors(failure, t));
   };
   return (
     <Card title={t('password')}>
@@ -156,8 +158,9 @@ function Authenticator({ bound }: { bound: boolean }) {
       refreshProfile();
     } else {
       // A wrong code is said next to the field, in words.
-      const named = fieldErrors(failure, ['code']);
-      form.setFields((named.length > 0 ? named : failure instanceof ApiError && (failure.code === 30001 || failure.code === AUTHENTICATOR_CODE_WRONG) ? [{ name: 'code', errors: [plainMessage(failure)] }] : []) as never);
+      const named = fieldErrorsOf(failure, ['code'], t);
+      const wrong = failure instanceof ApiError && (failure.code === 30001 || failure.code === AUTHENTICATOR_CODE_WRONG) ? failure : null;
+      form.setFields(named.length > 0 ? named : wrong ? [{ name: 'code' as const, errors: [plainMessage(wrong)] }] : []);
     }
   };
   const codeField = (
@@ -201,7 +204,7 @@ function Sessions({ adminId, username }: { adminId: number; username: string }) 
   const queryClient = useQueryClient();
   const sessions = useQuery({
     queryKey: ['online', 'mine', adminId],
-    queryFn: () => unwrap(api.GET('/api/admin/online-admins', { params: { query: { page: 1, page_size: 100, username } as never } })),
+    queryFn: () => unwrap(api.GET('/api/admin/online-admins', { params: { query: { page: 1, page_size: 100, username } } })),
     select: (d) => d.list.filter((s) => s.admin_id === adminId),
   });
   type Session = NonNullable<typeof sessions.data>[number];

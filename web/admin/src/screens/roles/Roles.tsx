@@ -11,15 +11,17 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { fieldErrors, QueryError, useAction } from '../../components/feedback.tsx';
-import { useListParams } from '../../components/listParams.ts';
+import { fieldErrorsOf } from '../../../../shared/feedback.ts';
+import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import type { QueryOfList } from '../../../../shared/list/params.ts';
+import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { menuTitle } from '../../components/menuTitle.ts';
 import { menusForPermissions, permissionsForMenus, roleView } from './grants.ts';
 import { strings } from './strings.ts';
-import { FilterButtons } from '../../components/FilterButtons.tsx';
+import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
 import { type listRoles, rolesQuery } from './query.ts';
-import { useListTable } from '../../components/listTable.tsx';
+import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('roles', strings);
 
@@ -49,7 +51,7 @@ export default function Roles() {
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, pagination } = useListParams();
+  const { params, setFilters, pagination } = useListParams<QueryOfList<typeof rolesQuery>>();
   const f = params.filters;
   const [editing, setEditing] = useState<{ role: Role | null; tab: Tab } | null>(null);
 
@@ -207,7 +209,7 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
     setBusy(false);
     if (ok) onClose(true);
     else {
-      const errors = fieldErrors(failure, FIELDS);
+      const errors = fieldErrorsOf(failure, FIELDS, t);
       form.setFields(errors as never);
       if (errors.length) setActive('details');
     }

@@ -6,8 +6,8 @@ export function FilterButtons({ onReset }: { onReset: () => void }) {
   const { t } = useTranslation();
   return (
     <Space>
-      <Button type="primary" htmlType="submit">{t('action.search')}</Button>
-      <Button onClick={onReset}>{t('action.reset')}</Button>
+      <Button type="primary" htmlType="submit">{t('kit:action.search')}</Button>
+      <Button onClick={onReset}>{t('kit:action.reset')}</Button>
     </Space>
   );
 }

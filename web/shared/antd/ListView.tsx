@@ -1,0 +1,142 @@
+// One column spec drives a list screen's filter form and its table (as ant-design-pro's ProTable
+// does): a column may declare a filter (text, select or date range, named after the path's typed
+// query parameters) and a sort (one of the path's `order_by` fields), or be a filter only
+// (`hideInTable`). The filters, sort and page live in the URL (useList); the table takes the
+// console's layout (listTable.tsx) or, with `cards`, becomes a list of cards at phone width.
+import { DatePicker, Form, Input, Select, Table, type TableProps } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import dayjs, { type Dayjs } from 'dayjs';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FilterValues, FiltersOf, SortField, Untyped } from '../list/params.ts';
+import type { ListState } from '../list/useList.ts';
+import { DataList } from './DataList.tsx';
+import { QueryError } from './feedback.tsx';
+import { FilterButtons } from './FilterButtons.tsx';
+import { useListTable, type ListColumn } from './listTable.tsx';
+
+type Key<Q> = keyof FiltersOf<Q> & string;
+/** The filters whose values are text (a text box, either end of a date range). */
+type TextKey<Q> = { [K in Key<Q>]-?: NonNullable<FiltersOf<Q>[K]> extends string ? K : never }[Key<Q>];
+
+export type FilterSpec<Q> = { label?: ReactNode; /** Place in the form (default: the column's). */ order?: number } & (
+  | { kind: 'text'; key: TextKey<Q>; max?: number }
+  | { kind: 'select'; key: Key<Q>; options: { value: string | number; label: ReactNode }[]; width?: number }
+  | { kind: 'dateRange'; keys: [TextKey<Q>, TextKey<Q>]; showTime?: boolean; format?: string }
+);
+
+export type Column<Row, Q = Untyped> = ListColumn<Row> & {
+  filter?: FilterSpec<Q>;
+  /** A filter only: not a column of the table. */
+  hideInTable?: boolean;
+  /** Sortable, by this `order_by` field. */
+  sort?: SortField<Q>;
+};
+
+const TIME = 'YYYY-MM-DD HH:mm:ss';
+const keysOf = <Q,>(f: FilterSpec<Q>): string[] => (f.kind === 'dateRange' ? f.keys : [f.key]);
+
+/** The filter form of `columns`, its values from the URL; a search sets them (and keeps those it has no field for). */
+export function ListFilters<Row, Q>({ name, columns, list, extra }: {
+  name?: string;
+  columns: Column<Row, Q>[];
+  list: Pick<ListState<Q, unknown>, 'filters' | 'setFilters'>;
+  extra?: ReactNode;
+}) {
+  const specs = columns
+    .map((c, i) => ({ c, i, f: c.filter }))
+    .filter((x): x is { c: Column<Row, Q>; i: number; f: FilterSpec<Q> } => x.f !== undefined)
+    .sort((a, b) => (a.f.order ?? a.i) - (b.f.order ?? b.i));
+  const raw = list.filters as Record<string, string | undefined>;
+  const initial: Record<string, unknown> = {};
+  for (const { f } of specs) {
+    if (f.kind === 'dateRange') {
+      const [from, to] = f.keys.map((k) => raw[k]);
+      if (from && to) initial[f.keys.join('~')] = [dayjs(from), dayjs(to)];
+    } else if (raw[f.key] !== undefined) {
+      const text = raw[f.key]!;
+      initial[f.key] = f.kind === 'select' ? f.options.find((o) => String(o.value) === text)?.value ?? (/^\d+$/.test(text) ? Number(text) : text) : text;
+    }
+  }
+  const submit = (values: Record<string, unknown>) => {
+    const inForm = new Set(specs.flatMap(({ f }) => keysOf(f)));
+    const next: Record<string, string | number | null | undefined> = Object.fromEntries(Object.entries(raw).filter(([k]) => !inForm.has(k)));
+    for (const { f } of specs) {
+      if (f.kind === 'dateRange') {
+        const range = values[f.keys.join('~')] as [Dayjs, Dayjs] | null | undefined;
+        const format = f.format ?? TIME;
+        next[f.keys[0]] = range?.[0]?.format(format);
+        next[f.keys[1]] = range?.[1]?.format(format);
+      } else {
+        next[f.key] = values[f.key] as string | number | undefined;
+      }
+    }
+    list.setFilters(next as FilterValues<Q>);
+  };
+  return (
+    <Form className="list-filters" name={name} layout="inline" key={JSON.stringify(raw)} initialValues={initial} onFinish={submit}>
+      {specs.map(({ c, f }) => {
+        const label = f.label ?? (c.title as ReactNode);
+        const field: string = f.kind === 'dateRange' ? f.keys.join('~') : f.key;
+        if (f.kind === 'text') return <Form.Item key={field} name={field} label={label} rules={f.max ? [{ max: f.max }] : undefined}><Input allowClear /></Form.Item>;
+        if (f.kind === 'select') return <Form.Item key={field} name={field} label={label}><Select allowClear style={{ width: f.width ?? 120 }} options={f.options} /></Form.Item>;
+        return <Form.Item key={field} name={field} label={label}><DatePicker.RangePicker showTime={f.showTime} /></Form.Item>;
+      })}
+      {extra}
+      <FilterButtons onReset={() => list.setFilters({})} />
+    </Form>
+  );
+}
+
+/** The sort order a column shows, from the list's `order_by`. */
+const sortOrderOf = (orderBy: string | undefined, field: string) =>
+  orderBy === `${field}:asc` ? 'ascend' as const : orderBy === `${field}:desc` ? 'descend' as const : null;
+
+type TableRest<Row> = Omit<TableProps<Row>, 'columns' | 'dataSource' | 'loading' | 'pagination' | 'onChange'>;
+
+/**
+ * A list screen's body: the filter form, the toolbar, and the rows (or the query's error with a
+ * retry). `rows` and `total` come from the list's page (`total` undefined: not paged).
+ */
+export function ListView<Row extends object, Q, T>({ list, columns, rows, total, name, toolbar, cards, tree, table }: {
+  list: ListState<Q, T>;
+  columns: Column<Row, Q>[];
+  rows: readonly Row[];
+  total?: number;
+  /** The filter form's name. */
+  name?: string;
+  toolbar?: ReactNode;
+  /** Cards at phone width (DataList) rather than a table that scrolls sideways. */
+  cards?: boolean;
+  tree?: boolean;
+  table?: TableRest<Row>;
+}) {
+  const { t } = useTranslation();
+  const layout = useListTable();
+  const shown = columns
+    .filter((c) => !c.hideInTable)
+    .map(({ filter: _filter, hideInTable: _hide, sort, ...c }) => (sort ? { ...c, sorter: true, sortOrder: sortOrderOf(list.params.orderBy, sort) } : c) as ListColumn<Row>);
+  const props: TableProps<Row> = {
+    rowKey: 'id',
+    ...table,
+    loading: list.query.isFetching,
+    dataSource: rows,
+    locale: { emptyText: list.filtered ? t('kit:state.emptyFiltered') : t('kit:state.empty') },
+    pagination: total === undefined ? false : list.pagination(total),
+    onChange: (_p, _f, sorter) => {
+      const s = sorter as SorterResult<Row>;
+      const field = columns.find((c) => c.sort && 'dataIndex' in c && c.dataIndex === s.field)?.sort;
+      const next = field && s.order ? `${field}:${s.order === 'ascend' ? 'asc' : 'desc'}` : undefined;
+      if (next !== list.params.orderBy) list.setOrderBy(next as typeof list.params.orderBy);
+    },
+  };
+  return (
+    <>
+      {columns.some((c) => c.filter) && <ListFilters name={name} columns={columns} list={list} />}
+      {toolbar && <div className="list-toolbar">{toolbar}</div>}
+      {list.query.error ? <QueryError error={list.query.error} onRetry={() => void list.query.refetch()} />
+        : cards ? <DataList<Row> {...props} columns={shown} />
+        : <Table<Row> {...props} {...layout<Row>(shown, { tree })} />}
+    </>
+  );
+}

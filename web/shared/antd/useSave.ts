@@ -1,0 +1,52 @@
+// The form hook: an antd Form whose values are a request body (its generated type), saved through
+// TanStack Query's useMutation. The button's loading is the mutation's `isPending`; a refusal is
+// said in a toast and, when it names a field the form shows, next to that field (its typed key);
+// a success says so and invalidates the lists it changes.
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { App, type FormInstance } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api/errors.ts';
+import { fieldErrorsOf, messageOf } from '../feedback.ts';
+
+export interface SaveOptions<V, R> {
+  save: (values: V) => Promise<R>;
+  /** The queries the change makes stale (their keys' prefixes). */
+  invalidates?: readonly QueryKey[];
+  /** The toast on success (default: "Saved"; false: none). */
+  success?: string | false;
+  /** The field a refused value (400) that names none is about. */
+  fallback?: keyof V & string;
+  /** The form field a body field the form does not have as such is shown at (a fence drawn as points). */
+  fieldOf?: (bodyField: string, values: V) => (keyof V & string) | undefined;
+  onSaved?: (reply: R, values: V) => void;
+}
+
+export function useSave<V, R = unknown>(form: FormInstance<V>, options: SaveOptions<V, R>) {
+  const { message } = App.useApp();
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: options.save,
+    onSuccess: (reply, values) => {
+      if (options.success !== false) void message.success(options.success ?? t('kit:state.saved'));
+      for (const queryKey of options.invalidates ?? []) void client.invalidateQueries({ queryKey });
+      options.onSaved?.(reply, values);
+    },
+    onError: (err, values) => {
+      // The fields this form shows (registered with the form), typed as the body's keys.
+      const shown = form.getFieldsError().map((f) => f.name[0]).filter((n): n is keyof V & string => typeof n === 'string');
+      const named = err instanceof ApiError && err.field ? options.fieldOf?.(err.field.split('.')[0]!, values) : undefined;
+      const placed = named && shown.includes(named) ? [{ name: named, errors: [messageOf(err, t)] }] : fieldErrorsOf(err, shown, t, options.fallback);
+      void message.error(messageOf(err, t));
+      if (placed.length > 0) form.setFields(placed as Parameters<typeof form.setFields>[0]);
+    },
+  });
+  return { submit: (values: V) => mutation.mutate(values), isPending: mutation.isPending, mutation };
+}
+
+/** A Switch for a 1/0 field (status): checked is 1. */
+export const switchOneZero = {
+  valuePropName: 'checked',
+  getValueProps: (value: unknown) => ({ checked: value !== 0 }),
+  normalize: (checked: boolean) => (checked ? 1 : 0),
+};
