@@ -3,7 +3,8 @@
 // query parameters) and a sort (one of the path's `order_by` fields), or be a filter only
 // (`hideInTable`). The filters, sort and page live in the URL (useList); the table takes the
 // console's layout (listTable.tsx) or, with `cards`, becomes a list of cards at phone width.
-import { DatePicker, Form, Input, Select, Table, type TableProps } from 'antd';
+import { DatePicker, Form, Input, Select, Table, type InputProps, type TableProps } from 'antd';
+import type { Rule } from 'antd/es/form';
 import type { SorterResult } from 'antd/es/table/interface';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
@@ -16,12 +17,12 @@ import { FilterButtons } from './FilterButtons.tsx';
 import { useListTable, type ListColumn } from './listTable.tsx';
 
 type Key<Q> = keyof FiltersOf<Q> & string;
-/** The filters whose values are text (a text box, either end of a date range). */
+/** The filters whose values are text (either end of a date range; a text box takes a number's text too). */
 type TextKey<Q> = { [K in Key<Q>]-?: NonNullable<FiltersOf<Q>[K]> extends string ? K : never }[Key<Q>];
 
 export type FilterSpec<Q> = { label?: ReactNode; /** Place in the form (default: the column's). */ order?: number } & (
-  | { kind: 'text'; key: TextKey<Q>; max?: number }
-  | { kind: 'select'; key: Key<Q>; options: { value: string | number; label: ReactNode }[]; width?: number }
+  | { kind: 'text'; key: Key<Q>; max?: number; width?: number; rules?: Rule[]; inputMode?: InputProps['inputMode'] }
+  | { kind: 'select'; key: Key<Q>; options: { value: string | number; label: ReactNode }[]; width?: number; loading?: boolean; notFoundContent?: ReactNode }
   | { kind: 'dateRange'; keys: [TextKey<Q>, TextKey<Q>]; showTime?: boolean; format?: string }
 );
 
@@ -37,11 +38,13 @@ const TIME = 'YYYY-MM-DD HH:mm:ss';
 const keysOf = <Q,>(f: FilterSpec<Q>): string[] => (f.kind === 'dateRange' ? f.keys : [f.key]);
 
 /** The filter form of `columns`, its values from the URL; a search sets them (and keeps those it has no field for). */
-export function ListFilters<Row, Q>({ name, columns, list, extra }: {
+export function ListFilters<Row, Q>({ name, columns, list, extra, keep = [] }: {
   name?: string;
   columns: Column<Row, Q>[];
   list: Pick<ListState<Q, unknown>, 'filters' | 'setFilters'>;
   extra?: ReactNode;
+  /** The filters a reset leaves (a choice made outside the form). */
+  keep?: readonly Key<Q>[];
 }) {
   const specs = columns
     .map((c, i) => ({ c, i, f: c.filter }))
@@ -78,12 +81,25 @@ export function ListFilters<Row, Q>({ name, columns, list, extra }: {
       {specs.map(({ c, f }) => {
         const label = f.label ?? (c.title as ReactNode);
         const field: string = f.kind === 'dateRange' ? f.keys.join('~') : f.key;
-        if (f.kind === 'text') return <Form.Item key={field} name={field} label={label} rules={f.max ? [{ max: f.max }] : undefined}><Input allowClear /></Form.Item>;
-        if (f.kind === 'select') return <Form.Item key={field} name={field} label={label}><Select allowClear style={{ width: f.width ?? 120 }} options={f.options} /></Form.Item>;
+        if (f.kind === 'text') {
+          const rules = [...(f.max ? [{ max: f.max }] : []), ...(f.rules ?? [])];
+          return (
+            <Form.Item key={field} name={field} label={label} rules={rules.length > 0 ? rules : undefined}>
+              <Input allowClear style={f.width ? { width: f.width } : undefined} inputMode={f.inputMode} />
+            </Form.Item>
+          );
+        }
+        if (f.kind === 'select') {
+          return (
+            <Form.Item key={field} name={field} label={label}>
+              <Select allowClear style={{ width: f.width ?? 120 }} options={f.options} loading={f.loading} notFoundContent={f.notFoundContent} />
+            </Form.Item>
+          );
+        }
         return <Form.Item key={field} name={field} label={label}><DatePicker.RangePicker showTime={f.showTime} /></Form.Item>;
       })}
       {extra}
-      <FilterButtons onReset={() => list.setFilters({})} />
+      <FilterButtons onReset={() => list.setFilters(Object.fromEntries(keep.map((k) => [k, raw[k]])) as FilterValues<Q>)} />
     </Form>
   );
 }
@@ -98,13 +114,15 @@ type TableRest<Row> = Omit<TableProps<Row>, 'columns' | 'dataSource' | 'loading'
  * A list screen's body: the filter form, the toolbar, and the rows (or the query's error with a
  * retry). `rows` and `total` come from the list's page (`total` undefined: not paged).
  */
-export function ListView<Row extends object, Q, T>({ list, columns, rows, total, name, toolbar, cards, tree, table }: {
+export function ListView<Row extends object, Q, T>({ list, columns, rows, total, name, keep, toolbar, cards, tree, table }: {
   list: ListState<Q, T>;
   columns: Column<Row, Q>[];
   rows: readonly Row[];
   total?: number;
   /** The filter form's name. */
   name?: string;
+  /** The filters the form's reset leaves. */
+  keep?: readonly Key<Q>[];
   toolbar?: ReactNode;
   /** Cards at phone width (DataList) rather than a table that scrolls sideways. */
   cards?: boolean;
@@ -132,7 +150,7 @@ export function ListView<Row extends object, Q, T>({ list, columns, rows, total,
   };
   return (
     <>
-      {columns.some((c) => c.filter) && <ListFilters name={name} columns={columns} list={list} />}
+      {columns.some((c) => c.filter) && <ListFilters name={name} columns={columns} list={list} keep={keep} />}
       {toolbar && <div className="list-toolbar">{toolbar}</div>}
       {list.query.error ? <QueryError error={list.query.error} onRetry={() => void list.query.refetch()} />
         : cards ? <DataList<Row> {...props} columns={shown} />

@@ -5,43 +5,47 @@
 // items of the type is refused by the server, whose message is shown next to the field.
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Col, Empty, Form, Input, InputNumber, Modal, Popconfirm, Row, Select, Space, Switch, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
-import { ApiError } from '../../api/errors.ts';
-import { useAuth } from '../../auth/auth.tsx';
-import { messageOf } from '../../../../shared/feedback.ts';
 import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
-import { toQuery } from '../../../../shared/list/params.ts';
-import { useListParams } from '../../../../shared/list/useList.ts';
+import { FormModal } from '../../../../shared/antd/FormModal.tsx';
+import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
+import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
+import { useList, useListParams } from '../../../../shared/list/useList.ts';
+import { api, unwrap, type Body } from '../../api/client.ts';
+import { useAuth } from '../../auth/auth.tsx';
 import { addStrings } from '../../i18n/index.ts';
+import { itemsQuery, listDictionaries, type ItemsQuery } from './query.ts';
 import { strings } from './strings.ts';
-import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('dictionaries', strings);
 
-const listDictionaries = (query: Record<string, string | number>) => unwrap(api.GET('/api/admin/dictionaries', { params: { query: query as never } }));
 type Entry = Awaited<ReturnType<typeof listDictionaries>>['list'][number];
+type Values = Body<'/api/admin/dictionaries', 'post'>;
 
 const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 const TYPES_PAGE = 20;
-/** Keys of the URL that belong to the types column, not to the items' filters. */
-const TYPE_KEYS = ['type', 'type_name', 'type_page'];
+/** The URL's filters that belong to the types column: a reset of the items' filters leaves them. */
+const TYPE_KEYS = ['type', 'type_name', 'type_page'] as const;
+
+/** What a row's status switch and actions do (the types' and the items' rows alike). */
+interface RowActions {
+  statusSwitch: (e: Entry) => ReactNode;
+  remove: (e: Entry) => void;
+  edit: (e: Entry) => void;
+}
 
 export default function Dictionaries() {
   const { t } = useTranslation(['dictionaries', 'common']);
-  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, pagination } = useListParams();
+  const { filters: f, setFilters } = useListParams<ItemsQuery>();
   const [editing, setEditing] = useState<{ entry: Entry | null; parent: Entry | null } | null>(null);
-  const f = params.filters;
   const typeId = Number(f.type) || undefined;
   const typePage = Math.max(1, Number(f.type_page) || 1);
-  const typeFilters = Object.fromEntries(Object.entries(f).filter(([k]) => TYPE_KEYS.includes(k)));
-  const itemFilters = Object.fromEntries(Object.entries(f).filter(([k]) => !TYPE_KEYS.includes(k)));
+  const { type: _type, type_name: _name, type_page: _page, ...itemFilters } = f;
 
   const types = useQuery({
     queryKey: ['dictionaries', 'types', f.type_name ?? '', typePage],
@@ -54,25 +58,22 @@ export default function Dictionaries() {
     enabled: typeId !== undefined,
   });
   const type = types.data?.list.find((x) => x.id === typeId) ?? (chosen.data?.parent_id === 0 ? chosen.data : undefined);
-  const items = useQuery({
-    queryKey: ['dictionaries', 'items', typeId, params],
-    queryFn: () => listDictionaries({ ...toQuery({ ...params, filters: itemFilters }), parent_id: typeId!, order_by: params.orderBy ?? 'sort:asc' }),
-    enabled: typeId !== undefined,
-    placeholderData: keepPreviousData,
-  });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['dictionaries'] });
 
-  const chooseType = (id: number | undefined) => setFilters({ ...typeFilters, type: id === undefined ? undefined : String(id) });
+  const chooseType = (id: number | undefined) => setFilters({ type: id, type_name: f.type_name, type_page: f.type_page });
   const setStatus = (e: Entry, status: 0 | 1) =>
     void run(() => unwrap(api.PUT('/api/admin/dictionaries/{id}', { params: { path: { id: e.id } }, body: { status } })), t('common:state.saved')).then(refresh);
-  const remove = (e: Entry) =>
-    void run(() => unwrap(api.DELETE('/api/admin/dictionaries/{id}', { params: { path: { id: e.id } } })), t('common:state.deleted')).then((ok) => {
-      if (ok && e.id === typeId) chooseType(undefined);
-      refresh();
-    });
-  const statusSwitch = (e: Entry) => (
-    <Switch size="small" checked={e.status === 1} aria-label={`${t('common:field.status')} ${e.code}`} disabled={!can('dictionary.update')} onChange={(on) => setStatus(e, on ? 1 : 0)} />
-  );
+  const actions: RowActions = {
+    statusSwitch: (e) => (
+      <Switch size="small" checked={e.status === 1} aria-label={`${t('common:field.status')} ${e.code}`} disabled={!can('dictionary.update')} onChange={(on) => setStatus(e, on ? 1 : 0)} />
+    ),
+    remove: (e) =>
+      void run(() => unwrap(api.DELETE('/api/admin/dictionaries/{id}', { params: { path: { id: e.id } } })), t('common:state.deleted')).then((ok) => {
+        if (ok && e.id === typeId) chooseType(undefined);
+        refresh();
+      }),
+    edit: (e) => setEditing({ entry: e, parent: e.parent_id === 0 ? null : type ?? null }),
+  };
 
   return (
     <Row gutter={16}>
@@ -90,7 +91,7 @@ export default function Dictionaries() {
             aria-label={t('searchTypes')}
             maxLength={64}
             style={{ marginBottom: 8 }}
-            onSearch={(v) => setFilters({ ...itemFilters, type: f.type, type_name: v.trim() || undefined })}
+            onSearch={(v) => setFilters({ ...itemFilters, type: f.type, type_name: v })}
           />
           {types.error ? <QueryError error={types.error} onRetry={() => void types.refetch()} /> : (
             <Table<Entry>
@@ -103,7 +104,7 @@ export default function Dictionaries() {
               onRow={(e) => ({ onClick: () => chooseType(e.id), style: { cursor: 'pointer' } })}
               pagination={{
                 current: typePage, pageSize: TYPES_PAGE, total: types.data?.total ?? 0, size: 'small', hideOnSinglePage: true,
-                onChange: (p) => setFilters({ ...f, type_page: p === 1 ? undefined : String(p) }),
+                onChange: (p) => setFilters({ ...f, type_page: p === 1 ? undefined : p }),
               }}
               columns={[
                 {
@@ -113,14 +114,14 @@ export default function Dictionaries() {
                   ),
                 },
                 { title: t('code'), dataIndex: 'code', ellipsis: true, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-                { title: t('common:field.status'), dataIndex: 'status', width: 70, render: (_: number, e) => statusSwitch(e) },
+                { title: t('common:field.status'), dataIndex: 'status', width: 70, render: (_: number, e) => actions.statusSwitch(e) },
                 {
                   title: t('common:field.actions'), key: 'actions', width: 110,
                   render: (_: unknown, e) => (
                     <Space size={0} onClick={(ev) => ev.stopPropagation()}>
-                      {can('dictionary.update') && <Button type="link" size="small" aria-label={t('editType', { name: e.name })} onClick={() => setEditing({ entry: e, parent: null })}>{t('common:action.edit')}</Button>}
+                      {can('dictionary.update') && <Button type="link" size="small" aria-label={t('editType', { name: e.name })} onClick={() => actions.edit(e)}>{t('common:action.edit')}</Button>}
                       {can('dictionary.delete') && (
-                        <Popconfirm title={t('common:state.confirmDelete', { name: e.name })} description={t('typeHasItems')} onConfirm={() => remove(e)}>
+                        <Popconfirm title={t('common:state.confirmDelete', { name: e.name })} description={t('typeHasItems')} onConfirm={() => actions.remove(e)}>
                           <Button type="link" size="small" danger aria-label={t('deleteType', { name: e.name })}>{t('common:action.delete')}</Button>
                         </Popconfirm>
                       )}
@@ -134,60 +135,7 @@ export default function Dictionaries() {
       </Col>
       <Col xs={24} lg={15}>
         <Card size="small" title={type ? <Space>{t('items', { name: type.name })}<Tag>{type.code}</Tag></Space> : t('items', { name: '…' })}>
-          {typeId === undefined ? <Empty description={t('noType')} /> : (
-            <>
-              <Form
-                className="list-filters"
-                layout="inline"
-                key={JSON.stringify(itemFilters)}
-                initialValues={itemFilters}
-                onFinish={(v: { name?: string; code?: string; status?: string }) => setFilters({ ...typeFilters, name: v.name?.trim(), code: v.code?.trim(), status: v.status })}
-              >
-                <Form.Item name="name" label={t('name')} rules={[{ max: 64 }]}><Input allowClear style={{ width: 140 }} /></Form.Item>
-                <Form.Item name="code" label={t('code')} rules={[{ max: 64 }]}><Input allowClear style={{ width: 140 }} /></Form.Item>
-                <Form.Item name="status" label={t('common:field.status')}>
-                  <Select allowClear style={{ width: 110 }} options={[{ value: '1', label: t('common:field.enabled') }, { value: '0', label: t('common:field.disabled') }]} />
-                </Form.Item>
-                <Space>
-                  <Button type="primary" htmlType="submit">{t('common:action.search')}</Button>
-                  <Button onClick={() => setFilters(typeFilters)}>{t('common:action.reset')}</Button>
-                </Space>
-              </Form>
-              <div className="list-toolbar">
-                {can('dictionary.create') && type && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ entry: null, parent: type })}>{t('newItem')}</Button>}
-              </div>
-              {items.error ? <QueryError error={items.error} onRetry={() => void items.refetch()} /> : (
-                <Table<Entry>
-                  rowKey="id"
-                  loading={items.isFetching}
-                  dataSource={items.data?.list ?? []}
-                  locale={{ emptyText: Object.keys(itemFilters).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-                  pagination={pagination(items.data?.total ?? 0)}
-                  {...table<Entry>([
-                    { title: t('name'), dataIndex: 'name' },
-                    { title: t('code'), dataIndex: 'code', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-                    { title: t('value'), dataIndex: 'value', render: (v: string) => v || '—' },
-                    { title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
-                    { title: t('common:field.description'), dataIndex: 'description', ellipsis: true, render: (v: string) => v || '—' },
-                    { title: t('common:field.status'), dataIndex: 'status', width: 80, render: (_: number, e) => statusSwitch(e) },
-                    {
-                      title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 130,
-                      render: (_: unknown, e) => (
-                        <Space size={0}>
-                          {can('dictionary.update') && <Button type="link" size="small" aria-label={`${t('common:action.edit')} ${e.code}`} onClick={() => setEditing({ entry: e, parent: type ?? null })}>{t('common:action.edit')}</Button>}
-                          {can('dictionary.delete') && (
-                            <Popconfirm title={t('common:state.confirmDelete', { name: e.name })} onConfirm={() => remove(e)}>
-                              <Button type="link" size="small" danger aria-label={`${t('common:action.delete')} ${e.code}`}>{t('common:action.delete')}</Button>
-                            </Popconfirm>
-                          )}
-                        </Space>
-                      ),
-                    },
-                  ])}
-                />
-              )}
-            </>
-          )}
+          {typeId === undefined ? <Empty description={t('noType')} /> : <Items type={type} actions={actions} onCreate={(parent) => setEditing({ entry: null, parent })} />}
         </Card>
       </Col>
       {editing && (
@@ -196,11 +144,8 @@ export default function Dictionaries() {
           parent={editing.parent}
           onClose={(saved) => {
             setEditing(null);
-            if (saved) {
-              refresh();
-              // A new type is chosen at once, to add its items.
-              if (typeof saved === 'object' && saved.parent_id === 0) chooseType(saved.id);
-            }
+            // A new type is chosen at once, to add its items.
+            if (saved && saved.parent_id === 0) chooseType(saved.id);
           }}
         />
       )}
@@ -208,55 +153,74 @@ export default function Dictionaries() {
   );
 }
 
-interface FormValues {
-  name: string;
-  code: string;
-  value?: string;
-  description?: string;
-  sort?: number | null;
-  status?: boolean;
-}
-const FIELDS = ['name', 'code', 'value', 'description', 'sort', 'status'];
-
-/** Creates or edits a type (`parent` null) or an item of `parent`. */
-function EntryForm({ entry, parent, onClose }: { entry: Entry | null; parent: Entry | null; onClose: (saved: Entry | boolean) => void }) {
+/** The items of the chosen type (in the URL): their filters, table and page. */
+function Items({ type, actions, onCreate }: { type: Entry | undefined; actions: RowActions; onCreate: (parent: Entry) => void }) {
   const { t } = useTranslation(['dictionaries', 'common']);
-  const [form] = Form.useForm<FormValues>();
-  const [busy, setBusy] = useState(false);
-  const { message } = App.useApp();
-  const save = async (v: FormValues) => {
-    setBusy(true);
-    const body = {
-      name: v.name.trim(), code: v.code.trim(), value: v.value ?? '', description: v.description ?? '',
-      sort: v.sort ?? 0, status: v.status === false ? 0 : 1,
-    };
-    try {
-      const saved = entry
-        ? await unwrap(api.PUT('/api/admin/dictionaries/{id}', { params: { path: { id: entry.id } }, body }))
-        : await unwrap(api.POST('/api/admin/dictionaries', { body: { ...body, parent_id: parent?.id ?? 0 } }));
-      void message.success(t('common:state.saved'));
-      onClose(saved ?? true);
-    } catch (err) {
-      // A duplicate code (30002) is about the code; a validation failure names its field.
-      const field = err instanceof ApiError
-        ? err.code === 30002 ? 'code' : err.field && FIELDS.includes(err.field) ? err.field : undefined
-        : undefined;
-      if (field) form.setFields([{ name: field as keyof FormValues, errors: [messageOf(err, t)] }]);
-      else void message.error(messageOf(err, t));
-    }
-    setBusy(false);
-  };
+  const { can } = useAuth();
+  const list = useList(itemsQuery);
+  const columns: Column<Entry, ItemsQuery>[] = [
+    { title: t('name'), dataIndex: 'name', filter: { kind: 'text', key: 'name', max: 64, width: 140 } },
+    { title: t('code'), dataIndex: 'code', render: (v: string) => <Typography.Text code>{v}</Typography.Text>, filter: { kind: 'text', key: 'code', max: 64, width: 140 } },
+    { title: t('value'), dataIndex: 'value', render: (v: string) => v || '—' },
+    { title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
+    { title: t('common:field.description'), dataIndex: 'description', ellipsis: true, render: (v: string) => v || '—' },
+    {
+      title: t('common:field.status'), dataIndex: 'status', width: 80, render: (_: number, e) => actions.statusSwitch(e),
+      filter: { kind: 'select', key: 'status', width: 110, options: [{ value: 1, label: t('common:field.enabled') }, { value: 0, label: t('common:field.disabled') }] },
+    },
+    {
+      title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 130,
+      render: (_: unknown, e) => (
+        <Space size={0}>
+          {can('dictionary.update') && <Button type="link" size="small" aria-label={`${t('common:action.edit')} ${e.code}`} onClick={() => actions.edit(e)}>{t('common:action.edit')}</Button>}
+          {can('dictionary.delete') && (
+            <Popconfirm title={t('common:state.confirmDelete', { name: e.name })} onConfirm={() => actions.remove(e)}>
+              <Button type="link" size="small" danger aria-label={`${t('common:action.delete')} ${e.code}`}>{t('common:action.delete')}</Button>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <ListView
+      list={list}
+      columns={columns}
+      keep={TYPE_KEYS}
+      rows={list.query.data?.list ?? []}
+      total={list.query.data?.total ?? 0}
+      toolbar={can('dictionary.create') && type && <Button type="primary" icon={<PlusOutlined />} onClick={() => onCreate(type)}>{t('newItem')}</Button>}
+    />
+  );
+}
+
+/** Creates or edits a type (`parent` null) or an item of `parent`; closes with what was saved (nothing when cancelled). */
+function EntryForm({ entry, parent, onClose }: { entry: Entry | null; parent: Entry | null; onClose: (saved?: Entry | null) => void }) {
+  const { t } = useTranslation(['dictionaries', 'common']);
+  const [form] = Form.useForm<Values>();
+  // A refusal naming no field (a duplicate code, 30002) is about the code; a validation failure names its field.
+  const { submit, isPending } = useSave(form, {
+    save: (v) => {
+      const body = { name: v.name.trim(), code: v.code.trim(), value: v.value ?? '', description: v.description ?? '', sort: v.sort ?? 0, status: v.status ?? 1 };
+      return entry
+        ? unwrap(api.PUT('/api/admin/dictionaries/{id}', { params: { path: { id: entry.id } }, body }))
+        : unwrap(api.POST('/api/admin/dictionaries', { body: { ...body, parent_id: parent?.id ?? 0 } }));
+    },
+    fallback: 'code',
+    invalidates: [['dictionaries']],
+    onSaved: (saved) => onClose(saved),
+  });
   const title = entry ? t('editTitle', { name: entry.name }) : parent ? t('createItem', { name: parent.name }) : t('createType');
   return (
-    <Modal open title={title} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('common:action.save')} cancelText={t('common:action.cancel')} confirmLoading={busy} destroyOnHidden>
-      <Form<FormValues>
+    <FormModal form={form} title={title} pending={isPending} onClose={() => onClose()}>
+      <Form<Values>
         form={form}
         name="dictionary-entry"
         layout="vertical"
-        onFinish={(v) => void save(v)}
+        onFinish={submit}
         initialValues={entry
-          ? { name: entry.name, code: entry.code, value: entry.value, description: entry.description, sort: entry.sort, status: entry.status === 1 }
-          : { status: true, sort: 0 }}
+          ? { name: entry.name, code: entry.code, value: entry.value, description: entry.description, sort: entry.sort, status: entry.status }
+          : { status: 1, sort: 0 }}
       >
         {parent && <Form.Item label={t('typeOf')}><Typography.Text>{parent.name} <Tag>{parent.code}</Tag></Typography.Text></Form.Item>}
         <Form.Item name="name" label={t('name')} rules={[{ required: true, whitespace: true, max: 64, message: t('nameRule') }]}><Input /></Form.Item>
@@ -269,9 +233,9 @@ function EntryForm({ entry, parent, onClose }: { entry: Entry | null; parent: En
           <Form.Item name="sort" label={t('common:field.sort')} rules={[{ type: 'integer', min: 0, max: 1_000_000, message: t('sortRule') }]}>
             <InputNumber min={0} max={1_000_000} precision={0} />
           </Form.Item>
-          <Form.Item name="status" label={t('common:field.enabled')} valuePropName="checked"><Switch /></Form.Item>
+          <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
         </Space>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
