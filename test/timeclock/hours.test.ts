@@ -102,6 +102,10 @@ describe('hours', () => {
     );
     const night = await preview({ rounding: { mode: 'up', minutes: 30 } }, [{ start: '22:00', end: '05:50' }]);
     assert.deepEqual([night.body.workedSeconds, night.body.paidSeconds], [7 * H + 50 * M, 8 * H]);
+    // Eight sessions each across midnight: every one on its own night, only the first counts for the day shown.
+    const nights = await preview({}, Array.from({ length: 8 }, () => ({ start: '23:00', end: '01:00' })));
+    assert.equal(nights.status, 200, JSON.stringify(nights.body));
+    assert.equal(nights.body.workedSeconds, 2 * H);
     assertTcError(await call(app, 'POST', '/api/managers/work-rules/preview', { token: manager, body: { rules: RULES, sessions: [{ start: '25:00', end: '26:00' }] } }), 400, 'VALIDATION_ERROR');
     assertTcError(await call(app, 'POST', '/api/managers/work-rules/preview', { token: manager, body: { rules: RULES, sessions: [] } }), 400, 'VALIDATION_ERROR');
     assert.equal((await call(app, 'GET', '/api/managers/work-rules', { token: manager })).body.breakRules.length, 0, 'nothing stored');

@@ -157,7 +157,7 @@ export class HoursService {
    */
   preview(rules: WorkRulesT, sessions: { start: string; end: string }[]) {
     const DATE = '2026-01-05';
-    const at = (day: number, hm: string) => new Date(`2026-01-0${day}T${hm}:00Z`);
+    const at = (day: number, hm: string) => new Date(Date.UTC(2026, 0, day, Number(hm.slice(0, 2)), Number(hm.slice(3, 5))));
     const punches: Punch[] = [];
     let day = 5;
     let previous = '';
