@@ -55,11 +55,10 @@ export interface ExportTaskView {
 /** The reply for a task; `prefix` is the service prefix the download route lives under. */
 export function renderExportTask(tasks: ExportTasks, task: ExportTask, prefix: string, tz: string): ExportTaskView {
   const now = new Date();
-  const expired = task.status === 'expired' || (task.status === 'completed' && (!task.expires_at || task.expires_at <= now));
   return {
     id: task.id,
     kind: task.kind,
-    status: expired ? 'expired' : task.status,
+    status: tasks.shownStatus(task, now),
     rows_written: task.rows_written,
     created_at: formatDisplay(task.created_at, tz)!,
     finished_at: formatDisplay(task.finished_at, tz),

@@ -244,6 +244,11 @@ export class ExportTasks {
     }
   }
 
+  /** The task's status as shown: a completed task whose file's time is up is `expired` before the cleanup marks it. */
+  shownStatus(task: ExportTask, now = new Date()): ExportStatus {
+    return task.status === 'completed' && (!task.expires_at || task.expires_at <= now) ? 'expired' : task.status;
+  }
+
   /** Tasks waiting and running, and the oldest waiting one's age (metrics). */
   backlog(): Promise<Backlog> {
     return this.jobs.backlog(this.db.query);
@@ -326,7 +331,7 @@ export class ExportTasks {
         file.write(CSV_BOM + csvLine(kind.header));
         await pipeline(Readable.from(progress(), { objectMode: false }), counter, file, { signal });
       } else if (format === 'xlsx') {
-        await writeXlsx(kind, task.params, file, signal, async (n) => {
+        await streamXlsx(kind, task.params, file, signal, async (n) => {
           written = n;
           if (n % this.opts.progressEvery === 0) await beat(n);
         });
@@ -455,8 +460,12 @@ function columnLetter(n: number): string {
   return out;
 }
 
-/** Streams a kind's rows into `file` as an XLSX workbook; `progress` gets the rows written so far. */
-async function writeXlsx<R>(
+/**
+ * Streams a kind's rows into `file` as an XLSX workbook (closing the file on failure); `progress`
+ * gets the rows written so far. Exported for bench/timesheets.ts, whose bare reference streams the
+ * same rows through it.
+ */
+export async function streamXlsx<R>(
   kind: ExportKind<R>,
   params: Record<string, unknown>,
   file: WriteStream,
@@ -464,15 +473,14 @@ async function writeXlsx<R>(
   progress: (written: number) => Promise<void>,
 ): Promise<void> {
   try {
-    await streamXlsx(kind, params, file, signal, progress);
+    await writeWorkbook(kind, params, file, signal, progress);
   } catch (err) {
     file.destroy();
     throw err;
   }
 }
 
-/** The XLSX writer itself (exported for bench/timesheets.ts, whose bare reference streams the same rows through it). */
-export async function streamXlsx<R>(
+async function writeWorkbook<R>(
   kind: ExportKind<R>,
   params: Record<string, unknown>,
   file: WriteStream,

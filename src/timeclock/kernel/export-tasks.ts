@@ -35,11 +35,10 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 /** The reply for a task; `prefix` is the service prefix the download route lives under. */
 export function renderExportTask(tasks: ExportTasks, task: ExportTask, prefix: string): Static<typeof ExportTaskView> {
   const now = new Date();
-  const expired = task.status === 'expired' || (task.status === 'completed' && (!task.expires_at || task.expires_at <= now));
   return {
     id: task.id,
     kind: task.kind,
-    status: expired ? 'expired' : task.status,
+    status: tasks.shownStatus(task, now),
     format: task.params.format === 'xlsx' ? 'xlsx' : 'csv',
     rowsWritten: task.rows_written,
     createdAt: task.created_at.toISOString(),
