@@ -301,6 +301,10 @@ test('SIGTERM under a burst of requests: every request whose connection was open
       AUTH_RATE_LIMIT: '100000',
       LOG_LEVEL: 'info',
       SHUTDOWN_DRAIN_MS: '0',
+      // The hard limit ends a shutdown that outlasts it by exiting, which resets what is still
+      // open; 110 password hashes on a loaded two-core machine once took longer than the
+      // default 25 s, so the limit here is out of the way of what this test checks.
+      SHUTDOWN_TIMEOUT_MS: '120000',
       ...(db ? { DATABASE_URL: db.url } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -339,6 +343,7 @@ test('SIGTERM under a burst of requests: every request whose connection was open
     for (const a of burst.slice(75)) a.send();
 
     const outcomes = await Promise.all([...busy, ...burst].map((a) => a.outcome));
+    assert.doesNotMatch(output, /graceful shutdown took too long/);
     const failed = outcomes.filter((o) => o.connected && o.status === undefined);
     const statuses = new Map<number, number>();
     for (const o of outcomes) if (o.status !== undefined) statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
