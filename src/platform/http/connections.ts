@@ -43,12 +43,24 @@ export function spareArrivingRequests(server: Server, headersTimeoutMs: number, 
   });
   server.closeIdleConnections = () => {
     const now = Date.now();
+    const idle: Array<[Socket, number]> = [];
     for (const [socket, c] of connections) {
       if (c.active > 0) continue;
       const arriving = c.requests === 0 || socket.bytesRead > c.readAtIdle;
       if (arriving && now - c.idleSince < headersTimeoutMs) continue;
-      socket.destroy();
+      idle.push([socket, c.requests]);
     }
+    if (idle.length === 0) return;
+    // After a stall longer than the headers timeout (a server starved of CPU), a request that
+    // arrived meanwhile may be unread here: the sweeper's timer runs before the event loop's poll
+    // reads sockets. The connections are ended after a poll, unless a request began on them: two
+    // setImmediate hops put one poll between, whichever phase this is called from.
+    setImmediate(() => setImmediate(() => {
+      for (const [socket, requests] of idle) {
+        const c = connections.get(socket);
+        if (c && c.active === 0 && c.requests === requests) socket.destroy();
+      }
+    }));
   };
 }
 
