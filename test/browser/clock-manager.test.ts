@@ -3,35 +3,19 @@
 // (checked by decoding the printed image); creates a worker and resets their device binding;
 // sees a worker clocked in on the live board (and on its map) and marks a late punch reviewed; finds a security
 // alert; creates a webhook whose secret is shown once; is told a username is taken; renames a tag; pages through a worker's history; after
-// sign-in goes to the page asked for, never to another origin. Every screen is photographed in both
-// languages (scratch/screenshots/clock-manager-*).
+// sign-in goes to the page asked for, never to another origin. Every screen in both languages and
+// at phone width: clock-manager-screens.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { MANAGER_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, signInClock, startConsole, waitUntil, type ConsoleServer, type Watched } from '../helpers/browser.ts';
+import { browserSkip, launchBrowser, newPage, screenshot, settled, signInClock, startConsole, waitUntil, type ConsoleServer, type Watched } from '../helpers/browser.ts';
 import { call } from '../helpers/http.ts';
 import { clock, createWorker, managerToken, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
 
 const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
-const SCREENS = ['board', 'timesheets', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webhooks'] as const;
-
-/**
- * Waits until no table is loading and no animation or transition is running (a finite one: the
- * fade of a table that has just loaded, say), so that a screenshot shows the screen as it settles.
- * Only for pictures: a screen still moving after 10 s is photographed as it is, since what the
- * test asserts was checked before.
- */
-async function settled(page: Page): Promise<void> {
-  // Polled with page.evaluate (the DevTools protocol): waitForFunction compiles a string
-  // predicate in the page, which the app's Content-Security-Policy (no 'unsafe-eval') refuses
-  // and reports as a console error.
-  const still = `!!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')
-    || document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity)`;
-  for (let i = 0; i < 200 && await page.evaluate<boolean>(still); i += 1) await page.waitForTimeout(50);
-}
 
 /** Decodes the QR image shown on the page (drawn to a canvas in the page, decoded here). */
 async function decodeQr(page: Page): Promise<string | null> {
@@ -372,54 +356,6 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
-  test('every screen in both languages', async () => {
-    for (const lang of ['en-US', 'zh-CN']) {
-      const en = lang === 'en-US';
-      const w = await newPage(browser, lang);
-      await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
-      await w.page.waitForURL(/\/clock\/manager\/board$/);
-      // The seeded manager is named in the console's language.
-      await w.page.locator('.mgr-header').getByText(en ? 'Manager' : '主管', { exact: true }).waitFor();
-      for (const screen of SCREENS) {
-        await w.page.goto(`${server.base}/clock/manager/${screen}`);
-        await w.page.locator('.ant-table, .ant-card').first().waitFor();
-        // The seeded default site, named in the console's language.
-        if (screen === 'sites') await w.page.getByRole('cell', { name: en ? /^Default site/ : /^默认场地/ }).waitFor();
-        await settled(w.page);
-        await screenshot(w.page, `clock-manager-${screen}-${lang}`);
-      }
-      // The site editor and a worker's drawer.
-      await w.page.goto(`${server.base}/clock/manager/sites`);
-      await w.page.getByRole('row', { name: /North yard/ }).getByRole('button', { name: /^(Edit|编辑)$/ }).click();
-      await w.page.locator('.leaflet-interactive').first().waitFor();
-      await settled(w.page);
-      await screenshot(w.page, `clock-manager-site-edit-${lang}`);
-      await w.page.goto(`${server.base}/clock/manager/workers`);
-      await w.page.getByRole('button', { name: 'Ana Field' }).click();
-      await w.page.locator('.ant-drawer').getByRole('tab').first().waitFor();
-      await settled(w.page);
-      await screenshot(w.page, `clock-manager-worker-drawer-${lang}`);
-      await w.page.locator('.ant-drawer-close').click();
-      await w.page.locator('.mgr-filters').getByRole('button', { name: /(Tags|标签)$/ }).click();
-      await w.page.getByRole('dialog').getByRole('button', { name: /^(Rename|重命名) / }).first().click();
-      await settled(w.page);
-      await screenshot(w.page, `clock-manager-tags-${lang}`);
-      const codes = await call(server.app, 'GET', '/api/managers/qr-codes', { token: manager });
-      await w.page.goto(`${server.base}/clock/manager/qr/${codes.body[0].id}/print`);
-      await w.page.getByRole('img').first().waitFor();
-      await screenshot(w.page, `clock-manager-qr-sheet-${lang}`);
-      // Switching the language names the seeded site and manager in the other one at once.
-      await w.page.goto(`${server.base}/clock/manager/sites`);
-      await w.page.getByRole('cell', { name: en ? /^Default site/ : /^默认场地/ }).waitFor();
-      await w.page.locator('.mgr-header').getByRole('button', { name: en ? '中文' : 'EN', exact: true }).click();
-      await w.page.getByRole('cell', { name: en ? /^默认场地/ : /^Default site/ }).waitFor();
-      await w.page.locator('.mgr-header').getByText(en ? '主管' : 'Manager', { exact: true }).waitFor();
-      assert.deepEqual(w.errors, []);
-      assert.deepEqual(w.failed, []);
-      await w.context.close();
-    }
-  });
-
   test('a username already taken (in any case, a manager’s too) is refused in words, in both languages', async () => {
     for (const [lang, taken, others] of [
       ['en-US', 'This username is taken.', { newWorker: 'New worker', username: 'Username', fullName: 'Full name', password: 'Password', save: 'Save' }],
@@ -556,60 +492,6 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
     await w.context.close();
-  });
-
-  test('at phone width (390 px) every screen fits without sideways scrolling: navigation in a drawer, lists as cards, forms in one column', async () => {
-    for (const lang of ['en-US', 'zh-CN'] as const) {
-      const w = await newPage(browser, lang, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-      const { page } = w;
-      await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
-      await page.waitForURL(/\/clock\/manager\/board$/);
-      const width = () => page.evaluate<number>('Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)');
-      // What sticks out past the right edge, to say in a failure.
-      const wide = () => page.evaluate<string[]>(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 390.5)
-        .slice(0, 5).map((e) => e.tagName + '.' + String(e.className).slice(0, 60) + ' ' + Math.round(e.getBoundingClientRect().right))`);
-      for (const screen of SCREENS) {
-        await page.goto(`${server.base}/clock/manager/${screen}`);
-        await page.locator('.mgr-cards, .mgr-cards-empty').first().waitFor();
-        await settled(page);
-        await screenshot(page, `clock-manager-phone-${screen}-${lang}`);
-        assert.ok(await width() <= 390, `${screen} (${lang}) is ${await width()} px wide: ${(await wide()).join('; ')}`);
-      }
-      // No table at phone width: the workers are cards, each with its actions.
-      await page.goto(`${server.base}/clock/manager/workers`);
-      await page.locator('.mgr-card').filter({ hasText: 'Ana Field' }).waitFor();
-      assert.equal(await page.locator('table').count(), 0);
-      // The navigation is in a drawer opened from the header.
-      await page.getByRole('button', { name: lang === 'en-US' ? 'Menu' : '菜单' }).click();
-      await page.getByRole('menuitem', { name: lang === 'en-US' ? 'Sites' : '场地' }).waitFor();
-      await settled(page);
-      await screenshot(page, `clock-manager-phone-nav-${lang}`);
-      await page.getByRole('menuitem', { name: lang === 'en-US' ? 'Sites' : '场地' }).click();
-      await page.waitForURL(/\/manager\/sites$/);
-      await page.locator('.mgr-card').filter({ hasText: 'North yard' }).waitFor();
-      // A form and a worker's detail.
-      await page.goto(`${server.base}/clock/manager/workers`);
-      await page.getByRole('button', { name: lang === 'en-US' ? 'New worker' : '新建员工' }).click();
-      await page.getByRole('dialog').getByLabel(lang === 'en-US' ? 'Username' : '用户名').waitFor();
-      await settled(page);
-      assert.ok(await width() <= 390, `the new worker form (${lang}) is ${await width()} px wide`);
-      await screenshot(page, `clock-manager-phone-worker-form-${lang}`);
-      await page.getByRole('dialog').getByRole('button', { name: lang === 'en-US' ? 'Cancel' : '取消' }).click();
-      await page.getByRole('button', { name: 'Ana Field' }).click();
-      await page.locator('.ant-drawer').getByRole('tab').first().waitFor();
-      await settled(page);
-      assert.ok(await width() <= 390, `a worker's detail (${lang}) is ${await width()} px wide`);
-      await screenshot(page, `clock-manager-phone-worker-drawer-${lang}`);
-      await page.goto(`${server.base}/clock/manager/sites`);
-      await page.locator('.mgr-card').filter({ hasText: 'North yard' }).getByRole('button', { name: lang === 'en-US' ? 'Edit' : '编辑' }).click();
-      await page.locator('.leaflet-interactive').first().waitFor();
-      await settled(page);
-      assert.ok(await width() <= 390, `the site editor (${lang}) is ${await width()} px wide`);
-      await screenshot(page, `clock-manager-phone-site-edit-${lang}`);
-      assert.deepEqual(w.errors, []);
-      assert.deepEqual(w.failed, []);
-      await w.context.close();
-    }
   });
 
   test('a site without a fence: the first sign-in is led to draw the default site’s, the QR form offers only fenced sites and says why, the sites screen warns', async () => {

@@ -111,6 +111,21 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * Waits until no table is loading and no animation or transition is running (a finite one: the
+ * fade of a table that has just loaded, say), so that a screenshot shows the screen as it settles.
+ * Only for pictures: a screen still moving after 10 s is photographed as it is, since what the
+ * test asserts was checked before.
+ */
+export async function settled(page: Page): Promise<void> {
+  // Polled with page.evaluate (the DevTools protocol): waitForFunction compiles a string
+  // predicate in the page, which the app's Content-Security-Policy (no 'unsafe-eval') refuses
+  // and reports as a console error.
+  const still = `!!document.querySelector('[class*="-enter-active"], [class*="-appear-active"], [class*="-leave-active"], .ant-spin-spinning')
+    || document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity)`;
+  for (let i = 0; i < 200 && await page.evaluate<boolean>(still); i += 1) await page.waitForTimeout(50);
+}
+
+/**
  * Waits until `expression` is true in the page, polled with page.evaluate (the DevTools
  * protocol). Not page.waitForFunction with a string: that compiles the string in the page, which
  * the clients' Content-Security-Policy (no 'unsafe-eval') refuses.
