@@ -139,7 +139,9 @@ async function main() {
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareOrigin = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
   const replay = (await (await fetch(`${bareOrigin}/bare/sql`)).json()) as unknown[][];
-  console.log(`bare twin: ${statements.length} statements in ${groups.length} steps (the rules; the page and its count; the punches, ${fmt(replay.at(-1)!.length)} rows)`);
+  const punchRows = replay.at(-2) as { punches: unknown[] }[];
+  const punches = punchRows.reduce((n, r) => n + r.punches.length, 0);
+  console.log(`bare twin: ${statements.length} statements in ${groups.length} steps (the rules; the page and its count; the punches, ${fmt(punches)} in ${fmt(punchRows.length)} rows, one per worker; their sites)`);
 
   // Each run also counts this process's CPU time per request (the load client is another
   // process; PostgreSQL's time is not in it): on a busy machine, steadier than the rates.

@@ -3,7 +3,8 @@
 // ./hours.rules.ts: a page of workers for managers, one worker's days and sessions, and the
 // rows of the payroll export. Nothing here is stored: timesheets are computed on every read.
 //
-// Reading a page of workers is three statements: the page, its count, and the page's punches.
+// Reading a page of workers is four statements: the page, its count, the page's punches and
+// their sites.
 // The punches are read for the weeks the range touches (weekly overtime counts the days of the
 // first week before `from`), two days wider on each side for time zones, plus each worker's
 // first punch after that (the clock-out of a session still running at the window's end).
@@ -40,16 +41,14 @@ export interface WorkerRow {
   fullName: string;
 }
 
-interface PunchRow {
-  user_id: number | string;
-  event_type: 'clock_in' | 'clock_out';
-  at: Date;
-  site_id: number | string | null;
-  site_name: string | null;
-  is_default: boolean | null;
+/** A punch as PUNCHES sends it: epoch ms, whether it is a clock-in, site id, late, forced. */
+type PunchTuple = [number, boolean, number | string | null, boolean, boolean];
+
+interface SiteRow {
+  id: number | string;
+  name: string;
+  is_default: boolean;
   timezone: string;
-  late: boolean;
-  forced: boolean;
 }
 
 const like = (search: string | undefined) => (search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null);
@@ -84,19 +83,24 @@ const PAGE_BY_HOURS = `
 
 const COUNT = `SELECT count(*)::int AS n FROM timeclock.users u WHERE ${WORKERS_WHERE}`;
 
-const PUNCH_COLUMNS = `e.user_id, e.event_type, e.created_at AS at, e.site_id, s.name AS site_name, s.is_default,
-  coalesce(s.timezone, $4) AS timezone, e.late, e.forced`;
-
+// One row per worker, the punches as JSON arrays [epoch ms, is a clock-in, site id, late,
+// forced] in time order: decoding one JSON text per worker costs a fraction of decoding a row
+// per punch with its timestamp (the driver's time and garbage were most of a page's CPU).
 const PUNCHES = `
-  SELECT ${PUNCH_COLUMNS} FROM timeclock.clock_events e LEFT JOIN timeclock.sites s ON s.id = e.site_id
-  WHERE e.user_id = ANY($1::bigint[]) AND e.created_at >= $2 AND e.created_at < $3
-  UNION ALL
-  SELECT ${PUNCH_COLUMNS} FROM unnest($1::bigint[]) AS w(id)
-  CROSS JOIN LATERAL (
-    SELECT n.user_id, n.event_type, n.created_at, n.site_id, n.late, n.forced FROM timeclock.clock_events n
-    WHERE n.user_id = w.id AND n.created_at >= $3 ORDER BY n.created_at, n.id LIMIT 1
-  ) e LEFT JOIN timeclock.sites s ON s.id = e.site_id
-  ORDER BY 1, 3`;
+  SELECT e.user_id, json_agg(json_build_array(floor(extract(epoch FROM e.created_at) * 1000), e.event_type = 'clock_in', e.site_id, e.late, e.forced)
+                             ORDER BY e.created_at, e.id) AS punches
+  FROM (
+    SELECT user_id, id, event_type, created_at, site_id, late, forced FROM timeclock.clock_events
+    WHERE user_id = ANY($1::bigint[]) AND created_at >= $2 AND created_at < $3
+    UNION ALL
+    SELECT n.* FROM unnest($1::bigint[]) AS w(id) CROSS JOIN LATERAL (
+      SELECT n.user_id, n.id, n.event_type, n.created_at, n.site_id, n.late, n.forced FROM timeclock.clock_events n
+      WHERE n.user_id = w.id AND n.created_at >= $3 ORDER BY n.created_at, n.id LIMIT 1
+    ) n
+  ) e
+  GROUP BY e.user_id`;
+
+const SITES = 'SELECT id, name, is_default, coalesce(timezone, $2) AS timezone FROM timeclock.sites WHERE id = ANY($1::bigint[])';
 
 const RULES = `
   SELECT r.rules, r.changed_at, u.id AS user_id, u.username, u.full_name
@@ -191,17 +195,21 @@ export class HoursService {
   private async punches(userIds: number[], start: Date, end: Date, locale: Locale): Promise<Map<number, Punch[]>> {
     const byUser = new Map<number, Punch[]>(userIds.map((id) => [id, []]));
     if (userIds.length === 0) return byUser;
-    const rows = await this.db.query<PunchRow>(PUNCHES, [userIds, start.toISOString(), end.toISOString(), this.displayTz]);
+    const rows = await this.db.query<{ user_id: number | string; punches: PunchTuple[] }>(PUNCHES, [userIds, start.toISOString(), end.toISOString()]);
+    const siteIds = new Set<number>();
+    for (const r of rows) for (const t of r.punches) if (t[2] !== null) siteIds.add(Number(t[2]));
+    const sites = new Map<number, Pick<Punch, 'siteName' | 'timezone'>>();
+    if (siteIds.size > 0) {
+      for (const site of await this.db.query<SiteRow>(SITES, [[...siteIds], this.displayTz])) {
+        sites.set(Number(site.id), { siteName: siteName(site.name, site.is_default, locale), timezone: site.timezone });
+      }
+    }
+    const noSite = { siteName: null, timezone: this.displayTz };
     for (const r of rows) {
-      byUser.get(Number(r.user_id))?.push({
-        type: r.event_type,
-        at: new Date(r.at),
-        siteId: r.site_id === null ? null : Number(r.site_id),
-        siteName: r.site_name === null ? null : siteName(r.site_name, r.is_default ?? false, locale),
-        timezone: r.timezone,
-        late: r.late,
-        forced: r.forced,
-      });
+      byUser.get(Number(r.user_id))?.push(...r.punches.map(([at, clockIn, siteId, late, forced]): Punch => {
+        const id = siteId === null ? null : Number(siteId);
+        return { type: clockIn ? 'clock_in' : 'clock_out', at: new Date(at), siteId: id, ...(id === null ? noSite : sites.get(id) ?? noSite), late, forced };
+      }));
     }
     return byUser;
   }
