@@ -12,7 +12,7 @@ export default {
   state: {
     loading: 'Loading…', empty: 'Nothing here yet', emptyFiltered: 'Nothing matches these filters',
     error: 'This could not be loaded', saved: 'Saved', deleted: 'Deleted', done: 'Done',
-    confirmDelete: 'Delete {{name}}? This cannot be undone.', confirmDeleteMany: 'Delete {{count}} selected items? This cannot be undone.',
+    confirmDelete: 'Delete {{name}}? This cannot be undone.', confirmDeleteMany: 'Delete {{count}} selected items? This cannot be undone.', selected: '{{count}} selected',
   },
   field: {
     id: 'ID', status: 'Status', createdAt: 'Created', updatedAt: 'Updated', actions: 'Actions', sort: 'Sort', name: 'Name',

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useAction } from '../../../../shared/antd/feedback.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
+import { SelectionAction } from '../../../../shared/antd/SelectionAction.tsx';
 import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
 import { messageOf } from '../../../../shared/feedback.ts';
 import type { PageOf } from '../../../../shared/list/params.ts';
@@ -25,13 +26,13 @@ addStrings('blacklists', {
     ip: 'IP rule', remark: 'Remark', active: 'Active', inactive: 'Inactive', createTitle: 'New rule', editTitle: 'Edit rule {{ip}}',
     ipRule: 'An IPv4 or IPv6 address, a CIDR block (203.0.113.0/24, 2001:db8::/32) or a range (198.51.100.10-198.51.100.20)',
     ipHelp: 'Active rules refuse every request from the addresses they cover, sign-in included.',
-    deletedMany: '{{deleted}} deleted, {{missing}} already gone', selected: '{{count}} selected',
+    deletedMany: '{{deleted}} deleted, {{missing}} already gone',
   },
   'zh-CN': {
     ip: 'IP 规则', remark: '备注', active: '生效', inactive: '停用', createTitle: '新建规则', editTitle: '编辑规则 {{ip}}',
     ipRule: 'IPv4 或 IPv6 地址、CIDR 网段（203.0.113.0/24、2001:db8::/32）或地址范围（198.51.100.10-198.51.100.20）',
     ipHelp: '生效的规则会拒绝其覆盖地址的所有请求，包括登录。',
-    deletedMany: '已删除 {{deleted}} 条，{{missing}} 条已不存在', selected: '已选 {{count}} 项',
+    deletedMany: '已删除 {{deleted}} 条，{{missing}} 条已不存在',
   },
 });
 
@@ -113,11 +114,13 @@ export default function Blacklists() {
           <Space>
             {can('blacklist.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('common:action.create')}</Button>}
             {can('blacklist.delete') && (
-              <Popconfirm title={t('common:state.confirmDeleteMany', { count: selected.length })} onConfirm={() => removeSelected.mutate()} disabled={selected.length === 0}>
-                <Button danger disabled={selected.length === 0}>{t('common:action.batchDelete')}</Button>
-              </Popconfirm>
+              <SelectionAction
+                count={selected.length}
+                label={t('common:action.batchDelete')}
+                confirm={t('common:state.confirmDeleteMany', { count: selected.length })}
+                onConfirm={() => removeSelected.mutate()}
+              />
             )}
-            {selected.length > 0 && <Typography.Text type="secondary">{t('selected', { count: selected.length })}</Typography.Text>}
           </Space>
         )}
         table={{

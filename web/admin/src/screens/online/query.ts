@@ -2,5 +2,4 @@
 import { api, unwrap, type ListQuery } from '../../api/client.ts';
 import { listQuery } from '../../../../shared/list/params.ts';
 
-export const listOnline = (query: ListQuery<'/api/admin/online-admins'>) => unwrap(api.GET('/api/admin/online-admins', { params: { query } }));
-export const onlineQuery = listQuery(['online'], listOnline);
+export const onlineQuery = listQuery(['online'], (query: ListQuery<'/api/admin/online-admins'>) => unwrap(api.GET('/api/admin/online-admins', { params: { query } })));
