@@ -114,7 +114,7 @@ type TableRest<Row> = Omit<TableProps<Row>, 'columns' | 'dataSource' | 'loading'
  * A list screen's body: the filter form, the toolbar, and the rows (or the query's error with a
  * retry). `rows` and `total` come from the list's page (`total` undefined: not paged).
  */
-export function ListView<Row extends object, Q, T>({ list, columns, rows, total, name, keep, toolbar, cards, tree, table }: {
+export function ListView<Row extends object, Q, T>({ list, columns, rows, total, name, keep, toolbar, empty, cards, tree, table }: {
   list: ListState<Q, T>;
   columns: Column<Row, Q>[];
   rows: readonly Row[];
@@ -124,6 +124,8 @@ export function ListView<Row extends object, Q, T>({ list, columns, rows, total,
   /** The filters the form's reset leaves. */
   keep?: readonly Key<Q>[];
   toolbar?: ReactNode;
+  /** What an empty list says when no filter is set (default: the kit's "nothing here yet"). */
+  empty?: ReactNode;
   /** Cards at phone width (DataList) rather than a table that scrolls sideways. */
   cards?: boolean;
   tree?: boolean;
@@ -139,7 +141,7 @@ export function ListView<Row extends object, Q, T>({ list, columns, rows, total,
     ...table,
     loading: list.query.isFetching,
     dataSource: rows,
-    locale: { emptyText: list.filtered ? t('kit:state.emptyFiltered') : t('kit:state.empty') },
+    locale: { emptyText: list.filtered ? t('kit:state.emptyFiltered') : empty ?? t('kit:state.empty') },
     pagination: total === undefined ? false : list.pagination(total),
     onChange: (_p, _f, sorter) => {
       const s = sorter as SorterResult<Row>;

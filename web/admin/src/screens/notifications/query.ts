@@ -2,5 +2,4 @@
 import { api, unwrap, type ListQuery } from '../../api/client.ts';
 import { listQuery } from '../../../../shared/list/params.ts';
 
-export const listNotifications = (query: ListQuery<'/api/admin/notifications'>) => unwrap(api.GET('/api/admin/notifications', { params: { query } }));
-export const notificationsQuery = listQuery(['notifications', 'list'], listNotifications);
+export const notificationsQuery = listQuery(['notifications', 'list'], (query: ListQuery<'/api/admin/notifications'>) => unwrap(api.GET('/api/admin/notifications', { params: { query } })));
