@@ -4,7 +4,7 @@ import { Modal, type FormInstance } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-export function FormModal<V>({ form, title, pending, onClose, width, okText, children }: {
+export function FormModal<V>({ form, title, pending, onClose, width, okText, okDisabled, children }: {
   form: FormInstance<V>;
   title: ReactNode;
   /** The save's `isPending` (useSave). */
@@ -12,6 +12,8 @@ export function FormModal<V>({ form, title, pending, onClose, width, okText, chi
   onClose: () => void;
   width?: number;
   okText?: string;
+  /** Save cannot be pressed (the form has nothing it could save). */
+  okDisabled?: boolean;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -25,6 +27,7 @@ export function FormModal<V>({ form, title, pending, onClose, width, okText, chi
       okText={okText ?? t('kit:action.save')}
       cancelText={t('kit:action.cancel')}
       confirmLoading={pending}
+      okButtonProps={okDisabled ? { disabled: true } : undefined}
       destroyOnHidden
     >
       {children}

@@ -2,14 +2,16 @@
 // each alert's details (positions, speeds, the QR code …) expand under its row. The workflow: a
 // manager acknowledges an open alert (on it) and resolves it, each with an optional note; resolved
 // alerts leave the default view (`unresolved`), the status filter shows them.
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Empty, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Card, DatePicker, Empty, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, call } from '../api/client.ts';
+import { api, call, type Body } from '../api/client.ts';
 import type { paths } from '../api/schema.gen.ts';
-import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
+import { QueryError } from '../../../shared/antd/feedback.tsx';
+import { FormModal } from '../../../shared/antd/FormModal.tsx';
+import { useSave } from '../../../shared/antd/useSave.ts';
 import { DataList } from '../../../shared/antd/DataList.tsx';
 import { fmt, useUrlFilters } from './common.tsx';
 
@@ -21,6 +23,7 @@ const STATUSES = ['unresolved', 'open', 'acknowledged', 'resolved', 'all'] as co
 type StatusFilter = (typeof STATUSES)[number];
 const STATUS_COLOR = { open: 'red', acknowledged: 'gold', resolved: 'green' } as const;
 type Step = 'acknowledge' | 'resolve';
+type StepBody = NonNullable<Body<'/api/managers/security/alerts/{id}/resolve', 'post'>>;
 type Alert = NonNullable<Awaited<ReturnType<typeof listAlerts>>>['alerts'][number];
 type AlertsQuery = NonNullable<paths['/api/managers/security/alerts']['get']['parameters']['query']>;
 const listAlerts = (query: AlertsQuery) =>
@@ -30,7 +33,6 @@ export const SEVERITY_COLOR = { low: 'blue', medium: 'orange', high: 'red' } as 
 export default function Alerts() {
   const { t } = useTranslation('manager');
   const { filters, set, page } = useUrlFilters();
-  const client = useQueryClient();
   const [acting, setActing] = useState<{ alert: Alert; step: Step } | null>(null);
   const status = (STATUSES as readonly string[]).includes(filters.status ?? '') ? filters.status as StatusFilter : 'unresolved';
   const query = {
@@ -104,42 +106,38 @@ export default function Alerts() {
           ]}
         />
       )}
-      {acting && <StepForm {...acting} onClose={(done) => {
-        setActing(null);
-        if (done) {
-          void client.invalidateQueries({ queryKey: ['alerts'] });
-          void client.invalidateQueries({ queryKey: ['board'] });
-        }
-      }} />}
+      {acting && <StepForm {...acting} onClose={() => setActing(null)} />}
     </Card>
   );
 }
 
 /** Acknowledge or resolve one alert, with an optional note. */
-function StepForm({ alert, step, onClose }: { alert: Alert; step: Step; onClose: (done: boolean) => void }) {
+function StepForm({ alert, step, onClose }: { alert: Alert; step: Step; onClose: () => void }) {
   const { t } = useTranslation('manager');
-  const [form] = Form.useForm<{ note?: string }>();
-  const run = useAction();
-  const [saving, setSaving] = useState(false);
-  const save = async (v: { note?: string }) => {
-    setSaving(true);
-    const note = v.note?.trim();
-    const body = note ? { note } : {};
-    const ok = await run(() => (step === 'acknowledge'
-      ? call(api.POST('/api/managers/security/alerts/{id}/acknowledge', { params: { path: { id: alert.id } }, body }))
-      : call(api.POST('/api/managers/security/alerts/{id}/resolve', { params: { path: { id: alert.id } }, body }))), t(step === 'acknowledge' ? 'alerts.acknowledged' : 'alerts.resolvedDone'));
-    setSaving(false);
-    onClose(ok);
-  };
+  const [form] = Form.useForm<StepBody>();
+  const { submit, isPending } = useSave(form, {
+    save: (v: StepBody) => {
+      const note = v.note?.trim();
+      const body = note ? { note } : {};
+      return step === 'acknowledge'
+        ? call(api.POST('/api/managers/security/alerts/{id}/acknowledge', { params: { path: { id: alert.id } }, body }))
+        : call(api.POST('/api/managers/security/alerts/{id}/resolve', { params: { path: { id: alert.id } }, body }));
+    },
+    success: t(step === 'acknowledge' ? 'alerts.acknowledged' : 'alerts.resolvedDone'),
+    fallback: 'note',
+    // The board counts the open alerts.
+    invalidates: [['alerts'], ['board']],
+    onSaved: onClose,
+  });
+  const action = t(step === 'acknowledge' ? 'alerts.acknowledge' : 'alerts.resolve');
   return (
-    <Modal open title={`${t(step === 'acknowledge' ? 'alerts.acknowledge' : 'alerts.resolve')} — ${t(`alerts.types.${alert.alert_type}`, { defaultValue: alert.alert_type })}, ${alert.full_name}`}
-      onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t(step === 'acknowledge' ? 'alerts.acknowledge' : 'alerts.resolve')} cancelText={t('action.cancel')} confirmLoading={saving}>
+    <FormModal form={form} title={`${action} — ${t(`alerts.types.${alert.alert_type}`, { defaultValue: alert.alert_type })}, ${alert.full_name}`} okText={action} pending={isPending} onClose={onClose}>
       <Typography.Paragraph type="secondary">{t(step === 'acknowledge' ? 'alerts.acknowledgeHelp' : 'alerts.resolveHelp')}</Typography.Paragraph>
-      <Form form={form} layout="vertical" name="alert-step" onFinish={(v) => void save(v)}>
+      <Form<StepBody> form={form} layout="vertical" name="alert-step" onFinish={submit}>
         <Form.Item name="note" label={t('alerts.note')} rules={[{ max: 1000 }]}>
           <Input.TextArea rows={3} maxLength={1000} showCount />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
