@@ -52,7 +52,7 @@ describe('time-clock manager console: every screen', { skip: browserSkip() }, ()
 
   // One test per language: each walks every screen (about 25 s alone, several times that on a
   // loaded machine).
-  for (const lang of ['en-US', 'zh-CN']) test(`every screen in ${lang}`, { timeout: 300_000 }, async () => {
+  for (const lang of ['en-US', 'zh-CN']) test(`every screen in ${lang}`, async () => {
     const en = lang === 'en-US';
     const w = await newPage(browser, lang);
     await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
@@ -98,7 +98,7 @@ describe('time-clock manager console: every screen', { skip: browserSkip() }, ()
     await w.context.close();
   });
 
-  for (const lang of ['en-US', 'zh-CN'] as const) test(`at phone width (390 px) every screen fits without sideways scrolling: navigation in a drawer, lists as cards, forms in one column (${lang})`, { timeout: 300_000 }, async () => {
+  for (const lang of ['en-US', 'zh-CN'] as const) test(`at phone width (390 px) every screen fits without sideways scrolling: navigation in a drawer, lists as cards, forms in one column (${lang})`, async () => {
     const w = await newPage(browser, lang, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const { page } = w;
     await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
