@@ -3,14 +3,15 @@
 // edit (a system permission keeps its slug, method and path), enable/disable, delete custom ones.
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, TreeSelect } from 'antd';
+import { Alert, Button, Card, Form, Input, Popconfirm, Select, Space, Switch, Table, Tag, TreeSelect } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
+import { api, unwrap, type Body } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { fieldErrorsOf } from '../../../../shared/feedback.ts';
 import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import { FormModal } from '../../../../shared/antd/FormModal.tsx';
+import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
 import type { QueryOfList } from '../../../../shared/list/params.ts';
 import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
@@ -26,7 +27,6 @@ type Menu = components['schemas']['def-0'];
 interface MenuOption { value: number; title: string; children: MenuOption[] }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
-type Method = (typeof METHODS)[number] | '';
 const METHOD_COLORS: Record<string, string> = { GET: 'green', POST: 'blue', PUT: 'orange', DELETE: 'red' };
 /** A menu's title in the console's language (the menu screen's rule: by slug, else as stored). */
 type Title = (m: Menu) => string;
@@ -140,59 +140,34 @@ export default function Permissions() {
   );
 }
 
-interface FormValues {
-  name: string;
-  slug: string;
-  method?: Method;
-  path?: string;
-  menu_id?: number | null;
-  status?: boolean;
-}
+type Values = Body<'/api/admin/permissions', 'post'>;
 
 function PermissionForm({ permission, menus, onClose }: { permission: Permission | null; menus: MenuOption[]; onClose: (saved: boolean) => void }) {
   const { t } = useTranslation(['permissions', 'common']);
-  const [form] = Form.useForm<FormValues>();
-  const [busy, setBusy] = useState(false);
-  const run = useAction();
+  const [form] = Form.useForm<Values>();
   const fixed = permission?.is_system === true;
-  const save = async (v: FormValues) => {
-    setBusy(true);
-    const common = { name: v.name.trim(), menu_id: v.menu_id ?? null, status: v.status === false ? 0 : 1 };
-    const body = fixed ? common : { ...common, slug: v.slug, method: v.method ?? '', path: v.path ?? '' };
-    let failure: unknown;
-    const ok = await run(async () => {
-      try {
-        if (permission) await unwrap(api.PUT('/api/admin/permissions/{id}', { params: { path: { id: permission.id } }, body }));
-        else await unwrap(api.POST('/api/admin/permissions', { body: { ...common, slug: v.slug, method: v.method ?? '', path: v.path ?? '' } }));
-      } catch (err) {
-        failure = err;
-        throw err;
-      }
-    }, t('common:state.saved'));
-    setBusy(false);
-    if (ok) onClose(true);
-    else form.setFields(fieldErrorsOf(failure, ['name', 'slug', 'method', 'path', 'menu_id', 'status'], t));
-  };
+  // The list is refreshed by the caller (onClose(true)).
+  const { submit, isPending } = useSave(form, {
+    save: (v: Values) => {
+      const common = { name: v.name.trim(), menu_id: v.menu_id ?? null, status: v.status ?? 1 };
+      const route = { slug: v.slug, method: v.method ?? '', path: v.path ?? '' };
+      return permission
+        ? unwrap(api.PUT('/api/admin/permissions/{id}', { params: { path: { id: permission.id } }, body: fixed ? common : { ...common, ...route } }))
+        : unwrap(api.POST('/api/admin/permissions', { body: { ...common, ...route } }));
+    },
+    onSaved: () => onClose(true),
+  });
   return (
-    <Modal
-      open
-      title={permission ? t('editTitle', { name: permission.slug }) : t('createTitle')}
-      onCancel={() => onClose(false)}
-      onOk={() => form.submit()}
-      okText={t('common:action.save')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={busy}
-      destroyOnHidden
-    >
+    <FormModal form={form} title={permission ? t('editTitle', { name: permission.slug }) : t('createTitle')} pending={isPending} onClose={() => onClose(false)}>
       {fixed && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t('systemHint')} />}
-      <Form<FormValues>
+      <Form<Values>
         form={form}
         name="permissions-form"
         layout="vertical"
-        onFinish={(v) => void save(v)}
+        onFinish={submit}
         initialValues={permission
-          ? { name: permission.name, slug: permission.slug, method: permission.method, path: permission.path, menu_id: permission.menu_id, status: permission.status === 1 }
-          : { method: '', status: true }}
+          ? { name: permission.name, slug: permission.slug, method: permission.method, path: permission.path, menu_id: permission.menu_id, status: permission.status }
+          : { method: '', status: 1 }}
       >
         <Form.Item name="name" label={t('name')} rules={[{ required: true, whitespace: true, max: 128, message: t('nameRule') }]}><Input /></Form.Item>
         <Form.Item name="slug" label={t('slug')} rules={[{ required: true, min: 3, max: 128, pattern: /^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*$/, message: t('slugRule') }]}>
@@ -207,8 +182,8 @@ function PermissionForm({ permission, menus, onClose }: { permission: Permission
         <Form.Item name="menu_id" label={t('menu')}>
           <TreeSelect allowClear treeData={menus} treeDefaultExpandAll showSearch treeNodeFilterProp="title" placeholder={t('none')} />
         </Form.Item>
-        <Form.Item name="status" label={t('common:field.enabled')} valuePropName="checked"><Switch /></Form.Item>
+        <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
