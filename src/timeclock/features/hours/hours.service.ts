@@ -206,7 +206,8 @@ export class HoursService {
     }
     const noSite = { siteName: null, timezone: this.displayTz };
     for (const r of rows) {
-      byUser.get(Number(r.user_id))?.push(...r.punches.map(([at, clockIn, siteId, late, forced]): Punch => {
+      // One row per worker (GROUP BY), so the worker's list is this row's.
+      byUser.set(Number(r.user_id), r.punches.map(([at, clockIn, siteId, late, forced]): Punch => {
         const id = siteId === null ? null : Number(siteId);
         return { type: clockIn ? 'clock_in' : 'clock_out', at: new Date(at), siteId: id, ...(id === null ? noSite : sites.get(id) ?? noSite), late, forced };
       }));
