@@ -18,7 +18,7 @@ import { resolveJwtSecret } from './platform/secrets.ts';
 import { requestLogger } from './platform/logger.ts';
 import { installCors } from './platform/http/cors.ts';
 import { limitJsonDepth } from './platform/http/json-body.ts';
-import { acceptPending, spareArrivingRequests } from './platform/http/connections.ts';
+import { acceptPending, watchConnections } from './platform/http/connections.ts';
 import { installSecurityHeaders } from './platform/http/security-headers.ts';
 import { recordRequests, serveMetrics } from './platform/http/metrics-endpoint.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
@@ -77,7 +77,8 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     const jwtSecret = resolveJwtSecret(config.JWT_SECRET, config.dataDir, platform.logger);
 
     const loggerInstance: FastifyBaseLogger = platform.logger;
-    const httpOptions = { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1000 };
+    // Node's headers timeout is off (0): watchConnections enforces HTTP_HEADERS_TIMEOUT_MS instead.
+    const httpOptions = { headersTimeout: 0 };
     // HTTPS with a configured certificate and key (Fastify's https server takes the http options too).
     const tls = config.TLS_CERT_FILE && config.TLS_KEY_FILE
       ? { https: { ...httpOptions, cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) } }
@@ -106,7 +107,7 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       pluginTimeout: 0,
       return503OnClosing: true,
       forceCloseConnections: 'idle',
-      // Slow clients: headers within HTTP_HEADERS_TIMEOUT_MS (checked every second, not Node's 30 s),
+      // Slow clients: headers within HTTP_HEADERS_TIMEOUT_MS (checked every second, watchConnections),
       // a connection idle for HTTP_IDLE_TIMEOUT_MS closed, keep-alive kept HTTP_KEEP_ALIVE_TIMEOUT_MS;
       // request bodies are limited below (Node's requestTimeout cannot spare uploads).
       http: httpOptions,
@@ -115,8 +116,9 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
       keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     });
-    // Closing ends the connections idle between requests, not those whose request is arriving.
-    spareArrivingRequests(app.server, config.HTTP_HEADERS_TIMEOUT_MS, 'https' in tls);
+    // The headers timeout, and closing the connections idle between requests, never judge a
+    // connection before its arrived request is read.
+    watchConnections(app.server, { headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS, tls: 'https' in tls });
     // JSON only (uploads add multipart where they need it): anything else is a 415. JSON bodies
     // nest at most JSON_MAX_DEPTH levels (a deeper one is a 400 before anything parses it).
     app.removeContentTypeParser(['text/plain']);

@@ -1,10 +1,15 @@
-// Which connections a closing server may end. Node's `server.close()` (and Fastify's close,
-// which calls it) ends every connection it deems idle, and a connection accepted whose request
-// has not been read yet counts as idle: under load, connections opened just before a SIGTERM
-// were destroyed with their request unread, and their clients saw ECONNRESET. Here a connection
-// that has not begun its first request keeps the usual HTTP_HEADERS_TIMEOUT_MS to send it (it
-// is then answered, 503 once the server is closing, and closed after the answer); only
-// connections idle between two requests (keep-alive) are ended at once, as before.
+// Which connections a server may end, and when. Two of Node's own rules judge a connection by a
+// timer, and timers run before the event loop's poll that reads sockets: after a stall (a server
+// starved of CPU), a request that had arrived meanwhile was still unread when they looked.
+// - `server.close()` (and Fastify's close, which calls it) ends every connection it deems idle,
+//   and a connection whose request has not been read yet counts as idle: under load, connections
+//   opened just before a SIGTERM were destroyed with their request unread (clients saw ECONNRESET).
+// - Node's headers timeout (checked every `connectionsCheckingInterval`) answered 408 and closed
+//   a connection whose whole request sat unread in the socket after a stall past the timeout.
+// Here both are decided after one poll has read what arrived, and only for connections on which
+// no request began meanwhile. A connection whose first request, or next one, is arriving keeps
+// HTTP_HEADERS_TIMEOUT_MS from when it opened or last answered to send its headers (then 408, as
+// Node did); connections idle between two requests (keep-alive) are ended at once on close.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -19,14 +24,15 @@ interface Tracked {
 }
 
 /**
- * Tracks the connections of `server` and replaces its `closeIdleConnections` (called by
- * `server.close()` and by the closing sweeper) with one that spares connections whose first
- * request, or next one, is still arriving, for up to `headersTimeoutMs` after they opened or
- * last answered.
+ * Tracks the connections of `server`: replaces its `closeIdleConnections` (called by
+ * `server.close()` and by the closing sweeper) with one that spares connections whose request
+ * is arriving, and enforces the headers timeout in place of Node's (the server must be created
+ * with `headersTimeout: 0` and `requestTimeout: 0`, which turn Node's check off).
  */
-export function spareArrivingRequests(server: Server, headersTimeoutMs: number, tls: boolean): void {
+export function watchConnections(server: Server, opts: { headersTimeoutMs: number; tls: boolean; checkEveryMs?: number }): void {
+  const { headersTimeoutMs } = opts;
   const connections = new Map<Socket, Tracked>();
-  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+  server.on(opts.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     connections.set(socket, { idleSince: Date.now(), requests: 0, active: 0, readAtIdle: 0 });
     socket.once('close', () => connections.delete(socket));
   });
@@ -41,27 +47,39 @@ export function spareArrivingRequests(server: Server, headersTimeoutMs: number, 
       c.readAtIdle = req.socket.bytesRead;
     });
   });
-  server.closeIdleConnections = () => {
+
+  /** Connections with no request in progress, split by whether a request is arriving past its time. */
+  const select = (which: 'idle' | 'late'): Array<[Socket, number]> => {
     const now = Date.now();
-    const idle: Array<[Socket, number]> = [];
+    const found: Array<[Socket, number]> = [];
     for (const [socket, c] of connections) {
       if (c.active > 0) continue;
       const arriving = c.requests === 0 || socket.bytesRead > c.readAtIdle;
-      if (arriving && now - c.idleSince < headersTimeoutMs) continue;
-      idle.push([socket, c.requests]);
+      const late = now - c.idleSince >= headersTimeoutMs;
+      if (which === 'idle' ? !arriving || late : arriving && late) found.push([socket, c.requests]);
     }
-    if (idle.length === 0) return;
-    // After a stall longer than the headers timeout (a server starved of CPU), a request that
-    // arrived meanwhile may be unread here: the sweeper's timer runs before the event loop's poll
-    // reads sockets. The connections are ended after a poll, unless a request began on them: two
-    // setImmediate hops put one poll between, whichever phase this is called from.
+    return found;
+  };
+  /** Ends them after one poll (two setImmediate hops, whichever phase this runs in), unless a request began on them. */
+  const endAfterPoll = (found: Array<[Socket, number]>, end: (socket: Socket) => void) => {
+    if (found.length === 0) return;
     setImmediate(() => setImmediate(() => {
-      for (const [socket, requests] of idle) {
+      for (const [socket, requests] of found) {
         const c = connections.get(socket);
-        if (c && c.active === 0 && c.requests === requests) socket.destroy();
+        if (c && c.active === 0 && c.requests === requests) end(socket);
       }
     }));
   };
+
+  server.closeIdleConnections = () => endAfterPoll(select('idle'), (socket) => socket.destroy());
+  // Answered the way Node's own check answers (its 'clientError' event, which Fastify turns into a 408).
+  const timedOut = (socket: Socket) => {
+    const err = Object.assign(new Error('the request headers did not arrive in time'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+    if (server.listenerCount('clientError') > 0) server.emit('clientError', err, socket);
+    else socket.destroy();
+  };
+  const check = setInterval(() => endAfterPoll(select('late'), timedOut), opts.checkEveryMs ?? 1000).unref();
+  server.once('close', () => clearInterval(check));
 }
 
 /**
@@ -75,8 +93,9 @@ export async function acceptPending(server: Server, maxMs = 2000): Promise<void>
   const count = () => void (accepted += 1);
   server.on('connection', count); // the TCP accept, before any TLS handshake
   try {
+    // A few turns at least, however long they take: a stalled loop must not cut this short.
     const until = Date.now() + maxMs;
-    for (let seen = -1; seen !== accepted && Date.now() < until;) {
+    for (let seen = -1, turns = 0; seen !== accepted && (Date.now() < until || turns < 10); turns += 1) {
       seen = accepted;
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
