@@ -156,7 +156,7 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     for (const s of sessions.body.data.list as { token_id: number }[]) {
       assert.equal((await call(server.app, 'DELETE', `/api/admin/online-admins/${s.token_id}`, { token: operator })).status, 200);
     }
-    await receiver.page.waitForURL(/\/login/, { timeout: 10_000 });
+    await receiver.page.waitForURL(/\/login/);
     await receiver.page.getByText('Your session was ended').waitFor();
     assert.deepEqual(receiver.errors, []);
     assert.deepEqual(receiver.failed, []);
@@ -219,7 +219,7 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     const token = await login(server.app, who.username, who.password);
     const task = await call(server.app, 'POST', '/api/admin/admins/export', { token, body: { username: who.username } });
     assert.equal(task.status, 200, JSON.stringify(task.body));
-    await w.page.locator('.ant-notification').getByText('导出完成').waitFor({ timeout: 20_000 });
+    await w.page.locator('.ant-notification').getByText('导出完成').waitFor();
     await screenshot(w.page, 'notifications-live-after-language-switch');
     assert.deepEqual(w.errors, []);
     await w.context.close();

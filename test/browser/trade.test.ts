@@ -125,7 +125,7 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     await page.getByRole('row', { name: /60\.67/ }).waitFor();
     await page.getByRole('button', { name: 'Export' }).click();
     const exporting = page.getByRole('dialog', { name: 'Export' });
-    await exporting.getByText('Ready: 1 rows').waitFor({ timeout: 20_000 });
+    await exporting.getByText('Ready: 1 rows').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), exporting.getByRole('button', { name: 'Download the file' }).click()]);
     assert.match(download.suggestedFilename(), /\.csv$/);
     const csv = await readFile((await download.path()));

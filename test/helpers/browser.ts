@@ -56,12 +56,18 @@ export interface Watched {
   failed: string[];
 }
 
+/** How long one step (an action, a wait, a navigation) may take. */
+export const STEP_TIMEOUT_MS = 90_000;
+
 /** A phone, for the worker app (pass as `newPage`'s options). */
 export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 /** A new page in a fresh context (its own storage), watched for errors. */
 export async function newPage(browser: Browser, language = 'en-US', options: BrowserContextOptions = {}): Promise<Watched> {
   const context = await browser.newContext({ locale: language, viewport: { width: 1400, height: 900 }, ...options });
+  // Playwright's 30 s for an action or a wait: a CI machine loaded by the other files running
+  // beside this one has taken longer to load a console. A real failure only takes longer to show.
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
   const page = await context.newPage();
   const watched: Watched = { page, context, errors: [], failed: [] };
   page.on('pageerror', (err) => watched.errors.push(err.message));
@@ -105,7 +111,16 @@ export async function signInClock(page: Page, base: string, username: string, pa
   await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
 }
 
+/**
+ * Pictures of the screens, for people to look at: taken when TEST_SCREENSHOTS=1 (`npm run
+ * test:screenshots`), into scratch/screenshots. Nothing is asserted on them, and a full-page
+ * picture at a phone's pixel ratio costs the browser more than the steps around it, so the
+ * everyday suite (and CI, where nobody looks) does not take them.
+ */
+const PICTURES = process.env.TEST_SCREENSHOTS === '1';
+
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!PICTURES) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
@@ -117,6 +132,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * test asserts was checked before.
  */
 export async function settled(page: Page): Promise<void> {
+  if (!PICTURES) return;
   // Polled with page.evaluate (the DevTools protocol): waitForFunction compiles a string
   // predicate in the page, which the app's Content-Security-Policy (no 'unsafe-eval') refuses
   // and reports as a console error.
@@ -130,7 +146,7 @@ export async function settled(page: Page): Promise<void> {
  * protocol). Not page.waitForFunction with a string: that compiles the string in the page, which
  * the clients' Content-Security-Policy (no 'unsafe-eval') refuses.
  */
-export async function waitUntil(page: Page, expression: string, timeout = 30_000): Promise<void> {
+export async function waitUntil(page: Page, expression: string, timeout = STEP_TIMEOUT_MS): Promise<void> {
   const end = Date.now() + timeout;
   while (!await page.evaluate<boolean>(`!!(${expression})`)) {
     if (Date.now() > end) throw new Error(`waited ${timeout} ms for: ${expression}`);
