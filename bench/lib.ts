@@ -6,6 +6,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
+import type { Page } from 'playwright-core';
 import type { TracedStatement } from '../src/platform/db/database.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { buildServer } from '../src/server.ts';
@@ -242,4 +243,56 @@ export function concurrentGroups(statements: TracedStatement[]): TracedStatement
     }
   }
   return groups;
+}
+
+/** Network latency the browser benchmarks add to every request of the page (DevTools protocol), ms. */
+export const PAGE_LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 40);
+
+/** Adds PAGE_LATENCY_MS to each request `page` makes: a request of realistic length, not a 14 ms local one. */
+export async function addLatency(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: PAGE_LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
+}
+
+/** One user action timed in the page: until its request's answer arrived, and until the result was painted. */
+export interface ActionTiming {
+  /** From the action until the last byte of the answer arrived (the request's own length, in the page). */
+  request: number;
+  /** From the answer's arrival until the next frame after the result is in the DOM. */
+  beyond: number;
+}
+
+/**
+ * Page-side source of a promise that performs `act` (an expression run once the observer is in
+ * place), waits until `shown` (an expression) is true after a DOM change, then for the next
+ * animation frame, and resolves to an ActionTiming: the request is the last resource entry whose
+ * URL matches `requestPattern` (a RegExp source) started after the action. A string, since it
+ * runs in the page, whose DOM types the server's program does not have.
+ */
+export function timedAction(act: string, shown: string, requestPattern: string): string {
+  return `new Promise((resolve, reject) => {
+    const start = performance.now();
+    const observer = new MutationObserver(() => {
+      if (!(${shown})) return;
+      observer.disconnect();
+      requestAnimationFrame(() => {
+        const painted = performance.now();
+        const entry = performance.getEntriesByType('resource')
+          .filter((e) => e.startTime >= start && new RegExp(${JSON.stringify(requestPattern)}).test(e.name)).at(-1);
+        if (!entry) return reject(new Error('no request matched ' + ${JSON.stringify(requestPattern)}));
+        resolve({ request: entry.responseEnd - start, beyond: painted - entry.responseEnd });
+      });
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    ${act};
+  })`;
+}
+
+/** Prints the median of timed actions against a target in ms beyond the request, with the ratio to the request. */
+export function reportAction(label: string, timings: ActionTiming[], targetMs: number): void {
+  const beyond = median(timings.map((t) => t.beyond));
+  const request = median(timings.map((t) => t.request));
+  const ratio = median(timings.map((t) => (t.request + t.beyond) / t.request));
+  console.log(`${label}: painted ${fmt(beyond, 1)} ms after its answer arrived (target <= ${targetMs} ms) ${beyond <= targetMs ? 'PASS' : 'ABOVE TARGET'}; request ${fmt(request, 1)} ms in the page with ${PAGE_LATENCY_MS} ms of latency; action to paint ${fmt(ratio, 2)} x the request; rounds ${timings.map((t) => fmt(t.beyond, 0)).join(', ')} ms`);
 }
