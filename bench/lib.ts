@@ -248,16 +248,30 @@ export function concurrentGroups(statements: TracedStatement[]): TracedStatement
 /** Network latency the browser benchmarks add to every request of the page (DevTools protocol), ms. */
 export const PAGE_LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 40);
 
-/** Adds PAGE_LATENCY_MS to each request `page` makes: a request of realistic length, not a 14 ms local one. */
+/**
+ * Adds PAGE_LATENCY_MS to each request `page` makes (a request of realistic length, not a 14 ms
+ * local one), and records in the page when each answer's body has arrived. Resource Timing's
+ * `responseEnd` cannot say so here: Chromium's emulated latency holds a finished response back
+ * from the page, and `responseEnd` is the network's finish, about the latency earlier.
+ */
 export async function addLatency(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: PAGE_LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
+  await page.addInitScript(`{
+    const fetch = window.fetch;
+    window.__answers = [];
+    window.fetch = async (...args) => {
+      const res = await fetch(...args);
+      res.clone().arrayBuffer().then(() => window.__answers.push({ url: res.url, at: performance.now() }), () => {});
+      return res;
+    };
+  }`);
 }
 
 /** One user action timed in the page: until its request's answer arrived, and until the result was painted. */
 export interface ActionTiming {
-  /** From the action until the last byte of the answer arrived (the request's own length, in the page). */
+  /** From the action until the whole answer was in the page (the request's own length, seen from the page). */
   request: number;
   /** From the answer's arrival until the next frame after the result is in the DOM. */
   beyond: number;
@@ -266,9 +280,9 @@ export interface ActionTiming {
 /**
  * Page-side source of a promise that performs `act` (an expression run once the observer is in
  * place), waits until `shown` (an expression) is true after a DOM change, then for the next
- * animation frame, and resolves to an ActionTiming: the request is the last resource entry whose
- * URL matches `requestPattern` (a RegExp source) started after the action. A string, since it
- * runs in the page, whose DOM types the server's program does not have.
+ * animation frame, and resolves to an ActionTiming: the request is the last answer recorded by
+ * addLatency whose URL matches `requestPattern` (a RegExp source) after the action. A string,
+ * since it runs in the page, whose DOM types the server's program does not have.
  */
 export function timedAction(act: string, shown: string, requestPattern: string): string {
   return `new Promise((resolve, reject) => {
@@ -278,10 +292,9 @@ export function timedAction(act: string, shown: string, requestPattern: string):
       observer.disconnect();
       requestAnimationFrame(() => {
         const painted = performance.now();
-        const entry = performance.getEntriesByType('resource')
-          .filter((e) => e.startTime >= start && new RegExp(${JSON.stringify(requestPattern)}).test(e.name)).at(-1);
-        if (!entry) return reject(new Error('no request matched ' + ${JSON.stringify(requestPattern)}));
-        resolve({ request: entry.responseEnd - start, beyond: painted - entry.responseEnd });
+        const answer = window.__answers.filter((a) => a.at >= start && new RegExp(${JSON.stringify(requestPattern)}).test(a.url)).at(-1);
+        if (!answer) return reject(new Error('no answer matched ' + ${JSON.stringify(requestPattern)}));
+        resolve({ request: answer.at - start, beyond: painted - answer.at });
       });
     });
     observer.observe(document.body, { childList: true, subtree: true, characterData: true });
