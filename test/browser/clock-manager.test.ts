@@ -298,6 +298,15 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await settled(p);
       assert.ok(await width() <= 390, `timesheets at 390 px: ${await width()}`);
       await screenshot(p, 'clock-manager-phone-timesheets-zh-CN');
+      // Every period can be chosen at 390 px (side by side, "Custom" was cut off at the edge).
+      await p.getByRole('combobox', { name: '期间' }).click();
+      const periods = p.locator('.ant-select-dropdown:visible .ant-select-item-option');
+      assert.deepEqual(await periods.allTextContents(), ['本周', '上周', '本月', '上月', '自定义']);
+      await periods.filter({ hasText: '自定义' }).click();
+      await p.locator('.ts-period .ant-picker-range').waitFor();
+      await settled(p);
+      assert.ok(await width() <= 390, `a custom period at 390 px: ${await width()}`);
+      await screenshot(p, 'clock-manager-phone-timesheets-custom-zh-CN');
       await card.getByRole('button', { name: /Tess Hours/ }).click();
       await p.locator('.ant-drawer').getByText('08:00–12:00 · 4:00').waitFor();
       await settled(p);

@@ -249,12 +249,17 @@ export default function Timesheets() {
     { title: t('col.flags'), dataIndex: 'flags', key: 'flags', render: (f: Row['flags']) => <FlagTags flags={f} /> },
   ];
 
+  const periodOptions = PERIODS.map((p) => ({ value: p, label: t(`period.${p}`) }));
+  const choosePeriod = (p: Period) =>
+    set(p === 'custom' ? { period: p, from, to, page: undefined } : { period: p === 'thisWeek' ? undefined : p, from: undefined, to: undefined, page: undefined });
+
   return (
     <Card>
       <Space wrap className="mgr-filters ts-period">
-        <Segmented<Period> aria-label={t('period.label')} value={period} size={narrow ? 'small' : 'middle'}
-          options={PERIODS.map((p) => ({ value: p, label: t(`period.${p}`) }))}
-          onChange={(p) => set(p === 'custom' ? { period: p, from, to, page: undefined } : { period: p === 'thisWeek' ? undefined : p, from: undefined, to: undefined, page: undefined })} />
+        {/* Five periods do not fit a phone's width side by side ("Custom" was cut off): a list there. */}
+        {narrow
+          ? <Select<Period> aria-label={t('period.label')} value={period} options={periodOptions} onChange={choosePeriod} style={{ width: '100%' }} />
+          : <Segmented<Period> aria-label={t('period.label')} value={period} options={periodOptions} onChange={choosePeriod} />}
         {period === 'custom' && (
           <DatePicker.RangePicker aria-label={t('period.custom')} value={[dayjs(from), dayjs(to)]} allowClear={false}
             onChange={(r) => r?.[0] && r[1] && set({ from: r[0].format(DATE), to: r[1].format(DATE), page: undefined })} />
