@@ -5,11 +5,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Form, Image, Input, Popconfirm, Row, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
+import { api, unwrap, type Body } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { fieldErrorsOf, type Tr } from '../../../../shared/feedback.ts';
 import { useAction, QueryError } from '../../../../shared/antd/feedback.tsx';
+import { useSave } from '../../../../shared/antd/useSave.ts';
 import { plainMessage } from '../../api/errors.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
@@ -65,36 +66,20 @@ function passwordFieldErrors(err: unknown, t: Tr): { name: (typeof PASSWORD_FIEL
   return name ? [{ name, errors: [err.message] }] : [];
 }
 
-interface PasswordValues {
-  old_password: string;
-  password: string;
-  password_confirmation: string;
-}
+type PasswordValues = Body<'/api/admin/password', 'put'>;
 
 function ChangePassword() {
   const { t } = useTranslation(['profile', 'common']);
   const [form] = Form.useForm<PasswordValues>();
-  const [busy, setBusy] = useState(false);
-  const run = useAction();
-  const save = async (v: PasswordValues) => {
-    setBusy(true);
-    let failure: unknown;
-    const ok = await run(async () => {
-      try {
-        await unwrap(api.PUT('/api/admin/password', { body: v }));
-      } catch (err) {
-        failure = err;
-        throw err;
-      }
-    }, t('common:state.saved'));
-    setBusy(false);
-    if (ok) form.resetFields();
-    else form.setFields(passwordFieldErrors(failure, t));
-  };
+  const { submit, isPending } = useSave(form, {
+    save: (v: PasswordValues) => unwrap(api.PUT('/api/admin/password', { body: v })),
+    fieldsOf: (err) => passwordFieldErrors(err, t),
+    onSaved: () => form.resetFields(),
+  });
   return (
     <Card title={t('password')}>
       <Typography.Paragraph type="secondary">{t('passwordHint')}</Typography.Paragraph>
-      <Form<PasswordValues> form={form} layout="vertical" onFinish={(v) => void save(v)} style={{ maxWidth: 420 }}>
+      <Form<PasswordValues> form={form} layout="vertical" onFinish={submit} style={{ maxWidth: 420 }}>
         <Form.Item name="old_password" label={t('oldPassword')} rules={[{ required: true, max: 128, message: t('required') }]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
@@ -120,7 +105,7 @@ function ChangePassword() {
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={busy}>{t('changePassword')}</Button>
+        <Button type="primary" htmlType="submit" loading={isPending}>{t('changePassword')}</Button>
       </Form>
     </Card>
   );
@@ -131,7 +116,6 @@ function Authenticator({ bound }: { bound: boolean }) {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ code: string }>();
   const [pending, setPending] = useState<{ secret: string; qrcode: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const run = useAction();
   const refreshProfile = () => void queryClient.invalidateQueries({ queryKey: ['profile'] });
 
@@ -139,36 +123,25 @@ function Authenticator({ bound }: { bound: boolean }) {
     const q = await unwrap(api.GET('/api/admin/google-authenticator/qrcode'));
     setPending({ secret: q.secret, qrcode: q.qrcode });
   }, t('scan'));
-  const submit = async ({ code }: { code: string }) => {
-    setBusy(true);
-    let failure: unknown;
-    const ok = await run(async () => {
-      try {
-        if (bound) await unwrap(api.POST('/api/admin/google-authenticator/unbind', { body: { code } }));
-        else await unwrap(api.POST('/api/admin/google-authenticator/bind', { body: { secret: pending!.secret, code } }));
-      } catch (err) {
-        failure = err;
-        throw err;
-      }
-    }, bound ? t('unbound') : t('bound'));
-    setBusy(false);
-    if (ok) {
+  const { submit, isPending } = useSave(form, {
+    save: ({ code }: { code: string }) => bound
+      ? unwrap(api.POST('/api/admin/google-authenticator/unbind', { body: { code } }))
+      : unwrap(api.POST('/api/admin/google-authenticator/bind', { body: { secret: pending!.secret, code } })),
+    success: bound ? t('unbound') : t('bound'),
+    // A wrong code is said next to the field, in words.
+    fieldsOf: (err) => err instanceof ApiError && (err.code === 30001 || err.code === AUTHENTICATOR_CODE_WRONG) ? [{ name: 'code', errors: [plainMessage(err)] }] : [],
+    onSaved: () => {
       setPending(null);
       form.resetFields();
       refreshProfile();
-    } else {
-      // A wrong code is said next to the field, in words.
-      const named = fieldErrorsOf(failure, ['code'], t);
-      const wrong = failure instanceof ApiError && (failure.code === 30001 || failure.code === AUTHENTICATOR_CODE_WRONG) ? failure : null;
-      form.setFields(named.length > 0 ? named : wrong ? [{ name: 'code' as const, errors: [plainMessage(wrong)] }] : []);
-    }
-  };
+    },
+  });
   const codeField = (
-    <Form form={form} layout="inline" onFinish={(v) => void submit(v)}>
+    <Form form={form} layout="inline" onFinish={submit}>
       <Form.Item name="code" label={t('code')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('codeRule') }]}>
         <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" style={{ width: 120 }} />
       </Form.Item>
-      <Button type="primary" htmlType="submit" danger={bound} loading={busy}>{bound ? t('unbind') : t('bind')}</Button>
+      <Button type="primary" htmlType="submit" danger={bound} loading={isPending}>{bound ? t('unbind') : t('bind')}</Button>
     </Form>
   );
 

@@ -11,8 +11,8 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { fieldErrorsOf } from '../../../../shared/feedback.ts';
 import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import { useSave } from '../../../../shared/antd/useSave.ts';
 import type { QueryOfList } from '../../../../shared/list/params.ts';
 import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
@@ -155,17 +155,13 @@ interface FormValues {
   status?: boolean;
 }
 
-const FIELDS = ['name', 'slug', 'description', 'sort', 'status'];
-
 function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose: (saved: boolean) => void }) {
   const { t } = useTranslation(['roles', 'common']);
   const { can } = useAuth();
   const [form] = Form.useForm<FormValues>();
-  const [busy, setBusy] = useState(false);
   const [active, setActive] = useState<Tab>(tab);
   const [permissionIds, setPermissionIds] = useState<number[]>(role?.permission_ids ?? []);
   const [menuIds, setMenuIds] = useState<number[]>(role?.menu_ids ?? []);
-  const run = useAction();
   const fixed = role?.is_system === true;
   const permissions = useQuery({ queryKey: ['permissions', 'all'], queryFn: allPermissions, enabled: can('permission.list') });
   const menus = useQuery({ queryKey: ['menus', {}], queryFn: () => unwrap(api.GET('/api/admin/menus', { params: { query: {} } })), enabled: can('menu.list') });
@@ -184,36 +180,22 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
     if (linked && added.length > 0) setPermissionIds(permissionsForMenus(added, permissionIds, flatMenus, permissions.data));
   };
 
-  const save = async (v: FormValues) => {
-    setBusy(true);
-    const base = { name: v.name.trim(), description: v.description ?? '', sort: v.sort ?? 0 };
-    // Only the sets the console could show are sent (without the list right, they are left as they are).
-    const grants = {
-      ...(permissions.data ? { permission_ids: permissionIds } : {}),
-      ...(menus.data ? { menu_ids: menuIds } : {}),
-    };
-    let failure: unknown;
-    const ok = await run(async () => {
-      try {
-        if (role) {
-          const body = fixed ? base : { ...base, slug: v.slug, status: v.status === false ? 0 : 1, ...grants };
-          await unwrap(api.PUT('/api/admin/roles/{id}', { params: { path: { id: role.id } }, body }));
-        } else {
-          await unwrap(api.POST('/api/admin/roles', { body: { ...base, slug: v.slug, status: v.status === false ? 0 : 1, ...grants } }));
-        }
-      } catch (err) {
-        failure = err;
-        throw err;
-      }
-    }, t('common:state.saved'));
-    setBusy(false);
-    if (ok) onClose(true);
-    else {
-      const errors = fieldErrorsOf(failure, FIELDS, t);
-      form.setFields(errors as never);
-      if (errors.length) setActive('details');
-    }
-  };
+  const { submit, isPending } = useSave(form, {
+    save: (v: FormValues) => {
+      const base = { name: v.name.trim(), description: v.description ?? '', sort: v.sort ?? 0 };
+      // Only the sets the console could show are sent (without the list right, they are left as they are).
+      const grants = {
+        ...(permissions.data ? { permission_ids: permissionIds } : {}),
+        ...(menus.data ? { menu_ids: menuIds } : {}),
+      };
+      if (!role) return unwrap(api.POST('/api/admin/roles', { body: { ...base, slug: v.slug, status: v.status === false ? 0 : 1, ...grants } }));
+      const body = fixed ? base : { ...base, slug: v.slug, status: v.status === false ? 0 : 1, ...grants };
+      return unwrap(api.PUT('/api/admin/roles/{id}', { params: { path: { id: role.id } }, body }));
+    },
+    onSaved: () => onClose(true),
+    // The fields are on the first tab: it is shown when one of them is refused.
+    onFieldErrors: () => setActive('details'),
+  });
 
   return (
     <Modal
@@ -224,7 +206,7 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
       onOk={() => form.submit()}
       okText={t('common:action.save')}
       cancelText={t('common:action.cancel')}
-      confirmLoading={busy}
+      confirmLoading={isPending}
       destroyOnHidden
     >
       {fixed && <Alert type="warning" showIcon icon={<SafetyCertificateOutlined />} style={{ marginBottom: 12 }} title={t('superHint')} />}
@@ -233,7 +215,7 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
         form={form}
         name="roles-form"
         layout="vertical"
-        onFinish={(v) => void save(v)}
+        onFinish={submit}
         onFinishFailed={() => setActive('details')}
         initialValues={role
           ? { name: role.name, slug: role.slug, description: role.description, sort: role.sort, status: role.status === 1 }
