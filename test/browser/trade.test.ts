@@ -75,6 +75,12 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     // 19.99 × 3 + 0.1 × 7 = 60.67 (in floats 60.67000000000001).
     await dialog.getByRole('status', { name: 'Total' }).getByText('60.67').waitFor();
     assert.equal(await dialog.getByLabel('Subtotal 1').textContent(), '59.97');
+    // A refusal the server names inside the list (products.1.product_id: past the largest safe
+    // integer) is shown at that row's field, not at the list.
+    await dialog.getByLabel('Product ID 2').fill('9999999999999999');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.locator('.ant-form-item-has-error').filter({ has: page.getByLabel('Product ID 2') }).locator('.ant-form-item-explain-error').waitFor();
+    await dialog.getByLabel('Product ID 2').fill('102');
     await screenshot(page, 'orders-create');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByText(/Order \d+ created/).waitFor();
@@ -156,7 +162,7 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     await screenshot(page, 'payment-methods');
 
     assert.deepEqual(w.errors, []);
-    assert.deepEqual(w.failed, [`DELETE /api/admin/payment-methods/${method.body.data.id} 400`]);
+    assert.deepEqual(w.failed, ['POST /api/admin/orders 400', `DELETE /api/admin/payment-methods/${method.body.data.id} 400`]);
     await w.context.close();
   });
 

@@ -2,11 +2,10 @@
 // cents from the typed text (sent as the amount), and an optional idempotency key.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Form, Input, Modal, Space, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
-import { messageOf } from '../../../../shared/feedback.ts';
+import { useSave } from '../../../../shared/antd/useSave.ts';
 import { centsText, centsToNumber, lineCents, orderTotal, parseCents, parseQuantity, type ProductLine } from './logic.ts';
 
 interface Line extends ProductLine {
@@ -25,44 +24,34 @@ const REQUEST_ID_RE = /^[\x21-\x7E]{1,64}$/;
 export function OrderForm({ onClose }: { onClose: (saved: boolean) => void }) {
   const { t } = useTranslation(['orders', 'common']);
   const [form] = Form.useForm<Values>();
-  const [busy, setBusy] = useState(false);
   const { message } = App.useApp();
   const lines = Form.useWatch('products', form) ?? [];
   const total = orderTotal(lines);
 
-  const save = async (v: Values) => {
-    const sum = orderTotal(v.products);
-    if (!sum.complete) return;
-    setBusy(true);
-    let failure: unknown;
-    try {
-      const created = await unwrap(api.POST('/api/admin/orders', {
-        body: {
-          user_id: Number(v.user_id),
-          amount: centsToNumber(sum.cents),
-          products: v.products.map((p) => ({
-            product_id: Number(p.product_id), product_name: p.product_name!, price: centsToNumber(parseCents(p.price)!), quantity: parseQuantity(p.quantity)!,
-          })),
-          ...(v.request_id?.trim() ? { request_id: v.request_id.trim() } : {}),
-        },
-      }));
+  const { submit, isPending } = useSave(form, {
+    save: (v: Values) => unwrap(api.POST('/api/admin/orders', {
+      body: {
+        user_id: Number(v.user_id),
+        amount: centsToNumber(orderTotal(v.products).cents),
+        products: v.products.map((p) => ({
+          product_id: Number(p.product_id), product_name: p.product_name!, price: centsToNumber(parseCents(p.price)!), quantity: parseQuantity(p.quantity)!,
+        })),
+        ...(v.request_id?.trim() ? { request_id: v.request_id.trim() } : {}),
+      },
+    })),
+    success: false,
+    // `products.0.price` → the field of that row; the amount (the total) → the products.
+    fieldsOf: (err) => {
+      if (!(err instanceof ApiError) || !err.field) return [];
+      const [first, ...rest] = err.field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+      if (first === 'amount') return [{ name: 'products', errors: [err.message] }];
+      return first === 'user_id' || first === 'request_id' || first === 'products' ? [{ name: [first, ...rest], errors: [err.message] }] : [];
+    },
+    onSaved: (created) => {
       void message.success(t('created', { no: created.order.order_no }));
-      setBusy(false);
       onClose(true);
-      return;
-    } catch (err) {
-      failure = err;
-      void message.error(messageOf(err, (k) => t(`common:${k}`)));
-    }
-    setBusy(false);
-    // `products.0.price` → the field of that row; the others by name.
-    if (failure instanceof ApiError && failure.field) {
-      const path = failure.field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-      if (['user_id', 'request_id', 'products', 'amount'].includes(String(path[0]))) {
-        form.setFields([{ name: (path[0] === 'amount' ? ['products'] : path) as never, errors: [failure.message] }]);
-      }
-    }
-  };
+    },
+  });
 
   return (
     <Modal
@@ -73,10 +62,10 @@ export function OrderForm({ onClose }: { onClose: (saved: boolean) => void }) {
       onOk={() => form.submit()}
       okText={t('common:action.save')}
       cancelText={t('common:action.cancel')}
-      confirmLoading={busy}
+      confirmLoading={isPending}
       destroyOnHidden
     >
-      <Form<Values> form={form} name="newOrder" layout="vertical" onFinish={(v) => void save(v)} initialValues={{ products: [{}] }}>
+      <Form<Values> form={form} name="newOrder" layout="vertical" onFinish={(v) => orderTotal(v.products).complete && submit(v)} initialValues={{ products: [{}] }}>
         <Form.Item name="user_id" label={t('userId')} rules={[{ required: true, pattern: ID_RE, message: t('idRule') }]}>
           <Input inputMode="numeric" style={{ width: 200 }} />
         </Form.Item>
