@@ -3,7 +3,7 @@
 // message in the chosen language (wrong password, lockout, disabled account, wrong captcha,
 // too many attempts); a session that ended elsewhere is explained here too.
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Spin } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,14 +29,8 @@ export default function SignIn() {
   const [form] = Form.useForm<Values>();
   const [error, setError] = useState<ApiError | null>(null);
   const [secondStep, setSecondStep] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [ended] = useState(endReason);
   const captcha = useQuery({ queryKey: ['captcha'], queryFn: () => unwrap(api.GET('/api/admin/captcha')), staleTime: Infinity, gcTime: 0, enabled: !restoring && !session });
-  const next = params.get('next') ?? '/';
-  if (session) return <Navigate to={next.startsWith('/') ? next : '/'} replace />;
-  // A reload of the sign-in page while the refresh cookie is tried.
-  if (restoring) return <Spin fullscreen />;
-
   // The server may run without captchas (CAPTCHA_ENABLED=false): then none is asked for or sent.
   const captchaOn = captcha.data?.enabled !== false;
   const newCaptcha = () => {
@@ -44,31 +38,31 @@ export default function SignIn() {
     form.setFieldValue('captcha_code', '');
     void captcha.refetch();
   };
-
-  const submit = async (values: Values) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const token = await unwrap(api.POST('/api/admin/login', {
-        body: {
-          username: values.username,
-          password: values.password,
-          ...(captchaOn ? { captcha_id: captcha.data?.captcha_id, captcha_code: values.captcha_code } : {}),
-          ...(secondStep && values.google_code ? { google_code: values.google_code } : {}),
-        },
-      }));
-      signIn(token);
-    } catch (err) {
+  const login = useMutation({
+    mutationFn: (values: Values) => unwrap(api.POST('/api/admin/login', {
+      body: {
+        username: values.username,
+        password: values.password,
+        ...(captchaOn ? { captcha_id: captcha.data?.captcha_id, captcha_code: values.captcha_code } : {}),
+        ...(secondStep && values.google_code ? { google_code: values.google_code } : {}),
+      },
+    })),
+    onMutate: () => setError(null),
+    onSuccess: (token) => signIn(token),
+    onError: (err) => {
       const e = err instanceof ApiError ? err : new ApiError(0, 0, String(err));
       // The authenticator step: asked for, or the code was wrong (the server says which).
       if (e.code === AUTHENTICATOR_NEEDED && !secondStep) setSecondStep(true);
       else setError(e);
       // A captcha answer is good for one attempt.
       newCaptcha();
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = login.isPending;
+  const next = params.get('next') ?? '/';
+  if (session) return <Navigate to={next.startsWith('/') ? next : '/'} replace />;
+  // A reload of the sign-in page while the refresh cookie is tried.
+  if (restoring) return <Spin fullscreen />;
 
   return (
     <div className="sign-in">
@@ -88,7 +82,7 @@ export default function SignIn() {
             description={error.status >= 500 && error.traceId ? t('error.traceId', { id: error.traceId }) : undefined}
           />
         )}
-        <Form<Values> form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} disabled={busy}>
+        <Form<Values> form={form} layout="vertical" onFinish={(v) => login.mutate(v)} requiredMark={false} disabled={busy}>
           <div hidden={secondStep}>
             <Form.Item name="username" label={t('signIn.username')} rules={[{ required: true, message: t('signIn.required') }]}>
               <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
