@@ -110,15 +110,17 @@ const sortOrderOf = (orderBy: string | undefined, field: string) =>
 
 type TableRest<Row> = Omit<TableProps<Row>, 'columns' | 'dataSource' | 'loading' | 'pagination' | 'onChange'>;
 
+/** A page of a list route's reply. */
+type Page<Row> = { list: readonly Row[]; total: number };
+
 /**
  * A list screen's body: the filter form, the toolbar, and the rows (or the query's error with a
- * retry). `rows` and `total` come from the list's page (`total` undefined: not paged).
+ * retry). The rows and the total are the list's page, when its query answers one; otherwise
+ * (a tree, a list the screen shapes) `rows` is given, with `total` when it is paged.
  */
 export function ListView<Row extends object, Q, T>({ list, columns, rows, total, name, keep, toolbar, empty, cards, tree, table }: {
   list: ListState<Q, T>;
   columns: Column<Row, Q>[];
-  rows: readonly Row[];
-  total?: number;
   /** The filter form's name. */
   name?: string;
   /** The filters the form's reset leaves. */
@@ -130,9 +132,11 @@ export function ListView<Row extends object, Q, T>({ list, columns, rows, total,
   cards?: boolean;
   tree?: boolean;
   table?: TableRest<Row>;
-}) {
+} & (T extends Page<Row> ? { rows?: undefined; total?: undefined } : { rows: readonly Row[]; total?: number })) {
   const { t } = useTranslation();
   const layout = useListTable();
+  // Read only when no rows are given, that is when the props' type says the query answers a Page.
+  const page = list.query.data as Page<Row> | undefined;
   const shown = columns
     .filter((c) => !c.hideInTable)
     .map(({ filter: _filter, hideInTable: _hide, sort, ...c }) => (sort ? { ...c, sorter: true, sortOrder: sortOrderOf(list.params.orderBy, sort) } : c) as ListColumn<Row>);
@@ -140,9 +144,9 @@ export function ListView<Row extends object, Q, T>({ list, columns, rows, total,
     rowKey: 'id',
     ...table,
     loading: list.query.isFetching,
-    dataSource: rows,
+    dataSource: rows ?? page?.list ?? [],
     locale: { emptyText: list.filtered ? t('kit:state.emptyFiltered') : empty ?? t('kit:state.empty') },
-    pagination: total === undefined ? false : list.pagination(total),
+    pagination: rows === undefined ? list.pagination(page?.total ?? 0) : total === undefined ? false : list.pagination(total),
     onChange: (_p, _f, sorter) => {
       const s = sorter as SorterResult<Row>;
       const field = columns.find((c) => c.sort && 'dataIndex' in c && c.dataIndex === s.field)?.sort;

@@ -117,8 +117,6 @@ export default function Admins() {
             name="admin-filters"
             list={list}
             columns={columns}
-            rows={list.query.data?.list ?? []}
-            total={list.query.data?.total ?? 0}
             toolbar={(
               <>
                 <Space>

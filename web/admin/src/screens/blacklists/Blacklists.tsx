@@ -108,8 +108,6 @@ export default function Blacklists() {
       <ListView
         list={list}
         columns={columns}
-        rows={list.query.data?.list ?? []}
-        total={list.query.data?.total ?? 0}
         toolbar={(
           <Space>
             {can('blacklist.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('common:action.create')}</Button>}

@@ -187,8 +187,6 @@ function Items({ type, actions, onCreate }: { type: Entry | undefined; actions: 
       list={list}
       columns={columns}
       keep={TYPE_KEYS}
-      rows={list.query.data?.list ?? []}
-      total={list.query.data?.total ?? 0}
       toolbar={can('dictionary.create') && type && <Button type="primary" icon={<PlusOutlined />} onClick={() => onCreate(type)}>{t('newItem')}</Button>}
     />
   );

@@ -68,8 +68,6 @@ export default function Notifications() {
       <ListView
         list={list}
         columns={columns}
-        rows={list.query.data?.list ?? []}
-        total={list.query.data?.total ?? 0}
         empty={t('none')}
         toolbar={(
           <>

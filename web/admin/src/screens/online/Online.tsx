@@ -90,8 +90,6 @@ export default function Online() {
       <ListView
         list={list}
         columns={columns}
-        rows={list.query.data?.list ?? []}
-        total={list.query.data?.total ?? 0}
         toolbar={(
           <>
             {mayKick ? (

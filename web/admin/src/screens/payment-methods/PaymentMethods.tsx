@@ -85,8 +85,6 @@ export default function PaymentMethods() {
         name="methodFilters"
         list={list}
         columns={columns}
-        rows={list.query.data?.list ?? []}
-        total={list.query.data?.total ?? 0}
         toolbar={<Space>{can('payment-method.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('common:action.create')}</Button>}</Space>}
       />
       {editing && <MethodForm method={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}

@@ -71,8 +71,6 @@ export default function Payments() {
         name="paymentFilters"
         list={list}
         columns={columns}
-        rows={list.query.data?.list ?? []}
-        total={list.query.data?.total ?? 0}
         toolbar={<Typography.Text type="secondary">{t('readOnly')}</Typography.Text>}
       />
       {viewing !== null && <PaymentDetail id={viewing} onClose={() => setViewing(null)} />}
