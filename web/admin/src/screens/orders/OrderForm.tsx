@@ -1,10 +1,11 @@
 // A new order: the customer, product rows added and removed, a live total computed in integer
 // cents from the typed text (sent as the amount), and an optional idempotency key.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Modal, Space, Typography } from 'antd';
+import { App, Button, Form, Input, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
+import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { useSave } from '../../../../shared/antd/useSave.ts';
 import { centsText, centsToNumber, lineCents, orderTotal, parseCents, parseQuantity, type ProductLine } from './logic.ts';
 
@@ -54,17 +55,7 @@ export function OrderForm({ onClose }: { onClose: (saved: boolean) => void }) {
   });
 
   return (
-    <Modal
-      open
-      width={860}
-      title={t('createTitle')}
-      onCancel={() => onClose(false)}
-      onOk={() => form.submit()}
-      okText={t('common:action.save')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={isPending}
-      destroyOnHidden
-    >
+    <FormModal form={form} width={860} title={t('createTitle')} pending={isPending} onClose={() => onClose(false)}>
       <Form<Values> form={form} name="newOrder" layout="vertical" onFinish={(v) => orderTotal(v.products).complete && submit(v)} initialValues={{ products: [{}] }}>
         <Form.Item name="user_id" label={t('userId')} rules={[{ required: true, pattern: ID_RE, message: t('idRule') }]}>
           <Input inputMode="numeric" style={{ width: 200 }} />
@@ -123,6 +114,6 @@ export function OrderForm({ onClose }: { onClose: (saved: boolean) => void }) {
           <Input autoComplete="off" maxLength={64} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -4,7 +4,7 @@
 // The super-administrator role is marked; its slug and status, and its grants, are not editable.
 import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, theme, Tree, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, theme, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { useSave } from '../../../../shared/antd/useSave.ts';
 import type { QueryOfList } from '../../../../shared/list/params.ts';
 import { useListParams } from '../../../../shared/list/useList.ts';
@@ -198,17 +199,7 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
   });
 
   return (
-    <Modal
-      open
-      width={760}
-      title={role ? t('editTitle', { name: role.name }) : t('createTitle')}
-      onCancel={() => onClose(false)}
-      onOk={() => form.submit()}
-      okText={t('common:action.save')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={isPending}
-      destroyOnHidden
-    >
+    <FormModal form={form} width={760} title={role ? t('editTitle', { name: role.name }) : t('createTitle')} pending={isPending} onClose={() => onClose(false)}>
       {fixed && <Alert type="warning" showIcon icon={<SafetyCertificateOutlined />} style={{ marginBottom: 12 }} title={t('superHint')} />}
       {linked && <RoleView permissionIds={permissionIds} menuIds={menuIds} menus={flatMenus} permissions={permissions.data} />}
       <Form<FormValues>
@@ -260,7 +251,7 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
           ]}
         />
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
