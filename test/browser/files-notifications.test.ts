@@ -159,7 +159,9 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     await receiver.page.waitForURL(/\/login/);
     await receiver.page.getByText('Your session was ended').waitFor();
     assert.deepEqual(receiver.errors, []);
-    assert.deepEqual(receiver.failed, []);
+    // A socket between two connections when the session ends asks for a ticket, which is refused
+    // (and ends the session too): seen once in CI, on a loaded machine. No other request fails.
+    assert.deepEqual(receiver.failed.filter((f) => f !== 'POST /api/admin/ws/ticket 401'), []);
     assert.deepEqual(sender.errors, []);
     assert.deepEqual(sender.failed, []);
     await receiver.context.close();
