@@ -5,7 +5,6 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { App, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api/errors.ts';
 import { fieldErrorsOf, messageOf } from '../feedback.ts';
 
 export interface SaveOptions<V, R> {
@@ -16,14 +15,13 @@ export interface SaveOptions<V, R> {
   success?: string | false;
   /** The field a refused value (400) that names none is about. */
   fallback?: keyof V & string;
-  /** The form field a body field the form does not have as such is shown at (a fence drawn as points). */
-  fieldOf?: (bodyField: string, values: V) => (keyof V & string) | undefined;
   /**
    * The fields a refusal is about, before the usual mapping (the error's field, by its first
-   * segment): a message that says which, a code that means one, a path into a list
-   * (`['products', 0, 'price']`). Nothing returned: the usual mapping.
+   * segment): a body field the form shows as another (a fence drawn as points), a message that
+   * says which, a code that means one, a path into a list (`['products', 0, 'price']`). The text
+   * is the refusal's message unless given. Nothing returned: the usual mapping.
    */
-  fieldsOf?: (err: unknown) => { name: (keyof V & string) | [keyof V & string, ...(string | number)[]]; errors: string[] }[];
+  fieldsOf?: (err: unknown, values: V) => { name: (keyof V & string) | [keyof V & string, ...(string | number)[]]; errors?: string[] }[];
   onSaved?: (reply: R, values: V) => void;
   /** After a refusal was placed next to fields (to show them: the tab they are on, say). */
   onFieldErrors?: (fields: (keyof V & string)[]) => void;
@@ -43,11 +41,12 @@ export function useSave<V, R = unknown>(form: FormInstance<V>, options: SaveOpti
     onError: (err, values) => {
       // The fields this form shows (registered with the form), typed as the body's keys.
       const shown = form.getFieldsError().map((f) => f.name[0]).filter((n): n is keyof V & string => typeof n === 'string');
-      const named = err instanceof ApiError && err.field ? options.fieldOf?.(err.field.split('.')[0]!, values) : undefined;
-      let placed: { name: (keyof V & string) | (string | number)[]; errors: string[] }[] =
-        options.fieldsOf?.(err).filter((f) => shown.includes(Array.isArray(f.name) ? f.name[0] : f.name)) ?? [];
-      if (placed.length === 0) placed = named && shown.includes(named) ? [{ name: named, errors: [messageOf(err, t)] }] : fieldErrorsOf(err, shown, t, options.fallback);
-      void message.error(messageOf(err, t));
+      const text = messageOf(err, t);
+      let placed: { name: (keyof V & string) | (string | number)[]; errors: string[] }[] = (options.fieldsOf?.(err, values) ?? [])
+        .filter((f) => shown.includes(Array.isArray(f.name) ? f.name[0] : f.name))
+        .map((f) => ({ name: f.name, errors: f.errors ?? [text] }));
+      if (placed.length === 0) placed = fieldErrorsOf(err, shown, t, options.fallback);
+      void message.error(text);
       if (placed.length > 0) {
         form.setFields(placed as Parameters<typeof form.setFields>[0]);
         options.onFieldErrors?.(placed.map((f) => (Array.isArray(f.name) ? f.name[0] : f.name) as keyof V & string));

@@ -7,6 +7,7 @@ import { Alert, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
+import { ApiError } from '../api/errors.ts';
 import { useSave } from '../../../shared/antd/useSave.ts';
 import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
 import { DataList } from '../../../shared/antd/DataList.tsx';
@@ -129,7 +130,8 @@ function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boo
       return site ? call(api.PATCH('/api/managers/sites/{id}', { params: { path: { id: site.id } }, body })) : call(api.POST('/api/managers/sites', { body }));
     },
     // The fence is drawn as points (a polygon) or a centre and a radius.
-    fieldOf: (field, v) => (field === 'fence' ? (v.type === 'polygon' ? 'points' : 'radiusMetres') : undefined),
+    // The fence is drawn as points or a radius: its refusal is shown there.
+    fieldsOf: (err, v) => (err instanceof ApiError && err.field?.split('.')[0] === 'fence' ? [{ name: v.type === 'polygon' ? 'points' : 'radiusMetres' }] : []),
     onSaved: () => onClose(true),
   });
 

@@ -8,7 +8,6 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap, type Body } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { fieldErrorsOf, type Tr } from '../../../../shared/feedback.ts';
 import { useAction, QueryError } from '../../../../shared/antd/feedback.tsx';
 import { useSave } from '../../../../shared/antd/useSave.ts';
 import { plainMessage } from '../../api/errors.ts';
@@ -58,10 +57,12 @@ const AUTHENTICATOR_CODE_WRONG = 10010;
 
 const PASSWORD_FIELDS = ['old_password', 'password_confirmation', 'password'] as const;
 
-/** The server names the field in its message (`old_password is incorrect`) rather than as `body.…`. */
-function passwordFieldErrors(err: unknown, t: Tr): { name: (typeof PASSWORD_FIELDS)[number]; errors: string[] }[] {
-  const named = fieldErrorsOf(err, PASSWORD_FIELDS, t);
-  if (named.length > 0 || !(err instanceof ApiError) || err.code !== 30001) return named;
+/**
+ * A refusal that names no field, where the server names it in its message (`old_password is
+ * incorrect`) rather than as `body.…`; one that names a field goes by the kit's usual mapping.
+ */
+function passwordFieldErrors(err: unknown): { name: (typeof PASSWORD_FIELDS)[number]; errors: string[] }[] {
+  if (!(err instanceof ApiError) || err.field || err.code !== 30001) return [];
   const name = PASSWORD_FIELDS.find((f) => new RegExp(`\\b${f}\\b`).test(err.message));
   return name ? [{ name, errors: [err.message] }] : [];
 }
@@ -73,7 +74,7 @@ function ChangePassword() {
   const [form] = Form.useForm<PasswordValues>();
   const { submit, isPending } = useSave(form, {
     save: (v: PasswordValues) => unwrap(api.PUT('/api/admin/password', { body: v })),
-    fieldsOf: (err) => passwordFieldErrors(err, t),
+    fieldsOf: passwordFieldErrors,
     onSaved: () => form.resetFields(),
   });
   return (
@@ -129,7 +130,7 @@ function Authenticator({ bound }: { bound: boolean }) {
       : unwrap(api.POST('/api/admin/google-authenticator/bind', { body: { secret: pending!.secret, code } })),
     success: bound ? t('unbound') : t('bound'),
     // A wrong code is said next to the field, in words.
-    fieldsOf: (err) => err instanceof ApiError && (err.code === 30001 || err.code === AUTHENTICATOR_CODE_WRONG) ? [{ name: 'code', errors: [plainMessage(err)] }] : [],
+    fieldsOf: (err) => err instanceof ApiError && !err.field && (err.code === 30001 || err.code === AUTHENTICATOR_CODE_WRONG) ? [{ name: 'code', errors: [plainMessage(err)] }] : [],
     onSaved: () => {
       setPending(null);
       form.resetFields();
