@@ -300,7 +300,10 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
       await screenshot(p, 'clock-manager-phone-timesheets-zh-CN');
       // Every period can be chosen at 390 px (side by side, "Custom" was cut off at the edge).
       await p.getByRole('combobox', { name: '期间' }).click();
-      const periods = p.locator('.ant-select-dropdown:visible .ant-select-item-option');
+      // The list is drawn, and measured, after the click: read once all five are in it.
+      const OPTIONS = '.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option';
+      await waitUntil(p, `document.querySelectorAll('${OPTIONS}').length === 5`);
+      const periods = p.locator(OPTIONS);
       assert.deepEqual(await periods.allTextContents(), ['本周', '上周', '本月', '上月', '自定义']);
       await periods.filter({ hasText: '自定义' }).click();
       await p.locator('.ts-period .ant-picker-range').waitFor();
