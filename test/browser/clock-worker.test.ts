@@ -222,9 +222,11 @@ describe('time clock: the worker app', { skip: browserSkip() }, () => {
       await route.fetch();
       await route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad gateway</h1>' });
     });
+    // Listened for before the tap: the 502 can come back before a listener set after it.
+    const badGateway = w.page.waitForResponse((r) => r.url().endsWith('/api/clock') && r.status() === 502);
     await w.page.getByRole('button', { name: 'Send now' }).click();
     await waitUntil(w.page, `document.querySelector('.waiting') !== null`);
-    await w.page.waitForResponse((r) => r.url().endsWith('/api/clock') && r.status() === 502);
+    await badGateway;
     await w.page.getByRole('heading', { name: 'Waiting to send' }).waitFor();
     assert.deepEqual((await history(worker.id)).map((e) => e.event_type), ['clock_in']);
 
