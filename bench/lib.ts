@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import type { Page } from 'playwright-core';
 import type { TracedStatement } from '../src/platform/db/database.ts';
@@ -308,4 +309,29 @@ export function reportAction(label: string, timings: ActionTiming[], targetMs: n
   const request = median(timings.map((t) => t.request));
   const ratio = median(timings.map((t) => (t.request + t.beyond) / t.request));
   console.log(`${label}: painted ${fmt(beyond, 1)} ms after its answer arrived (target <= ${targetMs} ms) ${beyond <= targetMs ? 'PASS' : 'ABOVE TARGET'}; request ${fmt(request, 1)} ms in the page with ${PAGE_LATENCY_MS} ms of latency; action to paint ${fmt(ratio, 2)} x the request; rounds ${timings.map((t) => fmt(t.beyond, 0)).join(', ')} ms`);
+}
+
+/** Whether something answers at `url` within 2 s (PostgreSQL: a connection and SELECT 1; Redis: PING). */
+export async function reachable(kind: 'postgres' | 'redis', url: string): Promise<boolean> {
+  if (kind === 'postgres') {
+    const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
+    try {
+      await sql`SELECT 1`;
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  }
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -21,8 +21,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import postgres from 'postgres';
-import { fmt, freshDatabase, median } from './lib.ts';
+import { fmt, freshDatabase, median, reachable } from './lib.ts';
 
 const MINUTES = Number(process.env.BENCH_MEMORY_MINUTES ?? 2);
 const SETTLE_S = Number(process.env.BENCH_MEMORY_SETTLE_SECONDS ?? 60);
@@ -69,31 +68,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Whether something answers at `url` within 2 s (PostgreSQL: a connection and SELECT 1; Redis: PING). */
-async function reachable(kind: 'postgres' | 'redis', url: string): Promise<boolean> {
-  if (kind === 'postgres') {
-    const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
-    try {
-      await sql`SELECT 1`;
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await sql.end({ timeout: 1 });
-    }
-  }
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-
 interface Figures {
   label: string;
   target: number;
@@ -102,6 +76,7 @@ interface Figures {
   idleHeap: string;
   minutes: { median: number; max: number }[];
   after: number;
+  afterHeap: string;
   peak: number;
   requests: number;
   failed: number;
@@ -164,7 +139,7 @@ async function measure(label: string, target: number, env: Record<string, string
     };
     const heap = async (token: string) => {
       const { runtime } = (await json('GET', '/api/admin/monitor/system', undefined, token)).data as { runtime: { heap_used: number; heap_total: number; external: number } };
-      return `V8 heap ${fmt(runtime.heap_used / MB)} of ${fmt(runtime.heap_total / MB)} MB`;
+      return `V8 heap ${fmt(runtime.heap_used / MB)} of ${fmt(runtime.heap_total / MB)} MB, external ${fmt(runtime.external / MB)} MB`;
     };
 
     // Idle: nothing but the sign-in this benchmark needs to read the heap, made at the end.
@@ -173,7 +148,7 @@ async function measure(label: string, target: number, env: Record<string, string
     let admin = (await json('POST', '/api/admin/login', { username: 'admin', password: PASSWORD })).data.token as string;
     const idleHeap = await heap(admin);
 
-    if (MINUTES === 0) return { label, target, readyS, idle, idleHeap, minutes: [], after: idle, peak: residentOf(pid).peak, requests: 0, failed: 0, failures: new Map() };
+    if (MINUTES === 0) return { label, target, readyS, idle, idleHeap, minutes: [], after: idle, afterHeap: idleHeap, peak: residentOf(pid).peak, requests: 0, failed: 0, failures: new Map() };
     // The load's fixtures: a site with a fence and a QR code, a worker signed in on a device.
     const manager = (await json('POST', '/api/auth/login', { username: 'manager', password: PASSWORD, deviceUuid: `web-${randomUUID()}` })).token as string;
     const site = await json('POST', '/api/managers/sites', { name: 'Memory bench site', fence: { type: 'circle', center: SITE, radiusMetres: 300 } }, manager);
@@ -274,7 +249,8 @@ async function measure(label: string, target: number, env: Record<string, string
     await Promise.all(pending);
     await sleep(SETTLE_S * 1000);
     const after = residentOf(pid);
-    return { label, target, readyS, idle, idleHeap, minutes, after: after.rss, peak: after.peak, requests, failed, failures };
+    const afterHeap = await heap(admin);
+    return { label, target, readyS, idle, idleHeap, minutes, after: after.rss, afterHeap, peak: after.peak, requests, failed, failures };
   } finally {
     // The server first (npm forwards nothing once its script has exec'd), then npm if it waits on.
     pid ||= serverPid(child.pid!);
@@ -297,7 +273,7 @@ function report(f: Figures) {
   const last = f.minutes.at(-1)!.median;
   const growth = last / first - 1;
   console.log(`${f.label}: flat under load: last minute ${mb(last)} vs first ${mb(first)} (${growth >= 0 ? '+' : ''}${fmt(growth * 100, 1)} %, target <= +${FLAT_LIMIT * 100} %) ${verdict(growth <= FLAT_LIMIT && f.failed === 0)}`);
-  console.log(`${f.label}: idle ${SETTLE_S} s after the load: RSS ${mb(f.after)} (target <= ${f.target} MB) ${verdict(f.after <= f.target * MB)}; peak RSS of the run ${mb(f.peak)}`);
+  console.log(`${f.label}: idle ${SETTLE_S} s after the load: RSS ${mb(f.after)} (${f.afterHeap}) (target <= ${f.target} MB) ${verdict(f.after <= f.target * MB)}; peak RSS of the run ${mb(f.peak)}`);
 }
 
 console.log(`# memory (Node ${process.versions.node}, ${availableParallelism()} cores): the server as npm start runs it, on an empty data folder; ${SETTLE_S} s idle, ${MINUTES} min of mixed load at ${RATE} requests/s, ${SETTLE_S} s idle`);

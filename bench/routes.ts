@@ -178,11 +178,17 @@ async function main() {
     '/api/security/status/:userId': workerId,
     '/api/managers/webhooks/:id': String(webhook.id),
     '/api/managers/webhooks/:id/deliveries': String(webhook.id),
+    '/api/managers/timesheets/:userId': workerId,
   };
   // A 3-month window ending at the start of today (display time), for the orders and payments lists.
   const end = new Date(`${formatDisplay(new Date(), 'UTC')!.slice(0, 10)}T00:00:00Z`);
   const range = { start_time: formatDisplay(addMonths(end, -3), 'UTC')!, end_time: formatDisplay(end, 'UTC')! };
+  // The last 7 days (UTC dates), for the timesheets.
+  const week = { from: new Date(end.getTime() - 6 * 86_400_000).toISOString().slice(0, 10), to: end.toISOString().slice(0, 10) };
   const EXTRA_QUERY: Record<string, Record<string, string>> = {
+    '/api/managers/timesheets': week,
+    '/api/managers/timesheets/:userId': week,
+    '/api/worker/timesheet': week,
     '/api/admin/orders': { status: 'paid', ...range },
     '/api/admin/payments': { status: 'paid', ...range },
     '/api/managers/board': { limit: '100' },

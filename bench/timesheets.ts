@@ -31,7 +31,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import type { TracedStatement } from '../src/platform/db/database.ts';
 import { loadConfig } from '../src/platform/config.ts';
-import { streamXlsx } from '../src/platform/jobs/export-tasks.ts';
+import { streamXlsx } from '../src/platform/jobs/export-kinds.ts';
 import { buildServer } from '../src/server.ts';
 import { payrollKind, type PayrollParams } from '../src/timeclock/features/hours/hours.export.ts';
 import type { TimesheetsQueryT } from '../src/timeclock/features/hours/hours.schema.ts';

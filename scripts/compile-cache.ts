@@ -5,6 +5,7 @@
 import { flushCompileCache, getCompileCacheDir } from 'node:module';
 
 if (!getCompileCacheDir()) throw new Error('NODE_COMPILE_CACHE is not set: there is no cache to fill');
-const { serverModules } = await import('../src/main.ts');
+const { lazyServerModules, serverModules } = await import('../src/main.ts');
 await serverModules();
+await lazyServerModules();
 flushCompileCache();

@@ -17,6 +17,17 @@ export const serverModules = () =>
     import('./server.ts'),
   ]);
 
+/**
+ * The server's modules it loads only when a configuration needs them (one database driver, the
+ * Redis connection): scripts/compile-cache.ts compiles them ahead with the rest.
+ */
+export const lazyServerModules = () =>
+  Promise.all([
+    import('./platform/db/pglite.ts'),
+    import('./platform/db/postgres.ts'),
+    import('./platform/redis.ts'),
+  ]);
+
 async function main([{ loadConfig }, { listenMetrics }, { endpointOf }, { createLogger, prettyLogs }, { announceReady }, { buildServer }]: Awaited<ReturnType<typeof serverModules>>) {
   const config = loadConfig();
   const log = createLogger(config);

@@ -28,6 +28,11 @@ export function okList<T>(request: FastifyRequest, list: T[], q: { page: number;
   return ok(request, { list, page: q.page, page_size: q.page_size, total });
 }
 
+/** A page of a list that counts at most LIST_COUNT_LIMIT rows (CappedListEnvelope). */
+export function okCappedList<T>(request: FastifyRequest, list: T[], q: { page: number; page_size: number }, total: number, capped: boolean) {
+  return ok(request, { list, page: q.page, page_size: q.page_size, total, total_capped: capped });
+}
+
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({
     code: Type.Integer({ examples: [200] }),
@@ -36,15 +41,22 @@ export const Envelope = <T extends TSchema>(data: T) =>
     trace_id: Type.String(),
   });
 
+const page = {
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+};
+
 export const ListEnvelope = <T extends TSchema>(item: T) =>
-  Envelope(
-    Type.Object({
-      list: Type.Array(item),
-      page: Type.Integer(),
-      page_size: Type.Integer(),
-      total: Type.Integer(),
-    }),
-  );
+  Envelope(Type.Object({ list: Type.Array(item), ...page, total: Type.Integer({ description: 'the matching rows' }) }));
+
+/** A page of a list over a table that grows without bound, whose count stops at LIST_COUNT_LIMIT. */
+export const CappedListEnvelope = <T extends TSchema>(item: T) =>
+  Envelope(Type.Object({
+    list: Type.Array(item),
+    ...page,
+    total: Type.Integer({ description: 'the matching rows, counted up to LIST_COUNT_LIMIT (default 1,000): see total_capped' }),
+    total_capped: Type.Boolean({ description: 'true when more rows match than LIST_COUNT_LIMIT: `total` is then that limit (the pages beyond it can still be read)' }),
+  }));
 
 export const ErrorEnvelope = Type.Object(
   {

@@ -4,10 +4,10 @@ import { MemoryKv, RedisKv, type KvStore } from './cache/kv.ts';
 import { MemoryPubSub, PostgresPubSub, RedisPubSub, type PubSub } from './cache/pubsub.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
-import { readInstalledTemplate } from './db/pglite-template.ts';
+import { installedTemplate } from './db/pglite-template.ts';
 import { createLogger } from './logger.ts';
 import { Metrics } from './metrics.ts';
-import { connectRedis, type RedisConnections } from './redis.ts';
+import type { RedisConnections } from './redis.ts';
 
 export interface Platform {
   readonly config: Config;
@@ -53,7 +53,7 @@ export async function createPlatform(config: Config, opts: PlatformOptions = {})
     pgliteSharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
     logger,
     // A new embedded data folder starts from the template made at install time, when there is one.
-    pgliteTemplate: opts.pgliteTemplate ?? (config.DATABASE_URL || opts.inMemoryDatabase ? undefined : readInstalledTemplate()),
+    pgliteTemplate: opts.pgliteTemplate ?? (config.DATABASE_URL || opts.inMemoryDatabase ? undefined : await installedTemplate()),
     inMemory: opts.inMemoryDatabase ?? false,
     timeoutMs: config.DEPENDENCY_TIMEOUT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
@@ -61,7 +61,8 @@ export async function createPlatform(config: Config, opts: PlatformOptions = {})
   });
   let redis: RedisConnections | undefined;
   try {
-    if (config.REDIS_URL) redis = await connectRedis(config.REDIS_URL, logger, config.DEPENDENCY_TIMEOUT_MS);
+    // Loaded only when used (ioredis holds about 2 MB of heap).
+    if (config.REDIS_URL) redis = await (await import('./redis.ts')).connectRedis(config.REDIS_URL, logger, config.DEPENDENCY_TIMEOUT_MS);
   } catch (err) {
     await db.close();
     throw err;

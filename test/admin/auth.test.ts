@@ -168,7 +168,7 @@ describe('GET /captcha and login with a captcha', () => {
     // Every character four times over (the widest fill their slots), then random ones.
     const texts = [...[...CAPTCHA_ALPHABET].map((ch) => ch.repeat(CAPTCHA_LENGTH)), ...Array.from({ length: 40 }, () => undefined)];
     for (const text of texts) {
-      const c = renderCaptcha(text);
+      const c = await renderCaptcha(text);
       assert.equal(c.glyphs.length, CAPTCHA_LENGTH);
       for (const g of c.glyphs) {
         const inside = g.x1 >= CAPTCHA_MARGIN - 0.01 && g.y1 >= CAPTCHA_MARGIN - 0.01

@@ -39,6 +39,7 @@ test('sane numbers for cpu, memory, disk and runtime', async () => {
   assert.equal(rt.version, process.version);
   assert.ok(typeof rt.event_loop_delay === 'number' && rt.event_loop_delay >= 0);
   assert.ok(rt.heap_used > 0 && rt.heap_total >= rt.heap_used);
+  assert.ok(rt.external > 0, 'external memory (buffers, WebAssembly) is reported');
   assert.ok(Number.isInteger(rt.uptime) && rt.uptime >= 0);
   assert.equal(typeof rt.gc_pause, 'string');
   assert.ok(rt.gc_pause.length > 0);

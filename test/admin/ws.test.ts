@@ -369,13 +369,13 @@ describe('one instance', () => {
   });
 });
 
-describe('heartbeat and sockets per session', () => {
+describe('heartbeat', () => {
   let app: TestApp;
   let url: string;
   let token: string;
 
   before(async () => {
-    app = await startApp({ WS_HEARTBEAT_MS: '100', WS_MAX_SOCKETS_PER_SESSION: '2' });
+    app = await startApp({ WS_HEARTBEAT_MS: '100' });
     url = await listen(app);
     token = await login(app);
   });
@@ -395,6 +395,20 @@ describe('heartbeat and sockets per session', () => {
     lively.ws.close();
     await lively.closed;
   });
+
+});
+
+// Not under the 100 ms heartbeat above: on a loaded machine a pong can come later, and the
+// sockets this test expects open would be dropped for it.
+describe('sockets per session', () => {
+  let app: TestApp;
+  let url: string;
+
+  before(async () => {
+    app = await startApp({ WS_MAX_SOCKETS_PER_SESSION: '2' });
+    url = await listen(app);
+  });
+  after(() => app?.close());
 
   test('a session holds at most WS_MAX_SOCKETS_PER_SESSION sockets: one more is refused (429); other sessions are not affected', async () => {
     const [mine, other] = [await login(app), await login(app)];

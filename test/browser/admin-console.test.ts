@@ -5,10 +5,10 @@
 // and menus together, every list's columns in view at 1440 px, and a phone-width console
 // (the menu in a drawer, tables scrolling inside their card, no sideways page scroll).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, within } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
+import { within } from '../helpers/app.ts';
+import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login } from '../helpers/http.ts';
 
 // The functions passed to page.evaluate run in the page; this project's type-check has no DOM types.
@@ -44,9 +44,8 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
   let browser: Browser;
   let server: ConsoleServer;
   let token: string;
+  onConsole((s, b) => ((server = s), (browser = b)));
   before(async () => {
-    server = await startConsole();
-    browser = await launchBrowser();
     token = await login(server.app);
     // Ids of five digits, as a console in use has.
     for (const table of ['admins', 'orders', 'roles', 'login_logs', 'operation_logs']) {
@@ -66,10 +65,6 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
     });
     assert.equal(a.status, 200, JSON.stringify(a.body));
   });
-  after(async () => {
-    await browser?.close();
-    await server?.app.close();
-  });
 
   test('the sidebar: edited titles, the icons of the menu data, a collapsed sidebar keeps every entry, a new screen opens at its top', async () => {
     const menus = flat((await call(server.app, 'GET', '/api/admin/menus', { token })).body.data.list);
@@ -78,10 +73,8 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
     try {
       for (const language of ['en-US', 'zh-CN']) {
-        const w = await newPage(browser, language, DESK);
+        const w = await adminPage(browser, server.base, language, DESK);
         const { page } = w;
-        await signIn(page, server.base, 'admin', ADMIN_PASSWORD);
-        await page.waitForURL(/\/dashboard$/);
         const nav = page.getByRole('navigation', { name: language === 'en-US' ? 'Back office' : '后台管理' });
         // The title as edited in each language; an unchanged seeded one translated.
         const salesOrders = language === 'en-US' ? 'Sales orders' : '销售订单';
@@ -132,10 +125,8 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
   });
 
   test('the role editor gives a screen with its permission, says what the role will see, and the menu follows without a reload', async () => {
-    const w = await newPage(browser, 'en-US', DESK);
+    const w = await adminPage(browser, server.base, 'en-US', DESK);
     const { page } = w;
-    await signIn(page, server.base, 'admin', ADMIN_PASSWORD);
-    await page.waitForURL(/\/dashboard$/);
     await page.goto(`${server.base}/system/roles`);
     await page.getByRole('button', { name: 'Create' }).click();
     const dialog = page.getByRole('dialog');
@@ -187,10 +178,8 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
       ['en-US', ['Operations', 'Successful sign-ins'], 'Create orders', 'View permissions'],
       ['zh-CN', ['操作', '成功登录'], '新增订单', '查看权限'],
     ] as const) {
-      const w = await newPage(browser, language, DESK);
+      const w = await adminPage(browser, server.base, language, DESK);
       const { page } = w;
-      await signIn(page, server.base, 'admin', ADMIN_PASSWORD);
-      await page.waitForURL(/\/dashboard$/);
       const stats = await call(server.app, 'GET', '/api/admin/dashboard/stats', { token, headers: { 'accept-language': language } });
       const activity = stats.body.data.activity_today as { date: string; series: { name: string; total: number }[] };
       // Both series of the whole day, named by the server: not a guess from the newest ten rows.
@@ -225,10 +214,8 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
 
   for (const language of ['en-US', 'zh-CN']) {
     test(`at 1440 px every list shows all its columns without sideways scrolling (${language})`, async () => {
-      const w = await newPage(browser, language, DESK);
+      const w = await adminPage(browser, server.base, language, DESK);
       const { page } = w;
-      await signIn(page, server.base, 'admin', ADMIN_PASSWORD);
-      await page.waitForURL(/\/dashboard$/);
       await screenshot(page, `console-1440-dashboard-${language}`);
       const wide: string[] = [];
       for (const path of LISTS) {
@@ -259,10 +246,8 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
     });
 
     test(`at 390 px the menu is a drawer, tables scroll inside their card, and the page never scrolls sideways (${language})`, async () => {
-      const w = await newPage(browser, language, PHONE);
+      const w = await adminPage(browser, server.base, language, PHONE);
       const { page } = w;
-      await signIn(page, server.base, 'admin', ADMIN_PASSWORD);
-      await page.waitForURL(/\/dashboard$/);
       assert.equal(await page.locator('.shell-sider').count(), 0, 'no sidebar on a phone');
       await screenshot(page, `console-390-dashboard-${language}`);
       await page.getByRole('button', { name: language === 'en-US' ? 'Menu' : '菜单' }).click();

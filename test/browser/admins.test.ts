@@ -2,19 +2,18 @@
 // found with a filter that survives a reload, then signing in as them; a refusal shown next to
 // its field; disabling an account.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { ADMIN_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
+import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login } from '../helpers/http.ts';
 
 describe('administrators screen', { skip: browserSkip() }, () => {
   let browser: Browser;
   let server: ConsoleServer;
   let roleName: string;
+  onConsole((s, b) => ((server = s), (browser = b)));
   before(async () => {
-    server = await startConsole();
-    browser = await launchBrowser();
     // A role that reaches the operation log only.
     const token = await login(server.app);
     roleName = `Auditors ${Date.now().toString(36)}`;
@@ -28,15 +27,9 @@ describe('administrators screen', { skip: browserSkip() }, () => {
     });
     assert.equal(role.status, 200, JSON.stringify(role.body));
   });
-  after(async () => {
-    await browser?.close();
-    await server?.app.close();
-  });
 
   test('an administrator created in the console signs in and sees what their role grants', async () => {
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.goto(`${server.base}/system/admins`);
     const username = `clerk${Date.now().toString(36)}`;
     await w.page.getByRole('button', { name: 'Create' }).click();

@@ -6,10 +6,10 @@
 // on the blacklist and a webhook. The flows that make them in the console are in
 // clock-manager.test.ts; this file is apart so that the two run side by side.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { MANAGER_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, settled, signInClock, startConsole, type ConsoleServer } from '../helpers/browser.ts';
+import { browserSkip, newPage, onConsole, screenshot, settled, signInClock, type ConsoleServer } from '../helpers/browser.ts';
 import { call } from '../helpers/http.ts';
 import { circle, clock, createQr, createSite, createWorker, managerToken, workerLogin } from '../helpers/timeclock.ts';
 
@@ -20,9 +20,8 @@ describe('time-clock manager console: every screen', { skip: browserSkip() }, ()
   let browser: Browser;
   let server: ConsoleServer;
   let manager: string;
+  onConsole((s, b) => ((server = s), (browser = b)));
   before(async () => {
-    server = await startConsole();
-    browser = await launchBrowser();
     manager = await managerToken(server.app);
     const app = server.app;
     const site = await createSite(app, manager, circle(CENTRE.latitude, CENTRE.longitude, 150), 'North yard');
@@ -44,10 +43,6 @@ describe('time-clock manager console: every screen', { skip: browserSkip() }, ()
     assert.equal((await call(app, 'POST', '/api/managers/security/app-blacklist', { token: manager, body: { packageId: 'com.example.fakegps' } })).status, 201);
     const hook = await call(app, 'POST', '/api/managers/webhooks', { token: manager, body: { url: 'http://127.0.0.1:9/hook', events: ['worker.clock_in', 'security.violation'] } });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.app.close();
   });
 
   // One test per language: each walks every screen (about 25 s alone, several times that on a

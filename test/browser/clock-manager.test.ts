@@ -6,12 +6,12 @@
 // sign-in goes to the page asked for, never to another origin. Every screen in both languages and
 // at phone width: clock-manager-screens.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { MANAGER_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, settled, signInClock, startConsole, waitUntil, type ConsoleServer, type Watched } from '../helpers/browser.ts';
+import { browserSkip, newPage, onConsole, screenshot, settled, signInClock, waitUntil, type ConsoleServer, type Watched } from '../helpers/browser.ts';
 import { call } from '../helpers/http.ts';
 import { clock, createWorker, managerToken, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
 
@@ -39,14 +39,9 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
   let browser: Browser;
   let server: ConsoleServer;
   let manager: string;
+  onConsole((s, b) => ((server = s), (browser = b)));
   before(async () => {
-    server = await startConsole();
-    browser = await launchBrowser();
     manager = await managerToken(server.app);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.app.close();
   });
 
   test('sites, QR codes and their sheet, workers, the live board, alerts and webhooks', { timeout: 360_000 }, async () => {
@@ -132,6 +127,19 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     const detail = await call(server.app, 'GET', `/api/managers/workers/${ana.id}`, { token: manager });
     assert.equal(detail.body.device, null);
     await drawer.locator('.ant-drawer-close').click();
+
+    // A new password from a worker's row: a short one is refused at the field; the saved one signs in.
+    const dan = await createWorker(server.app, manager, { fullName: 'Dan Reset' });
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'Dan Reset' }).getByRole('button', { name: 'Reset password' }).click();
+    const reset = page.getByRole('dialog', { name: 'Reset password — Dan Reset' });
+    await reset.getByLabel('New password').fill('short');
+    await reset.getByRole('button', { name: 'Save' }).click();
+    await reset.getByText('At least 8 characters.').waitFor();
+    await reset.getByLabel('New password').fill('Worker-pass-456');
+    await reset.getByRole('button', { name: 'Save' }).click();
+    await reset.waitFor({ state: 'hidden' });
+    await workerLogin(server.app, dan.username, 'Worker-pass-456');
 
     // Ana clocks in on site; Ben's clock-in arrives late (captured 10 minutes ago, offline).
     const res = await clock(server.app, anaToken, { userId: ana.id, eventType: 'clock_in', qrCodeValue: qr, ...CENTRE });

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Browser, Page, Route } from 'playwright-core';
 import { totpCode } from '../../src/platform/auth/totp.ts';
 import { ADMIN_PASSWORD, within } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
+import { browserSkip, newPage, onConsole, screenshot, signIn, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
 const CHUNK = 64 * 1024;
@@ -24,14 +24,7 @@ async function signedIn(page: Page, base: string, username: string, password: st
 describe('console: files, notifications, profile', { skip: browserSkip() }, () => {
   let browser: Browser;
   let server: ConsoleServer;
-  before(async () => {
-    server = await startConsole();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.app.close();
-  });
+  onConsole((s, b) => ((server = s), (browser = b)));
 
   test('a large file uploaded in chunks survives a reload half-way and is then listed and downloadable', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'upload-'));
@@ -111,8 +104,29 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     assert.equal(downloaded.suggestedFilename(), 'field-report.txt');
     assert.equal(statSync((await downloaded.path())).size, size);
     await screenshot(w.page, 'files-listed');
+
+    // Its uploader is named. While an administrator's avatar uses it, its delete is refused with
+    // the reason; once free, it is deleted.
+    const [listed] = (await call(server.app, 'GET', '/api/admin/attachments?original_name=field-report', { token })).body.data.list as { id: number; uploader_name: string }[];
+    await row.getByText(listed!.uploader_name, { exact: true }).waitFor();
+    const holder = await seedAdmin(server.app);
+    const avatar = (url: string) => call(server.app, 'PUT', `/api/admin/admins/${holder.id}`, { token, body: { avatar: url } });
+    assert.equal((await avatar(`/api/admin/attachments/${listed!.id}/download`)).status, 200);
+    const confirmDelete = async () => {
+      await row.getByRole('button', { name: 'Delete field-report.txt' }).click();
+      const deleted = w.page.waitForResponse((r) => r.request().method() === 'DELETE' && new URL(r.url()).pathname === `/api/admin/attachments/${listed!.id}`);
+      await w.page.getByRole('tooltip').getByRole('button', { name: 'OK', exact: true }).click();
+      return (await deleted).status();
+    };
+    assert.equal(await confirmDelete(), 400);
+    await w.page.getByText(/is still used \(1 administrator avatars, 0 payment methods\): change those first/).waitFor();
+    await w.page.waitForTimeout(500); // for the picture: the toast's entrance
+    await screenshot(w.page, 'files-delete-refused');
+    assert.equal((await avatar('')).status, 200);
+    assert.equal(await confirmDelete(), 200);
+    await w.page.getByText('Nothing matches these filters').waitFor();
     assert.deepEqual(w.errors, []);
-    assert.ok(w.failed.every((f) => f === 'POST /api/admin/attachments/chunk failed'), w.failed.join(', '));
+    assert.ok(w.failed.every((f) => f === 'POST /api/admin/attachments/chunk failed' || f === `DELETE /api/admin/attachments/${listed!.id} 400`), w.failed.join(', '));
     await w.context.close();
   });
 
@@ -284,6 +298,13 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     await signedIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
     await w.page.goto(`${server.base}/attachments`);
     await w.page.getByRole('button', { name: '上传大文件' }).waitFor();
+    // A file of its own (the first test deletes the one it uploads).
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'upload-')), 'field-report.txt');
+    writeFileSync(file, 'field report line\n');
+    const chooser = w.page.waitForEvent('filechooser');
+    await w.page.getByRole('button', { name: '上传文件' }).click();
+    await (await chooser).setFiles(file);
+    await w.page.getByText('field-report.txt 已上传').waitFor();
     await w.page.getByRole('row', { name: /field-report\.txt/ }).waitFor();
     await screenshot(w.page, 'files-zh');
     await w.page.goto(`${server.base}/notifications`);

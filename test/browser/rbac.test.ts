@@ -2,10 +2,9 @@
 // trees decides what its administrator sees; the department tree is edited and a refused delete
 // says why; a menu added under a directory takes its place in the tree.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
+import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login } from '../helpers/http.ts';
 
 /** The row of a table that holds `text`. */
@@ -16,19 +15,10 @@ const field = (scope: Page | Locator, label: string) => scope.getByLabel(new Reg
 describe('console roles, menus, permissions and departments', { skip: browserSkip() }, () => {
   let browser: Browser;
   let server: ConsoleServer;
-  before(async () => {
-    server = await startConsole();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.app.close();
-  });
+  onConsole((s, b) => ((server = s), (browser = b)));
 
   test('a role made in the console with ticked permissions and a menu gives its administrator exactly that menu', async () => {
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.goto(`${server.base}/system/roles`);
     await row(w.page, 'super_admin').getByText('Super administrator').first().waitFor();
     await screenshot(w.page, 'roles');
@@ -91,9 +81,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
   });
 
   test('the department tree: a child is added and renamed; deleting a department with members is refused with the reason', async () => {
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.goto(`${server.base}/system/departments`);
     await w.page.getByRole('button', { name: 'Add child Head Office' }).click();
     const create = w.page.getByRole('dialog', { name: 'New department under Head Office' });
@@ -121,9 +109,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
   });
 
   test('a menu created under a directory appears in the tree; a directory with children cannot be deleted', async () => {
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.goto(`${server.base}/system/menus`);
     await w.page.getByRole('button', { name: 'Add child Logs' }).click();
     const create = w.page.getByRole('dialog', { name: 'New menu under Logs' });
@@ -148,9 +134,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
   });
 
   test('the permissions list, filtered in the URL; the screens in Chinese', async () => {
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.goto(`${server.base}/system/permissions`);
     await field(w.page, 'Slug').fill('role.');
     await w.page.getByRole('button', { name: 'Search' }).click();
@@ -184,9 +168,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     assert.deepEqual(w.failed, []);
     await w.context.close();
 
-    const zh = await newPage(browser, 'zh-CN');
-    await signIn(zh.page, server.base, 'admin', ADMIN_PASSWORD);
-    await zh.page.waitForURL(/\/dashboard$/);
+    const zh = await adminPage(browser, server.base, 'zh-CN');
     await zh.page.goto(`${server.base}/system/roles`);
     await zh.page.getByRole('button', { name: '新建' }).click();
     await zh.page.getByRole('dialog', { name: '新建角色' }).getByRole('tab', { name: /权限/ }).click();

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, PHONE, screenshot, signIn, signInClock, startConsole, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
+import { adminPage, browserSkip, launchBrowser, newPage, onConsole, PHONE, screenshot, signInClock, startConsole, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
 import { qrVideo } from '../helpers/camera.ts';
 import { call } from '../helpers/http.ts';
 import { circle, createWorker, managerToken, siteWithQr } from '../helpers/timeclock.ts';
@@ -49,19 +48,10 @@ async function assertNotFramed(browser: Browser, url: string, name: string): Pro
 describe('sessions: the administration console', { skip: browserSkip() }, () => {
   let browser: Browser;
   let server: ConsoleServer;
-  before(async () => {
-    server = await startConsole();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.app.close();
-  });
+  onConsole((s, b) => ((server = s), (browser = b)));
 
   test('a reload keeps the session (refresh cookie); no token is readable; sign-out ends it for good', async () => {
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.getByText('Sign-ins today').waitFor();
     await assertNoTokenReadable(w.page, 'signed in');
     const cookies = await w.context.cookies(`${server.base}/api/admin/refresh-token`);

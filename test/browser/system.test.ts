@@ -3,11 +3,11 @@
 // administrators (kicking out a session of another browser), and server monitoring.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { recordSystemLog } from '../../src/admin/features/logs/logs.recorder.ts';
-import { ADMIN_PASSWORD, within } from '../helpers/app.ts';
-import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
+import { within } from '../helpers/app.ts';
+import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
 /** Rows of the main table (antd's measure row left out). */
@@ -17,20 +17,14 @@ describe('console system screens', { skip: browserSkip() }, () => {
   let browser: Browser;
   let server: ConsoleServer;
   let token: string;
+  // Lists over growing tables count at most 10 rows here (the login log's step pages past it).
+  onConsole((s, b) => ((server = s), (browser = b)), { LIST_COUNT_LIMIT: '10' });
   before(async () => {
-    server = await startConsole();
-    browser = await launchBrowser();
     token = await login(server.app);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.app.close();
   });
 
   test('a dictionary type and one of its items are created and found; a code used twice is refused next to the field', async () => {
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.goto(`${server.base}/system/dictionaries`);
     await w.page.getByText('Choose a dictionary type on the left').waitFor();
 
@@ -77,9 +71,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
   });
 
   test('a CIDR rule is created; one blocking the caller is refused; two rules are deleted together', async () => {
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.goto(`${server.base}/system/blacklists`);
     await w.page.getByText('Nothing here yet').waitFor();
     await w.page.getByRole('button', { name: 'Create' }).click();
@@ -142,9 +134,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
     const made = await call(server.app, 'POST', '/api/admin/dictionaries', { token, headers: { 'x-trace-id': trace }, body: { name: 'Traced type', code: `traced_${Date.now()}` } });
     assert.equal(made.status, 200);
     recordSystemLog('warning', 'a warning written while handling the traced request', { hint: 'test' }, trace);
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.goto(`${server.base}/logs/system?level=warning`);
     const row = rows(w.page).filter({ hasText: 'a warning written while handling the traced request' });
     await row.getByRole('button', { name: /^Details/ }).click();
@@ -174,6 +164,27 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await w.page.waitForURL(/status=1/);
     await rows(w.page).filter({ hasText: 'Signed in' }).first().waitFor();
     await screenshot(w.page, 'system-login-logs');
+    // A date with a time of day in the URL turns the switch on; turned off, the search sends the day alone.
+    await w.page.goto(`${server.base}/logs/login?start_date=2020-01-01+08:30:00`);
+    const precise = w.page.getByRole('switch', { name: 'Time of day' });
+    await rows(w.page).first().waitFor();
+    assert.equal(await precise.getAttribute('aria-checked'), 'true');
+    await precise.click();
+    await w.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await w.page.waitForURL(/\?start_date=2020-01-01$/);
+    // More sign-ins match than the server counts (LIST_COUNT_LIMIT): the pager says so.
+    await server.app.platform.db.query(
+      `INSERT INTO admin.login_logs (username, ip, status, reason) SELECT 'capped', '192.0.2.' || n, 0, 'wrong_password' FROM generate_series(1, 12) n`,
+    );
+    await w.page.goto(`${server.base}/logs/login?ip=192.0.2.`);
+    await w.page.getByText('More than 10 match: narrow the filters to count them all').waitFor();
+    await screenshot(w.page, 'system-login-logs-capped');
+    // The rows past the count are reached with the next page, which comes back short: the last.
+    await w.page.getByRole('listitem', { name: 'Next Page' }).click();
+    await w.page.waitForURL(/page=2/);
+    await rows(w.page).filter({ hasText: '192.0.2.1' }).first().waitFor();
+    assert.equal(await rows(w.page).count(), 2);
+    assert.equal(await w.page.getByRole('listitem', { name: 'Next Page' }).getAttribute('aria-disabled'), 'true');
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
     await w.context.close();
@@ -186,9 +197,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await other.page.waitForURL(/\/logs\/login/);
     await login(server.app, who.username, who.password);
 
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.goto(`${server.base}/monitor/online`);
     await rows(w.page).filter({ hasText: 'This session' }).waitFor();
     await w.page.getByRole('textbox', { name: 'Username' }).fill(who.username);
@@ -218,9 +227,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
   });
 
   test('the monitor shows the host, runtime, database and cache figures and samples them again every 5 seconds', async () => {
-    const w = await newPage(browser);
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base);
     await w.page.goto(`${server.base}/monitor/system`);
     const sample = w.page.getByRole('status').filter({ hasText: 'Last sample' });
     await sample.waitFor();
@@ -249,9 +256,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
   });
 
   test('the screens in Chinese', async () => {
-    const w = await newPage(browser, 'zh-CN');
-    await signIn(w.page, server.base, 'admin', ADMIN_PASSWORD);
-    await w.page.waitForURL(/\/dashboard$/);
+    const w = await adminPage(browser, server.base, 'zh-CN');
     const screens: [string, string, string][] = [
       ['/system/dictionaries', '字典类型', 'dictionaries'],
       ['/system/blacklists', 'IP 规则', 'blacklists'],

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { ADMIN_PASSWORD } from '../helpers/app.ts';
 import type { Download, Page } from 'playwright-core';
-import { browserSkip, launchBrowser, newPage, screenshot, signIn, startConsole, type ConsoleServer } from '../helpers/browser.ts';
+import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login } from '../helpers/http.ts';
 
 const tag = () => randomBytes(4).toString('hex');
@@ -35,14 +35,9 @@ describe('console trade screens', { skip: browserSkip() }, () => {
   let browser: Browser;
   let server: ConsoleServer;
   let token: string;
+  onConsole((s, b) => ((server = s), (browser = b)));
   before(async () => {
-    server = await startConsole();
-    browser = await launchBrowser();
     token = await login(server.app);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.app.close();
   });
 
   test('an order is created with two products, paid with a chosen method, seen among payments, exported and downloaded', async () => {
@@ -53,10 +48,8 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     assert.equal(method.status, 200, JSON.stringify(method.body));
     const userId = 800_000 + Math.floor(Math.random() * 100_000);
 
-    const w = await newPage(browser);
+    const w = await adminPage(browser, server.base);
     const { page } = w;
-    await signIn(page, server.base, 'admin', ADMIN_PASSWORD);
-    await page.waitForURL(/\/dashboard$/);
     await page.goto(`${server.base}/trade/orders`);
     await page.getByText('Default: the last 3 months').waitFor();
 
@@ -105,6 +98,7 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     await drawer.getByText('Green tea').waitFor();
     await drawer.getByText('Cup').waitFor();
     await drawer.getByRole('cell', { name: '0.70' }).waitFor();
+    await drawer.getByText('Super Administrator', { exact: true }).waitFor(); // its creator by name, not by id
     const orderNo = (await drawer.locator('.ant-drawer-title').textContent())!.replace('Order ', '');
     assert.match(orderNo, /^\d{27}$/);
     await page.waitForTimeout(400);
@@ -156,7 +150,7 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     const [stored] = await server.app.platform.db.query<{ config: Record<string, string> }>('SELECT config FROM admin.payment_methods WHERE code = $1', [code]);
     assert.equal(stored!.config.api_key, 'very-secret');
     await mrow.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'OK', exact: true }).click();
     await page.getByText(/Delete failed: .*has payment records and cannot be deleted/).waitFor();
     await page.waitForTimeout(400);
     await screenshot(page, 'payment-methods');
@@ -176,10 +170,8 @@ describe('console trade screens', { skip: browserSkip() }, () => {
       `imp-${t}-3,42,7.50,${products('2.5', 3)}`,
       `imp-${t}-4,abc,1.00,${products('1', 1)}`,
     ].join('\r\n');
-    const w = await newPage(browser);
+    const w = await adminPage(browser, server.base);
     const { page } = w;
-    await signIn(page, server.base, 'admin', ADMIN_PASSWORD);
-    await page.waitForURL(/\/dashboard$/);
     await page.goto(`${server.base}/trade/orders`);
     await page.getByRole('button', { name: 'Import' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import orders from CSV' });
@@ -224,9 +216,7 @@ describe('console trade screens', { skip: browserSkip() }, () => {
     await w.context.close();
 
     // In Chinese: the dialog, and the rejected rows with their reasons in Chinese.
-    const zh = await newPage(browser, 'zh-CN');
-    await signIn(zh.page, server.base, 'admin', ADMIN_PASSWORD);
-    await zh.page.waitForURL(/\/dashboard$/);
+    const zh = await adminPage(browser, server.base, 'zh-CN');
     await zh.page.goto(`${server.base}/trade/orders`);
     await zh.page.getByRole('button', { name: '导入' }).click();
     const zhDialog = zh.page.getByRole('dialog', { name: '从 CSV 导入订单' });

@@ -5,9 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import type { ServerOptions } from '../../src/server.ts';
-import { startApp, type TestApp } from './app.ts';
+import { ADMIN_PASSWORD, startApp, type TestApp } from './app.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const root = path.resolve(import.meta.dirname, '../..');
@@ -45,6 +46,25 @@ export async function startConsole(overrides: Record<string, string> = {}, opts:
   await app.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.app.server.address() as { port: number };
   return { app, base: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * A describe block's console server and browser: started before its tests and closed after them;
+ * `ready` receives both once started (a block's own `before`, registered after this, runs next);
+ * `overrides`, the server's configuration beyond the tests' own.
+ */
+export function onConsole(ready: (server: ConsoleServer, browser: Browser) => void, overrides: Record<string, string> = {}): void {
+  let server: ConsoleServer | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    server = await startConsole(overrides);
+    browser = await launchBrowser();
+    ready(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.app.close();
+  });
 }
 
 export interface Watched {
@@ -101,6 +121,14 @@ export async function signIn(page: Page, base: string, username: string, passwor
   await page.getByLabel(/^(Password|密码)$/).fill(password);
   if (data.enabled) await page.getByRole('textbox', { name: /Characters in the picture|图中字符/ }).fill(captcha);
   await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
+}
+
+/** A new page signed in to the console as the seeded administrator, on the dashboard. */
+export async function adminPage(browser: Browser, base: string, language = 'en-US', options: BrowserContextOptions = {}): Promise<Watched> {
+  const w = await newPage(browser, language, options);
+  await signIn(w.page, base, 'admin', ADMIN_PASSWORD);
+  await w.page.waitForURL(/\/dashboard$/);
+  return w;
 }
 
 /** Signs in to the time-clock app (/clock/login, or `at`: a page that leads there) as a worker or a manager. */

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { csvCell, csvLine } from '../../src/platform/jobs/csv.ts';
-import { ExportTasks, exportKind } from '../../src/platform/jobs/export-tasks.ts';
+import { exportKind } from '../../src/platform/jobs/export-kinds.ts';
+import { ExportTasks } from '../../src/platform/jobs/export-tasks.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 
 describe('CSV cells', () => {

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyPluginAsync } from 'fastify';
 import pino from 'pino';
+import postgres from 'postgres';
 import type { Platform } from '../../src/platform/platform.ts';
 import { onPostgres, startApp, within, type TestApp } from '../helpers/app.ts';
 import { call, login, type Reply } from '../helpers/http.ts';
@@ -213,6 +214,50 @@ describe('PostgreSQL outage', { skip: !onPostgres ? 'runs in the PostgreSQL pass
       await Promise.all(load);
     }
     console.log(`# 20 outages under load: ready again after ${times.join(', ')} ms (longest ${Math.max(...times)} ms)`);
+  });
+
+  // A database with every connection slot taken refuses new connections with SQLSTATE 53300
+  // ("too many clients"): the server cannot reach it, like an outage (a load beside the memory
+  // benchmark once got a 500 from the dashboard, whose five parallel statements open new pool
+  // connections). The test takes every slot and ends the app's own connections (its pollers may
+  // open one again meanwhile: then again), so that the app's pool has none and can open none.
+  test('no connection slot left (too many clients): 503, never 500; ready again once slots are free', async () => {
+    const HOLDER = 'slot-holder';
+    const held: postgres.Sql[] = [];
+    const holder = () => postgres(pg.url, { max: 1, onnotice: () => {}, connect_timeout: 5, connection: { application_name: HOLDER } });
+    /** Opens connections until the server refuses one for want of a slot. */
+    const fill = async () => {
+      for (let i = 0; i < 200; i++) {
+        const sql = holder();
+        try {
+          await sql`SELECT 1`;
+          held.push(sql);
+        } catch (err) {
+          await sql.end({ timeout: 1 });
+          assert.equal((err as { code?: string }).code, '53300', String(err));
+          return;
+        }
+      }
+      assert.fail('the server never ran out of connection slots');
+    };
+    try {
+      const admin = holder();
+      held.push(admin);
+      const others = async () =>
+        (await admin`SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND application_name <> ${HOLDER}`)[0]!.n as number;
+      for (let round = 0; round < 10 && (round === 0 || (await others()) > 0); round++) {
+        await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend' AND application_name <> ${HOLDER}`;
+        await fill();
+      }
+      assert.equal(await others(), 0, 'the app holds no connection, and every slot is taken');
+      for (const url of ['/api/admin/dashboard/stats', '/api/admin/admins']) assertUnavailable(await timed(app, 'GET', url, { token }), 'admin', `GET ${url}`);
+      assertUnavailable(await timed(app, 'GET', '/api/managers/workers', { token: manager }), 'timeclock', 'GET /api/managers/workers');
+    } finally {
+      await Promise.all(held.map((sql) => sql.end({ timeout: 1 })));
+    }
+    const ms = await readyAgain(app, 2000 + SLACK_MS);
+    console.log(`# PostgreSQL out of connection slots: ready again ${ms} ms after they were freed`);
+    assert.equal((await call(app, 'GET', '/api/admin/dashboard/stats', { token })).status, 200);
   });
 
   test('a statement over DB_STATEMENT_TIMEOUT_MS is cancelled (503); exports and imports may run longer', async () => {

@@ -367,7 +367,11 @@ test('SIGTERM under a burst of requests: every request whose connection was open
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.on('exit', (code) => reject(new Error(`exited early (${code}): ${output}`)));
     });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let exit = 'running';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => {
+      exit = `exit code ${code}, signal ${signal}`;
+      resolve(code);
+    }));
 
     // 60 sign-ins (a password hash each) sent first, then 150 connections opened, half of them
     // with their request written before the signal and half right after it.
@@ -383,6 +387,13 @@ test('SIGTERM under a burst of requests: every request whose connection was open
     const outcomes = await Promise.all([...busy, ...burst].map((a) => a.outcome));
     assert.doesNotMatch(output, /graceful shutdown took too long/);
     const failed = outcomes.filter((o) => o.connected && o.status === undefined);
+    // Which requests failed, and what the child did: enough to tell a crash from a reset.
+    if (failed.length > 0) {
+      const paths = [...busy.map(() => 'sign-in'), ...burst.map((_, i) => (i % 3 === 0 ? 'sign-in' : 'healthz'))];
+      const byPath = new Map<string, number>();
+      outcomes.forEach((o, i) => o.connected && o.status === undefined && byPath.set(paths[i]!, (byPath.get(paths[i]!) ?? 0) + 1));
+      console.log(`# SIGTERM under a burst: failed by path ${JSON.stringify(Object.fromEntries(byPath))}; child ${exit}; its last output:\n${output.slice(-3000)}`);
+    }
     const statuses = new Map<number, number>();
     for (const o of outcomes) if (o.status !== undefined) statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
     console.log(`# SIGTERM under a burst: answers by status ${JSON.stringify(Object.fromEntries(statuses))}, failed ${failed.length}`);

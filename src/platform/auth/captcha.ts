@@ -4,8 +4,7 @@
 // ignored (the answer is compared without case): no 0/O/D/Q, 1/I/J/L, S/5/3, 2/Z, 8/B, 6/G, 7/T;
 // and no A either (a/d/q); only capitals are drawn.
 import { randomInt } from 'node:crypto';
-import { Resvg } from '@resvg/resvg-js';
-import svgCaptcha from 'svg-captcha';
+import type { Resvg as ResvgClass } from '@resvg/resvg-js';
 
 /** The characters a captcha is made of (all drawn as capitals). */
 export const CAPTCHA_ALPHABET = 'CEFHKMNPRTUVWXY49';
@@ -37,8 +36,12 @@ interface GlyphPath {
 interface Font {
   charToGlyph(ch: string): { getPath(x: number, y: number, size: number): GlyphPath };
 }
-// svg-captcha's font (opentype.js), loaded once by the library; its typings do not name it.
-const font = (svgCaptcha.options as unknown as { font: Font }).font;
+// svg-captcha's font (opentype.js) and the renderer, loaded on the first captcha (about 2.5 MB of
+// heap and a native library that an idle server does without). svg-captcha's typings do not name
+// its font.
+let drawing: Promise<{ font: Font; Resvg: typeof ResvgClass }> | undefined;
+const loadDrawing = () => drawing ??= Promise.all([import('svg-captcha'), import('@resvg/resvg-js')])
+  .then(([svgCaptcha, resvg]) => ({ font: (svgCaptcha.default.options as unknown as { font: Font }).font, Resvg: resvg.Resvg }));
 
 export interface GlyphBox {
   char: string;
@@ -87,7 +90,8 @@ export function randomCaptchaText(): string {
 }
 
 /** Draws `text` (default: a random one from CAPTCHA_ALPHABET) as a PNG. */
-export function renderCaptcha(text = randomCaptchaText()): Captcha {
+export async function renderCaptcha(text = randomCaptchaText()): Promise<Captcha> {
+  const { font, Resvg } = await loadDrawing();
   const width = CAPTCHA_WIDTH;
   const height = CAPTCHA_HEIGHT;
   const slot = (width - 2 * CAPTCHA_MARGIN) / text.length;

@@ -9,7 +9,8 @@
 // measured to be hot (sign-in, POST /orders, POST /api/clock, location
 // updates), each with a one-line comment saying why it is raw. The query builder's statements
 // on request paths are built once and kept (./statements.ts), and every statement with
-// parameters runs as a named prepared statement on its connection.
+// parameters runs as a named prepared statement on its connection, except one that carries
+// `PLAN_PER_CALL` (its best plan depends on its parameters' values).
 // There is one transaction API, `transaction()`: its transaction object offers the same two
 // faces (`orm` and `query`) on the transaction's connection, so a helper written against
 // `Executor` runs inside any transaction or outside one.
@@ -21,13 +22,23 @@
 // was running when the outage was declared stops before its next statement, so it is rolled
 // back rather than committed after its caller was answered. On PostgreSQL every statement is
 // also limited by `statement_timeout` (exports and import batches by a longer one).
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import type { Availability } from '../availability.ts';
-import { openPglite } from './pglite.ts';
-import { openPostgres } from './postgres.ts';
 
 export type Orm = PgDatabase<PgQueryResultHKT>;
+
+/** The text that marks a statement to be planned for its parameters at every call (PLAN_PER_CALL). */
+export const PLAN_PER_CALL_MARK = '/* plan per call */';
+/**
+ * A condition (always true) that makes its statement planned for its parameters' values at every
+ * call, as an unnamed statement: a named prepared statement is planned once for any values after
+ * five calls (PostgreSQL's generic plan), and for a range whose width the values decide (the last
+ * 3 months of a million orders) that plan can be a hundred times slower. Parsing and planning
+ * again costs a fraction of a millisecond.
+ */
+export const PLAN_PER_CALL = sql.raw(`${PLAN_PER_CALL_MARK} true`);
 
 /** A raw, parameterised statement runner bound to one connection or transaction. */
 export type RawExec = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
@@ -130,5 +141,6 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
-  return opts.url ? openPostgres(opts.url, opts) : openPglite(opts);
+  // Only the driver in use is loaded (each with its client library: about 1 to 2 MB of heap).
+  return opts.url ? (await import('./postgres.ts')).openPostgres(opts.url, opts) : (await import('./pglite.ts')).openPglite(opts);
 }

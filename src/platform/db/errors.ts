@@ -21,13 +21,15 @@ const CONNECTION_CODES = new Set([
 
 /**
  * The database cannot be reached (rather than a statement being wrong): a connection that failed
- * or closed, or SQLSTATE class 08 (connection exception) and 57P01-57P03 (shutting down, crashed,
- * starting). Also when a driver error is wrapped (Drizzle puts it in `cause`).
+ * or closed, SQLSTATE class 08 (connection exception), 57P01-57P03 (shutting down, crashed,
+ * starting), or class 53 (insufficient resources: no connection slot left, out of memory, disk
+ * full; the server refuses new connections with 53300 when every slot is taken). Also when a
+ * driver error is wrapped (Drizzle puts it in `cause`).
  */
 export function isConnectionError(err: unknown): boolean {
   for (let e = err as { code?: unknown; cause?: unknown } | null | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth++) {
     const code = typeof e.code === 'string' ? e.code : undefined;
-    if (code && (CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code))) return true;
+    if (code && (CONNECTION_CODES.has(code) || code.startsWith('08') || code.startsWith('53') || /^57P0[1-3]$/.test(code))) return true;
   }
   return false;
 }

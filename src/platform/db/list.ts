@@ -4,13 +4,14 @@
 // sortable columns and its id; the kit derives the shape from the filters present and the sort,
 // and keeps the page and count statements of each shape, named prepared statements
 // (./statements.ts). Given a transaction's ORM, it builds the statement on that connection.
-// A list may count in its own way (`count`: a join, or further counts beside the total), and a
-// list shown without pages reads its first rows (`first`) or all of them (`all`).
+// A list may count in its own way (`count`: a join, or further counts beside the total), or count
+// at most `countLimit` rows (a table that grows without bound), and a list shown without pages
+// reads its first rows (`first`) or all of them (`all`).
 // Model list: `BlacklistsService` in src/admin/features/blacklists/blacklists.service.ts.
-import { and, asc, count, gte, lt, lte, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, gte, lt, lte, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import { offsetOf } from '../http/schemas.ts';
-import type { Orm } from './database.ts';
+import { PLAN_PER_CALL, type Orm } from './database.ts';
 import { sortBy } from './order.ts';
 import { p, Params, Statements } from './statements.ts';
 
@@ -61,6 +62,14 @@ export interface ListSpec<T extends PgSelect, F extends Filters, O extends strin
    * selects the total as `n`.
    */
   count?: (orm: Orm, where: (...keys: (keyof F & string)[]) => SQL | undefined) => Counting<C>;
+  /**
+   * Counts at most this many matching rows (its count reads at most this many index entries, so
+   * a page costs the same however large the table grows); beyond it, `page` answers this number
+   * as `total` and `capped: true`. Not with `count`. The page and count statements are then
+   * planned for their values at every call (PLAN_PER_CALL): a plan made once for any values
+   * (a time range of any width) read every row of the range on a large table.
+   */
+  countLimit?: number;
   filters: F;
   /** A condition every row of the list meets, whatever the filters. */
   always?: SQL;
@@ -127,16 +136,19 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string, 
   }
 
   /**
-   * One page of the filtered rows in `q`'s order, the total, and the further counts of the
-   * list's `count`; on `orm` (a transaction's) when given.
+   * One page of the filtered rows in `q`'s order, the total (`capped` when the list's
+   * `countLimit` stopped it), and the further counts of the list's `count`; on `orm` (a
+   * transaction's) when given.
    */
-  async page(values: FilterValues<F>, q: PageQuery, orm: Orm = this.orm): Promise<{ rows: Rows<T>; total: number } & Omit<C, 'n'>> {
+  async page(values: FilterValues<F>, q: PageQuery, orm: Orm = this.orm): Promise<{ rows: Rows<T>; total: number; capped: boolean } & Omit<C, 'n'>> {
     const params = this.params(values).shape(q.order_by).set('limit', q.page_size).set('offset', offsetOf(q));
     const build = () => this.build(orm, values, params, q.order_by);
     const { page, total } = orm === this.orm ? this.statements.get(params.key, build) : build();
     const [rows, [counted]] = await Promise.all([page.execute(params.values), total.execute(params.values)]);
     const { n, ...counts } = counted ?? ({ n: 0 } as C);
-    return { rows: rows as Rows<T>, total: n, ...counts };
+    const limit = this.spec.countLimit;
+    const capped = limit !== undefined && n > limit;
+    return { rows: rows as Rows<T>, total: capped ? limit : n, capped, ...counts };
   }
 
   /** Every filtered row, without page or count, in the list's `order` (short lists shown whole). */
@@ -164,11 +176,13 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string, 
 
   private build(orm: Orm, values: FilterValues<F>, params: Params, orderBy: string) {
     const { spec } = this;
-    const filter = this.where(values, params, orm);
+    const filter = spec.countLimit === undefined ? this.where(values, params, orm) : and(PLAN_PER_CALL, this.where(values, params, orm));
     const where = (...keys: string[]) => (keys.length === 0 ? filter : and(...keys.map((key) => this.condition(key, values, params, orm))));
     const counting: Counting<C> = spec.count
       ? spec.count(orm, where)
-      : (orm.select({ n: count() }).from(spec.table).where(filter) as unknown as Counting<C>);
+      : spec.countLimit !== undefined
+        ? (orm.select({ n: count() }).from(orm.select({ one: sql`1` }).from(spec.table).where(filter).limit(spec.countLimit + 1).as('matching')) as unknown as Counting<C>)
+        : (orm.select({ n: count() }).from(spec.table).where(filter) as unknown as Counting<C>);
     return {
       page: spec
         .rows(orm)

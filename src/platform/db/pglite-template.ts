@@ -4,7 +4,7 @@
 // named after the PGlite version that made it (a data folder only opens with the version that
 // wrote it). Missing or unreadable: a new folder is initialised as before. Migrations newer
 // than the template are applied at start-up as usual.
-import { readFileSync } from 'node:fs';
+import { openAsBlob, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -12,9 +12,10 @@ const pgliteVersion = (JSON.parse(readFileSync(path.join(root, 'node_modules/@el
 
 export const INSTALLED_TEMPLATE = path.join(root, 'node_modules', '.cache', 'fieldops', `pglite-${pgliteVersion}.tar.gz`);
 
-export function readInstalledTemplate(): Blob | undefined {
+/** The installed template, read from its file only as it is unpacked. */
+export async function installedTemplate(): Promise<Blob | undefined> {
   try {
-    return new Blob([readFileSync(INSTALLED_TEMPLATE)]);
+    return await openAsBlob(INSTALLED_TEMPLATE);
   } catch {
     return undefined;
   }

@@ -1,17 +1,19 @@
 // The embedded driver: PGlite under DATA_DIR (or in memory), one connection, transactions under
 // its lock, statements with parameters as named prepared statements (see preparedStatements).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { parse as pgliteParse, PGlite, protocol, type PGliteInterface, type QueryOptions, type Results, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { Availability, ServiceUnavailable, type Operation } from '../availability.ts';
 import { copyStatement } from './copy.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import type { Database, DatabaseOptions, Orm, RawExec, StatementTracer } from './database.ts';
+import { PLAN_PER_CALL_MARK, type Database, type DatabaseOptions, type Orm, type RawExec, type StatementTracer } from './database.ts';
 import {
   abandonedError, committing, DEFAULT_PGLITE_SHARED_BUFFERS_MB, DEFAULT_TIMEOUT_MS, lazyOrm, traced, type TraceSlot,
 } from './driver.ts';
 import { isConnectionError, pgErrorCode } from './errors.ts';
+import { extractTarGz } from './untar.ts';
 
 /** What Drizzle uses of a PGlite client, for a transaction: its nested transactions are savepoints. */
 function pgliteTxClient(tx: PgliteTransaction): object {
@@ -45,10 +47,20 @@ export async function openPglite(opts: DatabaseOptions): Promise<Database> {
     mkdirSync(dir, { recursive: true });
     unlock = lockDataDir(path.join(opts.dataDir, 'pglite.pid'), `the embedded database in ${dir}`);
   }
-  // A template only ever starts a new database: an existing folder is opened as it is.
-  const template = dir && existsSync(path.join(dir, 'PG_VERSION')) ? undefined : opts.pgliteTemplate;
+  // A template only ever starts a new database: an existing folder is opened as it is. On disk it
+  // is unpacked here, streamed (see untar.ts), into a folder of its own renamed into place once
+  // complete: a crash meanwhile leaves no half database. A folder without PG_VERSION holds none.
+  let template = dir && existsSync(path.join(dir, 'PG_VERSION')) ? undefined : opts.pgliteTemplate;
   let client: PGlite;
   try {
+    if (dir && template) {
+      const unpacking = `${dir}.unpacking`;
+      rmSync(unpacking, { recursive: true, force: true });
+      await extractTarGz(Readable.fromWeb(template.stream()), unpacking);
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(unpacking, dir);
+      template = undefined;
+    }
     client = await PGlite.create({
       ...(dir ? { dataDir: dir } : {}),
       ...(template ? { loadDataDir: template } : {}),
@@ -88,10 +100,10 @@ export async function openPglite(opts: DatabaseOptions): Promise<Database> {
     }),
   });
   const prepared = preparedStatements(client);
-  /** A statement outside a transaction: prepared when it has parameters or is a read (and room is left). */
+  /** A statement outside a transaction: prepared when it has parameters or is a read (and room is left), unless marked PLAN_PER_CALL. */
   const run = <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> => traced(slot, text, params, () =>
     availability.run(async (op) =>
-      (params.length > 0 || READ.test(text)) && prepared.has(text)
+      (params.length > 0 || READ.test(text)) && !text.includes(PLAN_PER_CALL_MARK) && prepared.has(text)
         // Checked once the statement holds the connection: one queued behind a stuck
         // transaction and abandoned meanwhile never runs.
         ? client._runExclusiveTransaction(() => client._runExclusiveQuery(() => {

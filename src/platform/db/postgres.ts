@@ -5,7 +5,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { Availability, ServiceUnavailable, type Operation } from '../availability.ts';
 import { copyStatement } from './copy.ts';
-import type { Database, DatabaseOptions, Orm, StatementTracer } from './database.ts';
+import { PLAN_PER_CALL_MARK, type Database, type DatabaseOptions, type Orm, type StatementTracer } from './database.ts';
 import {
   abandonedError, committing, DEFAULT_LONG_STATEMENT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, lazyOrm, TIMESTAMPTZ_OID, traceStart, type TraceSlot,
 } from './driver.ts';
@@ -114,14 +114,17 @@ export async function openPostgres(url: string, opts: DatabaseOptions): Promise<
   // Statements with parameters are named prepared statements on their connection (postgres.js
   // keeps them by text): Drizzle's query builder asks for unnamed ones, which PostgreSQL parses
   // and plans again on every request, a third of a list request's cost. Multi-row inserts
-  // (one text per row count, rarely run twice) stay unnamed, so connections do not collect them.
+  // (one text per row count, rarely run twice) stay unnamed, so connections do not collect them,
+  // and so do statements marked PLAN_PER_CALL (database.ts).
   const PREPARE_MAX_PARAMS = 100;
-  const preparing = (params: unknown[] | undefined, options?: postgres.UnsafeQueryOptions): postgres.UnsafeQueryOptions =>
-    ({ ...options, prepare: params !== undefined && params.length > 0 && params.length <= PREPARE_MAX_PARAMS });
+  const preparing = (text: string, params: unknown[] | undefined, options?: postgres.UnsafeQueryOptions): postgres.UnsafeQueryOptions => ({
+    ...options,
+    prepare: params !== undefined && params.length > 0 && params.length <= PREPARE_MAX_PARAMS && !text.includes(PLAN_PER_CALL_MARK),
+  });
   const inTransaction = (tx: postgres.TransactionSql, op: Operation): GuardedTransaction => ({
     unsafe: (text: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) => {
       if (op.abandoned) throw abandonedError(availability.name);
-      return settling(tx.unsafe(text, params as postgres.ParameterOrJSON<never>[], preparing(params, options)), undefined, traceStart(slot, text, params));
+      return settling(tx.unsafe(text, params as postgres.ParameterOrJSON<never>[], preparing(text, params, options)), undefined, traceStart(slot, text, params));
     },
     savepoint: async <T>(fn: (sp: GuardedTransaction) => Promise<T>) =>
       (await tx.savepoint((sp) => fn(inTransaction(sp, op)))) as T,
@@ -152,7 +155,7 @@ export async function openPostgres(url: string, opts: DatabaseOptions): Promise<
   const guarded = {
     options: sql.options,
     unsafe: ((text, params, options) =>
-      statement(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], preparing(params, options)), traceStart(slot, text, params))) as Unsafe,
+      statement(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], preparing(text, params, options)), traceStart(slot, text, params))) as Unsafe,
     begin,
   };
   const orm = drizzlePostgres({ client: guarded as unknown as postgres.Sql }) as unknown as Orm;

@@ -3,9 +3,10 @@
 // either on the public port to a bearer of METRICS_TOKEN, or on a port of its own
 // (METRICS_PORT, meant to be reachable from the monitoring network only), or both.
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type Server as HttpServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics.ts';
+import { nodeHttp } from './node-http.ts';
 
 const ADMIN_PREFIX = '/api/admin';
 
@@ -45,7 +46,7 @@ export function serveMetrics(app: FastifyInstance, metrics: Metrics, token: stri
 
 /** GET /metrics on a listener of its own; resolves once it listens. */
 export async function listenMetrics(metrics: Metrics, host: string, port: number, token?: string): Promise<HttpServer> {
-  const server = createServer((req, res) => {
+  const server = nodeHttp.createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
       return;

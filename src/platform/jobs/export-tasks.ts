@@ -6,12 +6,10 @@
 // every service that exports; it reads no table of a service but its own queue. Who may read a
 // task and how it is shown are the service's (src/admin/kernel/export-tasks.ts).
 //
-// A kind produces either rows (objects turned into CSV lines, or XLSX rows, by its columns) or,
-// for bulk exports, CSV text itself (for example PostgreSQL's COPY output), which is passed
-// through with its records counted and its line ends made CRLF. A row kind may write XLSX
-// (its `format` decides per task): a real workbook streamed by exceljs's WorkbookWriter (one
-// sheet, a bold header row, typed numeric cells with their number formats, and a totals row of
-// SUM formulas with their values when the kind asks for one), loaded on the first XLSX task.
+// A kind (./export-kinds.ts) produces either rows (objects turned into CSV lines, or XLSX rows, by
+// its columns) or, for bulk exports, CSV text itself (for example PostgreSQL's COPY output), which
+// is passed through with its records counted and its line ends made CRLF. A row kind may write
+// XLSX (its `format` decides per task).
 //
 // Life of a task (a durable job of ./leases.ts: the lease is the heartbeat_at column, renewed
 // while the task runs): pending → processing (claimed by one instance, locked_by) → completed
@@ -21,15 +19,16 @@
 // completed tasks past expires_at and marks them `expired` (the row stays, so the status
 // endpoint can still say what happened). All times come from the database clock, so instances agree.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, type WriteStream, mkdirSync, readdirSync, rmSync, statSync, renameSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { finished, pipeline } from 'node:stream/promises';
+import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import { bigint, integer, jsonb, text, timestamp, varchar, type PgSchema } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import { CSV_BOM, csvLine, CsvRecordCounter } from './csv.ts';
+import { columnsOf, streamXlsx, type AnyExportKind, type CsvExportKind, type ExportKind } from './export-kinds.ts';
 import type { Backlog } from '../metrics.ts';
 import { LeaseTable, Poller, workerId } from './leases.ts';
 
@@ -56,42 +55,6 @@ export const exportTasksTable = (schema: PgSchema<string>) => schema.table('expo
   lockedBy: varchar('locked_by', { length: 64 }),
   heartbeatAt: ts('heartbeat_at'),
 });
-
-export interface ExportColumn<R> {
-  header: string;
-  /** The CSV cell (and the XLSX cell unless `xlsx.value` is given). */
-  value: (row: R) => unknown;
-  /** XLSX only: a numeric cell (`value`), its number format (`numFmt`, e.g. `0.00`, `[h]:mm`), summed in the totals row (`total`). */
-  xlsx?: { value?: (row: R) => number; numFmt?: string; total?: boolean; width?: number };
-}
-
-export type ExportFormat = 'csv' | 'xlsx';
-
-export interface ExportKind<R = never> {
-  /** The columns, fixed or chosen by the task's parameters (a detail level, a language). */
-  columns: readonly ExportColumn<R>[] | ((params: Record<string, unknown>) => readonly ExportColumn<R>[]);
-  /** The rows to write, in order; stop early when `signal` aborts. */
-  rows: (params: Record<string, unknown>, signal: AbortSignal) => AsyncIterable<R>;
-  /** The file's format (default CSV). */
-  format?: (params: Record<string, unknown>) => ExportFormat;
-  /** XLSX: the sheet's name, and the first cell of a totals row (none when absent). */
-  sheet?: (params: Record<string, unknown>) => { name: string; totalsLabel?: string };
-}
-
-/** A kind that writes CSV text itself: the file is the header, then `csv`'s records as given. */
-export interface CsvExportKind {
-  header: readonly string[];
-  /** CSV records without a header (RFC 4180; LF or CRLF line ends), in chunks of any size. */
-  csv: (params: Record<string, unknown>, signal: AbortSignal) => AsyncIterable<Uint8Array | string>;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyExportKind = ExportKind<any> | CsvExportKind;
-
-/** Kinds by name; the generic helper keeps each kind's row type checked against its columns. */
-export function exportKind<R>(kind: ExportKind<R>): ExportKind<R> {
-  return kind;
-}
 
 /** Lines are handed to the file in blocks of about this many characters, not one by one. */
 const BLOCK_CHARS = 64 * 1024;
@@ -447,84 +410,4 @@ function normalise(row: ExportTask): ExportTask {
     expires_at: date(row.expires_at),
     heartbeat_at: date(row.heartbeat_at),
   };
-}
-
-function columnsOf<R>(kind: ExportKind<R>, params: Record<string, unknown>): readonly ExportColumn<R>[] {
-  return typeof kind.columns === 'function' ? kind.columns(params) : kind.columns;
-}
-
-/** Column letters of a 1-based index (1 → A, 27 → AA). */
-function columnLetter(n: number): string {
-  let out = '';
-  for (let i = n; i > 0; i = Math.floor((i - 1) / 26)) out = String.fromCharCode(65 + ((i - 1) % 26)) + out;
-  return out;
-}
-
-/**
- * Streams a kind's rows into `file` as an XLSX workbook (closing the file on failure); `progress`
- * gets the rows written so far. Exported for bench/timesheets.ts, whose bare reference streams the
- * same rows through it.
- */
-export async function streamXlsx<R>(
-  kind: ExportKind<R>,
-  params: Record<string, unknown>,
-  file: WriteStream,
-  signal: AbortSignal,
-  progress: (written: number) => Promise<void>,
-): Promise<void> {
-  try {
-    await writeWorkbook(kind, params, file, signal, progress);
-  } catch (err) {
-    file.destroy();
-    throw err;
-  }
-}
-
-async function writeWorkbook<R>(
-  kind: ExportKind<R>,
-  params: Record<string, unknown>,
-  file: WriteStream,
-  signal: AbortSignal,
-  progress: (written: number) => Promise<void>,
-): Promise<void> {
-  const { default: ExcelJS } = await import('exceljs');
-  const columns = columnsOf(kind, params);
-  const sheetInfo = kind.sheet?.(params);
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file, useStyles: true, useSharedStrings: false });
-  const sheet = book.addWorksheet((sheetInfo?.name ?? 'Export').replace(/[[\]*?:/\\]/g, ' ').slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((c) => ({
-    header: c.header,
-    width: c.xlsx?.width ?? Math.max(10, Math.min(40, c.header.length + 4)),
-    ...(c.xlsx?.numFmt ? { style: { numFmt: c.xlsx.numFmt } } : {}),
-  }));
-  const header = sheet.getRow(1);
-  header.font = { bold: true };
-  header.commit();
-  const sums = columns.map(() => 0);
-  let written = 0;
-  for await (const row of kind.rows(params, signal)) {
-    signal.throwIfAborted();
-    sheet.addRow(columns.map((c, i) => {
-      if (!c.xlsx?.value) return c.value(row) ?? null;
-      const v = c.xlsx.value(row);
-      if (c.xlsx.total) sums[i]! += v;
-      return v;
-    })).commit();
-    written += 1;
-    await progress(written);
-  }
-  if (sheetInfo?.totalsLabel !== undefined) {
-    const totals = sheet.addRow(columns.map((c, i) => {
-      if (i === 0) return sheetInfo.totalsLabel;
-      if (!c.xlsx?.total) return null;
-      const letter = columnLetter(i + 1);
-      return { formula: `SUM(${letter}2:${letter}${written + 1})`, result: sums[i] };
-    }));
-    totals.font = { bold: true };
-    totals.commit();
-  }
-  sheet.commit();
-  const closed = finished(file);
-  await book.commit();
-  await closed;
 }

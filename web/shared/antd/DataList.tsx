@@ -5,6 +5,7 @@ import { Empty, Grid, Pagination, Spin, Table, type TableProps } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryError } from './feedback.tsx';
 import './DataList.css';
 
 /** Phone width (below Ant Design's `md`, 768 px): navigation in a drawer, lists as cards, one-column forms. */
@@ -91,4 +92,17 @@ export function DataList<T extends object>(props: TableProps<T> & { 'aria-label'
       )}
     </Spin>
   );
+}
+
+/** What QueryDataList reads of a TanStack query. */
+interface RowsQuery { isError: boolean; isPending: boolean; data?: unknown; error: unknown; refetch: () => unknown }
+
+/**
+ * The rows of a query as a DataList: loading until its first answer, then the rows (kept when a
+ * later refetch fails), or, with none to show, the query's error with a retry. `empty` is what an
+ * empty list says.
+ */
+export function QueryDataList<T extends object>({ query, empty, ...props }: Omit<TableProps<T>, 'loading' | 'locale'> & { 'aria-label'?: string; query: RowsQuery; empty: ReactNode }) {
+  if (query.isError && query.data === undefined) return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
+  return <DataList<T> {...props} loading={query.isPending} locale={{ emptyText: <Empty description={empty} /> }} />;
 }

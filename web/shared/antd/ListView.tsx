@@ -3,11 +3,12 @@
 // query parameters) and a sort (one of the path's `order_by` fields), or be a filter only
 // (`hideInTable`). The filters, sort and page live in the URL (useList); the table takes the
 // console's layout (listTable.tsx) or, with `cards`, becomes a list of cards at phone width.
-import { DatePicker, Form, Input, Select, Table, type InputProps, type TableProps } from 'antd';
+import { DatePicker, Form, Input, InputNumber, Select, Switch, Table, TreeSelect, type InputProps, type TableProps } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { SorterResult } from 'antd/es/table/interface';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { FilterValues, FiltersOf, SortField, Untyped } from '../list/params.ts';
 import type { ListState } from '../list/useList.ts';
@@ -22,9 +23,23 @@ type TextKey<Q> = { [K in Key<Q>]-?: NonNullable<FiltersOf<Q>[K]> extends string
 
 export type FilterSpec<Q> = { label?: ReactNode; /** Place in the form (default: the column's). */ order?: number } & (
   | { kind: 'text'; key: Key<Q>; max?: number; width?: number; rules?: Rule[]; inputMode?: InputProps['inputMode'] }
+  | { kind: 'number'; key: Key<Q>; min?: number; width?: number }
+  /** One node of a tree (a menu, a department), by its numeric id. */
+  | { kind: 'tree'; key: Key<Q>; treeData: TreeOption[]; width?: number }
   | { kind: 'select'; key: Key<Q>; options: { value: string | number; label: ReactNode }[]; width?: number; loading?: boolean; notFoundContent?: ReactNode }
-  | { kind: 'dateRange'; keys: [TextKey<Q>, TextKey<Q>]; showTime?: boolean; format?: string }
+  | {
+    kind: 'dateRange'; keys: [TextKey<Q>, TextKey<Q>]; showTime?: boolean; format?: string;
+    /** Either end may be left empty. */
+    openEnded?: boolean;
+    /**
+     * The label of a switch beside the range: whole days (`YYYY-MM-DD`) when off, to the second
+     * (`YYYY-MM-DD HH:mm:ss`) when on; on when the URL's dates carry a time.
+     */
+    timeSwitch?: ReactNode;
+  }
 );
+
+export interface TreeOption { value: number; title: string; children: TreeOption[] }
 
 export type Column<Row, Q = Untyped> = ListColumn<Row> & {
   filter?: FilterSpec<Q>;
@@ -35,6 +50,7 @@ export type Column<Row, Q = Untyped> = ListColumn<Row> & {
 };
 
 const TIME = 'YYYY-MM-DD HH:mm:ss';
+const DAY = 'YYYY-MM-DD';
 const keysOf = <Q,>(f: FilterSpec<Q>): string[] => (f.kind === 'dateRange' ? f.keys : [f.key]);
 
 /** The filter form of `columns`, its values from the URL; a search sets them (and keeps those it has no field for). */
@@ -55,10 +71,13 @@ export function ListFilters<Row, Q>({ name, columns, list, extra, keep = [] }: {
   for (const { f } of specs) {
     if (f.kind === 'dateRange') {
       const [from, to] = f.keys.map((k) => raw[k]);
-      if (from && to) initial[f.keys.join('~')] = [dayjs(from), dayjs(to)];
+      const parse = (d: string | undefined) => (d && dayjs(d).isValid() ? dayjs(d) : null);
+      if (from || to) initial[f.keys.join('~')] = [parse(from), parse(to)];
+      if (f.timeSwitch) initial[`${f.keys.join('~')}~time`] = [from, to].some((d) => d !== undefined && d.length > DAY.length);
     } else if (raw[f.key] !== undefined) {
       const text = raw[f.key]!;
-      initial[f.key] = f.kind === 'select' ? f.options.find((o) => String(o.value) === text)?.value ?? (/^\d+$/.test(text) ? Number(text) : text) : text;
+      const number = /^\d+$/.test(text) ? Number(text) : text;
+      initial[f.key] = f.kind === 'select' ? f.options.find((o) => String(o.value) === text)?.value ?? number : f.kind === 'text' ? text : number;
     }
   }
   const submit = (values: Record<string, unknown>) => {
@@ -66,8 +85,8 @@ export function ListFilters<Row, Q>({ name, columns, list, extra, keep = [] }: {
     const next: Record<string, string | number | null | undefined> = Object.fromEntries(Object.entries(raw).filter(([k]) => !inForm.has(k)));
     for (const { f } of specs) {
       if (f.kind === 'dateRange') {
-        const range = values[f.keys.join('~')] as [Dayjs, Dayjs] | null | undefined;
-        const format = f.format ?? TIME;
+        const range = values[f.keys.join('~')] as [Dayjs | null, Dayjs | null] | null | undefined;
+        const format = f.timeSwitch ? (values[`${f.keys.join('~')}~time`] ? TIME : DAY) : f.format ?? TIME;
         next[f.keys[0]] = range?.[0]?.format(format);
         next[f.keys[1]] = range?.[1]?.format(format);
       } else {
@@ -89,6 +108,20 @@ export function ListFilters<Row, Q>({ name, columns, list, extra, keep = [] }: {
             </Form.Item>
           );
         }
+        if (f.kind === 'number') {
+          return (
+            <Form.Item key={field} name={field} label={label}>
+              <InputNumber min={f.min} precision={0} style={{ width: f.width ?? 120 }} />
+            </Form.Item>
+          );
+        }
+        if (f.kind === 'tree') {
+          return (
+            <Form.Item key={field} name={field} label={label}>
+              <TreeSelect allowClear style={{ width: f.width ?? 180 }} treeData={f.treeData} treeDefaultExpandAll showSearch treeNodeFilterProp="title" />
+            </Form.Item>
+          );
+        }
         if (f.kind === 'select') {
           return (
             <Form.Item key={field} name={field} label={label}>
@@ -96,11 +129,24 @@ export function ListFilters<Row, Q>({ name, columns, list, extra, keep = [] }: {
             </Form.Item>
           );
         }
-        return <Form.Item key={field} name={field} label={label}><DatePicker.RangePicker showTime={f.showTime} /></Form.Item>;
+        return <DateRange key={field} field={field} label={label} spec={f} />;
       })}
       {extra}
       <FilterButtons onReset={() => list.setFilters(Object.fromEntries(keep.map((k) => [k, raw[k]])) as FilterValues<Q>)} />
     </Form>
+  );
+}
+
+/** A date range filter, and the switch between whole days and times of day when it has one. */
+function DateRange<Q>({ field, label, spec }: { field: string; label: ReactNode; spec: Extract<FilterSpec<Q>, { kind: 'dateRange' }> }) {
+  const withTime = Form.useWatch<boolean | undefined>(`${field}~time`, Form.useFormInstance());
+  return (
+    <>
+      <Form.Item name={field} label={label}>
+        <DatePicker.RangePicker showTime={spec.timeSwitch ? withTime : spec.showTime} allowEmpty={spec.openEnded ? [true, true] : undefined} />
+      </Form.Item>
+      {spec.timeSwitch && <Form.Item name={`${field}~time`} label={spec.timeSwitch} valuePropName="checked"><Switch size="small" /></Form.Item>}
+    </>
   );
 }
 
@@ -110,8 +156,12 @@ const sortOrderOf = (orderBy: string | undefined, field: string) =>
 
 type TableRest<Row> = Omit<TableProps<Row>, 'columns' | 'dataSource' | 'loading' | 'pagination' | 'onChange'>;
 
-/** A page of a list route's reply. */
-type Page<Row> = { list: readonly Row[]; total: number };
+/** A page of a list route's reply (`total_capped`: its count stopped at `total`). */
+type Page<Row> = { list: readonly Row[]; total: number; total_capped?: boolean };
+
+/** A page whose count stopped at its total (more rows match): what its pager says, and its rows. */
+export const cappedPage = (t: TFunction, page: { list: readonly unknown[]; total: number; total_capped?: boolean } | undefined) =>
+  page?.total_capped ? { words: t('kit:state.capped', { total: page.total.toLocaleString() }), rows: page.list.length } : undefined;
 
 /**
  * A list screen's body: the filter form, the toolbar, and the rows (or the query's error with a
@@ -146,7 +196,7 @@ export function ListView<Row extends object, Q, T>({ list, columns, rows, total,
     loading: list.query.isFetching,
     dataSource: rows ?? page?.list ?? [],
     locale: { emptyText: list.filtered ? t('kit:state.emptyFiltered') : empty ?? t('kit:state.empty') },
-    pagination: rows === undefined ? list.pagination(page?.total ?? 0) : total === undefined ? false : list.pagination(total),
+    pagination: rows === undefined ? list.pagination(page?.total ?? 0, cappedPage(t, page)) : total === undefined ? false : list.pagination(total),
     onChange: (_p, _f, sorter) => {
       const s = sorter as SorterResult<Row>;
       const field = columns.find((c) => c.sort && 'dataIndex' in c && c.dataIndex === s.field)?.sort;

@@ -19,13 +19,27 @@ export function useListParams<Q = Untyped>(defaultPageSize = 10) {
     filters: params.filters,
     /** Whether any filter is set (an empty list then says that nothing matches them). */
     filtered: Object.keys(params.filters).length > 0,
-    /** The paging of an antd Table showing `total` rows, bound to the URL. */
-    pagination: (total: number) => ({ current: params.page, pageSize: params.pageSize, total, showSizeChanger: true, pageSizeOptions: PAGE_SIZES, onChange: setPage }),
+    /**
+     * The paging of an antd Table showing `total` rows, bound to the URL. `capped`: the server's
+     * count stopped at `total` (more rows match), with the words the pager shows and the rows of
+     * this page: the next page stays reachable until a page comes back short.
+     */
+    pagination: (total: number, capped?: { words: string; rows: number }) => ({
+      current: params.page, pageSize: params.pageSize, showSizeChanger: true, pageSizeOptions: PAGE_SIZES, onChange: setPage,
+      total: capped ? cappedTotal(total, params.page, params.pageSize, capped.rows) : total,
+      ...(capped ? { showTotal: () => capped.words } : {}),
+    }),
     /** New filters (these and no others) start again at page 1. */
     setFilters: (filters: FilterValues<Q>) => update({ filters: filterText<Q>(filters), page: 1 }),
     setPage,
     setOrderBy: (orderBy: OrderOf<Q> | undefined) => update({ orderBy, page: 1 }),
   };
+}
+
+/** The rows a pager counts for a capped total: those read so far, and one page more unless this one came back short. */
+function cappedTotal(total: number, page: number, pageSize: number, rows: number): number {
+  const read = (page - 1) * pageSize + rows;
+  return rows < pageSize ? read : Math.max(total, read + 1);
 }
 
 /** The list's URL state and its page, fetched by `resource`. */

@@ -4,7 +4,7 @@
 // authenticator secrets or any other credential.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
-import { exportKind } from '../../../platform/jobs/export-tasks.ts';
+import { exportKind } from '../../../platform/jobs/export-kinds.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { ok } from '../../http.ts';
 import { ExportTaskReply, renderExportTask } from '../../kernel/export-tasks.ts';

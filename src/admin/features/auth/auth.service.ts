@@ -84,7 +84,7 @@ export class AuthService {
   }
 
   async newCaptcha() {
-    const { text, png, width, height } = renderCaptcha();
+    const { text, png, width, height } = await renderCaptcha();
     const id = randomUUID();
     await this.kv.set(`admin:captcha:${id}`, text.toLowerCase(), CAPTCHA_TTL_MS);
     return {

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
 import { localeOf } from '../../../platform/http/conventions.ts';
-import { okList } from '../../http.ts';
+import { okCappedList } from '../../http.ts';
 import { LoginLogList, LoginLogQuery, OperationLogList, OperationLogQuery, SystemLogList, SystemLogQuery } from './logs.schema.ts';
 
 const tags = ['Logs'];
@@ -22,8 +22,8 @@ export const logsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       response: { 200: OperationLogList },
     },
   }, async (request) => {
-    const { list, total } = await logs.operations(request.query, localeOf(request));
-    return okList(request, list, request.query, total);
+    const { list, total, capped } = await logs.operations(request.query, localeOf(request));
+    return okCappedList(request, list, request.query, total, capped);
   });
 
   app.get('/logs/login', {
@@ -36,8 +36,8 @@ export const logsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       response: { 200: LoginLogList },
     },
   }, async (request) => {
-    const { list, total } = await logs.logins(request.query);
-    return okList(request, list, request.query, total);
+    const { list, total, capped } = await logs.logins(request.query);
+    return okCappedList(request, list, request.query, total, capped);
   });
 
   app.get('/logs/system', {
@@ -50,7 +50,7 @@ export const logsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       response: { 200: SystemLogList },
     },
   }, async (request) => {
-    const { list, total } = await logs.system(request.query);
-    return okList(request, list, request.query, total);
+    const { list, total, capped } = await logs.system(request.query);
+    return okCappedList(request, list, request.query, total, capped);
   });
 };

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { OrderByQuery, PagingQuery } from '../../../platform/http/schemas.ts';
-import { ListEnvelope } from '../../http.ts';
+import { CappedListEnvelope } from '../../http.ts';
 import { SYSTEM_LOG_LEVELS } from '../../db/schema.ts';
 import { LoginLogRecord, OperationLogRecord } from '../../kernel/log-records.ts';
 
@@ -61,6 +61,6 @@ export const SystemLogRecord = Type.Object({
   created_at: Time,
 });
 
-export const OperationLogList = ListEnvelope(OperationLogRecord);
-export const LoginLogList = ListEnvelope(LoginLogRecord);
-export const SystemLogList = ListEnvelope(SystemLogRecord);
+export const OperationLogList = CappedListEnvelope(OperationLogRecord);
+export const LoginLogList = CappedListEnvelope(LoginLogRecord);
+export const SystemLogList = CappedListEnvelope(SystemLogRecord);

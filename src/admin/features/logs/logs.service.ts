@@ -36,9 +36,10 @@ type Paged = { page: number; page_size: number; order_by: string };
 /** The filters `from` and `until` of `parseDateRange` on `column`. */
 const inRange = (column: AnyColumn) => ({ from: atOrAfter(column), until: before(column) });
 
-const operationsList = (orm: Orm) =>
+const operationsList = (orm: Orm, countLimit: number) =>
   pagedList(orm, {
     name: 'operation_logs',
+    countLimit,
     rows: (orm) => orm.select(operationColumns).from(operationLogs).$dynamic(),
     table: operationLogs,
     filters: {
@@ -53,9 +54,10 @@ const operationsList = (orm: Orm) =>
     id: operationLogs.id,
   });
 
-const loginsList = (orm: Orm) =>
+const loginsList = (orm: Orm, countLimit: number) =>
   pagedList(orm, {
     name: 'login_logs',
+    countLimit,
     rows: (orm) => orm.select(loginColumns).from(loginLogs).$dynamic(),
     table: loginLogs,
     filters: {
@@ -68,9 +70,10 @@ const loginsList = (orm: Orm) =>
     id: loginLogs.id,
   });
 
-const systemList = (orm: Orm) =>
+const systemList = (orm: Orm, countLimit: number) =>
   pagedList(orm, {
     name: 'system_logs',
+    countLimit,
     rows: (orm) => orm.select(systemColumns).from(systemLogs).$dynamic(),
     table: systemLogs,
     filters: { level: (x) => eq(systemLogs.level, x), trace_id: (x) => eq(systemLogs.traceId, x), ...inRange(systemLogs.createdAt) },
@@ -136,9 +139,9 @@ export class LogsService implements RecentLogs {
   constructor(deps: { db: Database; config: Config }) {
     this.orm = deps.db.orm;
     this.tz = deps.config.DISPLAY_TIMEZONE;
-    this.operationsList = operationsList(this.orm);
-    this.loginsList = loginsList(this.orm);
-    this.systemList = systemList(this.orm);
+    this.operationsList = operationsList(this.orm, deps.config.LIST_COUNT_LIMIT);
+    this.loginsList = loginsList(this.orm, deps.config.LIST_COUNT_LIMIT);
+    this.systemList = systemList(this.orm, deps.config.LIST_COUNT_LIMIT);
     this.recentLogins = recentLogins(this.orm);
     this.recentOperations = recentOperations(this.orm);
   }
@@ -153,18 +156,18 @@ export class LogsService implements RecentLogs {
   }
 
   async operations(q: OperationQuery, locale: Locale) {
-    const { rows, total } = await this.operationsList.page({ ...q, ...parseDateRange(q, this.tz) }, q);
-    return { list: this.shownOperations(rows, locale), total };
+    const { rows, total, capped } = await this.operationsList.page({ ...q, ...parseDateRange(q, this.tz) }, q);
+    return { list: this.shownOperations(rows, locale), total, capped };
   }
 
   async logins(q: LoginQuery) {
-    const { rows, total } = await this.loginsList.page({ ...q, ...parseDateRange(q, this.tz) }, q);
-    return { list: this.shown(rows), total };
+    const { rows, total, capped } = await this.loginsList.page({ ...q, ...parseDateRange(q, this.tz) }, q);
+    return { list: this.shown(rows), total, capped };
   }
 
   async system(q: SystemQuery) {
-    const { rows, total } = await this.systemList.page({ ...q, ...parseDateRange(q, this.tz) }, q);
-    return { list: this.shown(rows), total };
+    const { rows, total, capped } = await this.systemList.page({ ...q, ...parseDateRange(q, this.tz) }, q);
+    return { list: this.shown(rows), total, capped };
   }
 
   /** The newest `n` rows of the login and operation logs (dashboard). */

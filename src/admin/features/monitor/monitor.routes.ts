@@ -34,6 +34,7 @@ const SystemInfo = Envelope(
         event_loop_delay_max: Type.Number({ description: 'maximum, ms' }),
         heap_used: Bytes('V8 heap used'),
         heap_total: Bytes('V8 heap size'),
+        external: Bytes('memory of native objects bound to JavaScript (buffers, WebAssembly memory such as the embedded database)'),
         rss: Bytes('resident set size of the process'),
         uptime: Type.Integer({ description: 'process uptime, seconds' }),
         gc_count: Type.Integer({ description: 'garbage-collection pauses observed since start-up' }),

@@ -204,6 +204,7 @@ export class MonitorService {
         event_loop_delay_max: delay.max,
         heap_used: mem.heapUsed,
         heap_total: mem.heapTotal,
+        external: mem.external,
         rss: mem.rss,
         uptime: Math.floor(process.uptime()),
         gc_count: gc.count,

@@ -9,7 +9,7 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Database } from '../../../platform/db/database.ts';
 import { rendered } from '../../../platform/db/statements.ts';
-import type { CsvExportKind } from '../../../platform/jobs/export-tasks.ts';
+import type { CsvExportKind } from '../../../platform/jobs/export-kinds.ts';
 import { orderDetails, orders } from '../../db/schema.ts';
 import { ORDER_CSV_COLUMNS } from './orders.csv.ts';
 import type { OrderExportQuery, OrderOrderField } from './orders.schema.ts';

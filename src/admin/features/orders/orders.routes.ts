@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { ErrorEnvelope, ok, okList } from '../../http.ts';
+import { ErrorEnvelope, ok, okCappedList } from '../../http.ts';
 import { renderPayment } from '../../kernel/payment-records.ts';
 import {
   CreateOrderBody, OrderDeletedReply, OrderIdParam, OrderList, OrderListQuery, OrderLookupQuery, OrderReply, OrderUpdateReply, UpdateOrderBody,
@@ -23,14 +23,14 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       description: [
         '`order_no` is fuzzy (contains); `min_amount`/`max_amount` bound `amount` (inclusive); `start_time`/`end_time` bound `created_at` (inclusive).',
         'The time range is at most 3 calendar months (longer: 400, 30001). Only `start_time`: the 3 months from it; only `end_time`: the 3 months up to it; neither: the last 3 months.',
-        'Money is a JSON number with at most 2 decimals. `total` counts every matching order.',
+        'Money is a JSON number with at most 2 decimals. `total` counts the matching orders up to LIST_COUNT_LIMIT (default 1,000; beyond it `total_capped` is true).',
       ].join(' '),
       querystring: OrderListQuery,
       response: { 200: OrderList },
     },
   }, async (request) => {
-    const { rows, total } = await service.list(request.query);
-    return okList(request, rows.map((r) => renderOrder(r, tz)), request.query, total);
+    const { rows, total, capped } = await service.list(request.query);
+    return okCappedList(request, rows.map((r) => renderOrder(r, tz)), request.query, total, capped);
   });
 
   app.post('/orders', {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { OrderByQuery, PagingQuery, TimeRangeQuery } from '../../../platform/http/schemas.ts';
 import { ORDER_STATUSES } from '../../db/schema.ts';
-import { Body, Envelope, ListEnvelope } from '../../http.ts';
+import { Body, CappedListEnvelope, Envelope } from '../../http.ts';
 import { PaymentFields } from '../../kernel/payment-records.ts';
 import { MAX_PRODUCTS, PRODUCT_NAME_MAX, REQUEST_ID_PATTERN } from './orders.rules.ts';
 
@@ -101,7 +101,7 @@ export const OrderDetailRecord = Type.Object({
 export const OrderWithDetails = Type.Object({ order: OrderRecord, details: Type.Array(OrderDetailRecord) });
 
 export const OrderReply = Envelope(OrderWithDetails);
-export const OrderList = ListEnvelope(OrderRecord);
+export const OrderList = CappedListEnvelope(OrderRecord);
 export const OrderUpdateReply = Envelope(Type.Object({
   order: OrderRecord,
   details: Type.Array(OrderDetailRecord),

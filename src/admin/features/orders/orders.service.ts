@@ -86,9 +86,10 @@ type OrderFilters = typeof orderFilters;
  * subquery (run for the page's rows only, after the sort and limit), so the count reads the
  * orders alone; its column comparison is a nested condition, which Drizzle keeps qualified.
  */
-export const ordersList = (orm: Orm) =>
+export const ordersList = (orm: Orm, countLimit?: number) =>
   pagedList(orm, {
     name: 'orders',
+    countLimit,
     rows: (orm) => orm.select({
       ...getTableColumns(orders),
       createdByName: sql<string | null>`(SELECT ${CREATOR_NAME} FROM ${admins} WHERE ${eq(admins.id, orders.createdBy)})`,
@@ -159,7 +160,7 @@ export class OrdersService {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
     this.reads = readStatements(this.db.orm);
-    this.orders = ordersList(this.db.orm);
+    this.orders = ordersList(this.db.orm, deps.config.LIST_COUNT_LIMIT);
   }
 
   /**
@@ -199,7 +200,7 @@ export class OrdersService {
     }
   }
 
-  async list(q: OrderListInput): Promise<{ rows: OrderView[]; total: number }> {
+  async list(q: OrderListInput): Promise<{ rows: OrderView[]; total: number; capped: boolean }> {
     return this.orders.page(orderFilterValues(q, this.tz), q);
   }
 

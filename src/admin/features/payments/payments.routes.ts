@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
-import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
+import { ErrorEnvelope, IdParam, ok, okCappedList } from '../../http.ts';
 import { PaymentList, PaymentListQuery, PaymentReply } from './payments.schema.ts';
 import { renderPaymentWithMethod } from './payments.view.ts';
 
@@ -25,8 +25,8 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       response: { 200: PaymentList },
     },
   }, async (request) => {
-    const { rows, total } = await service.list(request.query);
-    return okList(request, rows.map((r) => renderPaymentWithMethod(r, tz)), request.query, total);
+    const { rows, total, capped } = await service.list(request.query);
+    return okCappedList(request, rows.map((r) => renderPaymentWithMethod(r, tz)), request.query, total, capped);
   });
 
   app.get('/payments/:id', {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { OrderByQuery, PagingQuery, TimeRangeQuery } from '../../../platform/http/schemas.ts';
 import { PAYMENT_STATUSES } from '../../db/schema.ts';
-import { Envelope, ListEnvelope } from '../../http.ts';
+import { CappedListEnvelope, Envelope } from '../../http.ts';
 import { PaymentFields } from '../../kernel/payment-records.ts';
 
 export const PAYMENT_ORDER_FIELDS = ['id', 'payment_no', 'order_no', 'user_id', 'amount', 'status', 'paid_at', 'created_at'] as const;
@@ -28,4 +28,4 @@ export const PaymentRecord = Type.Object({
 });
 
 export const PaymentReply = Envelope(PaymentRecord);
-export const PaymentList = ListEnvelope(PaymentRecord);
+export const PaymentList = CappedListEnvelope(PaymentRecord);

@@ -19,9 +19,10 @@ export type PaymentListRow = PaymentRow & { paymentMethodName: string; paymentMe
 
 const LIST_COLUMNS = { ...getTableColumns(payments), paymentMethodName: paymentMethods.name, paymentMethodCode: paymentMethods.code };
 
-const paymentsList = (orm: Orm) =>
+const paymentsList = (orm: Orm, countLimit: number) =>
   pagedList(orm, {
     name: 'payments',
+    countLimit,
     rows: (orm) => orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId)).$dynamic(),
     table: payments,
     filters: {
@@ -60,11 +61,11 @@ export class PaymentsService {
   constructor(deps: { db: Database; config: Config }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
-    this.paymentsList = paymentsList(this.db.orm);
+    this.paymentsList = paymentsList(this.db.orm, deps.config.LIST_COUNT_LIMIT);
     this.paymentOf = paymentOf(this.db.orm);
   }
 
-  async list(q: Static<typeof PaymentListQuery>): Promise<{ rows: PaymentListRow[]; total: number }> {
+  async list(q: Static<typeof PaymentListQuery>): Promise<{ rows: PaymentListRow[]; total: number; capped: boolean }> {
     return this.paymentsList.page({ ...q, ...parseTimeRange(q, this.tz) }, q);
   }
 

@@ -4,7 +4,7 @@
 // cells (hours with the `0.00` format; days with the `[h]:mm` format, so they add up in a sheet)
 // and a totals row sums them. Headers are in the language of the manager who asked.
 import { translate, type Locale, type MessageKey } from '../../../platform/i18n.ts';
-import type { ExportColumn, ExportKind } from '../../../platform/jobs/export-tasks.ts';
+import type { ExportColumn, ExportKind } from '../../../platform/jobs/export-kinds.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import type { DayHours, Flag, SessionHours, Totals } from './hours.rules.ts';
 import type { HoursService, WorkerRow } from './hours.service.ts';

@@ -4,9 +4,9 @@
 // so a DNS answer that changes after registration cannot reach the internal network.
 import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { nodeHttp as http } from '../../../platform/http/node-http.ts';
 import { msg, type Msg, translate } from '../../../platform/i18n.ts';
 
 const NON_PUBLIC = new BlockList();

@@ -13,6 +13,8 @@ export default {
     loading: 'Loading…', empty: 'Nothing here yet', emptyFiltered: 'Nothing matches these filters',
     error: 'This could not be loaded', saved: 'Saved', deleted: 'Deleted', done: 'Done',
     confirmDelete: 'Delete {{name}}? This cannot be undone.', confirmDeleteMany: 'Delete {{count}} selected items? This cannot be undone.', selected: '{{count}} selected',
+    adminGone: 'Deleted administrator #{{id}}',
+    capped: 'More than {{total}} match: narrow the filters to count them all',
   },
   field: {
     id: 'ID', status: 'Status', createdAt: 'Created', updatedAt: 'Updated', actions: 'Actions', sort: 'Sort', name: 'Name',

@@ -15,6 +15,8 @@ const zh: typeof en = {
     loading: '加载中…', empty: '暂无数据', emptyFiltered: '没有符合条件的数据',
     error: '加载失败', saved: '已保存', deleted: '已删除', done: '已完成',
     confirmDelete: '确定删除 {{name}}？此操作不可撤销。', confirmDeleteMany: '确定删除所选的 {{count}} 项？此操作不可撤销。', selected: '已选 {{count}} 项',
+    adminGone: '已删除的管理员 #{{id}}',
+    capped: '超过 {{total}} 条符合条件：缩小筛选范围可精确计数',
   },
   field: {
     id: 'ID', status: '状态', createdAt: '创建时间', updatedAt: '更新时间', actions: '操作', sort: '排序', name: '名称',

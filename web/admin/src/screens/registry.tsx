@@ -8,7 +8,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { adminsQuery } from './admins/query.ts';
 import { blacklistsQuery } from './blacklists/query.ts';
-import { loginLogsQuery, systemLogsQuery } from './logs/query.ts';
+import { loginLogsQuery, operationLogsQuery, systemLogsQuery } from './logs/query.ts';
 import { notificationsQuery } from './notifications/query.ts';
 import { onlineQuery } from './online/query.ts';
 import { ordersQuery } from './orders/query.ts';
@@ -35,7 +35,7 @@ export const SCREENS: Record<string, Screen> = {
   'trade/order/index': { load: () => import('./orders/Orders.tsx'), data: ordersQuery.prefetch },
   'trade/payment-method/index': { load: () => import('./payment-methods/PaymentMethods.tsx'), data: paymentMethodsQuery.prefetch },
   'trade/payment/index': { load: () => import('./payments/Payments.tsx'), data: paymentsQuery.prefetch },
-  'log/operation/index': { load: () => import('./logs/OperationLogs.tsx') },
+  'log/operation/index': { load: () => import('./logs/OperationLogs.tsx'), data: operationLogsQuery.prefetch },
   'log/login/index': { load: () => import('./logs/LoginLogs.tsx'), data: loginLogsQuery.prefetch },
   'log/system/index': { load: () => import('./logs/SystemLogs.tsx'), data: systemLogsQuery.prefetch },
   'monitor/online/index': { load: () => import('./online/Online.tsx'), data: onlineQuery.prefetch },

@@ -3,17 +3,16 @@
 // manager acknowledges an open alert (on it) and resolves it, each with an optional note; resolved
 // alerts leave the default view (`unresolved`), the status filter shows them.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Empty, Form, Input, Select, Space, Tag, Typography } from 'antd';
+import { Button, Card, DatePicker, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call, type Body } from '../api/client.ts';
 import type { paths } from '../api/schema.gen.ts';
-import { QueryError } from '../../../shared/antd/feedback.tsx';
 import { FormModal } from '../../../shared/antd/FormModal.tsx';
 import { useSave } from '../../../shared/antd/useSave.ts';
-import { DataList } from '../../../shared/antd/DataList.tsx';
 import { fmt, useUrlFilters } from './common.tsx';
+import { QueryDataList } from '../../../shared/antd/DataList.tsx';
 
 const PAGE_SIZE = 20;
 const TYPES = ['geofence_violation', 'device_mismatch', 'forced_clock_out', 'qr_invalid', 'impossible_travel', 'implausible_accuracy', 'duplicate_event', 'out_of_order_event', 'late_punch'] as const;
@@ -57,55 +56,53 @@ export default function Alerts() {
           onChange={(d) => set({ since: d ? d.toISOString() : undefined, page: undefined })} />
         {filtered && <Button onClick={() => set({ type: undefined, severity: undefined, userId: undefined, since: undefined, status: undefined, page: undefined })}>{t('action.reset')}</Button>}
       </Space>
-      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <DataList
-          rowKey="id"
-          aria-label={t('nav.alerts')}
-          loading={list.isFetching && !list.data}
-          dataSource={list.data?.alerts ?? []}
-          locale={{ emptyText: <Empty description={filtered ? t('state.noMatch') : t('alerts.noneOpen')} /> }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onChange: (p) => set({ page: p === 1 ? undefined : p }), showSizeChanger: false }}
-          expandable={{ expandedRowRender: (a) => <pre className="mgr-details">{JSON.stringify(a.details, null, 2)}</pre> }}
-          rowClassName={(a) => `alert-${a.status}`}
-          columns={[
-            { title: t('alerts.time'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
-            { title: t('alerts.type'), dataIndex: 'alert_type', render: (v: string) => t(`alerts.types.${v}`, { defaultValue: v }) },
-            { title: t('alerts.severity'), dataIndex: 'severity', render: (v: Severity) => <Tag color={SEVERITY_COLOR[v]}>{t(`alerts.${v}`)}</Tag> },
-            {
-              title: t('alerts.worker'), key: 'w',
-              // Wraps (name, then username) rather than pushing a phone-width card sideways.
-              render: (_, a) => <Button type="link" style={{ whiteSpace: 'normal', overflowWrap: 'anywhere', height: 'auto', paddingInline: 0, textAlign: 'start' }} onClick={() => set({ userId: a.user_id, page: undefined })}>{a.full_name} <Typography.Text type="secondary">{a.username}</Typography.Text></Button>,
-            },
-            {
-              title: t('alerts.status'), dataIndex: 'status',
-              render: (_: unknown, a: Alert) => (
-                <Space direction="vertical" size={2}>
-                  <Tag color={STATUS_COLOR[a.status]}>{t(`alerts.statuses.${a.status}`)}</Tag>
-                  {(['acknowledged', 'resolved'] as const).map((k) => {
-                    const step = a[k];
-                    if (!step) return null;
-                    return (
-                      <Typography.Text key={k} type="secondary" className="alert-step">
-                        {t(`alerts.by_${k}`, { name: step.by?.full_name ?? t('alerts.someone'), time: fmt(step.at) })}
-                        {step.note ? <>: <q>{step.note}</q></> : null}
-                      </Typography.Text>
-                    );
-                  })}
-                </Space>
-              ),
-            },
-            {
-              title: '', key: 'a',
-              render: (_: unknown, a: Alert) => (a.status === 'resolved' ? null : (
-                <Space size={0} wrap>
-                  {a.status === 'open' && <Button type="link" onClick={() => setActing({ alert: a, step: 'acknowledge' })}>{t('alerts.acknowledge')}</Button>}
-                  <Button type="link" onClick={() => setActing({ alert: a, step: 'resolve' })}>{t('alerts.resolve')}</Button>
-                </Space>
-              )),
-            },
-          ]}
-        />
-      )}
+      <QueryDataList
+        query={list}
+        empty={filtered ? t('state.noMatch') : t('alerts.noneOpen')}
+        rowKey="id"
+        aria-label={t('nav.alerts')}
+        dataSource={list.data?.alerts ?? []}
+        pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onChange: (p) => set({ page: p === 1 ? undefined : p }), showSizeChanger: false }}
+        expandable={{ expandedRowRender: (a) => <pre className="mgr-details">{JSON.stringify(a.details, null, 2)}</pre> }}
+        rowClassName={(a) => `alert-${a.status}`}
+        columns={[
+          { title: t('alerts.time'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
+          { title: t('alerts.type'), dataIndex: 'alert_type', render: (v: string) => t(`alerts.types.${v}`, { defaultValue: v }) },
+          { title: t('alerts.severity'), dataIndex: 'severity', render: (v: Severity) => <Tag color={SEVERITY_COLOR[v]}>{t(`alerts.${v}`)}</Tag> },
+          {
+            title: t('alerts.worker'), key: 'w',
+            // Wraps (name, then username) rather than pushing a phone-width card sideways.
+            render: (_, a) => <Button type="link" style={{ whiteSpace: 'normal', overflowWrap: 'anywhere', height: 'auto', paddingInline: 0, textAlign: 'start' }} onClick={() => set({ userId: a.user_id, page: undefined })}>{a.full_name} <Typography.Text type="secondary">{a.username}</Typography.Text></Button>,
+          },
+          {
+            title: t('alerts.status'), dataIndex: 'status',
+            render: (_: unknown, a: Alert) => (
+              <Space direction="vertical" size={2}>
+                <Tag color={STATUS_COLOR[a.status]}>{t(`alerts.statuses.${a.status}`)}</Tag>
+                {(['acknowledged', 'resolved'] as const).map((k) => {
+                  const step = a[k];
+                  if (!step) return null;
+                  return (
+                    <Typography.Text key={k} type="secondary" className="alert-step">
+                      {t(`alerts.by_${k}`, { name: step.by?.full_name ?? t('alerts.someone'), time: fmt(step.at) })}
+                      {step.note ? <>: <q>{step.note}</q></> : null}
+                    </Typography.Text>
+                  );
+                })}
+              </Space>
+            ),
+          },
+          {
+            title: '', key: 'a',
+            render: (_: unknown, a: Alert) => (a.status === 'resolved' ? null : (
+              <Space size={0} wrap>
+                {a.status === 'open' && <Button type="link" onClick={() => setActing({ alert: a, step: 'acknowledge' })}>{t('alerts.acknowledge')}</Button>}
+                <Button type="link" onClick={() => setActing({ alert: a, step: 'resolve' })}>{t('alerts.resolve')}</Button>
+              </Space>
+            )),
+          },
+        ]}
+      />
       {acting && <StepForm {...acting} onClose={() => setActing(null)} />}
     </Card>
   );
@@ -131,13 +128,14 @@ function StepForm({ alert, step, onClose }: { alert: Alert; step: Step; onClose:
   });
   const action = t(step === 'acknowledge' ? 'alerts.acknowledge' : 'alerts.resolve');
   return (
-    <FormModal form={form} title={`${action} — ${t(`alerts.types.${alert.alert_type}`, { defaultValue: alert.alert_type })}, ${alert.full_name}`} okText={action} pending={isPending} onClose={onClose}>
-      <Typography.Paragraph type="secondary">{t(step === 'acknowledge' ? 'alerts.acknowledgeHelp' : 'alerts.resolveHelp')}</Typography.Paragraph>
-      <Form<StepBody> form={form} layout="vertical" name="alert-step" onFinish={submit}>
-        <Form.Item name="note" label={t('alerts.note')} rules={[{ max: 1000 }]}>
-          <Input.TextArea rows={3} maxLength={1000} showCount />
-        </Form.Item>
-      </Form>
+    <FormModal form={form} title={`${action} — ${t(`alerts.types.${alert.alert_type}`, { defaultValue: alert.alert_type })}, ${alert.full_name}`} okText={action} pending={isPending} onClose={onClose}
+      name="alert-step"
+      onFinish={submit}
+      intro={<Typography.Paragraph type="secondary">{t(step === 'acknowledge' ? 'alerts.acknowledgeHelp' : 'alerts.resolveHelp')}</Typography.Paragraph>}
+    >
+      <Form.Item name="note" label={t('alerts.note')} rules={[{ max: 1000 }]}>
+        <Input.TextArea rows={3} maxLength={1000} showCount />
+      </Form.Item>
     </FormModal>
   );
 }

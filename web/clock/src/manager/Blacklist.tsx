@@ -1,29 +1,27 @@
 // The app blacklist: package identifiers of mock-location apps that the worker app refuses to
 // run alongside; add (validated as the server does) and remove.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Empty, Form, Input, Popconfirm, Space, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Form, Input, Popconfirm, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, call, type Body } from '../api/client.ts';
-import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
 import { useSave } from '../../../shared/antd/useSave.ts';
-import { DataList } from '../../../shared/antd/DataList.tsx';
+import { useChange } from '../../../shared/antd/useChange.ts';
+import { QueryDataList } from '../../../shared/antd/DataList.tsx';
 
 const PACKAGE_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$/;
 
 export default function Blacklist() {
   const { t } = useTranslation('manager');
-  const run = useAction();
-  const client = useQueryClient();
+  const { change } = useChange(['blacklist']);
   const [form] = Form.useForm<Body<'/api/managers/security/app-blacklist', 'post'>>();
   const list = useQuery({ queryKey: ['blacklist'], queryFn: () => call(api.GET('/api/security/app-blacklist')) });
-  const refresh = () => void client.invalidateQueries({ queryKey: ['blacklist'] });
   const add = useSave(form, {
     save: (v) => call(api.POST('/api/managers/security/app-blacklist', { body: { packageId: v.packageId.trim() } })),
     invalidates: [['blacklist']],
     onSaved: () => form.resetFields(),
   });
   const remove = (packageId: string) =>
-    void run(() => call(api.DELETE('/api/managers/security/app-blacklist/{packageId}', { params: { path: { packageId } } })), t('state.deleted')).then(refresh);
+    void change(() => call(api.DELETE('/api/managers/security/app-blacklist/{packageId}', { params: { path: { packageId } } })), t('state.deleted'));
   return (
     <Card title={t('blacklist.title')}>
       <Form form={form} layout="inline" name="blacklist" onFinish={add.submit} className="mgr-filters">
@@ -32,29 +30,27 @@ export default function Blacklist() {
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={add.isPending}>{t('blacklist.add')}</Button>
       </Form>
-      {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <DataList
-          rowKey="packageId"
-          aria-label={t('nav.blacklist')}
-          loading={list.isPending}
-          dataSource={(list.data ?? []).map((packageId) => ({ packageId }))}
-          pagination={{ pageSize: 50, hideOnSinglePage: true }}
-          locale={{ emptyText: <Empty description={t('blacklist.none')} /> }}
-          columns={[
-            { title: t('blacklist.packageId'), key: 'p', render: (_, { packageId: p }) => <Typography.Text code>{p}</Typography.Text> },
-            {
-              title: '', key: 'a', width: 120,
-              render: (_, { packageId: p }) => (
-                <Space>
-                  <Popconfirm title={t('blacklist.removeConfirm')} onConfirm={() => remove(p)} okText={t('action.delete')} cancelText={t('action.cancel')}>
-                    <Button type="link" danger aria-label={`${t('action.delete')} ${p}`}>{t('action.delete')}</Button>
-                  </Popconfirm>
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+      <QueryDataList
+        query={list}
+        empty={t('blacklist.none')}
+        rowKey="packageId"
+        aria-label={t('nav.blacklist')}
+        dataSource={(list.data ?? []).map((packageId) => ({ packageId }))}
+        pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        columns={[
+          { title: t('blacklist.packageId'), key: 'p', render: (_, { packageId: p }) => <Typography.Text code>{p}</Typography.Text> },
+          {
+            title: '', key: 'a', width: 120,
+            render: (_, { packageId: p }) => (
+              <Space>
+                <Popconfirm title={t('blacklist.removeConfirm')} onConfirm={() => remove(p)} okText={t('action.delete')} cancelText={t('action.cancel')}>
+                  <Button type="link" danger aria-label={`${t('action.delete')} ${p}`}>{t('action.delete')}</Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
     </Card>
   );
 }

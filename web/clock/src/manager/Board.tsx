@@ -3,16 +3,16 @@
 // the sites' fences; drawn on a plain grid when no map tiles are configured); and the late
 // (offline) punches awaiting review, which the manager marks reviewed. The filters live in the URL.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Empty, Input, Select, Space, Statistic, Tag, Typography } from 'antd';
+import { Button, Card, Input, Select, Space, Statistic, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
-import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
-import { DataList } from '../../../shared/antd/DataList.tsx';
+import { useAction } from '../../../shared/antd/feedback.tsx';
 import { fmt, useConsoleSettings, useSites, useUrlFilters } from './common.tsx';
 import { FenceMap, type Fence, type Marker } from './FenceMap.tsx';
+import { QueryDataList } from '../../../shared/antd/DataList.tsx';
 
 const POLL_MS = 5_000;
 
@@ -88,54 +88,50 @@ export default function Board() {
             </Space>
           </>
         )}
-        {board.isError && !board.data ? <QueryError error={board.error} onRetry={() => void board.refetch()} /> : (
-          <DataList
-            rowKey="userId"
-            aria-label={t('board.title')}
-            loading={board.isPending}
-            dataSource={rows}
-            pagination={{ pageSize: 50, hideOnSinglePage: true }}
-            locale={{ emptyText: <Empty description={t('board.none')} /> }}
-            columns={[
-              { title: t('board.worker'), key: 'w', render: (_, r) => <span><strong>{r.full_name}</strong> <Typography.Text type="secondary">{r.username}</Typography.Text></span> },
-              { title: t('board.since'), dataIndex: 'since', render: (v: string | null) => fmt(v) },
-              { title: t('board.site'), key: 'site', render: (_, r) => (r.site ? <span>{r.site.name}{r.qrCodeName ? <Typography.Text type="secondary"> · {r.qrCodeName}</Typography.Text> : null}</span> : '—') },
-              {
-                title: t('board.position'), key: 'pos',
-                render: (_, r) => (r.lastPosition
-                  ? <span>{r.lastPosition.latitude.toFixed(5)}, {r.lastPosition.longitude.toFixed(5)}<br /><Typography.Text type="secondary">{fmt(r.lastPosition.timestamp)}</Typography.Text></span>
-                  : t('board.unknown')),
-              },
-              {
-                title: t('board.fence'), dataIndex: 'withinGeofence',
-                render: (v: boolean | null) => (v === null ? <Tag>{t('board.unknown')}</Tag> : v ? <Tag color="green">{t('board.inside')}</Tag> : <Tag color="red">{t('board.outsideTag')}</Tag>),
-              },
-              { title: t('board.tracking'), dataIndex: 'isTracking', render: (v: boolean) => (v ? <Tag color="green">{t('board.on')}</Tag> : <Tag color="orange">{t('board.off')}</Tag>) },
-            ]}
-          />
-        )}
+        <QueryDataList
+          query={board}
+          empty={t('board.none')}
+          rowKey="userId"
+          aria-label={t('board.title')}
+          dataSource={rows}
+          pagination={{ pageSize: 50, hideOnSinglePage: true }}
+          columns={[
+            { title: t('board.worker'), key: 'w', render: (_, r) => <span><strong>{r.full_name}</strong> <Typography.Text type="secondary">{r.username}</Typography.Text></span> },
+            { title: t('board.since'), dataIndex: 'since', render: (v: string | null) => fmt(v) },
+            { title: t('board.site'), key: 'site', render: (_, r) => (r.site ? <span>{r.site.name}{r.qrCodeName ? <Typography.Text type="secondary"> · {r.qrCodeName}</Typography.Text> : null}</span> : '—') },
+            {
+              title: t('board.position'), key: 'pos',
+              render: (_, r) => (r.lastPosition
+                ? <span>{r.lastPosition.latitude.toFixed(5)}, {r.lastPosition.longitude.toFixed(5)}<br /><Typography.Text type="secondary">{fmt(r.lastPosition.timestamp)}</Typography.Text></span>
+                : t('board.unknown')),
+            },
+            {
+              title: t('board.fence'), dataIndex: 'withinGeofence',
+              render: (v: boolean | null) => (v === null ? <Tag>{t('board.unknown')}</Tag> : v ? <Tag color="green">{t('board.inside')}</Tag> : <Tag color="red">{t('board.outsideTag')}</Tag>),
+            },
+            { title: t('board.tracking'), dataIndex: 'isTracking', render: (v: boolean) => (v ? <Tag color="green">{t('board.on')}</Tag> : <Tag color="orange">{t('board.off')}</Tag>) },
+          ]}
+        />
       </Card>
       <Card title={t('board.late')} extra={<Button onClick={() => void late.refetch()}>{t('action.refresh')}</Button>}>
-        {late.isError && !late.data ? <QueryError error={late.error} onRetry={() => void late.refetch()} /> : (
-          <DataList
-            rowKey="id"
-            aria-label={t('board.late')}
-            loading={late.isPending}
-            dataSource={late.data?.punches ?? []}
-            pagination={false}
-            locale={{ emptyText: <Empty description={t('board.lateNone')} /> }}
-            columns={[
-              { title: t('board.worker'), key: 'w', render: (_, p) => <span><strong>{p.full_name}</strong> <Typography.Text type="secondary">{p.username}</Typography.Text></span> },
-              { title: t('board.event'), dataIndex: 'event_type', render: (v: string) => t(`board.${v}`) },
-              { title: t('board.captured'), dataIndex: 'timestamp', render: (v: string) => fmt(v) },
-              { title: t('board.received'), dataIndex: 'receivedAt', render: (v: string) => fmt(v) },
-              { title: t('board.delay'), dataIndex: 'delaySeconds', render: (v: number) => t('board.minutes', { n: Math.round(v / 60) }) },
-              { title: 'QR', dataIndex: 'qrCodeUsedName' },
-              { title: '', dataIndex: 'implausibleGap', render: (v: boolean) => (v ? <Tag color="red">{t('board.gap')}</Tag> : null) },
-              { title: '', key: 'a', render: (_, p) => <Button type="primary" onClick={() => review(p.id)}>{t('board.review')}</Button> },
-            ]}
-          />
-        )}
+        <QueryDataList
+          query={late}
+          empty={t('board.lateNone')}
+          rowKey="id"
+          aria-label={t('board.late')}
+          dataSource={late.data?.punches ?? []}
+          pagination={false}
+          columns={[
+            { title: t('board.worker'), key: 'w', render: (_, p) => <span><strong>{p.full_name}</strong> <Typography.Text type="secondary">{p.username}</Typography.Text></span> },
+            { title: t('board.event'), dataIndex: 'event_type', render: (v: string) => t(`board.${v}`) },
+            { title: t('board.captured'), dataIndex: 'timestamp', render: (v: string) => fmt(v) },
+            { title: t('board.received'), dataIndex: 'receivedAt', render: (v: string) => fmt(v) },
+            { title: t('board.delay'), dataIndex: 'delaySeconds', render: (v: number) => t('board.minutes', { n: Math.round(v / 60) }) },
+            { title: 'QR', dataIndex: 'qrCodeUsedName' },
+            { title: '', dataIndex: 'implausibleGap', render: (v: boolean) => (v ? <Tag color="red">{t('board.gap')}</Tag> : null) },
+            { title: '', key: 'a', render: (_, p) => <Button type="primary" onClick={() => review(p.id)}>{t('board.review')}</Button> },
+          ]}
+        />
       </Card>
     </Space>
   );

@@ -3,15 +3,16 @@
 // history names them.
 import { PlusOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Form, Input, Modal, Select, Space, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, call, type Body } from '../api/client.ts';
-import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
+import { useAction } from '../../../shared/antd/feedback.tsx';
+import { FormModal } from '../../../shared/antd/FormModal.tsx';
 import { useSave } from '../../../shared/antd/useSave.ts';
-import { DataList } from '../../../shared/antd/DataList.tsx';
 import { fmt, useSites, useUrlFilters } from './common.tsx';
+import { QueryDataList } from '../../../shared/antd/DataList.tsx';
 
 type Qr = { id: string; name: string; is_active: boolean; created_at: string; siteId: number; siteName: string; usable: boolean; unusable_reason: 'INACTIVE' | 'GEOFENCE_NOT_CONFIGURED' | null };
 
@@ -44,45 +45,43 @@ export default function QrCodes() {
           options={[{ value: '', label: t('qr.anyState') }, { value: 'true', label: t('qr.active') }, { value: 'false', label: t('qr.inactive') }]} />
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t('qr.create')}</Button>
       </Space>
-      {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <DataList
-          rowKey="id"
-          aria-label={t('nav.qr')}
-          loading={list.isPending}
-          dataSource={list.data ?? []}
-          pagination={{ pageSize: 50, hideOnSinglePage: true }}
-          locale={{ emptyText: <Empty description={siteId || active !== undefined ? t('state.noMatch') : t('state.empty')} /> }}
-          columns={[
-            { title: t('qr.name'), dataIndex: 'name' },
-            { title: t('qr.site'), dataIndex: 'siteName' },
-            { title: t('qr.value'), dataIndex: 'id', render: (v: string) => <Typography.Text code copyable>{v}</Typography.Text> },
-            { title: t('qr.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
-            {
-              title: t('qr.active'), dataIndex: 'is_active',
-              render: (v: boolean, q) => <Switch checked={v} aria-label={`${v ? t('qr.deactivate') : t('qr.activate')} ${q.name}`} checkedChildren={t('qr.active')} unCheckedChildren={t('qr.inactive')} onChange={(on) => toggle(q, on)} />,
-            },
-            {
-              // The server decides whether workers can clock with the code now, and why not.
-              title: t('qr.usable'), dataIndex: 'usable',
-              render: (v: boolean, q) => v ? <Tag color="green">{t('qr.usableYes')}</Tag> : (
-                <Space direction="vertical" size={0} data-testid={`unusable-${q.id}`}>
-                  <Tag color="red">{t('qr.usableNo')}</Tag>
-                  {q.unusable_reason && <Typography.Text type="secondary">{t(`qr.reason.${q.unusable_reason}`)}</Typography.Text>}
-                </Space>
-              ),
-            },
-            {
-              title: '', key: 'a',
-              render: (_, q) => (
-                <Space size={0}>
-                  <Button type="link" onClick={() => setMoving(q)}>{t('qr.move')}</Button>
-                  <Link to={`/manager/qr/${q.id}/print`} target="_blank"><Button type="link" icon={<PrinterOutlined />}>{t('qr.printSheet')}</Button></Link>
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+      <QueryDataList
+        query={list}
+        empty={siteId || active !== undefined ? t('state.noMatch') : t('state.empty')}
+        rowKey="id"
+        aria-label={t('nav.qr')}
+        dataSource={list.data ?? []}
+        pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        columns={[
+          { title: t('qr.name'), dataIndex: 'name' },
+          { title: t('qr.site'), dataIndex: 'siteName' },
+          { title: t('qr.value'), dataIndex: 'id', render: (v: string) => <Typography.Text code copyable>{v}</Typography.Text> },
+          { title: t('qr.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
+          {
+            title: t('qr.active'), dataIndex: 'is_active',
+            render: (v: boolean, q) => <Switch checked={v} aria-label={`${v ? t('qr.deactivate') : t('qr.activate')} ${q.name}`} checkedChildren={t('qr.active')} unCheckedChildren={t('qr.inactive')} onChange={(on) => toggle(q, on)} />,
+          },
+          {
+            // The server decides whether workers can clock with the code now, and why not.
+            title: t('qr.usable'), dataIndex: 'usable',
+            render: (v: boolean, q) => v ? <Tag color="green">{t('qr.usableYes')}</Tag> : (
+              <Space direction="vertical" size={0} data-testid={`unusable-${q.id}`}>
+                <Tag color="red">{t('qr.usableNo')}</Tag>
+                {q.unusable_reason && <Typography.Text type="secondary">{t(`qr.reason.${q.unusable_reason}`)}</Typography.Text>}
+              </Space>
+            ),
+          },
+          {
+            title: '', key: 'a',
+            render: (_, q) => (
+              <Space size={0}>
+                <Button type="link" onClick={() => setMoving(q)}>{t('qr.move')}</Button>
+                <Link to={`/manager/qr/${q.id}/print`} target="_blank"><Button type="link" icon={<PrinterOutlined />}>{t('qr.printSheet')}</Button></Link>
+              </Space>
+            ),
+          },
+        ]}
+      />
       {creating && <CreateQr siteOptions={fencedOptions} unfenced={unfenced} siteId={fencedOptions.some((o) => o.value === siteId) ? siteId : undefined} onClose={(saved) => { setCreating(false); if (saved) refresh(); }} />}
       {moving && <MoveQr qr={moving} siteOptions={fencedOptions.some((o) => o.value === moving.siteId) ? fencedOptions : [{ value: moving.siteId, label: moving.siteName }, ...fencedOptions]} unfenced={unfenced} onClose={(saved) => { setMoving(null); if (saved) refresh(); }} />}
     </Card>
@@ -108,19 +107,21 @@ function CreateQr({ siteOptions, unfenced, siteId, onClose }: { siteOptions: { v
     onSaved: () => onClose(true),
   });
   return (
-    <Modal open title={t('qr.create')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}
-      okButtonProps={{ disabled: siteOptions.length === 0 }} confirmLoading={isPending}>
-      <UnfencedNote unfenced={unfenced} />
-      {siteOptions.length === 0 && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={t('qr.noFencedSite')} />}
-      <Form form={form} layout="vertical" name="qr" onFinish={submit} initialValues={{ siteId: siteId ?? siteOptions[0]?.value }}>
-        <Form.Item name="name" label={t('qr.name')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
-          <Input />
-        </Form.Item>
-        <Form.Item name="siteId" label={t('qr.site')} rules={[{ required: true, message: t('workers.required') }]}>
-          <Select options={siteOptions} />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <FormModal form={form} name="qr" title={t('qr.create')} okDisabled={siteOptions.length === 0} pending={isPending} onClose={() => onClose(false)}
+      onFinish={submit}
+      initialValues={{ siteId: siteId ?? siteOptions[0]?.value }}
+      intro={<>
+        <UnfencedNote unfenced={unfenced} />
+        {siteOptions.length === 0 && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={t('qr.noFencedSite')} />}
+      </>}
+    >
+      <Form.Item name="name" label={t('qr.name')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
+        <Input />
+      </Form.Item>
+      <Form.Item name="siteId" label={t('qr.site')} rules={[{ required: true, message: t('workers.required') }]}>
+        <Select options={siteOptions} />
+      </Form.Item>
+    </FormModal>
   );
 }
 
@@ -132,13 +133,14 @@ function MoveQr({ qr, siteOptions, unfenced, onClose }: { qr: Qr; siteOptions: {
     onSaved: () => onClose(true),
   });
   return (
-    <Modal open title={`${t('qr.move')} — ${qr.name}`} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={isPending}>
-      <UnfencedNote unfenced={unfenced.filter((n) => n !== qr.siteName)} />
-      <Form form={form} layout="vertical" name="qr-move" onFinish={submit} initialValues={{ siteId: qr.siteId }}>
-        <Form.Item name="siteId" label={t('qr.site')} rules={[{ required: true, message: t('workers.required') }]}>
-          <Select options={siteOptions} />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <FormModal form={form} name="qr-move" title={`${t('qr.move')} — ${qr.name}`} pending={isPending} onClose={() => onClose(false)}
+      onFinish={submit}
+      initialValues={{ siteId: qr.siteId }}
+      intro={<UnfencedNote unfenced={unfenced.filter((n) => n !== qr.siteName)} />}
+    >
+      <Form.Item name="siteId" label={t('qr.site')} rules={[{ required: true, message: t('workers.required') }]}>
+        <Select options={siteOptions} />
+      </Form.Item>
+    </FormModal>
   );
 }

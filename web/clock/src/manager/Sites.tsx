@@ -2,17 +2,17 @@
 // polygon (vertices), typed as coordinates or placed by clicking the map, validated as the
 // server validates (ranges, at least 3 vertices) with the server's refusals next to the fields.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Form, Input, InputNumber, Modal, Popconfirm, Radio, Select, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, InputNumber, Popconfirm, Radio, Select, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { useSave } from '../../../shared/antd/useSave.ts';
-import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
-import { DataList } from '../../../shared/antd/DataList.tsx';
+import { FormModal } from '../../../shared/antd/FormModal.tsx';
 import { useConsoleSettings, useSites, useUrlFilters, type Tr } from './common.tsx';
 import { FenceMap, type Fence, type Point } from './FenceMap.tsx';
+import { useChange } from '../../../shared/antd/useChange.ts';
+import { QueryDataList } from '../../../shared/antd/DataList.tsx';
 
 /** The IANA zones the browser knows (a site's zone in another spelling is shown as stored). */
 const TIME_ZONES = [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone')])].map((z) => ({ value: z, label: z }));
@@ -36,8 +36,7 @@ export function fenceSummary(fence: Site['fence'], t: Tr): string {
 export default function Sites() {
   const { t } = useTranslation('manager');
   const sites = useSites();
-  const run = useAction();
-  const client = useQueryClient();
+  const { change, refresh } = useChange(['sites']);
   const { filters, set } = useUrlFilters();
   const [editingState, setEditing] = useState<Site | 'new' | null>(null);
   // `?edit=<id>`: the editor of that site open (where the first sign-in's banner leads).
@@ -48,9 +47,8 @@ export default function Sites() {
     if (filters.edit) set({ edit: undefined });
     if (saved) refresh();
   };
-  const refresh = () => void client.invalidateQueries({ queryKey: ['sites'] });
   const unfenced = (sites.data ?? []).filter((s) => !s.fence);
-  const remove = (s: Site) => void run(() => call(api.DELETE('/api/managers/sites/{id}', { params: { path: { id: s.id } } })), t('state.deleted')).then(refresh);
+  const remove = (s: Site) => void change(() => call(api.DELETE('/api/managers/sites/{id}', { params: { path: { id: s.id } } })), t('state.deleted'));
   return (
     <Card>
       <Space className="mgr-filters">
@@ -61,35 +59,33 @@ export default function Sites() {
           message={t('sites.unfencedTitle', { count: unfenced.length, names: unfenced.map((s) => s.name).join(t('sites.listSeparator')) })}
           description={t('sites.unfencedWhy')} />
       )}
-      {sites.isError ? <QueryError error={sites.error} onRetry={() => void sites.refetch()} /> : (
-        <DataList
-          rowKey="id"
-          aria-label={t('nav.sites')}
-          loading={sites.isPending}
-          dataSource={sites.data ?? []}
-          pagination={{ pageSize: 50, hideOnSinglePage: true }}
-          locale={{ emptyText: <Empty description={t('state.empty')} /> }}
-          columns={[
-            { title: t('sites.name'), dataIndex: 'name', render: (v: string, s) => <span>{v} {s.is_default && <Tag>{t('sites.default')}</Tag>}</span> },
-            { title: t('sites.fence'), dataIndex: 'fence', render: (f: Site['fence']) => (f ? fenceSummary(f, t) : <Typography.Text type="danger">{t('sites.noFence')}</Typography.Text>) },
-            { title: t('sites.timezone'), dataIndex: 'timezone' },
-            { title: t('sites.qrCount'), dataIndex: 'qr_code_count' },
-            {
-              title: '', key: 'a',
-              render: (_, s) => (
-                <Space size={0}>
-                  <Button type="link" onClick={() => setEditing(s)}>{t('action.edit')}</Button>
-                  {!s.is_default && (
-                    <Popconfirm title={t('action.confirmDelete')} onConfirm={() => remove(s)} okText={t('action.delete')} cancelText={t('action.cancel')}>
-                      <Button type="link" danger>{t('action.delete')}</Button>
-                    </Popconfirm>
-                  )}
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+      <QueryDataList
+        query={sites}
+        empty={t('state.empty')}
+        rowKey="id"
+        aria-label={t('nav.sites')}
+        dataSource={sites.data ?? []}
+        pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        columns={[
+          { title: t('sites.name'), dataIndex: 'name', render: (v: string, s) => <span>{v} {s.is_default && <Tag>{t('sites.default')}</Tag>}</span> },
+          { title: t('sites.fence'), dataIndex: 'fence', render: (f: Site['fence']) => (f ? fenceSummary(f, t) : <Typography.Text type="danger">{t('sites.noFence')}</Typography.Text>) },
+          { title: t('sites.timezone'), dataIndex: 'timezone' },
+          { title: t('sites.qrCount'), dataIndex: 'qr_code_count' },
+          {
+            title: '', key: 'a',
+            render: (_, s) => (
+              <Space size={0}>
+                <Button type="link" onClick={() => setEditing(s)}>{t('action.edit')}</Button>
+                {!s.is_default && (
+                  <Popconfirm title={t('action.confirmDelete')} onConfirm={() => remove(s)} okText={t('action.delete')} cancelText={t('action.cancel')}>
+                    <Button type="link" danger>{t('action.delete')}</Button>
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
       {editing && <SiteEditor site={editing === 'new' ? null : editing} onClose={close} />}
     </Card>
   );
@@ -136,58 +132,10 @@ function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boo
   });
 
   return (
-    <Modal open width={1000} title={site ? t('sites.edit') : t('sites.create')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={isPending} destroyOnHidden>
-      <div className="fence-editor">
-        <Form form={form} layout="vertical" name="site" initialValues={initial} onFinish={submit}>
-          <Form.Item name="name" label={t('sites.name')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
-            <Input />
-          </Form.Item>
-          <Form.Item name="timezone" label={t('sites.timezone')} extra={t('sites.timezoneHelp')} rules={[{ required: true, message: t('workers.required') }]}>
-            <Select showSearch options={TIME_ZONES} />
-          </Form.Item>
-          <Form.Item name="type" label={t('sites.fence')}>
-            <Radio.Group optionType="button" options={[{ value: 'circle', label: t('sites.circle') }, { value: 'polygon', label: t('sites.polygon') }, { value: 'none', label: t('sites.none') }]} />
-          </Form.Item>
-          {values?.type === 'circle' && (
-            <>
-              <Space>
-                <Form.Item name={['center', 'latitude']} label={t('sites.centerLat')} rules={[{ required: true, message: t('workers.required') }, lat]}>
-                  <InputNumber step={0.0001} style={{ width: 150 }} />
-                </Form.Item>
-                <Form.Item name={['center', 'longitude']} label={t('sites.centerLng')} rules={[{ required: true, message: t('workers.required') }, lng]}>
-                  <InputNumber step={0.0001} style={{ width: 150 }} />
-                </Form.Item>
-              </Space>
-              <Form.Item name="radiusMetres" label={t('sites.radius')} rules={[{ required: true, message: t('workers.required') }, { type: 'number', min: 1, max: 100_000, message: t('sites.radiusRule') }]}>
-                <InputNumber style={{ width: 150 }} />
-              </Form.Item>
-            </>
-          )}
-          {values?.type === 'polygon' && (
-            <Form.List name="points" rules={[{ validator: async (_, pts: unknown[] | undefined) => { if (!pts || pts.length < 3) throw new Error(t('sites.polygonRule')); } }]}>
-              {(fields, { add, remove }, { errors }) => (
-                <>
-                  <Typography.Text strong>{t('sites.vertices')}</Typography.Text>
-                  {fields.map((field, i) => (
-                    <Space key={field.key} align="baseline">
-                      <Typography.Text type="secondary">{i + 1}</Typography.Text>
-                      <Form.Item name={[field.name, 'latitude']} rules={[{ required: true, message: t('workers.required') }, lat]}>
-                        <InputNumber aria-label={`${t('sites.lat')} ${i + 1}`} placeholder={t('sites.lat')} step={0.0001} style={{ width: 130 }} />
-                      </Form.Item>
-                      <Form.Item name={[field.name, 'longitude']} rules={[{ required: true, message: t('workers.required') }, lng]}>
-                        <InputNumber aria-label={`${t('sites.lng')} ${i + 1}`} placeholder={t('sites.lng')} step={0.0001} style={{ width: 130 }} />
-                      </Form.Item>
-                      <Button type="text" icon={<DeleteOutlined />} aria-label={t('action.delete')} onClick={() => remove(field.name)} />
-                    </Space>
-                  ))}
-                  <Form.ErrorList errors={errors} />
-                  <Button icon={<PlusOutlined />} onClick={() => add()}>{t('sites.addVertex')}</Button>
-                </>
-              )}
-            </Form.List>
-          )}
-          {values?.type === 'none' && <Alert type="warning" showIcon message={t('sites.noFence')} />}
-        </Form>
+    <FormModal form={form} name="site" width={1000} title={site ? t('sites.edit') : t('sites.create')} pending={isPending} onClose={() => onClose(false)}
+      initialValues={initial}
+      onFinish={submit}
+      aside={{ className: 'fence-editor', node: (
         <div>
           <FenceMap
             fence={values ? fenceOf(values) : null}
@@ -200,7 +148,56 @@ function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boo
             {t('sites.mapHelp')} {settings.data && !settings.data.mapTileUrl && t('sites.noTiles')}
           </Typography.Paragraph>
         </div>
-      </div>
-    </Modal>
+      ) }}
+    >
+      <Form.Item name="name" label={t('sites.name')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
+        <Input />
+      </Form.Item>
+      <Form.Item name="timezone" label={t('sites.timezone')} extra={t('sites.timezoneHelp')} rules={[{ required: true, message: t('workers.required') }]}>
+        <Select showSearch options={TIME_ZONES} />
+      </Form.Item>
+      <Form.Item name="type" label={t('sites.fence')}>
+        <Radio.Group optionType="button" options={[{ value: 'circle', label: t('sites.circle') }, { value: 'polygon', label: t('sites.polygon') }, { value: 'none', label: t('sites.none') }]} />
+      </Form.Item>
+      {values?.type === 'circle' && (
+        <>
+          <Space>
+            <Form.Item name={['center', 'latitude']} label={t('sites.centerLat')} rules={[{ required: true, message: t('workers.required') }, lat]}>
+              <InputNumber step={0.0001} style={{ width: 150 }} />
+            </Form.Item>
+            <Form.Item name={['center', 'longitude']} label={t('sites.centerLng')} rules={[{ required: true, message: t('workers.required') }, lng]}>
+              <InputNumber step={0.0001} style={{ width: 150 }} />
+            </Form.Item>
+          </Space>
+          <Form.Item name="radiusMetres" label={t('sites.radius')} rules={[{ required: true, message: t('workers.required') }, { type: 'number', min: 1, max: 100_000, message: t('sites.radiusRule') }]}>
+            <InputNumber style={{ width: 150 }} />
+          </Form.Item>
+        </>
+      )}
+      {values?.type === 'polygon' && (
+        <Form.List name="points" rules={[{ validator: async (_, pts: unknown[] | undefined) => { if (!pts || pts.length < 3) throw new Error(t('sites.polygonRule')); } }]}>
+          {(fields, { add, remove }, { errors }) => (
+            <>
+              <Typography.Text strong>{t('sites.vertices')}</Typography.Text>
+              {fields.map((field, i) => (
+                <Space key={field.key} align="baseline">
+                  <Typography.Text type="secondary">{i + 1}</Typography.Text>
+                  <Form.Item name={[field.name, 'latitude']} rules={[{ required: true, message: t('workers.required') }, lat]}>
+                    <InputNumber aria-label={`${t('sites.lat')} ${i + 1}`} placeholder={t('sites.lat')} step={0.0001} style={{ width: 130 }} />
+                  </Form.Item>
+                  <Form.Item name={[field.name, 'longitude']} rules={[{ required: true, message: t('workers.required') }, lng]}>
+                    <InputNumber aria-label={`${t('sites.lng')} ${i + 1}`} placeholder={t('sites.lng')} step={0.0001} style={{ width: 130 }} />
+                  </Form.Item>
+                  <Button type="text" icon={<DeleteOutlined />} aria-label={t('action.delete')} onClick={() => remove(field.name)} />
+                </Space>
+              ))}
+              <Form.ErrorList errors={errors} />
+              <Button icon={<PlusOutlined />} onClick={() => add()}>{t('sites.addVertex')}</Button>
+            </>
+          )}
+        </Form.List>
+      )}
+      {values?.type === 'none' && <Alert type="warning" showIcon message={t('sites.noFence')} />}
+    </FormModal>
   );
 }

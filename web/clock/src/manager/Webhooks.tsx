@@ -1,15 +1,16 @@
 // Webhooks: endpoints (create, edit, activate, delete), the signing secret shown only when it
 // is created or rotated, and each endpoint's deliveries with a re-send.
 import { PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Switch, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Checkbox, Drawer, Form, Input, Modal, Popconfirm, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call, type Body } from '../api/client.ts';
-import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
+import { FormModal } from '../../../shared/antd/FormModal.tsx';
 import { useSave } from '../../../shared/antd/useSave.ts';
-import { DataList, useNarrow } from '../../../shared/antd/DataList.tsx';
+import { QueryDataList, useNarrow } from '../../../shared/antd/DataList.tsx';
 import { fmt } from './common.tsx';
+import { useChange } from '../../../shared/antd/useChange.ts';
 
 const EVENTS = ['worker.clock_in', 'worker.clock_out', 'security.violation'] as const;
 type Hook = { id: number; url: string; events: string[]; description: string; is_active: boolean; created_at: string };
@@ -17,55 +18,51 @@ const STATUS_COLOR = { pending: 'default', processing: 'blue', delivered: 'green
 
 export default function Webhooks() {
   const { t } = useTranslation('manager');
-  const run = useAction();
-  const client = useQueryClient();
+  const { change, refresh } = useChange(['webhooks']);
   const [editing, setEditing] = useState<Hook | 'new' | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [viewing, setViewing] = useState<Hook | null>(null);
   const list = useQuery({ queryKey: ['webhooks'], queryFn: () => call(api.GET('/api/managers/webhooks')) });
-  const refresh = () => void client.invalidateQueries({ queryKey: ['webhooks'] });
   const toggle = (h: Hook, is_active: boolean) =>
-    void run(() => call(api.PATCH('/api/managers/webhooks/{id}', { params: { path: { id: h.id } }, body: { is_active } })), t('state.saved')).then(refresh);
-  const remove = (h: Hook) => void run(() => call(api.DELETE('/api/managers/webhooks/{id}', { params: { path: { id: h.id } } })), t('state.deleted')).then(refresh);
+    void change(() => call(api.PATCH('/api/managers/webhooks/{id}', { params: { path: { id: h.id } }, body: { is_active } })), t('state.saved'));
+  const remove = (h: Hook) => void change(() => call(api.DELETE('/api/managers/webhooks/{id}', { params: { path: { id: h.id } } })), t('state.deleted'));
   const rotate = async (h: Hook) => {
     let s = '';
-    if (await run(async () => { s = (await call(api.POST('/api/managers/webhooks/{id}/rotate-secret', { params: { path: { id: h.id } } }))).secret; }, t('state.saved'))) setSecret(s);
+    if (await change(async () => { s = (await call(api.POST('/api/managers/webhooks/{id}/rotate-secret', { params: { path: { id: h.id } } }))).secret; }, t('state.saved'))) setSecret(s);
   };
   return (
     <Card>
       <Space className="mgr-filters">
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('webhooks.create')}</Button>
       </Space>
-      {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <DataList
-          rowKey="id"
-          aria-label={t('nav.webhooks')}
-          loading={list.isPending}
-          dataSource={list.data ?? []}
-          pagination={false}
-          locale={{ emptyText: <Empty description={t('webhooks.none')} /> }}
-          columns={[
-            { title: t('webhooks.url'), dataIndex: 'url', render: (v: string, h) => <span><Typography.Text code>{v}</Typography.Text>{h.description && <><br /><Typography.Text type="secondary">{h.description}</Typography.Text></>}</span> },
-            { title: t('webhooks.events'), dataIndex: 'events', render: (v: string[]) => v.map((e) => <Tag key={e}>{e}</Tag>) },
-            { title: t('webhooks.active'), dataIndex: 'is_active', render: (v: boolean, h) => <Switch checked={v} aria-label={`${t('webhooks.active')} ${h.url}`} onChange={(on) => toggle(h, on)} /> },
-            {
-              title: '', key: 'a',
-              render: (_, h) => (
-                <Space size={0} wrap>
-                  <Button type="link" onClick={() => setViewing(h)}>{t('webhooks.deliveries')}</Button>
-                  <Button type="link" onClick={() => setEditing(h)}>{t('action.edit')}</Button>
-                  <Popconfirm title={t('webhooks.rotateConfirm')} onConfirm={() => void rotate(h)} okText={t('webhooks.rotate')} cancelText={t('action.cancel')}>
-                    <Button type="link">{t('webhooks.rotate')}</Button>
-                  </Popconfirm>
-                  <Popconfirm title={t('action.confirmDelete')} onConfirm={() => remove(h)} okText={t('action.delete')} cancelText={t('action.cancel')}>
-                    <Button type="link" danger>{t('action.delete')}</Button>
-                  </Popconfirm>
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+      <QueryDataList
+        query={list}
+        empty={t('webhooks.none')}
+        rowKey="id"
+        aria-label={t('nav.webhooks')}
+        dataSource={list.data ?? []}
+        pagination={false}
+        columns={[
+          { title: t('webhooks.url'), dataIndex: 'url', render: (v: string, h) => <span><Typography.Text code>{v}</Typography.Text>{h.description && <><br /><Typography.Text type="secondary">{h.description}</Typography.Text></>}</span> },
+          { title: t('webhooks.events'), dataIndex: 'events', render: (v: string[]) => v.map((e) => <Tag key={e}>{e}</Tag>) },
+          { title: t('webhooks.active'), dataIndex: 'is_active', render: (v: boolean, h) => <Switch checked={v} aria-label={`${t('webhooks.active')} ${h.url}`} onChange={(on) => toggle(h, on)} /> },
+          {
+            title: '', key: 'a',
+            render: (_, h) => (
+              <Space size={0} wrap>
+                <Button type="link" onClick={() => setViewing(h)}>{t('webhooks.deliveries')}</Button>
+                <Button type="link" onClick={() => setEditing(h)}>{t('action.edit')}</Button>
+                <Popconfirm title={t('webhooks.rotateConfirm')} onConfirm={() => void rotate(h)} okText={t('webhooks.rotate')} cancelText={t('action.cancel')}>
+                  <Button type="link">{t('webhooks.rotate')}</Button>
+                </Popconfirm>
+                <Popconfirm title={t('action.confirmDelete')} onConfirm={() => remove(h)} okText={t('action.delete')} cancelText={t('action.cancel')}>
+                  <Button type="link" danger>{t('action.delete')}</Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
       {editing && <HookForm hook={editing === 'new' ? null : editing} onClose={(created) => { setEditing(null); refresh(); if (created) setSecret(created); }} />}
       {secret && (
         <Modal open title={t('webhooks.secretTitle')} onCancel={() => setSecret(null)} footer={<Button type="primary" onClick={() => setSecret(null)}>{t('common:action.close')}</Button>}>
@@ -90,28 +87,27 @@ function HookForm({ hook, onClose }: { hook: Hook | null; onClose: (secret?: str
     onSaved: (secret) => onClose(secret),
   });
   return (
-    <Modal open title={hook ? t('webhooks.edit') : t('webhooks.create')} onCancel={() => onClose()} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={isPending}>
-      <Form form={form} layout="vertical" name="webhook" onFinish={submit}
-        initialValues={hook ? { url: hook.url, events: hook.events, description: hook.description } : { events: ['worker.clock_in'] }}>
-        <Form.Item name="url" label={t('webhooks.url')} rules={[{ required: true, message: t('workers.required') }, { pattern: /^https?:\/\/\S{1,2040}$/i, message: t('webhooks.urlRule') }]}>
-          <Input placeholder="https://hooks.example.com/fieldops" />
-        </Form.Item>
-        <Form.Item name="events" label={t('webhooks.events')} rules={[{ required: true, type: 'array', min: 1, message: t('webhooks.eventsRule') }]}>
-          <Checkbox.Group options={EVENTS.map((e) => ({ value: e, label: e }))} />
-        </Form.Item>
-        <Form.Item name="description" label={t('webhooks.description')} rules={[{ max: 255 }]}>
-          <Input />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <FormModal form={form} name="webhook" title={hook ? t('webhooks.edit') : t('webhooks.create')} pending={isPending} onClose={() => onClose()}
+      onFinish={submit}
+      initialValues={hook ? { url: hook.url, events: hook.events, description: hook.description } : { events: ['worker.clock_in'] }}
+    >
+      <Form.Item name="url" label={t('webhooks.url')} rules={[{ required: true, message: t('workers.required') }, { pattern: /^https?:\/\/\S{1,2040}$/i, message: t('webhooks.urlRule') }]}>
+        <Input placeholder="https://hooks.example.com/fieldops" />
+      </Form.Item>
+      <Form.Item name="events" label={t('webhooks.events')} rules={[{ required: true, type: 'array', min: 1, message: t('webhooks.eventsRule') }]}>
+        <Checkbox.Group options={EVENTS.map((e) => ({ value: e, label: e }))} />
+      </Form.Item>
+      <Form.Item name="description" label={t('webhooks.description')} rules={[{ max: 255 }]}>
+        <Input />
+      </Form.Item>
+    </FormModal>
   );
 }
 
 function Deliveries({ hook, onClose }: { hook: Hook; onClose: () => void }) {
   const { t } = useTranslation('manager');
   const narrow = useNarrow();
-  const run = useAction();
-  const client = useQueryClient();
+  const { change } = useChange(['deliveries', hook.id]);
   const [status, setStatus] = useState<keyof typeof STATUS_COLOR | ''>('');
   const [page, setPage] = useState(1);
   const query = { page, limit: 20, ...(status ? { status } : {}) };
@@ -121,31 +117,28 @@ function Deliveries({ hook, onClose }: { hook: Hook; onClose: () => void }) {
     refetchInterval: 5_000,
   });
   const resend = (id: number) =>
-    void run(() => call(api.POST('/api/managers/webhooks/deliveries/{id}/resend', { params: { path: { id } } })), t('state.done'))
-      .then(() => client.invalidateQueries({ queryKey: ['deliveries', hook.id] }));
+    void change(() => call(api.POST('/api/managers/webhooks/deliveries/{id}/resend', { params: { path: { id } } })), t('state.done'));
   return (
     <Drawer open width={narrow ? '100%' : 760} title={`${t('webhooks.deliveries')} — ${hook.url}`} onClose={onClose}>
       <Select aria-label={t('webhooks.status')} style={{ width: 180, marginBottom: 16 }} value={status} onChange={(v) => { setStatus(v); setPage(1); }}
         options={[{ value: '', label: t('webhooks.anyStatus') }, ...(['pending', 'processing', 'delivered', 'failed'] as const).map((s) => ({ value: s, label: t(`webhooks.${s}`) }))]} />
-      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <DataList
-          rowKey="id"
-          size="small"
-          loading={list.isPending}
-          dataSource={list.data?.deliveries ?? []}
-          locale={{ emptyText: <Empty description={t('webhooks.noDeliveries')} /> }}
-          pagination={{ current: page, pageSize: 20, total: list.data?.totalCount ?? 0, onChange: setPage, hideOnSinglePage: true }}
-          expandable={{ expandedRowRender: (d) => <pre className="mgr-details">{JSON.stringify(d.payload, null, 2)}{d.last_error ? `\n\n${d.last_error}` : ''}</pre> }}
-          columns={[
-            { title: t('alerts.time'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
-            { title: t('webhooks.events'), dataIndex: 'event' },
-            { title: t('webhooks.status'), dataIndex: 'status', render: (v: keyof typeof STATUS_COLOR) => <Tag color={STATUS_COLOR[v]}>{t(`webhooks.${v}`)}</Tag> },
-            { title: t('webhooks.attempts'), dataIndex: 'attempts' },
-            { title: t('webhooks.lastStatus'), dataIndex: 'last_status_code', render: (v: number | null) => v ?? '—' },
-            { title: '', key: 'a', render: (_, d) => <Button size="small" onClick={() => resend(d.id)}>{t('webhooks.resend')}</Button> },
-          ]}
-        />
-      )}
+      <QueryDataList
+        query={list}
+        empty={t('webhooks.noDeliveries')}
+        rowKey="id"
+        size="small"
+        dataSource={list.data?.deliveries ?? []}
+        pagination={{ current: page, pageSize: 20, total: list.data?.totalCount ?? 0, onChange: setPage, hideOnSinglePage: true }}
+        expandable={{ expandedRowRender: (d) => <pre className="mgr-details">{JSON.stringify(d.payload, null, 2)}{d.last_error ? `\n\n${d.last_error}` : ''}</pre> }}
+        columns={[
+          { title: t('alerts.time'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
+          { title: t('webhooks.events'), dataIndex: 'event' },
+          { title: t('webhooks.status'), dataIndex: 'status', render: (v: keyof typeof STATUS_COLOR) => <Tag color={STATUS_COLOR[v]}>{t(`webhooks.${v}`)}</Tag> },
+          { title: t('webhooks.attempts'), dataIndex: 'attempts' },
+          { title: t('webhooks.lastStatus'), dataIndex: 'last_status_code', render: (v: number | null) => v ?? '—' },
+          { title: '', key: 'a', render: (_, d) => <Button size="small" onClick={() => resend(d.id)}>{t('webhooks.resend')}</Button> },
+        ]}
+      />
     </Drawer>
   );
 }

@@ -8,11 +8,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call, callPage } from '../api/client.ts';
 import { atField } from '../../../shared/api/errors.ts';
+import { FormModal } from '../../../shared/antd/FormModal.tsx';
 import { useSave } from '../../../shared/antd/useSave.ts';
 import { fieldErrorsOf } from '../../../shared/feedback.ts';
 import { ApiError } from '../api/errors.ts';
 import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
-import { DataList, useNarrow } from '../../../shared/antd/DataList.tsx';
+import { DataList, QueryDataList, useNarrow } from '../../../shared/antd/DataList.tsx';
 import { fmt, useUrlFilters, sinceTime, type Tr } from './common.tsx';
 
 const PAGE_SIZE = 20;
@@ -65,34 +66,32 @@ export default function Workers() {
         <Button icon={<TagsOutlined />} onClick={() => setTagsOpen(true)}>{t('workers.manageTags')}</Button>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('workers.create')}</Button>
       </Space>
-      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <DataList
-          rowKey="id"
-          aria-label={t('nav.workers')}
-          loading={list.isFetching && !list.data}
-          dataSource={list.data?.workers ?? []}
-          locale={{ emptyText: <Empty description={filtered ? t('state.noMatch') : t('state.empty')} /> }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onChange: (p) => set({ page: p === 1 ? undefined : p }), showSizeChanger: false }}
-          columns={[
-            { title: t('workers.fullName'), dataIndex: 'full_name', render: (v: string, w) => <Button type="link" onClick={() => setViewing(w.id)}>{v}</Button> },
-            { title: t('workers.username'), dataIndex: 'username' },
-            { title: t('workers.tags'), dataIndex: 'tags', render: (v: string) => v.split(',').filter(Boolean).map((n) => <Tag key={n}>{n}</Tag>) },
-            { title: t('workers.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
-            {
-              title: '', key: 'a',
-              render: (_, w) => (
-                <Space size={0} wrap>
-                  <Button type="link" onClick={() => setEditing(w.id)}>{t('action.edit')}</Button>
-                  <Button type="link" onClick={() => setResetting(w)}>{t('workers.resetPassword')}</Button>
-                  <Popconfirm title={t('workers.deleteConfirm')} onConfirm={() => remove(w)} okText={t('action.delete')} cancelText={t('action.cancel')}>
-                    <Button type="link" danger>{t('action.delete')}</Button>
-                  </Popconfirm>
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+      <QueryDataList
+        query={list}
+        empty={filtered ? t('state.noMatch') : t('state.empty')}
+        rowKey="id"
+        aria-label={t('nav.workers')}
+        dataSource={list.data?.workers ?? []}
+        pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onChange: (p) => set({ page: p === 1 ? undefined : p }), showSizeChanger: false }}
+        columns={[
+          { title: t('workers.fullName'), dataIndex: 'full_name', render: (v: string, w) => <Button type="link" onClick={() => setViewing(w.id)}>{v}</Button> },
+          { title: t('workers.username'), dataIndex: 'username' },
+          { title: t('workers.tags'), dataIndex: 'tags', render: (v: string) => v.split(',').filter(Boolean).map((n) => <Tag key={n}>{n}</Tag>) },
+          { title: t('workers.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
+          {
+            title: '', key: 'a',
+            render: (_, w) => (
+              <Space size={0} wrap>
+                <Button type="link" onClick={() => setEditing(w.id)}>{t('action.edit')}</Button>
+                <Button type="link" onClick={() => setResetting(w)}>{t('workers.resetPassword')}</Button>
+                <Popconfirm title={t('workers.deleteConfirm')} onConfirm={() => remove(w)} okText={t('action.delete')} cancelText={t('action.cancel')}>
+                  <Button type="link" danger>{t('action.delete')}</Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
       {editing !== null && <WorkerForm id={editing} tags={tags.data ?? []} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
       {resetting && <ResetPassword worker={resetting} onClose={() => setResetting(null)} />}
       {viewing !== null && <WorkerDrawer key={viewing} id={viewing} onClose={() => setViewing(null)} onChanged={refresh} />}
@@ -129,33 +128,33 @@ function WorkerForm({ id, tags, onClose }: { id: number | 'new'; tags: { id: num
   if (!isNew && detail.isPending) return null;
   const d = detail.data;
   return (
-    <Modal open title={isNew ? t('workers.create') : t('workers.edit')} onCancel={() => onClose(false)} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={save.isPending} destroyOnHidden>
-      <Form form={form} layout="vertical" name="worker" onFinish={save.submit}
-        initialValues={d ? { username: d.username, fullName: d.full_name, tagIds: d.tag_ids, status: d.status } : { tagIds: [] }}>
-        <Form.Item name="username" label={t('workers.username')} rules={[{ required: true, message: t('workers.required') }, { pattern: USERNAME, message: t('workers.usernameRule') }]}>
-          <Input autoComplete="off" />
+    <FormModal form={form} name="worker" title={isNew ? t('workers.create') : t('workers.edit')} pending={save.isPending} onClose={() => onClose(false)}
+      onFinish={save.submit}
+      initialValues={d ? { username: d.username, fullName: d.full_name, tagIds: d.tag_ids, status: d.status } : { tagIds: [] }}
+    >
+      <Form.Item name="username" label={t('workers.username')} rules={[{ required: true, message: t('workers.required') }, { pattern: USERNAME, message: t('workers.usernameRule') }]}>
+        <Input autoComplete="off" />
+      </Form.Item>
+      <Form.Item name="fullName" label={t('workers.fullName')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
+        <Input />
+      </Form.Item>
+      {isNew && (
+        <Form.Item name="password" label={t('workers.password')} rules={[{ required: true, message: t('workers.required') }, { min: 8, max: 128, message: t('workers.passwordRule') }]}>
+          <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Form.Item name="fullName" label={t('workers.fullName')} rules={[{ required: true, whitespace: true, message: t('workers.required') }, { max: 128 }]}>
-          <Input />
+      )}
+      <Form.Item name="tagIds" label={t('workers.tags')} extra={t('workers.tagsHelp')} rules={[{ validator: async (_, v: (number | string)[] | undefined) => {
+        const bad = (v ?? []).find((x) => typeof x === 'string' && (x.includes(',') || x.trim().length > 64));
+        if (typeof bad === 'string') throw new Error(bad.includes(',') ? t('workers.tagRule') : t('workers.tagLong'));
+      } }]}>
+        <Select mode="tags" tokenSeparators={[]} optionFilterProp="label" options={tags.map((g) => ({ value: g.id, label: g.name }))} />
+      </Form.Item>
+      {!isNew && (
+        <Form.Item name="status" label={t('workers.status')}>
+          <Select options={[{ value: 'active', label: t('workers.active') }, { value: 'disabled', label: t('workers.disabled') }]} />
         </Form.Item>
-        {isNew && (
-          <Form.Item name="password" label={t('workers.password')} rules={[{ required: true, message: t('workers.required') }, { min: 8, max: 128, message: t('workers.passwordRule') }]}>
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-        )}
-        <Form.Item name="tagIds" label={t('workers.tags')} extra={t('workers.tagsHelp')} rules={[{ validator: async (_, v: (number | string)[] | undefined) => {
-          const bad = (v ?? []).find((x) => typeof x === 'string' && (x.includes(',') || x.trim().length > 64));
-          if (typeof bad === 'string') throw new Error(bad.includes(',') ? t('workers.tagRule') : t('workers.tagLong'));
-        } }]}>
-          <Select mode="tags" tokenSeparators={[]} optionFilterProp="label" options={tags.map((g) => ({ value: g.id, label: g.name }))} />
-        </Form.Item>
-        {!isNew && (
-          <Form.Item name="status" label={t('workers.status')}>
-            <Select options={[{ value: 'active', label: t('workers.active') }, { value: 'disabled', label: t('workers.disabled') }]} />
-          </Form.Item>
-        )}
-      </Form>
-    </Modal>
+      )}
+    </FormModal>
   );
 }
 
@@ -182,19 +181,17 @@ async function tagIdsOf(values: (number | string)[], tags: { id: number; name: s
 
 function ResetPassword({ worker, onClose }: { worker: WorkerItem; onClose: () => void }) {
   const { t } = useTranslation('manager');
-  const [form] = Form.useForm();
-  const run = useAction();
-  const save = async (v: { password: string }) => {
-    if (await run(() => call(api.PATCH('/api/managers/workers/{id}', { params: { path: { id: worker.id } }, body: { password: v.password } })), t('state.saved'))) onClose();
-  };
+  const [form] = Form.useForm<{ password: string }>();
+  const { submit, isPending } = useSave(form, {
+    save: (v) => call(api.PATCH('/api/managers/workers/{id}', { params: { path: { id: worker.id } }, body: { password: v.password } })),
+    onSaved: onClose,
+  });
   return (
-    <Modal open title={`${t('workers.resetPassword')} — ${worker.full_name}`} onCancel={onClose} onOk={() => form.submit()} okText={t('action.save')} cancelText={t('action.cancel')}>
-      <Form form={form} layout="vertical" name="reset-password" onFinish={(v) => void save(v)}>
-        <Form.Item name="password" label={t('workers.newPassword')} rules={[{ required: true, message: t('workers.required') }, { min: 8, max: 128, message: t('workers.passwordRule') }]}>
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <FormModal form={form} name="reset-password" title={`${t('workers.resetPassword')} — ${worker.full_name}`} pending={isPending} onClose={onClose} onFinish={submit}>
+      <Form.Item name="password" label={t('workers.newPassword')} rules={[{ required: true, message: t('workers.required') }, { min: 8, max: 128, message: t('workers.passwordRule') }]}>
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+    </FormModal>
   );
 }
 

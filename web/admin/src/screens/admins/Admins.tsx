@@ -2,11 +2,10 @@
 // list, create and edit (roles, department), enable/disable, reset password, unbind another
 // administrator's authenticator, delete (protected accounts shown as such), and export as a task.
 import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Col, Form, Input, Popconfirm, Row, Select, Space, Switch, Tag, Tree, TreeSelect, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Col, Form, Input, Row, Select, Space, Switch, Tag, Tree, TreeSelect, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAction } from '../../../../shared/antd/feedback.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
@@ -18,6 +17,9 @@ import { ExportTask } from '../../components/ExportTask.tsx';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { adminsQuery } from './query.ts';
+import { statusFilter } from '../../components/statusFilter.ts';
+import { RowActions } from '../../../../shared/antd/RowActions.tsx';
+import { useChange } from '../../../../shared/antd/useChange.ts';
 
 addStrings('admins', strings);
 
@@ -35,7 +37,7 @@ const treeOf = (nodes: Department[]): TreeNode[] => nodes.map((d) => ({ key: Str
 export default function Admins() {
   const { t } = useTranslation(['admins', 'common']);
   const { can, profile } = useAuth();
-  const run = useAction();
+  const { change } = useChange(adminsQuery.key);
   const list = useList(adminsQuery);
   const [editing, setEditing] = useState<Admin | 'new' | null>(null);
   const [resetting, setResetting] = useState<Admin | null>(null);
@@ -43,14 +45,12 @@ export default function Admins() {
 
   const departments = useQuery({ queryKey: ['departments'], queryFn: () => unwrap(api.GET('/api/admin/departments', { params: { query: {} } })) });
   const roles = useQuery({ queryKey: ['roles', 'all'], queryFn: () => unwrap(api.GET('/api/admin/roles', { params: { query: { page: 1, page_size: 100 } } })) });
-  const queryClient = useQueryClient();
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: adminsQuery.key });
   const f = list.filters;
 
   const setStatus = (a: Admin, status: 0 | 1) =>
-    void run(() => unwrap(api.PUT('/api/admin/admins/{id}', { params: { path: { id: a.id } }, body: { status } })), t('common:state.saved')).then(refresh);
+    void change(() => unwrap(api.PUT('/api/admin/admins/{id}', { params: { path: { id: a.id } }, body: { status } })), t('common:state.saved'));
   const remove = (a: Admin) =>
-    void run(() => unwrap(api.DELETE('/api/admin/admins/{id}', { params: { path: { id: a.id } } })), t('common:state.deleted')).then(refresh);
+    void change(() => unwrap(api.DELETE('/api/admin/admins/{id}', { params: { path: { id: a.id } } })), t('common:state.deleted'));
   const isProtected = (a: Admin) => a.roles.some((r) => r.slug === 'super_admin');
   const self = (a: Admin) => a.id === profile?.id;
 
@@ -68,7 +68,7 @@ export default function Admins() {
     },
     { detail: true, title: t('twoFactor'), dataIndex: 'is_2fa_bound', render: (b: boolean) => (b ? <Tag color="green">{t('bound')}</Tag> : <Tag>{t('notBound')}</Tag>) },
     {
-      title: t('common:field.status'), dataIndex: 'status', filter: { kind: 'select', key: 'status', width: 110, order: 3, options: [{ value: 1, label: t('common:field.enabled') }, { value: 0, label: t('common:field.disabled') }] },
+      title: t('common:field.status'), dataIndex: 'status', filter: { ...statusFilter(t), order: 3 },
       render: (s: number, a) => (
         <Switch
           size="small"
@@ -84,16 +84,10 @@ export default function Admins() {
     {
       title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 260,
       render: (_: unknown, a) => (
-        <Space size={0}>
-          {can('admin.update') && <Button type="link" size="small" onClick={() => setEditing(a)}>{t('common:action.edit')}</Button>}
+        <RowActions name={a.username} onEdit={can('admin.update') && (() => setEditing(a))} onDelete={can('admin.delete') && !self(a) && !isProtected(a) && (() => remove(a))}>
           {can('admin.reset_password') && !self(a) && <Button type="link" size="small" onClick={() => setResetting(a)}>{t('resetPassword')}</Button>}
           {can('admin.unbind_2fa') && a.is_2fa_bound && !self(a) && <Button type="link" size="small" onClick={() => setUnbinding(a)}>{t('unbind')}</Button>}
-          {can('admin.delete') && !self(a) && !isProtected(a) && (
-            <Popconfirm title={t('common:state.confirmDelete', { name: a.username })} onConfirm={() => remove(a)}>
-              <Button type="link" size="small" danger>{t('common:action.delete')}</Button>
-            </Popconfirm>
-          )}
-        </Space>
+        </RowActions>
       ),
     },
   ];
@@ -173,34 +167,30 @@ function AdminForm({ admin, roles, departments, onClose }: {
     onSaved: onClose,
   });
   return (
-    <FormModal form={form} title={admin ? t('editTitle', { name: admin.username }) : t('createTitle')} pending={isPending} onClose={onClose}>
-      <Form<Values>
-        name="admin-form"
-        form={form}
-        layout="vertical"
-        onFinish={submit}
-        initialValues={admin ? {
-          username: admin.username, nickname: admin.nickname, email: admin.email, phone: admin.phone,
-          department_id: admin.department_id, role_ids: admin.roles.map((r) => r.id), status: admin.status,
-        } : { status: 1, role_ids: [] }}
-      >
-        <Form.Item name="username" label={t('username')} rules={[{ required: true, min: 3, max: 64, pattern: /^[A-Za-z0-9._-]+$/, message: t('usernameRule') }]}>
-          <Input disabled={!!admin} autoComplete="off" />
+    <FormModal form={form} title={admin ? t('editTitle', { name: admin.username }) : t('createTitle')} pending={isPending} onClose={onClose}
+      name="admin-form"
+      onFinish={submit}
+      initialValues={admin ? {
+        username: admin.username, nickname: admin.nickname, email: admin.email, phone: admin.phone,
+        department_id: admin.department_id, role_ids: admin.roles.map((r) => r.id), status: admin.status,
+      } : { status: 1, role_ids: [] }}
+    >
+      <Form.Item name="username" label={t('username')} rules={[{ required: true, min: 3, max: 64, pattern: /^[A-Za-z0-9._-]+$/, message: t('usernameRule') }]}>
+        <Input disabled={!!admin} autoComplete="off" />
+      </Form.Item>
+      {!admin && (
+        <Form.Item name="password" label={t('password')} rules={[{ required: true, min: 8, max: 128, message: t('passwordRule') }]}>
+          <Input.Password autoComplete="new-password" />
         </Form.Item>
-        {!admin && (
-          <Form.Item name="password" label={t('password')} rules={[{ required: true, min: 8, max: 128, message: t('passwordRule') }]}>
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-        )}
-        <Form.Item name="nickname" label={t('nickname')} rules={[{ max: 64 }]}><Input /></Form.Item>
-        <Form.Item name="email" label={t('email')} rules={[{ type: 'email', message: t('emailRule') }]}><Input /></Form.Item>
-        <Form.Item name="phone" label={t('phone')} rules={[{ pattern: /^[0-9+() -]*$/, max: 32, message: t('phoneRule') }]}><Input /></Form.Item>
-        <Form.Item name="department_id" label={t('department')}>
-          <TreeSelectDepartments data={convert(departments)} />
-        </Form.Item>
-        <Form.Item name="role_ids" label={t('roles')}><Select mode="multiple" options={roles} allowClear /></Form.Item>
-        <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
-      </Form>
+      )}
+      <Form.Item name="nickname" label={t('nickname')} rules={[{ max: 64 }]}><Input /></Form.Item>
+      <Form.Item name="email" label={t('email')} rules={[{ type: 'email', message: t('emailRule') }]}><Input /></Form.Item>
+      <Form.Item name="phone" label={t('phone')} rules={[{ pattern: /^[0-9+() -]*$/, max: 32, message: t('phoneRule') }]}><Input /></Form.Item>
+      <Form.Item name="department_id" label={t('department')}>
+        <TreeSelectDepartments data={convert(departments)} />
+      </Form.Item>
+      <Form.Item name="role_ids" label={t('roles')}><Select mode="multiple" options={roles} allowClear /></Form.Item>
+      <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
     </FormModal>
   );
 }
@@ -219,13 +209,14 @@ function ResetPassword({ admin, onClose }: { admin: Admin; onClose: () => void }
     onSaved: onClose,
   });
   return (
-    <FormModal form={form} title={t('resetTitle', { name: admin.username })} pending={isPending} onClose={onClose}>
-      <Typography.Paragraph type="secondary">{t('resetHint')}</Typography.Paragraph>
-      <Form name="admin-reset" form={form} layout="vertical" onFinish={submit}>
-        <Form.Item name="password" label={t('newPassword')} rules={[{ required: true, min: 8, max: 128, message: t('passwordRule') }]}>
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-      </Form>
+    <FormModal form={form} title={t('resetTitle', { name: admin.username })} pending={isPending} onClose={onClose}
+      name="admin-reset"
+      onFinish={submit}
+      intro={<Typography.Paragraph type="secondary">{t('resetHint')}</Typography.Paragraph>}
+    >
+      <Form.Item name="password" label={t('newPassword')} rules={[{ required: true, min: 8, max: 128, message: t('passwordRule') }]}>
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
     </FormModal>
   );
 }
@@ -240,13 +231,14 @@ function UnbindAuthenticator({ admin, onClose }: { admin: Admin; onClose: () => 
     onSaved: onClose,
   });
   return (
-    <FormModal form={form} title={t('unbindTitle', { name: admin.username })} pending={isPending} onClose={onClose} okText={t('common:action.confirm')}>
-      <Typography.Paragraph type="secondary">{t('unbindHint')}</Typography.Paragraph>
-      <Form name="admin-unbind" form={form} layout="vertical" onFinish={submit}>
-        <Form.Item name="code" label={t('yourCode')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('codeRule') }]}>
-          <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" />
-        </Form.Item>
-      </Form>
+    <FormModal form={form} title={t('unbindTitle', { name: admin.username })} pending={isPending} onClose={onClose} okText={t('common:action.confirm')}
+      name="admin-unbind"
+      onFinish={submit}
+      intro={<Typography.Paragraph type="secondary">{t('unbindHint')}</Typography.Paragraph>}
+    >
+      <Form.Item name="code" label={t('yourCode')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('codeRule') }]}>
+        <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" />
+      </Form.Item>
     </FormModal>
   );
 }

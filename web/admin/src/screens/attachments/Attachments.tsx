@@ -1,29 +1,31 @@
 // Files: upload one file (with a progress bar), or a large one in chunks (progress, pause,
 // resume, and resume after a page reload by choosing the same file again), the list of every
-// attachment for holders of attachment.view (filters in the URL), download and image preview.
+// attachment for holders of attachment.view (on the list kit: filters in the URL), download,
+// image preview, and delete for holders of attachment.delete (refused, in the reader's language,
+// while an avatar or a payment method still uses the file).
 import { CloudUploadOutlined, DownloadOutlined, EyeOutlined, PauseOutlined, CaretRightOutlined, UploadOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Image, Input, List, Modal, Progress, Select, Space, Table, Tag, Typography, Upload } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Image, List, Modal, Progress, Space, Tag, Typography, Upload } from 'antd';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, download, unwrap, type ListQuery } from '../../api/client.ts';
 import { apiErrorOf, networkError } from '../../api/errors.ts';
 import { getSession } from '../../api/session.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { messageOf } from '../../../../shared/feedback.ts';
-import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
-import { toQuery } from '../../../../shared/list/params.ts';
-import { useListParams } from '../../../../shared/list/useList.ts';
+import { useAction } from '../../../../shared/antd/feedback.tsx';
+import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
+import { RowActions } from '../../../../shared/antd/RowActions.tsx';
+import { useChange } from '../../../../shared/antd/useChange.ts';
+import { useList } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
+import { attachmentsQuery } from './query.ts';
 import { strings } from './strings.ts';
 import { Aborted, ChunkedUpload, postForm, type Attachment } from './transfer.ts';
 import { ACCEPT, chunkBytesFrom, CHUNKED_ABOVE_BYTES, forgetPending, formatBytes, loadPending, percent, typeOf, type PendingUpload } from './upload.ts';
-import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
-import { useListTable } from '../../../../shared/antd/listTable.tsx';
 
 addStrings('attachments', strings);
 
-const listAttachments = (query: ListQuery<'/api/admin/attachments'>) => unwrap(api.GET('/api/admin/attachments', { params: { query } }));
 const downloadPath = (id: number) => `/api/admin/attachments/${id}/download`;
 
 interface Transfer {
@@ -37,14 +39,11 @@ interface Transfer {
 
 export default function Attachments() {
   const { t } = useTranslation(['attachments', 'common']);
-  const table = useListTable();
   const { can } = useAuth();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const { params, setFilters, pagination } = useListParams<ListQuery<'/api/admin/attachments'>>();
   const canView = can('attachment.view');
   const canUpload = can('attachment.upload');
-  const f = params.filters;
   const [transfer, setTransfer] = useState<Transfer | null>(null);
   const [recent, setRecent] = useState<Attachment[]>([]);
   const [pending, setPending] = useState<PendingUpload[]>(() => loadPending(localStorage));
@@ -52,7 +51,6 @@ export default function Attachments() {
   const chunked = useRef<ChunkedUpload | null>(null);
   const run = useAction();
 
-  const list = useQuery({ queryKey: ['attachments', params], queryFn: () => listAttachments(toQuery<ListQuery<'/api/admin/attachments'>>(params)), placeholderData: keepPreviousData, enabled: canView });
   useEffect(() => () => chunked.current?.pause(), []);
   useEffect(() => () => { if (previewing) URL.revokeObjectURL(previewing.url); }, [previewing]);
 
@@ -61,7 +59,7 @@ export default function Attachments() {
     setRecent((r) => [a, ...r.filter((x) => x.id !== a.id)]);
     setPending(loadPending(localStorage));
     void message.success(t('uploaded', { name: a.original_name }));
-    void queryClient.invalidateQueries({ queryKey: ['attachments'] });
+    void queryClient.invalidateQueries({ queryKey: attachmentsQuery.key });
   };
   const failed = (err: unknown) => {
     setTransfer((tr) => (tr ? { ...tr, state: err instanceof Aborted ? 'paused' : 'failed' } : tr));
@@ -124,8 +122,9 @@ export default function Attachments() {
     }
   };
 
-  const actions = (a: Attachment) => (
-    <Space size={0}>
+  /** A file's download and preview (images) links, in its list row and among this visit's uploads. */
+  const links = (a: Attachment) => (
+    <>
       <Button type="link" size="small" icon={<DownloadOutlined />} aria-label={`${t('common:action.download')} ${a.original_name}`}
         onClick={() => void run(() => download(downloadPath(a.id), a.original_name), t('common:state.done'))}>
         {t('common:action.download')}
@@ -133,7 +132,7 @@ export default function Attachments() {
       {a.type === 'image' && (
         <Button type="link" size="small" icon={<EyeOutlined />} aria-label={`${t('preview')} ${a.original_name}`} onClick={() => void preview(a)}>{t('preview')}</Button>
       )}
-    </Space>
+    </>
   );
   const typeLabel = (type: string) => <Tag color={type === 'image' ? 'blue' : type === 'video' ? 'purple' : 'default'}>{t(type)}</Tag>;
 
@@ -211,45 +210,14 @@ export default function Attachments() {
               size="small"
               bordered
               dataSource={recent}
-              renderItem={(a) => <List.Item actions={[actions(a)]}>{typeLabel(a.type)} {a.original_name} ({formatBytes(a.size)})</List.Item>}
+              renderItem={(a) => <List.Item actions={[<Space key="links" size={0}>{links(a)}</Space>]}>{typeLabel(a.type)} {a.original_name} ({formatBytes(a.size)})</List.Item>}
             />
           )}
         </Card>
       )}
       {canView ? (
         <Card title={t('list')}>
-          <Form
-            className="list-filters"
-            layout="inline"
-            key={JSON.stringify(f)}
-            initialValues={f}
-            onFinish={(v: { original_name?: string; type?: string }) => setFilters({ original_name: v.original_name?.trim(), type: v.type })}
-          >
-            <Form.Item name="original_name" label={t('name')} rules={[{ max: 255 }]}><Input allowClear /></Form.Item>
-            <Form.Item name="type" label={t('type')}>
-              <Select allowClear style={{ width: 140 }} options={['image', 'document', 'video'].map((v) => ({ value: v, label: t(v) }))} />
-            </Form.Item>
-            <FilterButtons onReset={() => setFilters({})} />
-          </Form>
-          {list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-            <Table<Attachment>
-              rowKey="id"
-              loading={list.isFetching}
-              dataSource={list.data?.list ?? []}
-              locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-              pagination={pagination(list.data?.total ?? 0)}
-              {...table<Attachment>([
-                { title: t('common:field.id'), dataIndex: 'id', width: 70 },
-                { title: t('name'), dataIndex: 'original_name', ellipsis: true },
-                { title: t('type'), dataIndex: 'type', width: 110, render: typeLabel },
-                { title: t('size'), dataIndex: 'size', width: 110, render: (n: number) => formatBytes(n) },
-                { detail: true, title: t('contentType'), dataIndex: 'content_type', ellipsis: true },
-                { title: t('uploader'), dataIndex: 'uploaded_by', width: 100 },
-                { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180 },
-                { title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 210, render: (_: unknown, a) => actions(a) },
-              ])}
-            />
-          )}
+          <AttachmentList links={links} typeLabel={typeLabel} onDeleted={(id) => setRecent((r) => r.filter((a) => a.id !== id))} />
         </Card>
       ) : (
         <Alert type="info" showIcon message={t('noView')} />
@@ -259,4 +227,37 @@ export default function Attachments() {
       </Modal>
     </Space>
   );
+}
+
+/** Every file, for holders of attachment.view: the kit's list, with delete for holders of attachment.delete. */
+function AttachmentList({ links, typeLabel, onDeleted }: {
+  links: (a: Attachment) => ReactNode;
+  typeLabel: (type: string) => ReactNode;
+  onDeleted: (id: number) => void;
+}) {
+  const { t } = useTranslation(['attachments', 'common']);
+  const { can } = useAuth();
+  const list = useList(attachmentsQuery);
+  const { change } = useChange(attachmentsQuery.key);
+  const remove = (a: Attachment) =>
+    void change(() => unwrap(api.DELETE('/api/admin/attachments/{id}', { params: { path: { id: a.id } } })), t('common:state.deleted')).then((ok) => {
+      if (ok) onDeleted(a.id);
+    });
+  const columns: Column<Attachment, ListQuery<'/api/admin/attachments'>>[] = [
+    { title: t('common:field.id'), dataIndex: 'id', width: 70 },
+    { title: t('name'), dataIndex: 'original_name', ellipsis: true, filter: { kind: 'text', key: 'original_name', max: 255 } },
+    {
+      title: t('type'), dataIndex: 'type', width: 110, render: typeLabel,
+      filter: { kind: 'select', key: 'type', width: 140, options: ['image', 'document', 'video'].map((v) => ({ value: v, label: t(v) })) },
+    },
+    { title: t('size'), dataIndex: 'size', width: 110, render: (n: number) => formatBytes(n) },
+    { detail: true, title: t('contentType'), dataIndex: 'content_type', ellipsis: true },
+    { title: t('uploader'), dataIndex: 'uploader_name', width: 140, ellipsis: true, render: (name: string | null, a) => name ?? t('common:state.adminGone', { id: a.uploaded_by }) },
+    { title: t('common:field.createdAt'), dataIndex: 'created_at', width: 180 },
+    {
+      title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 260,
+      render: (_: unknown, a) => <RowActions name={a.original_name} onDelete={can('attachment.delete') && (() => remove(a))}>{links(a)}</RowActions>,
+    },
+  ];
+  return <ListView list={list} columns={columns} name="attachmentFilters" />;
 }

@@ -6,7 +6,7 @@ export const strings = {
     pending: 'Unfinished uploads', pendingHint: 'Choose the same file again with "Upload a large file" to continue where it stopped.',
     discard: 'Discard', progressLabel: 'Upload progress of {{name}}',
     recent: 'Uploaded in this visit', list: 'Files', name: 'File name', type: 'Type', size: 'Size', contentType: 'Content type',
-    uploader: 'Uploader ID', preview: 'Preview', noView: 'You may upload files; listing every file needs another permission.',
+    uploader: 'Uploader', preview: 'Preview', noView: 'You may upload files; listing every file needs another permission.',
     image: 'Image', document: 'Document', video: 'Video',
   },
   'zh-CN': {
@@ -16,7 +16,7 @@ export const strings = {
     pending: '未完成的上传', pendingHint: '通过“上传大文件”再次选择同一个文件，即可从中断处继续。',
     discard: '丢弃', progressLabel: '{{name}} 的上传进度',
     recent: '本次上传的文件', list: '文件', name: '文件名', type: '类型', size: '大小', contentType: '内容类型',
-    uploader: '上传者 ID', preview: '预览', noView: '您可以上传文件；查看全部文件需要其他权限。',
+    uploader: '上传者', preview: '预览', noView: '您可以上传文件；查看全部文件需要其他权限。',
     image: '图片', document: '文档', video: '视频',
   },
 };

@@ -3,11 +3,10 @@
 // a rule that would block one's own address — shown next to the field), enable/disable, delete,
 // and delete the selected rules together (the reply says which were deleted and which were gone).
 import { PlusOutlined } from '@ant-design/icons';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Popconfirm, Space, Switch, Typography } from 'antd';
+import { useMutation } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAction } from '../../../../shared/antd/feedback.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { SelectionAction } from '../../../../shared/antd/SelectionAction.tsx';
@@ -20,6 +19,8 @@ import { useAuth } from '../../auth/auth.tsx';
 import { addStrings } from '../../i18n/index.ts';
 import { isRule } from './ip.ts';
 import { blacklistsQuery } from './query.ts';
+import { RowActions } from '../../../../shared/antd/RowActions.tsx';
+import { useChange } from '../../../../shared/antd/useChange.ts';
 
 addStrings('blacklists', {
   'en-US': {
@@ -42,20 +43,17 @@ type Values = Body<'/api/admin/blacklists', 'post'>;
 export default function Blacklists() {
   const { t } = useTranslation(['blacklists', 'common']);
   const { can } = useAuth();
-  const run = useAction();
+  const { change, refresh } = useChange(blacklistsQuery.key);
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const list = useList(blacklistsQuery);
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: blacklistsQuery.key });
 
   const setStatus = (r: Rule, status: 0 | 1) =>
-    void run(() => unwrap(api.PUT('/api/admin/blacklists/{id}', { params: { path: { id: r.id } }, body: { status } })), t('common:state.saved')).then(refresh);
+    void change(() => unwrap(api.PUT('/api/admin/blacklists/{id}', { params: { path: { id: r.id } }, body: { status } })), t('common:state.saved'));
   const remove = (r: Rule) =>
-    void run(() => unwrap(api.DELETE('/api/admin/blacklists/{id}', { params: { path: { id: r.id } } })), t('common:state.deleted')).then((ok) => {
+    void change(() => unwrap(api.DELETE('/api/admin/blacklists/{id}', { params: { path: { id: r.id } } })), t('common:state.deleted')).then((ok) => {
       if (ok) setSelected((ids) => ids.filter((id) => id !== r.id));
-      refresh();
     });
   const removeSelected = useMutation({
     mutationFn: () => unwrap(api.DELETE('/api/admin/blacklists/batch', { body: { ids: selected } })),
@@ -91,14 +89,7 @@ export default function Blacklists() {
     {
       title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
       render: (_: unknown, r) => (
-        <Space size={0}>
-          {can('blacklist.update') && <Button type="link" size="small" aria-label={`${t('common:action.edit')} ${r.ip}`} onClick={() => setEditing(r)}>{t('common:action.edit')}</Button>}
-          {can('blacklist.delete') && (
-            <Popconfirm title={t('common:state.confirmDelete', { name: r.ip })} onConfirm={() => remove(r)}>
-              <Button type="link" size="small" danger aria-label={`${t('common:action.delete')} ${r.ip}`}>{t('common:action.delete')}</Button>
-            </Popconfirm>
-          )}
-        </Space>
+        <RowActions name={r.ip} onEdit={can('blacklist.update') && (() => setEditing(r))} onDelete={can('blacklist.delete') && (() => remove(r))} />
       ),
     },
   ];
@@ -149,25 +140,21 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
     onSaved: onClose,
   });
   return (
-    <FormModal form={form} title={rule ? t('editTitle', { ip: rule.ip }) : t('createTitle')} pending={isPending} onClose={onClose}>
-      <Form<Values>
-        form={form}
-        name="blacklist-rule"
-        layout="vertical"
-        onFinish={submit}
-        initialValues={rule ? { ip: rule.ip, remark: rule.remark, status: rule.status } : { status: 1 }}
+    <FormModal form={form} title={rule ? t('editTitle', { ip: rule.ip }) : t('createTitle')} pending={isPending} onClose={onClose}
+      name="blacklist-rule"
+      onFinish={submit}
+      initialValues={rule ? { ip: rule.ip, remark: rule.remark, status: rule.status } : { status: 1 }}
+    >
+      <Form.Item
+        name="ip"
+        label={t('ip')}
+        extra={t('ipHelp')}
+        rules={[{ required: true, message: t('ipRule') }, { validator: (_, v: string | undefined) => (!v || isRule(v) ? Promise.resolve() : Promise.reject(new Error(t('ipRule')))) }]}
       >
-        <Form.Item
-          name="ip"
-          label={t('ip')}
-          extra={t('ipHelp')}
-          rules={[{ required: true, message: t('ipRule') }, { validator: (_, v: string | undefined) => (!v || isRule(v) ? Promise.resolve() : Promise.reject(new Error(t('ipRule')))) }]}
-        >
-          <Input autoComplete="off" placeholder="203.0.113.0/24" />
-        </Form.Item>
-        <Form.Item name="remark" label={t('remark')} rules={[{ max: 255 }]}><Input.TextArea rows={2} showCount maxLength={255} /></Form.Item>
-        <Form.Item name="status" label={t('active')} {...switchOneZero}><Switch /></Form.Item>
-      </Form>
+        <Input autoComplete="off" placeholder="203.0.113.0/24" />
+      </Form.Item>
+      <Form.Item name="remark" label={t('remark')} rules={[{ max: 255 }]}><Input.TextArea rows={2} showCount maxLength={255} /></Form.Item>
+      <Form.Item name="status" label={t('active')} {...switchOneZero}><Switch /></Form.Item>
     </FormModal>
   );
 }

@@ -12,6 +12,7 @@ import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
+import { statusFilter } from '../../components/statusFilter.ts';
 
 addStrings('departments', strings);
 
@@ -31,7 +32,7 @@ export default function Departments() {
       columns={[
         { title: t('name'), dataIndex: 'name', width: 260, filter: { kind: 'text', key: 'name', max: 64 } },
         { title: t('leader'), dataIndex: 'leader', render: dash },
-        { title: t('common:field.status'), hideInTable: true, filter: { kind: 'select', key: 'status', width: 110, options: [{ value: 1, label: t('common:field.enabled') }, { value: 0, label: t('common:field.disabled') }] } },
+        { title: t('common:field.status'), hideInTable: true, filter: statusFilter(t) },
         { title: t('phone'), dataIndex: 'phone', render: dash },
         { detail: true, title: t('email'), dataIndex: 'email', render: dash },
       ]}
@@ -58,28 +59,24 @@ function DepartmentForm({ editing: { row, parentId }, tree, onClose }: { editing
   });
   const parentName = parentId ? findIn(tree, parentId)?.name : undefined;
   return (
-    <FormModal form={form} title={row ? t('editTitle', { name: row.name }) : parentName ? t('createChildTitle', { name: parentName }) : t('createTitle')} pending={isPending} onClose={onClose}>
-      <Form<Values>
-        form={form}
-        name="departments-form"
-        layout="vertical"
-        onFinish={submit}
-        initialValues={row
-          ? { parent_id: row.parent_id, name: row.name, leader: row.leader, phone: row.phone, email: row.email, sort: row.sort, status: row.status }
-          : { parent_id: parentId, sort: 0, status: 1 }}
-      >
-        <Form.Item name="parent_id" label={t('parent')} rules={[{ required: true }]}>
-          <TreeSelect treeData={parentOptions(t('common:tree.root'), tree, (d) => d.name, row?.id)} treeDefaultExpandAll showSearch treeNodeFilterProp="title" />
-        </Form.Item>
-        <Form.Item name="name" label={t('name')} rules={[{ required: true, whitespace: true, max: 64, message: t('nameRule') }]}><Input /></Form.Item>
-        <Form.Item name="leader" label={t('leader')} rules={[{ max: 64 }]}><Input /></Form.Item>
-        <Form.Item name="phone" label={t('phone')} rules={[{ max: 32 }]}><Input /></Form.Item>
-        <Form.Item name="email" label={t('email')} rules={[{ type: 'email', max: 128, message: t('emailRule') }]}><Input /></Form.Item>
-        <Form.Item name="sort" label={t('common:field.sort')} rules={[{ type: 'integer', min: -2_147_483_648, max: 2_147_483_647, message: t('sortRule') }]}>
-          <InputNumber precision={0} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
-      </Form>
+    <FormModal form={form} title={row ? t('editTitle', { name: row.name }) : parentName ? t('createChildTitle', { name: parentName }) : t('createTitle')} pending={isPending} onClose={onClose}
+      name="departments-form"
+      onFinish={submit}
+      initialValues={row
+        ? { parent_id: row.parent_id, name: row.name, leader: row.leader, phone: row.phone, email: row.email, sort: row.sort, status: row.status }
+        : { parent_id: parentId, sort: 0, status: 1 }}
+    >
+      <Form.Item name="parent_id" label={t('parent')} rules={[{ required: true }]}>
+        <TreeSelect treeData={parentOptions(t('common:tree.root'), tree, (d) => d.name, row?.id)} treeDefaultExpandAll showSearch treeNodeFilterProp="title" />
+      </Form.Item>
+      <Form.Item name="name" label={t('name')} rules={[{ required: true, whitespace: true, max: 64, message: t('nameRule') }]}><Input /></Form.Item>
+      <Form.Item name="leader" label={t('leader')} rules={[{ max: 64 }]}><Input /></Form.Item>
+      <Form.Item name="phone" label={t('phone')} rules={[{ max: 32 }]}><Input /></Form.Item>
+      <Form.Item name="email" label={t('email')} rules={[{ type: 'email', max: 128, message: t('emailRule') }]}><Input /></Form.Item>
+      <Form.Item name="sort" label={t('common:field.sort')} rules={[{ type: 'integer', min: -2_147_483_648, max: 2_147_483_647, message: t('sortRule') }]}>
+        <InputNumber precision={0} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
     </FormModal>
   );
 }

@@ -4,11 +4,11 @@
 // deleted with the same form; a code already used (ignoring case) among the types or among the
 // items of the type is refused by the server, whose message is shown next to the field.
 import { PlusOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Row, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import { QueryError } from '../../../../shared/antd/feedback.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
 import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
@@ -18,6 +18,8 @@ import { useAuth } from '../../auth/auth.tsx';
 import { addStrings } from '../../i18n/index.ts';
 import { itemsQuery, listDictionaries, type ItemsQuery } from './query.ts';
 import { strings } from './strings.ts';
+import { statusFilter } from '../../components/statusFilter.ts';
+import { useChange } from '../../../../shared/antd/useChange.ts';
 
 addStrings('dictionaries', strings);
 
@@ -39,8 +41,7 @@ interface RowActions {
 export default function Dictionaries() {
   const { t } = useTranslation(['dictionaries', 'common']);
   const { can } = useAuth();
-  const run = useAction();
-  const queryClient = useQueryClient();
+  const { change } = useChange(['dictionaries']);
   const { filters: f, setFilters } = useListParams<ItemsQuery>();
   const [editing, setEditing] = useState<{ entry: Entry | null; parent: Entry | null } | null>(null);
   const typeId = Number(f.type) || undefined;
@@ -58,19 +59,17 @@ export default function Dictionaries() {
     enabled: typeId !== undefined,
   });
   const type = types.data?.list.find((x) => x.id === typeId) ?? (chosen.data?.parent_id === 0 ? chosen.data : undefined);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['dictionaries'] });
 
   const chooseType = (id: number | undefined) => setFilters({ type: id, type_name: f.type_name, type_page: f.type_page });
   const setStatus = (e: Entry, status: 0 | 1) =>
-    void run(() => unwrap(api.PUT('/api/admin/dictionaries/{id}', { params: { path: { id: e.id } }, body: { status } })), t('common:state.saved')).then(refresh);
+    void change(() => unwrap(api.PUT('/api/admin/dictionaries/{id}', { params: { path: { id: e.id } }, body: { status } })), t('common:state.saved'));
   const actions: RowActions = {
     statusSwitch: (e) => (
       <Switch size="small" checked={e.status === 1} aria-label={`${t('common:field.status')} ${e.code}`} disabled={!can('dictionary.update')} onChange={(on) => setStatus(e, on ? 1 : 0)} />
     ),
     remove: (e) =>
-      void run(() => unwrap(api.DELETE('/api/admin/dictionaries/{id}', { params: { path: { id: e.id } } })), t('common:state.deleted')).then((ok) => {
+      void change(() => unwrap(api.DELETE('/api/admin/dictionaries/{id}', { params: { path: { id: e.id } } })), t('common:state.deleted')).then((ok) => {
         if (ok && e.id === typeId) chooseType(undefined);
-        refresh();
       }),
     edit: (e) => setEditing({ entry: e, parent: e.parent_id === 0 ? null : type ?? null }),
   };
@@ -166,7 +165,7 @@ function Items({ type, actions, onCreate }: { type: Entry | undefined; actions: 
     { title: t('common:field.description'), dataIndex: 'description', ellipsis: true, render: (v: string) => v || '—' },
     {
       title: t('common:field.status'), dataIndex: 'status', width: 80, render: (_: number, e) => actions.statusSwitch(e),
-      filter: { kind: 'select', key: 'status', width: 110, options: [{ value: 1, label: t('common:field.enabled') }, { value: 0, label: t('common:field.disabled') }] },
+      filter: statusFilter(t),
     },
     {
       title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 130,
@@ -210,30 +209,26 @@ function EntryForm({ entry, parent, onClose }: { entry: Entry | null; parent: En
   });
   const title = entry ? t('editTitle', { name: entry.name }) : parent ? t('createItem', { name: parent.name }) : t('createType');
   return (
-    <FormModal form={form} title={title} pending={isPending} onClose={() => onClose()}>
-      <Form<Values>
-        form={form}
-        name="dictionary-entry"
-        layout="vertical"
-        onFinish={submit}
-        initialValues={entry
-          ? { name: entry.name, code: entry.code, value: entry.value, description: entry.description, sort: entry.sort, status: entry.status }
-          : { status: 1, sort: 0 }}
-      >
-        {parent && <Form.Item label={t('typeOf')}><Typography.Text>{parent.name} <Tag>{parent.code}</Tag></Typography.Text></Form.Item>}
-        <Form.Item name="name" label={t('name')} rules={[{ required: true, whitespace: true, max: 64, message: t('nameRule') }]}><Input /></Form.Item>
-        <Form.Item name="code" label={t('code')} extra={t('codeHelp')} rules={[{ required: true, max: 64, pattern: CODE_PATTERN, message: t('codeRule') }]}>
-          <Input autoComplete="off" />
+    <FormModal form={form} title={title} pending={isPending} onClose={() => onClose()}
+      name="dictionary-entry"
+      onFinish={submit}
+      initialValues={entry
+        ? { name: entry.name, code: entry.code, value: entry.value, description: entry.description, sort: entry.sort, status: entry.status }
+        : { status: 1, sort: 0 }}
+    >
+      {parent && <Form.Item label={t('typeOf')}><Typography.Text>{parent.name} <Tag>{parent.code}</Tag></Typography.Text></Form.Item>}
+      <Form.Item name="name" label={t('name')} rules={[{ required: true, whitespace: true, max: 64, message: t('nameRule') }]}><Input /></Form.Item>
+      <Form.Item name="code" label={t('code')} extra={t('codeHelp')} rules={[{ required: true, max: 64, pattern: CODE_PATTERN, message: t('codeRule') }]}>
+        <Input autoComplete="off" />
+      </Form.Item>
+      <Form.Item name="value" label={t('value')} rules={[{ max: 255 }]}><Input /></Form.Item>
+      <Form.Item name="description" label={t('common:field.description')} rules={[{ max: 255 }]}><Input.TextArea rows={2} showCount maxLength={255} /></Form.Item>
+      <Space size="large">
+        <Form.Item name="sort" label={t('common:field.sort')} rules={[{ type: 'integer', min: 0, max: 1_000_000, message: t('sortRule') }]}>
+          <InputNumber min={0} max={1_000_000} precision={0} />
         </Form.Item>
-        <Form.Item name="value" label={t('value')} rules={[{ max: 255 }]}><Input /></Form.Item>
-        <Form.Item name="description" label={t('common:field.description')} rules={[{ max: 255 }]}><Input.TextArea rows={2} showCount maxLength={255} /></Form.Item>
-        <Space size="large">
-          <Form.Item name="sort" label={t('common:field.sort')} rules={[{ type: 'integer', min: 0, max: 1_000_000, message: t('sortRule') }]}>
-            <InputNumber min={0} max={1_000_000} precision={0} />
-          </Form.Item>
-          <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
-        </Space>
-      </Form>
+        <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
+      </Space>
     </FormModal>
   );
 }

@@ -15,6 +15,7 @@ import { MENU_ICONS, menuIcon } from '../../components/menuIcon.tsx';
 import { menuTitle } from '../../components/menuTitle.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
+import { statusFilter } from '../../components/statusFilter.ts';
 
 addStrings('menus', strings);
 
@@ -37,7 +38,7 @@ export default function Menus() {
       load={(query) => unwrap(api.GET('/api/admin/menus', { params: { query } }))}
       columns={[
         { title: t('title'), dataIndex: 'title', width: 240, render: (_: string, m) => menuTitle(m, t), filter: { kind: 'text', key: 'title', max: 64 } },
-        { title: t('common:field.status'), hideInTable: true, filter: { kind: 'select', key: 'status', width: 110, options: [{ value: 1, label: t('common:field.enabled') }, { value: 0, label: t('common:field.disabled') }] } },
+        { title: t('common:field.status'), hideInTable: true, filter: statusFilter(t) },
         { title: t('type'), dataIndex: 'type', width: 90, render: (v: number) => <Tag color={TYPE_COLORS[v]}>{typeName(v)}</Tag> },
         { title: t('slug'), dataIndex: 'slug', width: 140, ellipsis: true },
         { title: t('icon'), dataIndex: 'icon', width: 100, render: (v: string | undefined, m) => (m.type === 3 ? '—' : <Space size={6}>{menuIcon(v, m.type)}{v || '—'}</Space>) },
@@ -69,49 +70,45 @@ function MenuForm({ editing: { row, parentId }, tree, onClose }: { editing: Edit
   });
   const parent = parentId ? findIn(tree, parentId) : undefined;
   return (
-    <FormModal form={form} width={640} title={row ? t('editTitle', { name: row.title }) : parent ? t('createChildTitle', { name: parent.title }) : t('createTitle')} pending={isPending} onClose={onClose}>
-      <Form<Values>
-        form={form}
-        name="menus-form"
-        layout="vertical"
-        onFinish={submit}
-        initialValues={row
-          ? { parent_id: row.parent_id, title: row.title, slug: row.slug, icon: row.icon, path: row.path, component: row.component, type: row.type, sort: row.sort, status: row.status }
-          : { parent_id: parentId, type: parent ? (parent.type === 1 ? 2 : 3) : 1, sort: 0, status: 1 }}
-      >
-        <Form.Item name="parent_id" label={t('parent')} rules={[{ required: true }]}>
-          <TreeSelect treeData={parentOptions(t('common:tree.root'), tree, (m) => m.title, row?.id, holds)} treeDefaultExpandAll showSearch treeNodeFilterProp="title" />
-        </Form.Item>
-        <Form.Item name="type" label={t('type')} rules={[{ required: true }]}>
-          <Radio.Group
-            optionType="button"
-            options={[1, 2, 3].map((v) => ({ value: v, label: [t('directory'), t('menu'), t('button')][v - 1]!, disabled: v === 3 && !!row?.children?.length }))}
-          />
-        </Form.Item>
-        <div style={{ display: 'flex', gap: 16 }}>
-          <Form.Item name="title" label={t('title')} style={{ flex: 1 }} rules={[{ required: true, whitespace: true, max: 64, message: t('titleRule') }]}><Input /></Form.Item>
-          <Form.Item name="slug" label={t('slug')} style={{ flex: 1 }} rules={[{ required: true, max: 64, pattern: /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, message: t('slugRule') }]}><Input /></Form.Item>
-        </div>
-        {type !== 3 && (
-          <>
-            <Form.Item name="path" label={t('path')} extra={t('pathHint')} rules={[{ max: 255 }]}><Input /></Form.Item>
-            <Form.Item name="component" label={t('component')} extra={t('componentHint')} rules={[{ max: 255 }]}><Input /></Form.Item>
-            <Form.Item name="icon" label={t('icon')} rules={[{ max: 64 }]}>
-              <AutoComplete
-                allowClear
-                options={Object.keys(MENU_ICONS).map((name) => ({ value: name, label: <Space>{menuIcon(name, 2)}{name}</Space> }))}
-                filterOption={(input, o) => String(o?.value ?? '').includes(input.toLowerCase())}
-              />
-            </Form.Item>
-          </>
-        )}
-        <div style={{ display: 'flex', gap: 16 }}>
-          <Form.Item name="sort" label={t('common:field.sort')} style={{ flex: 1 }} rules={[{ type: 'integer', min: -2_147_483_648, max: 2_147_483_647, message: t('sortRule') }]}>
-            <InputNumber precision={0} style={{ width: '100%' }} />
+    <FormModal form={form} width={640} title={row ? t('editTitle', { name: row.title }) : parent ? t('createChildTitle', { name: parent.title }) : t('createTitle')} pending={isPending} onClose={onClose}
+      name="menus-form"
+      onFinish={submit}
+      initialValues={row
+        ? { parent_id: row.parent_id, title: row.title, slug: row.slug, icon: row.icon, path: row.path, component: row.component, type: row.type, sort: row.sort, status: row.status }
+        : { parent_id: parentId, type: parent ? (parent.type === 1 ? 2 : 3) : 1, sort: 0, status: 1 }}
+    >
+      <Form.Item name="parent_id" label={t('parent')} rules={[{ required: true }]}>
+        <TreeSelect treeData={parentOptions(t('common:tree.root'), tree, (m) => m.title, row?.id, holds)} treeDefaultExpandAll showSearch treeNodeFilterProp="title" />
+      </Form.Item>
+      <Form.Item name="type" label={t('type')} rules={[{ required: true }]}>
+        <Radio.Group
+          optionType="button"
+          options={[1, 2, 3].map((v) => ({ value: v, label: [t('directory'), t('menu'), t('button')][v - 1]!, disabled: v === 3 && !!row?.children?.length }))}
+        />
+      </Form.Item>
+      <div style={{ display: 'flex', gap: 16 }}>
+        <Form.Item name="title" label={t('title')} style={{ flex: 1 }} rules={[{ required: true, whitespace: true, max: 64, message: t('titleRule') }]}><Input /></Form.Item>
+        <Form.Item name="slug" label={t('slug')} style={{ flex: 1 }} rules={[{ required: true, max: 64, pattern: /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, message: t('slugRule') }]}><Input /></Form.Item>
+      </div>
+      {type !== 3 && (
+        <>
+          <Form.Item name="path" label={t('path')} extra={t('pathHint')} rules={[{ max: 255 }]}><Input /></Form.Item>
+          <Form.Item name="component" label={t('component')} extra={t('componentHint')} rules={[{ max: 255 }]}><Input /></Form.Item>
+          <Form.Item name="icon" label={t('icon')} rules={[{ max: 64 }]}>
+            <AutoComplete
+              allowClear
+              options={Object.keys(MENU_ICONS).map((name) => ({ value: name, label: <Space>{menuIcon(name, 2)}{name}</Space> }))}
+              filterOption={(input, o) => String(o?.value ?? '').includes(input.toLowerCase())}
+            />
           </Form.Item>
-          <Form.Item name="status" label={t('common:field.enabled')} style={{ flex: 1 }} {...switchOneZero}><Switch /></Form.Item>
-        </div>
-      </Form>
+        </>
+      )}
+      <div style={{ display: 'flex', gap: 16 }}>
+        <Form.Item name="sort" label={t('common:field.sort')} style={{ flex: 1 }} rules={[{ type: 'integer', min: -2_147_483_648, max: 2_147_483_647, message: t('sortRule') }]}>
+          <InputNumber precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item name="status" label={t('common:field.enabled')} style={{ flex: 1 }} {...switchOneZero}><Switch /></Form.Item>
+      </div>
     </FormModal>
   );
 }

@@ -10,11 +10,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
-import { useAction } from '../../../../shared/antd/feedback.tsx';
 import { addStrings } from '../../i18n/index.ts';
 import { DownloadLink } from './DownloadLink.tsx';
 import { connectLive, type LiveState } from './live.ts';
 import { strings } from './strings.ts';
+import { useChange } from '../../../../shared/antd/useChange.ts';
 
 addStrings('notifications', strings);
 
@@ -30,7 +30,7 @@ export function NotificationBell() {
   const { session, profile } = useAuth();
   const { notification } = App.useApp();
   const queryClient = useQueryClient();
-  const run = useAction();
+  const { change } = useChange(['notifications']);
   const [state, setState] = useState<LiveState>('connecting');
   const [open, setOpen] = useState(false);
   const latest = useQuery({ queryKey: LATEST, queryFn: loadLatest, enabled: session !== null });
@@ -63,9 +63,8 @@ export function NotificationBell() {
     // One connection while signed in (a refreshed token keeps the same session).
   }, [signedIn, language, queryClient, notification]);
 
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['notifications'] });
-  const markRead = (id: number) => void run(() => unwrap(api.PUT('/api/admin/notifications/{id}/read', { params: { path: { id } } })), t('common:state.done')).then(refresh);
-  const markAll = () => void run(() => unwrap(api.PUT('/api/admin/notifications/read-all')), t('common:state.done')).then(refresh);
+  const markRead = (id: number) => void change(() => unwrap(api.PUT('/api/admin/notifications/{id}/read', { params: { path: { id } } })), t('common:state.done'));
+  const markAll = () => void change(() => unwrap(api.PUT('/api/admin/notifications/read-all')), t('common:state.done'));
 
   const content = (
     <div style={{ width: 360 }}>

@@ -2,12 +2,11 @@
 // or all read, and, for holders of notification.send, sending one to chosen administrators, the
 // members of a role, or everyone.
 import { SendOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Form, Input, Radio, Segmented, Select, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAction } from '../../../../shared/antd/feedback.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
 import { useSave } from '../../../../shared/antd/useSave.ts';
@@ -19,6 +18,7 @@ import { addStrings } from '../../i18n/index.ts';
 import { DownloadLink } from './DownloadLink.tsx';
 import { notificationsQuery } from './query.ts';
 import { strings } from './strings.ts';
+import { useChange } from '../../../../shared/antd/useChange.ts';
 
 addStrings('notifications', strings);
 
@@ -29,18 +29,16 @@ const when = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:
 export default function Notifications() {
   const { t } = useTranslation(['notifications', 'common']);
   const { can } = useAuth();
-  const run = useAction();
-  const queryClient = useQueryClient();
+  const { change } = useChange(NOTIFICATIONS);
   const list = useList(notificationsQuery);
   const [sending, setSending] = useState(false);
   const f = list.filters;
   const unread = list.query.data?.unread ?? 0;
   // The list and the bell's latest and unread count.
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS });
 
   const markRead = (n: Notification) =>
-    void run(() => unwrap(api.PUT('/api/admin/notifications/{id}/read', { params: { path: { id: n.id } } })), t('common:state.done')).then(refresh);
-  const markAll = () => void run(() => unwrap(api.PUT('/api/admin/notifications/read-all')), t('common:state.done')).then(refresh);
+    void change(() => unwrap(api.PUT('/api/admin/notifications/{id}/read', { params: { path: { id: n.id } } })), t('common:state.done'));
+  const markAll = () => void change(() => unwrap(api.PUT('/api/admin/notifications/read-all')), t('common:state.done'));
 
   const columns: Column<Notification, ListQuery<'/api/admin/notifications'>>[] = [
     {
@@ -118,31 +116,33 @@ function SendForm({ onClose }: { onClose: () => void }) {
   const notBlank = (msg: string, max: number) => [{ required: true, max, whitespace: true, message: msg }];
 
   return (
-    <FormModal form={form} title={t('sendTitle')} okText={t('sendOk')} pending={isPending} onClose={onClose}>
-      <Form<SendValues> form={form} layout="vertical" initialValues={{ audience: 'admins' }} onFinish={submit}>
-        <Form.Item name="title" label={t('title')} rules={notBlank(t('titleRule'), 200)}><Input maxLength={200} showCount /></Form.Item>
-        <Form.Item name="content" label={t('content')} rules={notBlank(t('contentRule'), 5000)}><Input.TextArea rows={4} maxLength={5000} showCount /></Form.Item>
-        <Form.Item name="audience" label={t('audience')}>
-          <Radio.Group optionType="button" options={[{ value: 'admins', label: t('toAdmins') }, { value: 'role', label: t('toRole') }, { value: 'all', label: t('toAll') }]} />
+    <FormModal form={form} title={t('sendTitle')} okText={t('sendOk')} pending={isPending} onClose={onClose}
+      name="send-notification"
+      initialValues={{ audience: 'admins' }}
+      onFinish={submit}
+    >
+      <Form.Item name="title" label={t('title')} rules={notBlank(t('titleRule'), 200)}><Input maxLength={200} showCount /></Form.Item>
+      <Form.Item name="content" label={t('content')} rules={notBlank(t('contentRule'), 5000)}><Input.TextArea rows={4} maxLength={5000} showCount /></Form.Item>
+      <Form.Item name="audience" label={t('audience')}>
+        <Radio.Group optionType="button" options={[{ value: 'admins', label: t('toAdmins') }, { value: 'role', label: t('toRole') }, { value: 'all', label: t('toAll') }]} />
+      </Form.Item>
+      {audience === 'admins' && (
+        <Form.Item name="admin_ids" label={t('admins')} rules={[{ required: true, type: 'array', min: 1, max: 1000, message: t('adminsRule') }]}>
+          <Select
+            mode="multiple"
+            showSearch
+            filterOption={false}
+            onSearch={setSearch}
+            loading={admins.isFetching}
+            options={(admins.data?.list ?? []).map((a) => ({ value: a.id, label: a.nickname ? `${a.username} (${a.nickname})` : a.username }))}
+          />
         </Form.Item>
-        {audience === 'admins' && (
-          <Form.Item name="admin_ids" label={t('admins')} rules={[{ required: true, type: 'array', min: 1, max: 1000, message: t('adminsRule') }]}>
-            <Select
-              mode="multiple"
-              showSearch
-              filterOption={false}
-              onSearch={setSearch}
-              loading={admins.isFetching}
-              options={(admins.data?.list ?? []).map((a) => ({ value: a.id, label: a.nickname ? `${a.username} (${a.nickname})` : a.username }))}
-            />
-          </Form.Item>
-        )}
-        {audience === 'role' && (
-          <Form.Item name="role_id" label={t('role')} rules={[{ required: true, message: t('roleRule') }]}>
-            <Select loading={roles.isFetching} options={(roles.data?.list ?? []).map((r) => ({ value: r.id, label: r.name }))} />
-          </Form.Item>
-        )}
-      </Form>
+      )}
+      {audience === 'role' && (
+        <Form.Item name="role_id" label={t('role')} rules={[{ required: true, message: t('roleRule') }]}>
+          <Select loading={roles.isFetching} options={(roles.data?.list ?? []).map((r) => ({ value: r.id, label: r.name }))} />
+        </Form.Item>
+      )}
     </FormModal>
   );
 }

@@ -23,7 +23,7 @@ export function OrderDetail({ id, onClose }: { id: number; onClose: () => void }
             <Descriptions.Item label={t('userId')}>{o.user_id}</Descriptions.Item>
             <Descriptions.Item label={t('amount')}>{money(o.amount)}</Descriptions.Item>
             <Descriptions.Item label={t('requestId')}>{o.request_id}</Descriptions.Item>
-            <Descriptions.Item label={t('createdBy')}>{o.created_by ?? '—'}</Descriptions.Item>
+            <Descriptions.Item label={t('createdBy')}>{o.created_by_name ?? (o.created_by === null ? '—' : t('common:state.adminGone', { id: o.created_by }))}</Descriptions.Item>
             <Descriptions.Item label={t('common:field.createdAt')}>{o.created_at}</Descriptions.Item>
             <Descriptions.Item label={t('paidAt')}>{o.paid_at ?? '—'}</Descriptions.Item>
             <Descriptions.Item label={t('common:field.updatedAt')}>{o.updated_at}</Descriptions.Item>

@@ -55,65 +55,67 @@ export function OrderForm({ onClose }: { onClose: (saved: boolean) => void }) {
   });
 
   return (
-    <FormModal form={form} width={860} title={t('createTitle')} pending={isPending} onClose={() => onClose(false)}>
-      <Form<Values> form={form} name="newOrder" layout="vertical" onFinish={(v) => orderTotal(v.products).complete && submit(v)} initialValues={{ products: [{}] }}>
-        <Form.Item name="user_id" label={t('userId')} rules={[{ required: true, pattern: ID_RE, message: t('idRule') }]}>
-          <Input inputMode="numeric" style={{ width: 200 }} />
-        </Form.Item>
-        <Typography.Text strong>{t('details')}</Typography.Text>
-        <Form.List name="products" rules={[{ validator: async (_, v: unknown[]) => { if (!v?.length) throw new Error(t('productsRule')); } }]}>
-          {(fields, { add, remove }, { errors }) => (
-            <>
-              {fields.map((field, i) => {
-                const sub = lineCents(lines[i]);
-                return (
-                  <Space key={field.key} align="start" wrap style={{ display: 'flex', marginTop: 8 }}>
-                    <Form.Item name={[field.name, 'product_id']} label={`${t('productId')} ${i + 1}`} rules={[{ required: true, pattern: ID_RE, message: t('idRule') }]}>
-                      <Input inputMode="numeric" style={{ width: 110 }} />
-                    </Form.Item>
-                    <Form.Item
-                      name={[field.name, 'product_name']}
-                      label={`${t('productName')} ${i + 1}`}
-                      rules={[{ required: true, whitespace: true, message: t('nameRule') }, { max: 200, message: t('nameRule') }]}
-                    >
-                      <Input style={{ width: 220 }} />
-                    </Form.Item>
-                    <Form.Item
-                      name={[field.name, 'price']}
-                      label={`${t('price')} ${i + 1}`}
-                      rules={[{ required: true, message: t('moneyRule') }, { validator: async (_, v: string | undefined) => { if (v && parseCents(v) === null) throw new Error(t('moneyRule')); } }]}
-                    >
-                      <Input inputMode="decimal" style={{ width: 120 }} />
-                    </Form.Item>
-                    <Form.Item
-                      name={[field.name, 'quantity']}
-                      label={`${t('quantity')} ${i + 1}`}
-                      rules={[{ required: true, message: t('quantityRule') }, { validator: async (_, v: string | undefined) => { if (v && parseQuantity(v) === null) throw new Error(t('quantityRule')); } }]}
-                    >
-                      <Input inputMode="numeric" style={{ width: 90 }} />
-                    </Form.Item>
-                    <Form.Item label={t('subtotal')}>
-                      <Typography.Text aria-label={`${t('subtotal')} ${i + 1}`} style={{ display: 'inline-block', minWidth: 90, textAlign: 'right' }}>{sub === null ? '—' : centsText(sub)}</Typography.Text>
-                    </Form.Item>
-                    <Form.Item label=" ">
-                      <Button aria-label={t('removeProduct', { n: i + 1 })} icon={<DeleteOutlined />} disabled={fields.length === 1} onClick={() => remove(field.name)} />
-                    </Form.Item>
-                  </Space>
-                );
-              })}
-              <Form.ErrorList errors={errors} />
-              <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({})} style={{ marginBottom: 16 }}>{t('addProduct')}</Button>
-            </>
-          )}
-        </Form.List>
-        <div role="status" aria-label={t('total')} style={{ fontSize: 16, marginBottom: 16 }}>
-          {t('total')}: <Typography.Text strong>{centsText(total.cents)}</Typography.Text>
-          {!total.complete && <Typography.Text type="secondary"> ({t('totalIncomplete')})</Typography.Text>}
-        </div>
-        <Form.Item name="request_id" label={t('requestId')} extra={t('requestIdHint')} rules={[{ pattern: REQUEST_ID_RE, message: t('requestIdRule') }]}>
-          <Input autoComplete="off" maxLength={64} />
-        </Form.Item>
-      </Form>
+    <FormModal form={form} width={860} title={t('createTitle')} pending={isPending} onClose={() => onClose(false)}
+      name="newOrder"
+      onFinish={(v) => orderTotal(v.products).complete && submit(v)}
+      initialValues={{ products: [{}] }}
+    >
+      <Form.Item name="user_id" label={t('userId')} rules={[{ required: true, pattern: ID_RE, message: t('idRule') }]}>
+        <Input inputMode="numeric" style={{ width: 200 }} />
+      </Form.Item>
+      <Typography.Text strong>{t('details')}</Typography.Text>
+      <Form.List name="products" rules={[{ validator: async (_, v: unknown[]) => { if (!v?.length) throw new Error(t('productsRule')); } }]}>
+        {(fields, { add, remove }, { errors }) => (
+          <>
+            {fields.map((field, i) => {
+              const sub = lineCents(lines[i]);
+              return (
+                <Space key={field.key} align="start" wrap style={{ display: 'flex', marginTop: 8 }}>
+                  <Form.Item name={[field.name, 'product_id']} label={`${t('productId')} ${i + 1}`} rules={[{ required: true, pattern: ID_RE, message: t('idRule') }]}>
+                    <Input inputMode="numeric" style={{ width: 110 }} />
+                  </Form.Item>
+                  <Form.Item
+                    name={[field.name, 'product_name']}
+                    label={`${t('productName')} ${i + 1}`}
+                    rules={[{ required: true, whitespace: true, message: t('nameRule') }, { max: 200, message: t('nameRule') }]}
+                  >
+                    <Input style={{ width: 220 }} />
+                  </Form.Item>
+                  <Form.Item
+                    name={[field.name, 'price']}
+                    label={`${t('price')} ${i + 1}`}
+                    rules={[{ required: true, message: t('moneyRule') }, { validator: async (_, v: string | undefined) => { if (v && parseCents(v) === null) throw new Error(t('moneyRule')); } }]}
+                  >
+                    <Input inputMode="decimal" style={{ width: 120 }} />
+                  </Form.Item>
+                  <Form.Item
+                    name={[field.name, 'quantity']}
+                    label={`${t('quantity')} ${i + 1}`}
+                    rules={[{ required: true, message: t('quantityRule') }, { validator: async (_, v: string | undefined) => { if (v && parseQuantity(v) === null) throw new Error(t('quantityRule')); } }]}
+                  >
+                    <Input inputMode="numeric" style={{ width: 90 }} />
+                  </Form.Item>
+                  <Form.Item label={t('subtotal')}>
+                    <Typography.Text aria-label={`${t('subtotal')} ${i + 1}`} style={{ display: 'inline-block', minWidth: 90, textAlign: 'right' }}>{sub === null ? '—' : centsText(sub)}</Typography.Text>
+                  </Form.Item>
+                  <Form.Item label=" ">
+                    <Button aria-label={t('removeProduct', { n: i + 1 })} icon={<DeleteOutlined />} disabled={fields.length === 1} onClick={() => remove(field.name)} />
+                  </Form.Item>
+                </Space>
+              );
+            })}
+            <Form.ErrorList errors={errors} />
+            <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({})} style={{ marginBottom: 16 }}>{t('addProduct')}</Button>
+          </>
+        )}
+      </Form.List>
+      <div role="status" aria-label={t('total')} style={{ fontSize: 16, marginBottom: 16 }}>
+        {t('total')}: <Typography.Text strong>{centsText(total.cents)}</Typography.Text>
+        {!total.complete && <Typography.Text type="secondary"> ({t('totalIncomplete')})</Typography.Text>}
+      </div>
+      <Form.Item name="request_id" label={t('requestId')} extra={t('requestIdHint')} rules={[{ pattern: REQUEST_ID_RE, message: t('requestIdRule') }]}>
+        <Input autoComplete="off" maxLength={64} />
+      </Form.Item>
     </FormModal>
   );
 }

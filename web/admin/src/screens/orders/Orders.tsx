@@ -14,7 +14,8 @@ import { useAuth } from '../../auth/auth.tsx';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { ExportTask } from '../../components/ExportTask.tsx';
 import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
-import type { QueryOfList } from '../../../../shared/list/params.ts';
+import { filtersFor, type QueryOfList } from '../../../../shared/list/params.ts';
+import type { paths } from '../../api/schema.gen.ts';
 import { useListParams } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { ImportOrders } from './ImportOrders.tsx';
@@ -26,12 +27,13 @@ import { strings } from './strings.ts';
 import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
 import { type listOrders, ordersQuery } from './query.ts';
 import { type ListColumn, useListTable } from '../../../../shared/antd/listTable.tsx';
+import { cappedPage } from '../../../../shared/antd/ListView.tsx';
 
 addStrings('orders', strings);
 
 export type Order = Awaited<ReturnType<typeof listOrders>>['list'][number];
+type ExportQuery = NonNullable<paths['/api/admin/orders/export']['post']['parameters']['query']>;
 
-const FILTERS = ['order_no', 'user_id', 'status', 'min_amount', 'max_amount', 'start_time', 'end_time'] as const;
 const DAY = 'YYYY-MM-DD';
 const ID_RE = /^[1-9]\d{0,15}$/;
 export const STATUS_COLORS: Record<string, string> = { pending: 'gold', paid: 'green', cancelled: 'default' };
@@ -136,7 +138,11 @@ const OrdersToolbar = memo(function OrdersToolbar({ onCreate, onImport }: { onCr
   const { can } = useAuth();
   const { params } = useListParams<QueryOfList<typeof ordersQuery>>();
   const f = params.filters;
-  const exportQuery = () => Object.fromEntries(FILTERS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]]));
+  // The list's filters by the export's typed names, in its default order (the server's, as before).
+  const exportQuery = (): ExportQuery => ({
+    ...filtersFor<Omit<ExportQuery, 'order_by'>>(f, ['order_no', 'user_id', 'status', 'min_amount', 'max_amount', 'start_time', 'end_time']),
+    order_by: 'id:desc',
+  });
   return (
     <div className="list-toolbar">
       <Space>
@@ -147,7 +153,7 @@ const OrdersToolbar = memo(function OrdersToolbar({ onCreate, onImport }: { onCr
         {can('order.export') && (
           <ExportTask
             fileName="orders.csv"
-            start={() => unwrap(api.POST('/api/admin/orders/export', { params: { query: exportQuery() as never }, body: {} }))}
+            start={() => unwrap(api.POST('/api/admin/orders/export', { params: { query: exportQuery() }, body: {} }))}
           />
         )}
       </Space>
@@ -206,7 +212,7 @@ function OrdersTable({ onView, onPay, refresh }: { onView: (id: number) => void;
       loading={list.isFetching}
       dataSource={list.data?.list ?? []}
       locale={{ emptyText: filtered ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-      pagination={pagination(list.data?.total ?? 0)}
+      pagination={pagination(list.data?.total ?? 0, cappedPage(t, list.data))}
       onChange={(_p, _f, sorter) => {
         const s = sorter as SorterResult<Order>;
         const next = s.order ? `${String(s.field)}:${s.order === 'ascend' ? 'asc' : 'desc'}` : undefined;

@@ -30,19 +30,24 @@ export function PayOrder({ order, onClose }: { order: Order; onClose: (done: boo
     onSaved: () => onClose(true),
   });
   return (
-    <FormModal form={form} title={t('payTitle', { no: order.order_no })} okText={t('markPaid')} okDisabled={active.length === 0} pending={isPending} onClose={() => onClose(false)}>
-      <Descriptions column={1} size="small" style={{ marginBottom: 16 }}>
-        <Descriptions.Item label={t('userId')}>{order.user_id}</Descriptions.Item>
-        <Descriptions.Item label={t('amount')}>{centsText(numberToCents(order.amount))}</Descriptions.Item>
-      </Descriptions>
+    <FormModal form={form} title={t('payTitle', { no: order.order_no })} okText={t('markPaid')} okDisabled={active.length === 0} pending={isPending} onClose={() => onClose(false)}
+      name="payOrder"
+      onFinish={submit}
+      formKey={active[0]?.id ?? 0}
+      initialValues={{ payment_method_id: active[0]?.id }}
+      intro={(
+        <Descriptions column={1} size="small" style={{ marginBottom: 16 }}>
+          <Descriptions.Item label={t('userId')}>{order.user_id}</Descriptions.Item>
+          <Descriptions.Item label={t('amount')}>{centsText(numberToCents(order.amount))}</Descriptions.Item>
+        </Descriptions>
+      )}
+    >
       {methods.error ? <QueryError error={methods.error} onRetry={() => void methods.refetch()} /> : methods.data && active.length === 0 ? (
         <Alert type="warning" showIcon title={t('noActiveMethod')} />
       ) : (
-        <Form<Values> form={form} name="payOrder" layout="vertical" onFinish={submit} key={active[0]?.id ?? 0} initialValues={{ payment_method_id: active[0]?.id }}>
-          <Form.Item name="payment_method_id" label={t('paymentMethod')} rules={[{ required: true }]}>
-            <Select loading={methods.isLoading} options={active.map((m) => ({ value: m.id, label: `${m.name} (${m.code})` }))} />
-          </Form.Item>
-        </Form>
+        <Form.Item name="payment_method_id" label={t('paymentMethod')} rules={[{ required: true }]}>
+          <Select loading={methods.isLoading} options={active.map((m) => ({ value: m.id, label: `${m.name} (${m.code})` }))} />
+        </Form.Item>
       )}
     </FormModal>
   );

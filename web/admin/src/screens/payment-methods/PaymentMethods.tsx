@@ -2,11 +2,9 @@
 // key/value rows or as JSON; secrets come back masked (`******`) and are kept unless re-entered.
 // A method with payment records is not deleted: the server's message says so.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Form, Input, InputNumber, Popconfirm, Segmented, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Form, Input, InputNumber, Segmented, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAction } from '../../../../shared/antd/feedback.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
 import { useSave } from '../../../../shared/antd/useSave.ts';
@@ -19,6 +17,8 @@ import { addStrings } from '../../i18n/index.ts';
 import { configFromRows, configText, parseConfigText, rowsFromConfig, SECRET_MASK, type ConfigRow } from './config.ts';
 import { paymentMethodsQuery } from './query.ts';
 import { strings } from './strings.ts';
+import { RowActions } from '../../../../shared/antd/RowActions.tsx';
+import { useChange } from '../../../../shared/antd/useChange.ts';
 
 addStrings('paymentMethods', strings);
 
@@ -28,15 +28,13 @@ const CODE_RE = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 export default function PaymentMethods() {
   const { t } = useTranslation(['paymentMethods', 'common']);
   const { can } = useAuth();
-  const run = useAction();
-  const queryClient = useQueryClient();
+  const { change } = useChange(['payment-methods']);
   const list = useList(paymentMethodsQuery);
   const [editing, setEditing] = useState<Method | 'new' | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['payment-methods'] });
   const remove = (m: Method) =>
-    void run(() => unwrap(api.DELETE('/api/admin/payment-methods/{id}', { params: { path: { id: m.id } } })), t('common:state.deleted')).then(refresh);
+    void change(() => unwrap(api.DELETE('/api/admin/payment-methods/{id}', { params: { path: { id: m.id } } })), t('common:state.deleted'));
   const setActive = (m: Method, on: boolean) =>
-    void run(() => unwrap(api.PUT('/api/admin/payment-methods/{id}', { params: { path: { id: m.id } }, body: { name: m.name, is_active: on } })), t('common:state.saved')).then(refresh);
+    void change(() => unwrap(api.PUT('/api/admin/payment-methods/{id}', { params: { path: { id: m.id } }, body: { name: m.name, is_active: on } })), t('common:state.saved'));
 
   const columns: Column<Method, ListQuery<'/api/admin/payment-methods'>>[] = [
     { title: t('common:field.id'), dataIndex: 'id', width: 70 },
@@ -67,14 +65,7 @@ export default function PaymentMethods() {
     {
       title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 150,
       render: (_: unknown, m) => (
-        <Space size={0}>
-          {can('payment-method.update') && <Button type="link" size="small" onClick={() => setEditing(m)}>{t('common:action.edit')}</Button>}
-          {can('payment-method.delete') && (
-            <Popconfirm title={t('common:state.confirmDelete', { name: m.name })} onConfirm={() => remove(m)} okText={t('common:action.confirm')} cancelText={t('common:action.cancel')}>
-              <Button type="link" size="small" danger>{t('common:action.delete')}</Button>
-            </Popconfirm>
-          )}
-        </Space>
+        <RowActions name={m.name} onEdit={can('payment-method.update') && (() => setEditing(m))} onDelete={can('payment-method.delete') && (() => remove(m))} />
       ),
     },
   ];
@@ -147,57 +138,53 @@ function MethodForm({ method, onClose }: { method: Method | null; onClose: () =>
   };
 
   return (
-    <FormModal form={form} width={760} title={method ? t('editTitle', { name: method.name }) : t('createTitle')} pending={isPending} onClose={onClose}>
-      <Form<Values>
-        form={form}
-        name="method"
-        layout="vertical"
-        onFinish={save}
-        initialValues={method
-          ? { name: method.name, code: method.code, type: method.type, is_active: method.is_active, sort: method.sort, description: method.description, rows: rowsFromConfig(method.config) }
-          : { is_active: true, sort: 0, rows: [] }}
-      >
-        <Space wrap align="start">
-          <Form.Item name="name" label={t('name')} rules={[{ required: true, whitespace: true, max: 64, message: t('nameRule') }]}><Input style={{ width: 220 }} /></Form.Item>
-          <Form.Item name="code" label={t('code')} rules={[{ required: true, max: 64, pattern: CODE_RE, message: t('codeRule') }]}><Input style={{ width: 200 }} /></Form.Item>
-          <Form.Item name="type" label={t('type')} rules={[{ required: true, max: 32, pattern: CODE_RE, message: t('typeRule') }]}>
-            <Input style={{ width: 160 }} placeholder={t('typeExamples')} />
-          </Form.Item>
-        </Space>
-        <Space wrap align="start">
-          <Form.Item name="sort" label={t('common:field.sort')} rules={[{ type: 'integer', min: 0, max: 1_000_000, message: t('sortRule') }]}>
-            <InputNumber min={0} max={1_000_000} precision={0} style={{ width: 140 }} />
-          </Form.Item>
-          <Form.Item name="is_active" label={t('isActive')} valuePropName="checked"><Switch /></Form.Item>
-        </Space>
-        <Form.Item name="description" label={t('common:field.description')} rules={[{ max: 500, message: t('descriptionRule') }]}><Input.TextArea rows={2} /></Form.Item>
-        <Space style={{ marginBottom: 8 }}>
-          <Typography.Text strong>{t('config')}</Typography.Text>
-          <Segmented
-            aria-label={t('configMode')}
-            value={mode}
-            onChange={(v) => switchMode(v as 'rows' | 'json')}
-            options={[{ value: 'rows', label: t('asRows') }, { value: 'json', label: t('asJson') }]}
-          />
-        </Space>
-        <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>{t('secretHint')}</Typography.Paragraph>
-        {mode === 'json' ? (
-          <Form.Item name="json" label={t('jsonLabel')} rules={[{ validator: async (_, v: string) => { if (parseConfigText(v ?? '') === null) throw new Error(t('notObject')); } }]}>
-            <Input.TextArea rows={8} spellCheck={false} style={{ fontFamily: 'monospace' }} />
-          </Form.Item>
-        ) : (
-          <Form.List name="rows">
-            {(fields, { add, remove }, { errors }) => (
-              <>
-                {fields.map((field, i) => <ConfigRowFields key={field.key} name={field.name} n={i + 1} onRemove={() => remove(field.name)} />)}
-                <Form.ErrorList errors={errors} />
-                <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ key: '', value: '', masked: false, json: false })}>{t('addKey')}</Button>
-              </>
-            )}
-          </Form.List>
-        )}
-        {(configError ?? refused) && <Alert type="error" showIcon title={configError ?? refused} style={{ marginTop: 8 }} />}
-      </Form>
+    <FormModal form={form} width={760} title={method ? t('editTitle', { name: method.name }) : t('createTitle')} pending={isPending} onClose={onClose}
+      name="method"
+      onFinish={save}
+      initialValues={method
+        ? { name: method.name, code: method.code, type: method.type, is_active: method.is_active, sort: method.sort, description: method.description, rows: rowsFromConfig(method.config) }
+        : { is_active: true, sort: 0, rows: [] }}
+    >
+      <Space wrap align="start">
+        <Form.Item name="name" label={t('name')} rules={[{ required: true, whitespace: true, max: 64, message: t('nameRule') }]}><Input style={{ width: 220 }} /></Form.Item>
+        <Form.Item name="code" label={t('code')} rules={[{ required: true, max: 64, pattern: CODE_RE, message: t('codeRule') }]}><Input style={{ width: 200 }} /></Form.Item>
+        <Form.Item name="type" label={t('type')} rules={[{ required: true, max: 32, pattern: CODE_RE, message: t('typeRule') }]}>
+          <Input style={{ width: 160 }} placeholder={t('typeExamples')} />
+        </Form.Item>
+      </Space>
+      <Space wrap align="start">
+        <Form.Item name="sort" label={t('common:field.sort')} rules={[{ type: 'integer', min: 0, max: 1_000_000, message: t('sortRule') }]}>
+          <InputNumber min={0} max={1_000_000} precision={0} style={{ width: 140 }} />
+        </Form.Item>
+        <Form.Item name="is_active" label={t('isActive')} valuePropName="checked"><Switch /></Form.Item>
+      </Space>
+      <Form.Item name="description" label={t('common:field.description')} rules={[{ max: 500, message: t('descriptionRule') }]}><Input.TextArea rows={2} /></Form.Item>
+      <Space style={{ marginBottom: 8 }}>
+        <Typography.Text strong>{t('config')}</Typography.Text>
+        <Segmented
+          aria-label={t('configMode')}
+          value={mode}
+          onChange={(v) => switchMode(v as 'rows' | 'json')}
+          options={[{ value: 'rows', label: t('asRows') }, { value: 'json', label: t('asJson') }]}
+        />
+      </Space>
+      <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>{t('secretHint')}</Typography.Paragraph>
+      {mode === 'json' ? (
+        <Form.Item name="json" label={t('jsonLabel')} rules={[{ validator: async (_, v: string) => { if (parseConfigText(v ?? '') === null) throw new Error(t('notObject')); } }]}>
+          <Input.TextArea rows={8} spellCheck={false} style={{ fontFamily: 'monospace' }} />
+        </Form.Item>
+      ) : (
+        <Form.List name="rows">
+          {(fields, { add, remove }, { errors }) => (
+            <>
+              {fields.map((field, i) => <ConfigRowFields key={field.key} name={field.name} n={i + 1} onRemove={() => remove(field.name)} />)}
+              <Form.ErrorList errors={errors} />
+              <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ key: '', value: '', masked: false, json: false })}>{t('addKey')}</Button>
+            </>
+          )}
+        </Form.List>
+      )}
+      {(configError ?? refused) && <Alert type="error" showIcon title={configError ?? refused} style={{ marginTop: 8 }} />}
     </FormModal>
   );
 }

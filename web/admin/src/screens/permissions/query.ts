@@ -2,5 +2,5 @@
 import { api, unwrap, type ListQuery } from '../../api/client.ts';
 import { listQuery } from '../../../../shared/list/params.ts';
 
-export const listPermissions = (query: ListQuery<'/api/admin/permissions'>) => unwrap(api.GET('/api/admin/permissions', { params: { query } }));
+const listPermissions = (query: ListQuery<'/api/admin/permissions'>) => unwrap(api.GET('/api/admin/permissions', { params: { query } }));
 export const permissionsQuery = listQuery(['permissions'], listPermissions);

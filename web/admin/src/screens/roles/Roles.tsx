@@ -3,8 +3,8 @@
 // menus as the menu tree (both saved with the role: the sets replace the previous ones), delete.
 // The super-administrator role is marked; its slug and status, and its grants, are not editable.
 import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, theme, Tree, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Input, InputNumber, Space, Switch, Tabs, Tag, theme, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,21 +12,22 @@ import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
+import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { useSave } from '../../../../shared/antd/useSave.ts';
-import type { QueryOfList } from '../../../../shared/list/params.ts';
-import { useListParams } from '../../../../shared/list/useList.ts';
+import type { PageOf, QueryOfList } from '../../../../shared/list/params.ts';
+import { useList } from '../../../../shared/list/useList.ts';
+import { statusFilter } from '../../components/statusFilter.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { menuTitle } from '../../components/menuTitle.ts';
 import { menusForPermissions, permissionsForMenus, roleView } from './grants.ts';
 import { strings } from './strings.ts';
-import { FilterButtons } from '../../../../shared/antd/FilterButtons.tsx';
-import { type listRoles, rolesQuery } from './query.ts';
-import { useListTable } from '../../../../shared/antd/listTable.tsx';
+import { rolesQuery } from './query.ts';
+import { RowActions } from '../../../../shared/antd/RowActions.tsx';
 
 addStrings('roles', strings);
 
-type Role = Awaited<ReturnType<typeof listRoles>>['list'][number];
+type Role = PageOf<typeof rolesQuery>['list'][number];
 type Permission = Awaited<ReturnType<typeof allPermissions>>[number];
 type Menu = components['schemas']['def-0'];
 type Tab = 'details' | 'permissions' | 'menus';
@@ -48,17 +49,14 @@ const moduleOf = (slug: string) => slug.split('.')[0]!;
 
 export default function Roles() {
   const { t } = useTranslation(['roles', 'common']);
-  const table = useListTable();
   const { can } = useAuth();
   const run = useAction();
   const queryClient = useQueryClient();
-  const { params, setFilters, pagination } = useListParams<QueryOfList<typeof rolesQuery>>();
-  const f = params.filters;
+  const list = useList(rolesQuery);
   const [editing, setEditing] = useState<{ role: Role | null; tab: Tab } | null>(null);
 
-  const list = useQuery({ ...rolesQuery(params), placeholderData: keepPreviousData });
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ['roles'] });
+    void queryClient.invalidateQueries({ queryKey: rolesQuery.key });
     void queryClient.invalidateQueries({ queryKey: ['profile'] });
   };
 
@@ -67,82 +65,53 @@ export default function Roles() {
   const remove = (r: Role) =>
     void run(() => unwrap(api.DELETE('/api/admin/roles/{id}', { params: { path: { id: r.id } } })), t('common:state.deleted')).then(refresh);
 
+  const columns: Column<Role, QueryOfList<typeof rolesQuery>>[] = [
+    { title: t('common:field.id'), dataIndex: 'id', width: 60 },
+    {
+      title: t('name'), dataIndex: 'name', filter: { kind: 'text', key: 'name', max: 64 },
+      render: (v: string, r) => (
+        <>
+          <Space wrap size={4}>{v}{r.is_system && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('superAdmin')}</Tag>}</Space>
+          {r.description && <Typography.Paragraph type="secondary" ellipsis={{ tooltip: r.description }} style={{ margin: 0, maxWidth: 320 }}>{r.description}</Typography.Paragraph>}
+        </>
+      ),
+    },
+    { title: t('slug'), dataIndex: 'slug', width: 150, render: (v: string) => <code>{v}</code> },
+    {
+      title: t('grants'), key: 'grants', width: 190,
+      render: (_: unknown, r) => (r.is_system
+        ? <Typography.Text type="secondary">{t('superAdmin')}</Typography.Text>
+        : <Space size={4}><Tag>{t('permissionCount', { count: r.permission_ids.length })}</Tag><Tag>{t('menuCount', { count: r.menu_ids.length })}</Tag></Space>),
+    },
+    { detail: true, title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
+    {
+      title: t('common:field.status'), dataIndex: 'status', width: 90, filter: statusFilter(t),
+      render: (s: number, r) => (
+        <Switch size="small" checked={s === 1} aria-label={`${t('common:field.status')} ${r.name}`}
+          disabled={!can('role.update') || r.is_system} onChange={(on) => setStatus(r, on ? 1 : 0)} />
+      ),
+    },
+    { detail: true, title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
+    {
+      title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 200,
+      render: (_: unknown, r) => (
+        <RowActions name={r.name} onEdit={can('role.update') && (() => setEditing({ role: r, tab: 'details' }))} onDelete={can('role.delete') && !r.is_system && (() => remove(r))}>
+          {can('role.update') && !r.is_system && (
+            <Button type="link" size="small" aria-label={`${t('grants')} ${r.name}`} onClick={() => setEditing({ role: r, tab: 'permissions' })}>{t('grants')}</Button>
+          )}
+        </RowActions>
+      ),
+    },
+  ];
+
   return (
     <Card>
-      <Form
-        className="list-filters"
+      <ListView
+        list={list}
+        columns={columns}
         name="roles-filters"
-        layout="inline"
-        key={JSON.stringify(f)}
-        initialValues={f}
-        onFinish={(v: Record<string, string | undefined>) => setFilters({ name: v.name?.trim(), status: v.status })}
-      >
-        <Form.Item name="name" label={t('name')} rules={[{ max: 64 }]}><Input allowClear /></Form.Item>
-        <Form.Item name="status" label={t('common:field.status')}>
-          <Select allowClear style={{ width: 110 }} options={[{ value: '1', label: t('common:field.enabled') }, { value: '0', label: t('common:field.disabled') }]} />
-        </Form.Item>
-        <FilterButtons onReset={() => setFilters({})} />
-      </Form>
-      <div className="list-toolbar">
-        <Space>
-          {can('role.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ role: null, tab: 'details' })}>{t('common:action.create')}</Button>}
-        </Space>
-      </div>
-      {list.error ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <Table<Role>
-          rowKey="id"
-          loading={list.isFetching}
-          dataSource={list.data?.list ?? []}
-          locale={{ emptyText: Object.keys(f).length > 0 ? t('common:state.emptyFiltered') : t('common:state.empty') }}
-          pagination={pagination(list.data?.total ?? 0)}
-          {...table<Role>([
-            { title: t('common:field.id'), dataIndex: 'id', width: 60 },
-            {
-              title: t('name'), dataIndex: 'name',
-              render: (v: string, r) => (
-                <>
-                  <Space wrap size={4}>{v}{r.is_system && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('superAdmin')}</Tag>}</Space>
-                  {r.description && <Typography.Paragraph type="secondary" ellipsis={{ tooltip: r.description }} style={{ margin: 0, maxWidth: 320 }}>{r.description}</Typography.Paragraph>}
-                </>
-              ),
-            },
-            { title: t('slug'), dataIndex: 'slug', width: 150, render: (v: string) => <code>{v}</code> },
-            {
-              title: t('grants'), key: 'grants', width: 190,
-              render: (_: unknown, r) => (r.is_system
-                ? <Typography.Text type="secondary">{t('superAdmin')}</Typography.Text>
-                : <Space size={4}><Tag>{t('permissionCount', { count: r.permission_ids.length })}</Tag><Tag>{t('menuCount', { count: r.menu_ids.length })}</Tag></Space>),
-            },
-            { detail: true, title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
-            {
-              title: t('common:field.status'), dataIndex: 'status', width: 90,
-              render: (s: number, r) => (
-                <Switch size="small" checked={s === 1} aria-label={`${t('common:field.status')} ${r.name}`}
-                  disabled={!can('role.update') || r.is_system} onChange={(on) => setStatus(r, on ? 1 : 0)} />
-              ),
-            },
-            { detail: true, title: t('common:field.createdAt'), dataIndex: 'created_at', width: 170 },
-            {
-              title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 200,
-              render: (_: unknown, r) => (
-                <Space size={0}>
-                  {can('role.update') && (
-                    <Button type="link" size="small" aria-label={`${t('common:action.edit')} ${r.name}`} onClick={() => setEditing({ role: r, tab: 'details' })}>{t('common:action.edit')}</Button>
-                  )}
-                  {can('role.update') && !r.is_system && (
-                    <Button type="link" size="small" aria-label={`${t('grants')} ${r.name}`} onClick={() => setEditing({ role: r, tab: 'permissions' })}>{t('grants')}</Button>
-                  )}
-                  {can('role.delete') && !r.is_system && (
-                    <Popconfirm title={t('common:state.confirmDelete', { name: r.name })} onConfirm={() => remove(r)}>
-                      <Button type="link" size="small" danger aria-label={`${t('common:action.delete')} ${r.name}`}>{t('common:action.delete')}</Button>
-                    </Popconfirm>
-                  )}
-                </Space>
-              ),
-            },
-          ])}
-        />
-      )}
+        toolbar={can('role.create') && <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ role: null, tab: 'details' })}>{t('common:action.create')}</Button>}
+      />
       {editing && <RoleForm role={editing.role} tab={editing.tab} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
     </Card>
   );
@@ -199,58 +168,56 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
   });
 
   return (
-    <FormModal form={form} width={760} title={role ? t('editTitle', { name: role.name }) : t('createTitle')} pending={isPending} onClose={() => onClose(false)}>
-      {fixed && <Alert type="warning" showIcon icon={<SafetyCertificateOutlined />} style={{ marginBottom: 12 }} title={t('superHint')} />}
-      {linked && <RoleView permissionIds={permissionIds} menuIds={menuIds} menus={flatMenus} permissions={permissions.data} />}
-      <Form<FormValues>
-        form={form}
-        name="roles-form"
-        layout="vertical"
-        onFinish={submit}
-        onFinishFailed={() => setActive('details')}
-        initialValues={role
-          ? { name: role.name, slug: role.slug, description: role.description, sort: role.sort, status: role.status === 1 }
-          : { sort: 0, status: true }}
-      >
-        <Tabs
-          activeKey={active}
-          onChange={(k) => setActive(k as Tab)}
-          items={[
-            {
-              key: 'details', label: t('details'), forceRender: true,
-              children: (
-                <>
-                  <div style={{ display: 'flex', gap: 16 }}>
-                    <Form.Item name="name" label={t('name')} style={{ flex: 1 }} rules={[{ required: true, whitespace: true, max: 64, message: t('nameRule') }]}><Input /></Form.Item>
-                    <Form.Item name="slug" label={t('slug')} style={{ flex: 1 }} rules={[{ required: true, max: 64, pattern: /^[a-z][a-z0-9_-]*$/, message: t('slugRule') }]}>
-                      <Input disabled={fixed} />
-                    </Form.Item>
-                  </div>
-                  <div style={{ display: 'flex', gap: 16 }}>
-                    <Form.Item name="sort" label={t('common:field.sort')} style={{ flex: 1 }} rules={[{ type: 'integer', min: -1_000_000, max: 1_000_000, message: t('sortRule') }]}>
-                      <InputNumber precision={0} style={{ width: '100%' }} />
-                    </Form.Item>
-                    <Form.Item name="status" label={t('common:field.enabled')} style={{ flex: 1 }} valuePropName="checked"><Switch disabled={fixed} /></Form.Item>
-                  </div>
-                  <Form.Item name="description" label={t('description')} rules={[{ max: 255 }]}><Input.TextArea rows={3} showCount maxLength={255} /></Form.Item>
-                </>
-              ),
-            },
-            ...(can('permission.list') ? [{
-              key: 'permissions', label: `${t('permissions')} (${fixed ? '∞' : permissionIds.length})`,
-              children: permissions.error ? <QueryError error={permissions.error} onRetry={() => void permissions.refetch()} /> : (
-                <PermissionTree permissions={permissions.data} value={permissionIds} onChange={changePermissions} disabled={fixed} />
-              ),
-            }] : []),
-            ...(can('menu.list') ? [{
-              key: 'menus', label: `${t('menus')} (${fixed ? '∞' : menuIds.length})`,
-              children: menus.error ? <QueryError error={menus.error} onRetry={() => void menus.refetch()} /> : (
-                <MenuTree menus={menus.data?.list} value={menuIds} onChange={changeMenus} disabled={fixed} />
-              ),
-            }] : []),
-          ]}
-        />
-      </Form>
+    <FormModal form={form} width={760} title={role ? t('editTitle', { name: role.name }) : t('createTitle')} pending={isPending} onClose={() => onClose(false)}
+      name="roles-form"
+      onFinish={submit}
+      onFinishFailed={() => setActive('details')}
+      initialValues={role
+        ? { name: role.name, slug: role.slug, description: role.description, sort: role.sort, status: role.status === 1 }
+        : { sort: 0, status: true }}
+      intro={<>
+        {fixed && <Alert type="warning" showIcon icon={<SafetyCertificateOutlined />} style={{ marginBottom: 12 }} title={t('superHint')} />}
+        {linked && <RoleView permissionIds={permissionIds} menuIds={menuIds} menus={flatMenus} permissions={permissions.data} />}
+      </>}
+    >
+      <Tabs
+        activeKey={active}
+        onChange={(k) => setActive(k as Tab)}
+        items={[
+          {
+            key: 'details', label: t('details'), forceRender: true,
+            children: (
+              <>
+                <div style={{ display: 'flex', gap: 16 }}>
+                  <Form.Item name="name" label={t('name')} style={{ flex: 1 }} rules={[{ required: true, whitespace: true, max: 64, message: t('nameRule') }]}><Input /></Form.Item>
+                  <Form.Item name="slug" label={t('slug')} style={{ flex: 1 }} rules={[{ required: true, max: 64, pattern: /^[a-z][a-z0-9_-]*$/, message: t('slugRule') }]}>
+                    <Input disabled={fixed} />
+                  </Form.Item>
+                </div>
+                <div style={{ display: 'flex', gap: 16 }}>
+                  <Form.Item name="sort" label={t('common:field.sort')} style={{ flex: 1 }} rules={[{ type: 'integer', min: -1_000_000, max: 1_000_000, message: t('sortRule') }]}>
+                    <InputNumber precision={0} style={{ width: '100%' }} />
+                  </Form.Item>
+                  <Form.Item name="status" label={t('common:field.enabled')} style={{ flex: 1 }} valuePropName="checked"><Switch disabled={fixed} /></Form.Item>
+                </div>
+                <Form.Item name="description" label={t('description')} rules={[{ max: 255 }]}><Input.TextArea rows={3} showCount maxLength={255} /></Form.Item>
+              </>
+            ),
+          },
+          ...(can('permission.list') ? [{
+            key: 'permissions', label: `${t('permissions')} (${fixed ? '∞' : permissionIds.length})`,
+            children: permissions.error ? <QueryError error={permissions.error} onRetry={() => void permissions.refetch()} /> : (
+              <PermissionTree permissions={permissions.data} value={permissionIds} onChange={changePermissions} disabled={fixed} />
+            ),
+          }] : []),
+          ...(can('menu.list') ? [{
+            key: 'menus', label: `${t('menus')} (${fixed ? '∞' : menuIds.length})`,
+            children: menus.error ? <QueryError error={menus.error} onRetry={() => void menus.refetch()} /> : (
+              <MenuTree menus={menus.data?.list} value={menuIds} onChange={changeMenus} disabled={fixed} />
+            ),
+          }] : []),
+        ]}
+      />
     </FormModal>
   );
 }

@@ -2,5 +2,5 @@
 import { api, unwrap, type ListQuery } from '../../api/client.ts';
 import { listQuery } from '../../../../shared/list/params.ts';
 
-export const listRoles = (query: ListQuery<'/api/admin/roles'>) => unwrap(api.GET('/api/admin/roles', { params: { query } }));
+const listRoles = (query: ListQuery<'/api/admin/roles'>) => unwrap(api.GET('/api/admin/roles', { params: { query } }));
 export const rolesQuery = listQuery(['roles'], listRoles);
