@@ -289,7 +289,7 @@ for (const judge of ['the closing sweeper', 'the headers timeout'] as const) {
 interface Attempt {
   connected: Promise<boolean>;
   send(): void;
-  outcome: Promise<{ connected: boolean; status?: number; error?: string }>;
+  outcome: Promise<{ connected: boolean; status?: number; error?: string; at: number; received: number }>;
 }
 
 function attempt(base: string, path: string, body?: string): Attempt {
@@ -301,15 +301,17 @@ function attempt(base: string, path: string, body?: string): Attempt {
     socket.once('connect', () => resolve((connected = true)));
     socket.once('error', () => resolve(false));
   });
-  const outcome = new Promise<{ connected: boolean; status?: number; error?: string }>((resolve) => {
+  // `at` (performance.now()) and the bytes received tell a reset at the close from one at the exit.
+  const outcome = new Promise<{ connected: boolean; status?: number; error?: string; at: number; received: number }>((resolve) => {
     socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve({ connected, error: err.code ?? err.message }));
+    const end = (o: { status?: number; error?: string }) => resolve({ connected, ...o, at: performance.now(), received: text.length });
+    socket.once('error', (err: NodeJS.ErrnoException) => end({ error: err.code ?? err.message }));
     socket.once('close', () => {
       // A complete answer: a status line, headers and as many body bytes as Content-Length says.
       const m = /^HTTP\/1\.1 (\d{3}) [^\r]*\r\n([\s\S]*?)\r\n\r\n([\s\S]*)$/.exec(text);
       const length = m ? /content-length: *(\d+)/i.exec(m[2]!) : null;
-      if (m && length && Buffer.byteLength(m[3]!, 'latin1') === Number(length[1])) resolve({ connected, status: Number(m[1]) });
-      else resolve({ connected, error: text ? `incomplete answer: ${text.slice(0, 80)}` : 'closed without an answer' });
+      if (m && length && Buffer.byteLength(m[3]!, 'latin1') === Number(length[1])) end({ status: Number(m[1]) });
+      else end({ error: text ? `incomplete answer: ${text.slice(0, 80)}` : 'closed without an answer' });
     });
   });
   const request = body
@@ -381,23 +383,29 @@ test('SIGTERM under a burst of requests: every request whose connection was open
     const burst = Array.from({ length: 150 }, (_, i) => attempt(base, i % 3 === 0 ? '/api/admin/login' : '/healthz', i % 3 === 0 ? login : undefined));
     assert.ok((await Promise.all(burst.map((a) => a.connected))).every(Boolean), 'every connection of the burst was opened');
     for (const a of burst.slice(0, 75)) a.send();
+    const signalledAt = performance.now();
     child.kill('SIGTERM');
     for (const a of burst.slice(75)) a.send();
 
     const outcomes = await Promise.all([...busy, ...burst].map((a) => a.outcome));
-    assert.doesNotMatch(output, /graceful shutdown took too long/);
     const failed = outcomes.filter((o) => o.connected && o.status === undefined);
-    // Which requests failed, and what the child did: enough to tell a crash from a reset.
-    if (failed.length > 0) {
-      const paths = [...busy.map(() => 'sign-in'), ...burst.map((_, i) => (i % 3 === 0 ? 'sign-in' : 'healthz'))];
-      const byPath = new Map<string, number>();
-      outcomes.forEach((o, i) => o.connected && o.status === undefined && byPath.set(paths[i]!, (byPath.get(paths[i]!) ?? 0) + 1));
-      console.log(`# SIGTERM under a burst: failed by path ${JSON.stringify(Object.fromEntries(byPath))}; child ${exit}; its last output:\n${output.slice(-3000)}`);
-    }
     const statuses = new Map<number, number>();
     for (const o of outcomes) if (o.status !== undefined) statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
     console.log(`# SIGTERM under a burst: answers by status ${JSON.stringify(Object.fromEntries(statuses))}, failed ${failed.length}`);
-    assert.deepEqual(failed, [], 'no request on an opened connection was reset or left unanswered');
+    if (failed.length > 0) {
+      // Which requests failed, when (ms after the signal) and how the child ended: the message of
+      // the failure carries it, since a CI log shows that and little else.
+      const what = (i: number) => (i < busy.length ? 'sign-in (busy)' : (i - busy.length) % 3 === 0 ? 'sign-in' : 'healthz');
+      const sent = (i: number) => (i < busy.length + 75 ? 'before' : 'after');
+      const detail = outcomes.flatMap((o, i) => (o.connected && o.status === undefined
+        ? [`#${i} ${what(i)} sent ${sent(i)} the signal: ${o.error} at +${Math.round(o.at - signalledAt)} ms, ${o.received} bytes received`]
+        : []));
+      const lastAnswer = Math.max(...outcomes.filter((o) => o.status !== undefined).map((o) => o.at)) - signalledAt;
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 130_000))]);
+      assert.fail(`${failed.length} request(s) on an opened connection reset or unanswered:\n${detail.join('\n')}\n` +
+        `answers by status ${JSON.stringify(Object.fromEntries(statuses))}, the last at +${Math.round(lastAnswer)} ms; child ${exit}; its last output:\n${output.slice(-2500)}`);
+    }
+    assert.doesNotMatch(output, /graceful shutdown took too long/);
     for (const status of statuses.keys()) assert.ok([200, 400, 401, 429, 503].includes(status), `status ${status}`);
     assert.ok((statuses.get(503) ?? 0) + (statuses.get(200) ?? 0) > 0);
 
