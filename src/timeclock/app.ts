@@ -13,6 +13,8 @@ import { AuthService } from './features/auth/auth.service.ts';
 import { boardRoutes } from './features/board/board.routes.ts';
 import { BoardService } from './features/board/board.service.ts';
 import { clockRoutes } from './features/clock/clock.routes.ts';
+import { correctionsRoutes } from './features/corrections/corrections.routes.ts';
+import { CorrectionsService } from './features/corrections/corrections.service.ts';
 import { ClockHistory } from './features/clock/clock.history.ts';
 import { ClockService } from './features/clock/clock.service.ts';
 import { hoursRoutes } from './features/hours/hours.routes.ts';
@@ -20,6 +22,8 @@ import { HoursService } from './features/hours/hours.service.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { DevicesService } from './features/devices/devices.service.ts';
 import { locationRoutes } from './features/location/location.routes.ts';
+import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
+import { NotificationsService } from './features/notifications/notifications.service.ts';
 import { LocationService } from './features/location/location.service.ts';
 import { securityRoutes } from './features/security/security.routes.ts';
 import { SecurityService } from './features/security/security.service.ts';
@@ -82,6 +86,8 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refres
     }),
     board: new BoardService({ db, config }),
     hours: new HoursService({ db, config }),
+    corrections: new CorrectionsService({ db, config }),
+    notifications: new NotificationsService({ db }),
     exports: timeclockExportTasks({ db, config, logger }),
   };
 }
@@ -156,6 +162,7 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
 
   for (const feature of [
     authRoutes, workersRoutes, devicesRoutes, sitesRoutes, qrCodesRoutes, clockRoutes, locationRoutes, securityRoutes, webhooksRoutes, boardRoutes, hoursRoutes,
+    correctionsRoutes, notificationsRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

@@ -10,6 +10,8 @@ import type { HoursService } from './features/hours/hours.service.ts';
 import type { BoardService } from './features/board/board.service.ts';
 import type { ClockHistory } from './features/clock/clock.history.ts';
 import type { ClockService } from './features/clock/clock.service.ts';
+import type { CorrectionsService } from './features/corrections/corrections.service.ts';
+import type { NotificationsService } from './features/notifications/notifications.service.ts';
 import type { DevicesService } from './features/devices/devices.service.ts';
 import type { LocationService } from './features/location/location.service.ts';
 import type { SecurityService } from './features/security/security.service.ts';
@@ -39,6 +41,8 @@ export interface TimeclockContext {
   dispatcher: WebhookDispatcher;
   board: BoardService;
   hours: HoursService;
+  corrections: CorrectionsService;
+  notifications: NotificationsService;
   /** The platform's export queue over timeclock.export_tasks (payroll exports). */
   exports: ExportTasks;
 }

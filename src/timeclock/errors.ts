@@ -34,6 +34,13 @@ export const E = defineErrors({
   // Security alerts: acknowledging or resolving an alert already resolved, or acknowledging one already acknowledged.
   ALERT_ALREADY_ACKNOWLEDGED: e('ALERT_ALREADY_ACKNOWLEDGED', 409, 'timeclock.error.ALERT_ALREADY_ACKNOWLEDGED'), // ours
   ALERT_ALREADY_RESOLVED: e('ALERT_ALREADY_RESOLVED', 409, 'timeclock.error.ALERT_ALREADY_RESOLVED'), // ours
+  // Corrections: the punches would no longer alternate (`details.conflictingEventId` names the
+  // punch it conflicts with).
+  CORRECTION_BREAKS_ORDER: e('CORRECTION_BREAKS_ORDER', 409, 'timeclock.error.CORRECTION_BREAKS_ORDER'), // ours
+  // Corrections: the punch was voided or replaced by an earlier correction (`details.correctionId`).
+  PUNCH_ALREADY_CORRECTED: e('PUNCH_ALREADY_CORRECTED', 409, 'timeclock.error.PUNCH_ALREADY_CORRECTED'), // ours
+  // Corrections: approving, rejecting or cancelling a request that is no longer pending.
+  CORRECTION_ALREADY_DECIDED: e('CORRECTION_ALREADY_DECIDED', 409, 'timeclock.error.CORRECTION_ALREADY_DECIDED'), // ours
   PAYLOAD_TOO_LARGE: e('PAYLOAD_TOO_LARGE', 413, 'timeclock.error.PAYLOAD_TOO_LARGE'), // ours
   UNSUPPORTED_MEDIA_TYPE: e('UNSUPPORTED_MEDIA_TYPE', 415, 'timeclock.error.UNSUPPORTED_MEDIA_TYPE'), // ours
   RATE_LIMITED: e('RATE_LIMITED', 429, 'timeclock.error.RATE_LIMITED'), // ours

@@ -227,11 +227,11 @@ describe('clock events', () => {
     ]);
     for (const e of res.body) {
       assert.deepEqual(Object.keys(e).sort(), [
-        'capturedAt', 'clientEventId', 'event_type', 'forced', 'id', 'late', 'notes', 'qrCodeUsedName', 'receivedAt', 'siteName', 'timestamp',
+        'capturedAt', 'clientEventId', 'correctionId', 'event_type', 'forced', 'id', 'late', 'notes', 'origin', 'qrCodeUsedName', 'receivedAt', 'siteName', 'timestamp', 'voided',
       ]);
       assert.equal(typeof e.id, 'number');
       // Sent online, without a capture time or client id: received when it happened, not late.
-      assert.deepEqual([e.capturedAt, e.receivedAt, e.late, e.clientEventId], [null, e.timestamp, false, null]);
+      assert.deepEqual([e.capturedAt, e.receivedAt, e.late, e.clientEventId, e.origin, e.voided, e.correctionId], [null, e.timestamp, false, null, 'punch', false, null]);
     }
     const page2 = await call(app, 'GET', `/api/worker/clock-history/${w.id}?page=2&limit=3`, { token: w.token });
     assert.deepEqual(page2.body.map((e: { id: number }) => e.id), [res.body[3].id]);

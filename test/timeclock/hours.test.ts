@@ -249,7 +249,7 @@ describe('hours', () => {
     assert.equal(s.days[5].sessions[0].end, null);
     const list = await call(app, 'GET', `/api/managers/timesheets?from=2026-07-01&to=2026-07-06&search=${encodeURIComponent('')}&limit=100`, { token: manager });
     const row = list.body.items.find((r: { userId: number }) => r.userId === u);
-    assert.deepEqual(row.flags, { open: 1, late: 1, forced: 1, break_deducted: 0, long: 1 });
+    assert.deepEqual(row.flags, { open: 1, late: 1, forced: 1, break_deducted: 0, long: 1, edited: 0 });
     assert.equal(row.openSessions, 1);
     assert.equal(row.days, 4);
   });

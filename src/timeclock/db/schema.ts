@@ -16,6 +16,10 @@ export const LOCATION_SOURCES = ['background', 'manual', 'clock_event'] as const
 export const SEVERITIES = ['low', 'medium', 'high'] as const;
 export const DELIVERY_STATUSES = ['pending', 'processing', 'delivered', 'failed'] as const;
 export const ALERT_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
+/** Where a punch comes from: the clock, a correction, or the automatic clock-out. */
+export const PUNCH_ORIGINS = ['punch', 'correction', 'auto'] as const;
+export const CORRECTION_KINDS = ['add', 'move', 'void'] as const;
+export const CORRECTION_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity();
 const ref = (name: string) => bigint(name, { mode: 'number' });
@@ -84,8 +88,9 @@ export const clockEvents = timeclockSchema.table('clock_events', {
   eventType: varchar('event_type', { length: 16, enum: EVENT_TYPES }).notNull(),
   qrCodeId: uuid('qr_code_id').references(() => qrCodes.id),
   siteId: ref('site_id').references(() => sites.id, { onDelete: 'set null' }),
-  latitude: doublePrecision('latitude').notNull(),
-  longitude: doublePrecision('longitude').notNull(),
+  // Null only for a punch added by a correction.
+  latitude: doublePrecision('latitude'),
+  longitude: doublePrecision('longitude'),
   forced: boolean('forced').notNull().default(false),
   notes: varchar('notes', { length: 500 }),
   // Millisecond precision, as the API shows it.
@@ -98,6 +103,48 @@ export const clockEvents = timeclockSchema.table('clock_events', {
   implausibleGap: boolean('implausible_gap').notNull().default(false),
   reviewedAt: ts('reviewed_at'),
   reviewedBy: ref('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+  origin: varchar('origin', { length: 16, enum: PUNCH_ORIGINS }).notNull().default('punch'),
+  /** Set when a correction voided or replaced it: out of every total, kept in the history. */
+  voidedAt: ts('voided_at'),
+  voidedBy: ref('voided_by').references((): AnyPgColumn => corrections.id),
+  /** The correction that inserted it (an added or moved punch). */
+  correctionId: ref('correction_id').references((): AnyPgColumn => corrections.id),
+  /** The punch a move replaced. */
+  replacesId: ref('replaces_id').references((): AnyPgColumn => clockEvents.id),
+});
+
+/** A punch as a correction stores it before and after. */
+export interface PunchValues {
+  eventId: number | null;
+  eventType: (typeof EVENT_TYPES)[number];
+  at: string;
+  siteId: number | null;
+}
+
+export const corrections = timeclockSchema.table('corrections', {
+  id: id(),
+  userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  kind: varchar('kind', { length: 8, enum: CORRECTION_KINDS }).notNull(),
+  eventId: ref('event_id').references((): AnyPgColumn => clockEvents.id),
+  before: jsonb('before').$type<PunchValues[]>(),
+  after: jsonb('after').$type<PunchValues[]>(),
+  reason: varchar('reason', { length: 500 }).notNull(),
+  status: varchar('status', { length: 16, enum: CORRECTION_STATUSES }).notNull(),
+  requestedBy: ref('requested_by').references(() => users.id, { onDelete: 'set null' }),
+  requestedAt: ts('requested_at').notNull().default(sql`date_trunc('milliseconds', clock_timestamp())`),
+  decidedBy: ref('decided_by').references(() => users.id, { onDelete: 'set null' }),
+  decidedAt: ts('decided_at'),
+  decisionNote: varchar('decision_note', { length: 500 }),
+  resultId: ref('result_id').references((): AnyPgColumn => clockEvents.id),
+});
+
+export const notifications = timeclockSchema.table('notifications', {
+  id: id(),
+  userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  kind: varchar('kind', { length: 32 }).notNull(),
+  data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: ts('created_at').notNull().default(sql`date_trunc('milliseconds', clock_timestamp())`),
+  readAt: ts('read_at'),
 });
 
 export const workerState = timeclockSchema.table('worker_state', {

@@ -21,7 +21,7 @@
 // re-sends an old position is not tracking, and its "last seen" does not move. A device whose
 // clock runs ahead is taken at its receipt instead (a position cannot be newer than its arrival).
 // Used by the location status, the manager's worker detail and the live board.
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor, Orm } from '../../platform/db/database.ts';
 import { p } from '../../platform/db/statements.ts';
 import { clockEvents, lastPositions, securityAlerts, sites, type LOCATION_SOURCES } from '../db/schema.ts';
@@ -188,7 +188,7 @@ export const currentSiteFenceOf = (orm: Orm) =>
     .select({ fence: sites.fence })
     .from(clockEvents)
     .innerJoin(sites, eq(sites.id, clockEvents.siteId))
-    .where(and(eq(clockEvents.userId, p('user_id')), eq(clockEvents.eventType, 'clock_in')))
+    .where(and(eq(clockEvents.userId, p('user_id')), eq(clockEvents.eventType, 'clock_in'), isNull(clockEvents.voidedAt)))
     .orderBy(desc(clockEvents.createdAt), desc(clockEvents.id))
     .limit(1)
     .prepare('tc_current_site_fence');

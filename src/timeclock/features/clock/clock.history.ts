@@ -14,6 +14,9 @@ import { siteName } from '../../seeds.ts';
 import type { HistoryItem, HistoryQuery, LatePunch, LatePunchList, LatePunchQuery } from './clock.schema.ts';
 import { FORCE_CLOCK_OUT } from './clock.service.ts';
 
+/** `qrCodeUsedName` of a punch a correction added (or moved to another site): it scanned no code. */
+const CORRECTION = 'CORRECTION';
+
 export class ClockHistory {
   private readonly db: Database;
   private readonly liveWorker;
@@ -68,7 +71,7 @@ export class ClockHistory {
         id: e.id,
         event_type: e.eventType,
         timestamp: e.createdAt.toISOString(),
-        qrCodeUsedName: qrName ?? FORCE_CLOCK_OUT,
+        qrCodeUsedName: qrName ?? (e.origin === 'correction' ? CORRECTION : FORCE_CLOCK_OUT),
         siteName: site && siteName(site.name, site.isDefault, locale),
         forced: e.forced,
         notes: e.notes,
@@ -76,6 +79,9 @@ export class ClockHistory {
         receivedAt: e.receivedAt.toISOString(),
         late: e.late,
         clientEventId: e.clientEventId,
+        origin: e.origin,
+        voided: e.voidedAt !== null,
+        correctionId: e.correctionId ?? e.voidedBy,
       })),
     };
   }
@@ -128,7 +134,8 @@ const lateView = (r: {
     qrCodeUsedName: r.qrName ?? FORCE_CLOCK_OUT,
     forced: e.forced,
     notes: e.notes,
-    location: { latitude: e.latitude, longitude: e.longitude },
+    // A late punch came from the clock, which records a position (clock_events_position_check).
+    location: { latitude: e.latitude!, longitude: e.longitude! },
     clientEventId: e.clientEventId,
     implausibleGap: e.implausibleGap,
     reviewedAt: e.reviewedAt?.toISOString() ?? null,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../platform/http/schemas.ts';
-import { EVENT_TYPES } from '../../db/schema.ts';
+import { EVENT_TYPES, PUNCH_ORIGINS } from '../../db/schema.ts';
 import { Body, Id, Latitude, Location, Longitude } from '../../http.ts';
 
 export const HISTORY_LIMIT_MAX = 500;
@@ -51,7 +51,7 @@ export const HistoryItem = Type.Object({
   id: Type.Integer(),
   event_type: EventType,
   timestamp: Type.String({ description: 'time of the event, ISO 8601 UTC (the capture time of a punch sent with one)' }),
-  qrCodeUsedName: Type.String({ description: 'name of the QR code used; `FORCE_CLOCK_OUT` for a forced clock-out' }),
+  qrCodeUsedName: Type.String({ description: 'name of the QR code used; `FORCE_CLOCK_OUT` for a forced clock-out, `CORRECTION` for a punch a correction added or moved without its QR code' }),
   siteName: Nullable(Type.String({ description: 'name of the site the event was recorded at (the QR code’s site); null for a forced clock-out. An extension for the worker app.' })),
   forced: Type.Boolean({ description: 'a FORCE_CLOCK_OUT event (no QR or fence check)' }),
   notes: Type.Union([Type.String(), Type.Null()]),
@@ -59,6 +59,9 @@ export const HistoryItem = Type.Object({
   receivedAt: Type.String({ description: 'when the server recorded the event, ISO 8601 UTC' }),
   late: Type.Boolean({ description: 'received more than CLOCK_LATE_AFTER_SECONDS after its capture (an offline punch); managers review these' }),
   clientEventId: Nullable(Type.String({ description: 'the client event id it was sent with, lower case' })),
+  origin: Type.Enum(PUNCH_ORIGINS, { description: '`punch` (the clock), `correction` (added by a correction, or the replacement of a moved punch) or `auto` (the automatic clock-out)' }),
+  voided: Type.Boolean({ description: 'a correction voided or replaced it: shown, out of every total' }),
+  correctionId: Nullable(Type.Integer({ description: 'the correction that added it, or that voided it' })),
 });
 
 export const LatePunchQuery = Type.Object({

@@ -46,6 +46,7 @@ import type { Caller } from '../../kernel/auth.ts';
 import { E } from '../../errors.ts';
 import { insideFence, type Fence } from '../../kernel/geofence.ts';
 import { trackPosition } from '../../kernel/positions.ts';
+import { lockState } from '../../kernel/punches.ts';
 import { recordSecurityEvent, type SecurityEvent, type SecurityEvents } from '../../kernel/security-events.ts';
 import { enqueueWebhook } from '../../kernel/webhook-outbox.ts';
 import {
@@ -430,33 +431,4 @@ export class ClockService {
     );
     if (!user) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.clock.workerNotFoundDisabled', { userId }), details: { userId } });
   }
-}
-
-/**
- * Locks the worker's state row (created clocked out when missing) until the transaction ends,
- * then reads the state, their latest event (its type and time) and the time now (the receipt).
- * The reads come after the lock, so they see what a transaction that held it before committed.
- */
-async function lockState(
-  tx: Executor,
-  userId: number,
-): Promise<{ state: EventType; latest: Date | null; latestType: EventType | null; at: Date }> {
-  await tx.query(
-    `INSERT INTO timeclock.worker_state (user_id, state) VALUES ($1, 'clock_out') ON CONFLICT (user_id) DO NOTHING`,
-    [userId],
-  );
-  const [row] = await tx.query<{ state: EventType }>(`SELECT state FROM timeclock.worker_state WHERE user_id = $1 FOR UPDATE`, [userId]);
-  const [t] = await tx.query<{ latest: Date | null; latest_type: EventType | null; now: Date }>(
-    `SELECT e.created_at AS latest, e.event_type AS latest_type,
-            date_trunc('milliseconds', clock_timestamp()) AS now
-     FROM (SELECT 1) one LEFT JOIN LATERAL (
-       SELECT created_at, event_type FROM timeclock.clock_events WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1) e ON true`,
-    [userId],
-  );
-  return {
-    state: row!.state,
-    latest: t!.latest,
-    latestType: t!.latest_type,
-    at: t!.now,
-  };
 }

@@ -14,6 +14,8 @@
 //   the sum less the deduction. Daily overtime is the paid time beyond the daily limit; weekly
 //   overtime is the regular time beyond the weekly limit, counted day by day through the week
 //   (weeks start on `weekStartsOn`), so no second is overtime twice.
+// - Punches a correction voided are left out of the sessions; a session with a punch a correction
+//   inserted, or with a voided punch inside it, is flagged `edited`.
 import { dateOfDay, dayNumber, isoWeekday, localDayNumber } from '../../../platform/time.ts';
 
 export const ROUNDING_MODES = ['none', 'nearest', 'up', 'down'] as const;
@@ -43,7 +45,7 @@ export const DEFAULT_WORK_RULES: WorkRules = {
   longSessionMinutes: 960,
 };
 
-export const FLAGS = ['open', 'late', 'forced', 'break_deducted', 'long'] as const;
+export const FLAGS = ['open', 'late', 'forced', 'break_deducted', 'long', 'edited'] as const;
 export type Flag = (typeof FLAGS)[number];
 
 export interface Punch {
@@ -55,6 +57,10 @@ export interface Punch {
   timezone: string;
   late: boolean;
   forced: boolean;
+  /** Inserted by a correction (added, or the replacement of a moved punch). */
+  corrected: boolean;
+  /** Voided by a correction: out of the sessions, but it marks the session it falls in. */
+  voided: boolean;
 }
 
 export interface SessionHours {
@@ -107,6 +113,8 @@ export function roundPaid(seconds: number, rounding: WorkRules['rounding']): num
 /** The sessions of one worker's punches (in time order), each with the local day (day number) it belongs to. */
 export function sessionsOf(punches: readonly Punch[], rules: WorkRules, openUntil: Date | null): Array<SessionHours & { day: number }> {
   const out: Array<SessionHours & { day: number }> = [];
+  // Whether a voided punch fell inside the open session.
+  let touched = false;
   const close = (start: Punch, end: Punch | null, until: Date | null) => {
     const stop = end?.at ?? until;
     const worked = stop && stop > start.at ? Math.floor((stop.getTime() - start.at.getTime()) / 1000) : 0;
@@ -115,6 +123,8 @@ export function sessionsOf(punches: readonly Punch[], rules: WorkRules, openUnti
     if (start.late || end?.late) flags.push('late');
     if (end?.forced) flags.push('forced');
     if (worked > rules.longSessionMinutes * 60) flags.push('long');
+    if (touched || start.corrected || end?.corrected) flags.push('edited');
+    touched = false;
     out.push({
       day: localDayNumber(start.at, start.timezone),
       siteId: start.siteId,
@@ -129,6 +139,10 @@ export function sessionsOf(punches: readonly Punch[], rules: WorkRules, openUnti
   };
   let open: Punch | null = null;
   for (const p of punches) {
+    if (p.voided) {
+      if (open) touched = true;
+      continue;
+    }
     if (p.type === 'clock_in') {
       // A clock-in after a clock-in: the first one was never closed.
       if (open) close(open, null, null);

@@ -41,8 +41,8 @@ export interface WorkerRow {
   fullName: string;
 }
 
-/** A punch as PUNCHES sends it: epoch ms, whether it is a clock-in, site id, late, forced. */
-type PunchTuple = [number, boolean, number | string | null, boolean, boolean];
+/** A punch as PUNCHES sends it: epoch ms, whether it is a clock-in, site id, late, forced, inserted by a correction, voided. */
+type PunchTuple = [number, boolean, number | string | null, boolean, boolean, boolean, boolean];
 
 interface SiteRow {
   id: number | string;
@@ -59,7 +59,8 @@ const WORKERS_WHERE = `
   AND ($1::text IS NULL OR u.username ILIKE $1 OR u.full_name ILIKE $1)
   AND ($2::bigint IS NULL OR EXISTS (SELECT 1 FROM timeclock.worker_tags wt WHERE wt.user_id = u.id AND wt.tag_id = $2))
   AND ($3::bigint IS NULL OR EXISTS (
-    SELECT 1 FROM timeclock.clock_events s WHERE s.user_id = u.id AND s.site_id = $3 AND s.event_type = 'clock_in' AND s.created_at >= $4 AND s.created_at < $5))`;
+    SELECT 1 FROM timeclock.clock_events s
+    WHERE s.user_id = u.id AND s.site_id = $3 AND s.event_type = 'clock_in' AND s.voided_at IS NULL AND s.created_at >= $4 AND s.created_at < $5))`;
 
 const PAGE_BY_NAME = `
   SELECT u.id, u.username, u.full_name AS "fullName" FROM timeclock.users u
@@ -71,7 +72,7 @@ const PAGE_BY_HOURS = `
   WITH ev AS (
     SELECT user_id, event_type, created_at,
            lead(event_type) OVER w AS next_type, lead(created_at) OVER w AS next_at
-    FROM timeclock.clock_events WHERE created_at >= $4 AND created_at < $5
+    FROM timeclock.clock_events WHERE created_at >= $4 AND created_at < $5 AND voided_at IS NULL
     WINDOW w AS (PARTITION BY user_id ORDER BY created_at, id)
   ), worked AS (
     SELECT user_id, sum(next_at - created_at) AS worked FROM ev
@@ -84,18 +85,20 @@ const PAGE_BY_HOURS = `
 const COUNT = `SELECT count(*)::int AS n FROM timeclock.users u WHERE ${WORKERS_WHERE}`;
 
 // One row per worker, the punches as JSON arrays [epoch ms, is a clock-in, site id, late,
-// forced] in time order: decoding one JSON text per worker costs a fraction of decoding a row
-// per punch with its timestamp (the driver's time and garbage were most of a page's CPU).
+// forced, corrected, voided] in time order: decoding one JSON text per worker costs a fraction
+// of decoding a row per punch with its timestamp (the driver's time and garbage were most of a
+// page's CPU). Voided punches come too: they mark the session they fall in `edited`.
 const PUNCHES = `
-  SELECT e.user_id, json_agg(json_build_array(floor(extract(epoch FROM e.created_at) * 1000), e.event_type = 'clock_in', e.site_id, e.late, e.forced)
+  SELECT e.user_id, json_agg(json_build_array(floor(extract(epoch FROM e.created_at) * 1000), e.event_type = 'clock_in', e.site_id, e.late, e.forced,
+                                              e.origin = 'correction', e.voided_at IS NOT NULL)
                              ORDER BY e.created_at, e.id) AS punches
   FROM (
-    SELECT user_id, id, event_type, created_at, site_id, late, forced FROM timeclock.clock_events
+    SELECT user_id, id, event_type, created_at, site_id, late, forced, origin, voided_at FROM timeclock.clock_events
     WHERE user_id = ANY($1::bigint[]) AND created_at >= $2 AND created_at < $3
     UNION ALL
     SELECT n.* FROM unnest($1::bigint[]) AS w(id) CROSS JOIN LATERAL (
-      SELECT n.user_id, n.id, n.event_type, n.created_at, n.site_id, n.late, n.forced FROM timeclock.clock_events n
-      WHERE n.user_id = w.id AND n.created_at >= $3 ORDER BY n.created_at, n.id LIMIT 1
+      SELECT n.user_id, n.id, n.event_type, n.created_at, n.site_id, n.late, n.forced, n.origin, n.voided_at FROM timeclock.clock_events n
+      WHERE n.user_id = w.id AND n.created_at >= $3 AND n.voided_at IS NULL ORDER BY n.created_at, n.id LIMIT 1
     ) n
   ) e
   GROUP BY e.user_id`;
@@ -169,7 +172,7 @@ export class HoursService {
       // A session starting before the previous one ended (in clock time) is on the next day.
       if (previous && s.start < previous) day++;
       const endDay = s.end > s.start ? day : day + 1;
-      const base = { siteId: null, siteName: null, timezone: 'UTC', late: false, forced: false };
+      const base = { siteId: null, siteName: null, timezone: 'UTC', late: false, forced: false, corrected: false, voided: false };
       punches.push({ ...base, type: 'clock_in', at: at(day, s.start) }, { ...base, type: 'clock_out', at: at(endDay, s.end) });
       previous = s.end;
       day = endDay;
@@ -207,9 +210,9 @@ export class HoursService {
     const noSite = { siteName: null, timezone: this.displayTz };
     for (const r of rows) {
       // One row per worker (GROUP BY), so the worker's list is this row's.
-      byUser.set(Number(r.user_id), r.punches.map(([at, clockIn, siteId, late, forced]): Punch => {
+      byUser.set(Number(r.user_id), r.punches.map(([at, clockIn, siteId, late, forced, corrected, voided]): Punch => {
         const id = siteId === null ? null : Number(siteId);
-        return { type: clockIn ? 'clock_in' : 'clock_out', at: new Date(at), siteId: id, ...(id === null ? noSite : sites.get(id) ?? noSite), late, forced };
+        return { type: clockIn ? 'clock_in' : 'clock_out', at: new Date(at), siteId: id, ...(id === null ? noSite : sites.get(id) ?? noSite), late, forced, corrected, voided };
       }));
     }
     return byUser;
