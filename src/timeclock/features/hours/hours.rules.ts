@@ -49,6 +49,8 @@ export const FLAGS = ['open', 'late', 'forced', 'break_deducted', 'long', 'edite
 export type Flag = (typeof FLAGS)[number];
 
 export interface Punch {
+  /** The punch's id; null in an example day. */
+  id: number | null;
   type: 'clock_in' | 'clock_out';
   at: Date;
   siteId: number | null;
@@ -71,6 +73,8 @@ export interface SessionHours {
   start: Date;
   /** The clock-out's time; null for an open session. */
   end: Date | null;
+  startEventId: number | null;
+  endEventId: number | null;
   workedSeconds: number;
   paidSeconds: number;
   flags: Flag[];
@@ -132,6 +136,8 @@ export function sessionsOf(punches: readonly Punch[], rules: WorkRules, openUnti
       timezone: start.timezone,
       start: start.at,
       end: end?.at ?? null,
+      startEventId: start.id,
+      endEventId: end?.id ?? null,
       workedSeconds: worked,
       paidSeconds: roundPaid(worked, rules.rounding),
       flags,

@@ -78,7 +78,7 @@ export const Totals = Type.Object(totalsProps);
 
 const FlagSchema = Type.Enum([...FLAGS]);
 const Flags = Type.Array(FlagSchema, {
-  description: '`open`: no clock-out yet (counts up to now while the period includes today, nothing otherwise); `late`: an offline punch sent late; `forced`: a forced clock-out; `break_deducted`: unpaid break deducted by the break rules; `long`: a session longer than `longSessionMinutes`',
+  description: '`open`: no clock-out yet (counts up to now while the period includes today, nothing otherwise); `late`: an offline punch sent late; `forced`: a forced clock-out; `break_deducted`: unpaid break deducted by the break rules; `long`: a session longer than `longSessionMinutes`; `edited`: a correction added, moved or voided a punch of it (GET /api/managers/punches/{id}/history)',
 });
 
 export const Session = Type.Object({
@@ -86,6 +86,8 @@ export const Session = Type.Object({
   siteName: Nullable(Type.String()),
   start: Type.String({ description: 'the clock-in’s time, ISO 8601 UTC' }),
   end: Nullable(Type.String({ description: 'the clock-out’s time, ISO 8601 UTC; null while open' })),
+  startEventId: Nullable(Type.Integer({ description: 'the clock-in punch (for corrections and its history); null in an example day' })),
+  endEventId: Nullable(Type.Integer({ description: 'the clock-out punch; null while open and in an example day' })),
   workedSeconds: Seconds('clock-in to clock-out (to now for an open session in a live period)'),
   paidSeconds: Seconds('worked time after rounding'),
   flags: Flags,

@@ -41,8 +41,8 @@ export interface WorkerRow {
   fullName: string;
 }
 
-/** A punch as PUNCHES sends it: epoch ms, whether it is a clock-in, site id, late, forced, inserted by a correction, voided. */
-type PunchTuple = [number, boolean, number | string | null, boolean, boolean, boolean, boolean];
+/** A punch as PUNCHES sends it: epoch ms, whether it is a clock-in, site id, late, forced, inserted by a correction, voided, id. */
+type PunchTuple = [number, boolean, number | string | null, boolean, boolean, boolean, boolean, number | string];
 
 interface SiteRow {
   id: number | string;
@@ -85,12 +85,12 @@ const PAGE_BY_HOURS = `
 const COUNT = `SELECT count(*)::int AS n FROM timeclock.users u WHERE ${WORKERS_WHERE}`;
 
 // One row per worker, the punches as JSON arrays [epoch ms, is a clock-in, site id, late,
-// forced, corrected, voided] in time order: decoding one JSON text per worker costs a fraction
+// forced, corrected, voided, id] in time order: decoding one JSON text per worker costs a fraction
 // of decoding a row per punch with its timestamp (the driver's time and garbage were most of a
 // page's CPU). Voided punches come too: they mark the session they fall in `edited`.
 const PUNCHES = `
   SELECT e.user_id, json_agg(json_build_array(floor(extract(epoch FROM e.created_at) * 1000), e.event_type = 'clock_in', e.site_id, e.late, e.forced,
-                                              e.origin = 'correction', e.voided_at IS NOT NULL)
+                                              e.origin = 'correction', e.voided_at IS NOT NULL, e.id)
                              ORDER BY e.created_at, e.id) AS punches
   FROM (
     SELECT user_id, id, event_type, created_at, site_id, late, forced, origin, voided_at FROM timeclock.clock_events
@@ -172,7 +172,7 @@ export class HoursService {
       // A session starting before the previous one ended (in clock time) is on the next day.
       if (previous && s.start < previous) day++;
       const endDay = s.end > s.start ? day : day + 1;
-      const base = { siteId: null, siteName: null, timezone: 'UTC', late: false, forced: false, corrected: false, voided: false };
+      const base = { id: null, siteId: null, siteName: null, timezone: 'UTC', late: false, forced: false, corrected: false, voided: false };
       punches.push({ ...base, type: 'clock_in', at: at(day, s.start) }, { ...base, type: 'clock_out', at: at(endDay, s.end) });
       previous = s.end;
       day = endDay;
@@ -210,9 +210,9 @@ export class HoursService {
     const noSite = { siteName: null, timezone: this.displayTz };
     for (const r of rows) {
       // One row per worker (GROUP BY), so the worker's list is this row's.
-      byUser.set(Number(r.user_id), r.punches.map(([at, clockIn, siteId, late, forced, corrected, voided]): Punch => {
+      byUser.set(Number(r.user_id), r.punches.map(([at, clockIn, siteId, late, forced, corrected, voided, eventId]): Punch => {
         const id = siteId === null ? null : Number(siteId);
-        return { type: clockIn ? 'clock_in' : 'clock_out', at: new Date(at), siteId: id, ...(id === null ? noSite : sites.get(id) ?? noSite), late, forced, corrected, voided };
+        return { id: Number(eventId), type: clockIn ? 'clock_in' : 'clock_out', at: new Date(at), siteId: id, ...(id === null ? noSite : sites.get(id) ?? noSite), late, forced, corrected, voided };
       }));
     }
     return byUser;
