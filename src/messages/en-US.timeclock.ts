@@ -157,4 +157,5 @@ export const enUSTimeclock = {
   'timeclock.corrections.pendingExists': 'request {id} for punch {eventId} is already waiting for a manager',
   'timeclock.corrections.notFound': 'correction {id} not found',
   'timeclock.corrections.alreadyDecided': 'correction {id} is already {status}',
+  'timeclock.attendance.noAutoClockOut': 'punch {id} is not an automatic clock-out',
 } as const;

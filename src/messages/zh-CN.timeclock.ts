@@ -158,4 +158,5 @@ export const zhCNTimeclock: Record<keyof typeof enUSTimeclock, string> = {
   'timeclock.corrections.pendingExists': '打卡记录 {eventId} 已有等待经理处理的申请 {id}',
   'timeclock.corrections.notFound': '更正 {id} 不存在',
   'timeclock.corrections.alreadyDecided': '更正 {id} 已是 {status} 状态',
+  'timeclock.attendance.noAutoClockOut': '打卡记录 {id} 不是自动下班记录',
 };

@@ -8,6 +8,9 @@ import type { Platform } from '../platform/platform.ts';
 import { TimeclockAuth, type TimeclockClaims } from './kernel/auth.ts';
 import { ensureBootstrapManager } from './bootstrap.ts';
 import type { TimeclockContext } from './context.ts';
+import { attendanceRoutes } from './features/attendance/attendance.routes.ts';
+import { AttendanceService } from './features/attendance/attendance.service.ts';
+import { AttendanceSweep } from './features/attendance/attendance.sweep.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { AuthService } from './features/auth/auth.service.ts';
 import { boardRoutes } from './features/board/board.routes.ts';
@@ -88,6 +91,8 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refres
     hours: new HoursService({ db, config }),
     corrections: new CorrectionsService({ db, config }),
     notifications: new NotificationsService({ db }),
+    attendance: new AttendanceService({ db }),
+    attendanceSweep: new AttendanceSweep({ db, config, logger }),
     exports: timeclockExportTasks({ db, config, logger }),
   };
 }
@@ -162,7 +167,7 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
 
   for (const feature of [
     authRoutes, workersRoutes, devicesRoutes, sitesRoutes, qrCodesRoutes, clockRoutes, locationRoutes, securityRoutes, webhooksRoutes, boardRoutes, hoursRoutes,
-    correctionsRoutes, notificationsRoutes,
+    correctionsRoutes, notificationsRoutes, attendanceRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

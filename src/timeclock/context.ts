@@ -4,6 +4,8 @@ import type { JwtCodec } from '../platform/auth/jwt.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { TimeclockAuth, TimeclockClaims } from './kernel/auth.ts';
 import type { SecurityEvents } from './kernel/security-events.ts';
+import type { AttendanceService } from './features/attendance/attendance.service.ts';
+import type { AttendanceSweep } from './features/attendance/attendance.sweep.ts';
 import type { AuthService } from './features/auth/auth.service.ts';
 import type { ExportTasks } from '../platform/jobs/export-tasks.ts';
 import type { HoursService } from './features/hours/hours.service.ts';
@@ -43,6 +45,9 @@ export interface TimeclockContext {
   hours: HoursService;
   corrections: CorrectionsService;
   notifications: NotificationsService;
+  attendance: AttendanceService;
+  /** Forgotten clock-outs: reminders and automatic clock-outs, every ATTENDANCE_SWEEP_MS. */
+  attendanceSweep: AttendanceSweep;
   /** The platform's export queue over timeclock.export_tasks (payroll exports). */
   exports: ExportTasks;
 }

@@ -20,6 +20,10 @@ const RULES = {
   breakRules: [] as { afterMinutes: number; breakMinutes: number }[],
   rounding: { mode: 'none', minutes: 15 },
   longSessionMinutes: 960,
+  autoClockOutAfterMinutes: 720 as number | null,
+  leftFenceMinutes: 30,
+  minRestMinutes: 660 as number | null,
+  maxDailyMinutes: 600 as number | null,
 };
 
 describe('hours', () => {
@@ -249,7 +253,7 @@ describe('hours', () => {
     assert.equal(s.days[5].sessions[0].end, null);
     const list = await call(app, 'GET', `/api/managers/timesheets?from=2026-07-01&to=2026-07-06&search=${encodeURIComponent('')}&limit=100`, { token: manager });
     const row = list.body.items.find((r: { userId: number }) => r.userId === u);
-    assert.deepEqual(row.flags, { open: 1, late: 1, forced: 1, break_deducted: 0, long: 1, edited: 0 });
+    assert.deepEqual(row.flags, { open: 1, late: 1, forced: 1, break_deducted: 0, long: 1, edited: 0, auto: 0 });
     assert.equal(row.openSessions, 1);
     assert.equal(row.days, 4);
   });

@@ -68,6 +68,8 @@ export const sites = timeclockSchema.table('sites', {
   isDefault: boolean('is_default').notNull().default(false),
   /** IANA zone of the site's days (timesheets); null: the configured DISPLAY_TIMEZONE. */
   timezone: varchar('timezone', { length: 64 }),
+  /** Local time (HH:MM, the site's zone) the site closes: a session open after it is a forgotten clock-out. */
+  closesAt: varchar('closes_at', { length: 5 }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

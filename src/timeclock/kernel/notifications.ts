@@ -1,9 +1,9 @@
 // Notifications in the clients of the time clock: a row per reader, written in the transaction
-// of what they tell (a correction requested or decided), read by ../features/notifications.
+// of what they tell (a correction requested or decided, a forgotten clock-out), read by ../features/notifications.
 // The clients word them from `kind` and `data`, in their reader's language.
 import type { Executor } from '../../platform/db/database.ts';
 
-export const NOTIFICATION_KINDS = ['correction_requested', 'correction_decided'] as const;
+export const NOTIFICATION_KINDS = ['correction_requested', 'correction_decided', 'clock_reminder', 'auto_clock_out'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** Notifies `to` (user ids, or every active manager) with the caller's `exec`. */

@@ -14,9 +14,17 @@ import type { Database, Executor } from '../../platform/db/database.ts';
 import type { SEVERITIES } from '../db/schema.ts';
 import { enqueueWebhook } from './webhook-outbox.ts';
 
+/**
+ * Alerts about attendance, not security (a forgotten clock-out closed automatically, a clock-in
+ * before the minimum rest): listed with the others for managers, but weighing nothing in the
+ * risk score and sending no `security.violation` webhook.
+ */
+export const ATTENDANCE_ALERT_TYPES = ['missed_clock_out', 'short_rest'] as const;
+
 export const ALERT_TYPES = [
   'geofence_violation', 'device_mismatch', 'forced_clock_out', 'qr_invalid',
   'impossible_travel', 'implausible_accuracy', 'duplicate_event', 'out_of_order_event', 'late_punch',
+  ...ATTENDANCE_ALERT_TYPES,
 ] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 export type Severity = (typeof SEVERITIES)[number];
@@ -35,7 +43,7 @@ export interface SecurityEvent {
 }
 
 /** Weighted sum of severities as SQL over `security_alerts` rows. */
-export const WEIGHT_SQL = `CASE severity WHEN 'high' THEN ${SEVERITY_WEIGHT.high} WHEN 'medium' THEN ${SEVERITY_WEIGHT.medium} ELSE ${SEVERITY_WEIGHT.low} END`;
+export const WEIGHT_SQL = `CASE WHEN alert_type IN (${ATTENDANCE_ALERT_TYPES.map((t) => `'${t}'`).join(', ')}) THEN 0 WHEN severity = 'high' THEN ${SEVERITY_WEIGHT.high} WHEN severity = 'medium' THEN ${SEVERITY_WEIGHT.medium} ELSE ${SEVERITY_WEIGHT.low} END`;
 const LEVEL_SQL = (score: string) =>
   `CASE WHEN ${score} >= ${RISK_THRESHOLDS.high} THEN 'high' WHEN ${score} >= ${RISK_THRESHOLDS.medium} THEN 'medium' ELSE 'low' END`;
 
@@ -94,4 +102,15 @@ export class SecurityEvents {
       this.logger.error({ err, userId: event.userId, type: event.type }, 'could not record a security event');
     }
   }
+}
+
+/**
+ * Stores an attendance alert (ATTENDANCE_ALERT_TYPES) with the caller's `exec`: listed for
+ * managers like any alert, with no risk score and no webhook.
+ */
+export async function recordAttendanceAlert(exec: Executor, alert: { userId: number; type: (typeof ATTENDANCE_ALERT_TYPES)[number]; details: Record<string, unknown> }): Promise<void> {
+  await exec.query(
+    `INSERT INTO timeclock.security_alerts (user_id, alert_type, severity, details) VALUES ($1, $2, 'low', $3::jsonb)`,
+    [alert.userId, alert.type, JSON.stringify(alert.details)],
+  );
 }

@@ -3,7 +3,7 @@
 // endpoint subscribed to the event. The dispatcher (../features/webhooks/webhooks.dispatcher.ts) sends them.
 import type { Executor } from '../../platform/db/database.ts';
 
-export const WEBHOOK_EVENTS = ['worker.clock_in', 'worker.clock_out', 'security.violation', 'correction.requested', 'correction.decided'] as const;
+export const WEBHOOK_EVENTS = ['worker.clock_in', 'worker.clock_out', 'security.violation', 'correction.requested', 'correction.decided', 'clock.reminder'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** NOTIFY channel that wakes every instance's dispatcher when deliveries were committed. */

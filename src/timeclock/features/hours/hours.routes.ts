@@ -48,7 +48,7 @@ export const hoursRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     config: manager,
     schema: {
       tags, summary: 'Replace the work rules',
-      description: 'Every field is required. The change is recorded with who made it and applies to every timesheet computed from then on.\n\n' + RULES_DOC,
+      description: 'Every field is required but the four attendance rules (`autoClockOutAfterMinutes`, `leftFenceMinutes`, `minRestMinutes`, `maxDailyMinutes`), which keep their values when left out. The change is recorded with who made it and applies to every timesheet computed from then on.\n\n' + RULES_DOC,
       body: WorkRulesBody, response: { 200: WorkRulesReply },
     },
   }, async (request) => hours.setRules(request.body, request.user!.userId));

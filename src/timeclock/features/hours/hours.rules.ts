@@ -15,37 +15,14 @@
 //   overtime is the regular time beyond the weekly limit, counted day by day through the week
 //   (weeks start on `weekStartsOn`), so no second is overtime twice.
 // - Punches a correction voided are left out of the sessions; a session with a punch a correction
-//   inserted, or with a voided punch inside it, is flagged `edited`.
+//   inserted, or with a voided punch inside it, is flagged `edited`; one closed by the automatic
+//   clock-out of a forgotten session is flagged `auto`.
 import { dateOfDay, dayNumber, isoWeekday, localDayNumber } from '../../../platform/time.ts';
 
-export const ROUNDING_MODES = ['none', 'nearest', 'up', 'down'] as const;
-export type RoundingMode = (typeof ROUNDING_MODES)[number];
+export { DEFAULT_WORK_RULES, ROUNDING_MODES, type BreakRule, type RoundingMode, type WorkRules } from '../../kernel/work-rules.ts';
+import type { WorkRules } from '../../kernel/work-rules.ts';
 
-export interface BreakRule {
-  afterMinutes: number;
-  breakMinutes: number;
-}
-
-export interface WorkRules {
-  /** ISO weekday the week starts on: 1 = Monday … 7 = Sunday. */
-  weekStartsOn: number;
-  dailyOvertimeAfterMinutes: number | null;
-  weeklyOvertimeAfterMinutes: number | null;
-  breakRules: BreakRule[];
-  rounding: { mode: RoundingMode; minutes: number };
-  longSessionMinutes: number;
-}
-
-export const DEFAULT_WORK_RULES: WorkRules = {
-  weekStartsOn: 1,
-  dailyOvertimeAfterMinutes: 480,
-  weeklyOvertimeAfterMinutes: 2400,
-  breakRules: [],
-  rounding: { mode: 'none', minutes: 15 },
-  longSessionMinutes: 960,
-};
-
-export const FLAGS = ['open', 'late', 'forced', 'break_deducted', 'long', 'edited'] as const;
+export const FLAGS = ['open', 'late', 'forced', 'break_deducted', 'long', 'edited', 'auto'] as const;
 export type Flag = (typeof FLAGS)[number];
 
 export interface Punch {
@@ -63,6 +40,8 @@ export interface Punch {
   corrected: boolean;
   /** Voided by a correction: out of the sessions, but it marks the session it falls in. */
   voided: boolean;
+  /** The automatic clock-out of a forgotten session. */
+  auto: boolean;
 }
 
 export interface SessionHours {
@@ -126,6 +105,7 @@ export function sessionsOf(punches: readonly Punch[], rules: WorkRules, openUnti
     if (!end) flags.push('open');
     if (start.late || end?.late) flags.push('late');
     if (end?.forced) flags.push('forced');
+    if (end?.auto) flags.push('auto');
     if (worked > rules.longSessionMinutes * 60) flags.push('long');
     if (touched || start.corrected || end?.corrected) flags.push('edited');
     touched = false;

@@ -28,6 +28,10 @@ export const WorkRulesBody = Body({
     minutes: Type.Integer({ minimum: 1, maximum: 60, description: 'the step, in minutes' }),
   }),
   longSessionMinutes: Type.Integer({ minimum: 60, maximum: 4320, description: 'a session longer than this is flagged `long`' }),
+  autoClockOutAfterMinutes: Type.Optional(Nullable(Type.Integer({ minimum: 60, maximum: 2880, description: 'a session still open this many minutes after its clock-in is closed automatically (default 720); null: never' }))),
+  leftFenceMinutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 720, description: 'a worker outside their site’s fence this many minutes while clocked in is reminded to clock out (default 30)' })),
+  minRestMinutes: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1440, description: 'least rest between a clock-out and the next clock-in (default 660, 11 h: the EU working-time directive); shorter is flagged `short_rest`; null: no rule' }))),
+  maxDailyMinutes: Type.Optional(Nullable(Type.Integer({ minimum: 60, maximum: 1440, description: 'most paid minutes of a day (default 600); more is flagged `over_daily_max`; null: no rule' }))),
 });
 
 export const WorkRulesReply = Type.Intersect([
@@ -78,7 +82,7 @@ export const Totals = Type.Object(totalsProps);
 
 const FlagSchema = Type.Enum([...FLAGS]);
 const Flags = Type.Array(FlagSchema, {
-  description: '`open`: no clock-out yet (counts up to now while the period includes today, nothing otherwise); `late`: an offline punch sent late; `forced`: a forced clock-out; `break_deducted`: unpaid break deducted by the break rules; `long`: a session longer than `longSessionMinutes`; `edited`: a correction added, moved or voided a punch of it (GET /api/managers/punches/{id}/history)',
+  description: '`open`: no clock-out yet (counts up to now while the period includes today, nothing otherwise); `late`: an offline punch sent late; `forced`: a forced clock-out; `break_deducted`: unpaid break deducted by the break rules; `long`: a session longer than `longSessionMinutes`; `edited`: a correction added, moved or voided a punch of it (GET /api/managers/punches/{id}/history); `auto`: a forgotten session closed by the automatic clock-out (to review)',
 });
 
 export const Session = Type.Object({

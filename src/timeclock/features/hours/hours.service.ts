@@ -17,6 +17,7 @@ import { msg, type Locale } from '../../../platform/i18n.ts';
 import { dayNumber, localDate } from '../../../platform/time.ts';
 import { E } from '../../errors.ts';
 import { siteName } from '../../seeds.ts';
+import { readWorkRules } from '../../kernel/work-rules.ts';
 import { DEFAULT_WORK_RULES, timesheet, weekStart, type Punch, type Timesheet, type WorkRules } from './hours.rules.ts';
 import { RANGE_DAYS_MAX, type TimesheetsQueryT, type WorkRulesT } from './hours.schema.ts';
 
@@ -41,8 +42,8 @@ export interface WorkerRow {
   fullName: string;
 }
 
-/** A punch as PUNCHES sends it: epoch ms, whether it is a clock-in, site id, late, forced, inserted by a correction, voided, id. */
-type PunchTuple = [number, boolean, number | string | null, boolean, boolean, boolean, boolean, number | string];
+/** A punch as PUNCHES sends it: epoch ms, whether it is a clock-in, site id, late, forced, origin, voided, id. */
+type PunchTuple = [number, boolean, number | string | null, boolean, boolean, 'punch' | 'correction' | 'auto', boolean, number | string];
 
 interface SiteRow {
   id: number | string;
@@ -85,12 +86,12 @@ const PAGE_BY_HOURS = `
 const COUNT = `SELECT count(*)::int AS n FROM timeclock.users u WHERE ${WORKERS_WHERE}`;
 
 // One row per worker, the punches as JSON arrays [epoch ms, is a clock-in, site id, late,
-// forced, corrected, voided, id] in time order: decoding one JSON text per worker costs a fraction
+// forced, origin, voided, id] in time order: decoding one JSON text per worker costs a fraction
 // of decoding a row per punch with its timestamp (the driver's time and garbage were most of a
 // page's CPU). Voided punches come too: they mark the session they fall in `edited`.
 const PUNCHES = `
   SELECT e.user_id, json_agg(json_build_array(floor(extract(epoch FROM e.created_at) * 1000), e.event_type = 'clock_in', e.site_id, e.late, e.forced,
-                                              e.origin = 'correction', e.voided_at IS NOT NULL, e.id)
+                                              e.origin, e.voided_at IS NOT NULL, e.id)
                              ORDER BY e.created_at, e.id) AS punches
   FROM (
     SELECT user_id, id, event_type, created_at, site_id, late, forced, origin, voided_at FROM timeclock.clock_events
@@ -105,12 +106,7 @@ const PUNCHES = `
 
 const SITES = 'SELECT id, name, is_default, coalesce(timezone, $2) AS timezone FROM timeclock.sites WHERE id = ANY($1::bigint[])';
 
-const RULES = `
-  SELECT r.rules, r.changed_at, u.id AS user_id, u.username, u.full_name
-  FROM timeclock.work_rules r LEFT JOIN timeclock.users u ON u.id = r.changed_by
-  ORDER BY r.id DESC LIMIT 1`;
-
-export interface WorkRulesView extends WorkRulesT {
+export interface WorkRulesView extends WorkRules {
   updatedAt: string | null;
   updatedBy: { id: number; username: string; fullName: string } | null;
 }
@@ -140,19 +136,15 @@ export class HoursService {
   }
 
   async rules(): Promise<WorkRulesView> {
-    const [row] = await this.db.query<{ rules: Partial<WorkRules>; changed_at: Date; user_id: number | null; username: string | null; full_name: string | null }>(RULES);
-    if (!row) return { ...DEFAULT_WORK_RULES, updatedAt: null, updatedBy: null };
-    return {
-      ...DEFAULT_WORK_RULES,
-      ...row.rules,
-      updatedAt: new Date(row.changed_at).toISOString(),
-      updatedBy: row.user_id === null ? null : { id: Number(row.user_id), username: row.username!, fullName: row.full_name! },
-    };
+    const { rules, changedAt, by } = await readWorkRules(this.db);
+    return { ...rules, updatedAt: changedAt?.toISOString() ?? null, updatedBy: by };
   }
 
   /** Replaces the rules; the change is a new row saying who made it. */
   async setRules(rules: WorkRulesT, by: number): Promise<WorkRulesView> {
-    const sorted = { ...rules, breakRules: [...rules.breakRules].sort((a, b) => a.afterMinutes - b.afterMinutes) };
+    // The optional fields left out keep their values (rules added after a client was written).
+    const { rules: current } = await readWorkRules(this.db);
+    const sorted = { ...current, ...rules, breakRules: [...rules.breakRules].sort((a, b) => a.afterMinutes - b.afterMinutes) };
     await this.db.query('INSERT INTO timeclock.work_rules (rules, changed_by) VALUES ($1::jsonb, $2)', [JSON.stringify(sorted), by]);
     return this.rules();
   }
@@ -172,12 +164,12 @@ export class HoursService {
       // A session starting before the previous one ended (in clock time) is on the next day.
       if (previous && s.start < previous) day++;
       const endDay = s.end > s.start ? day : day + 1;
-      const base = { id: null, siteId: null, siteName: null, timezone: 'UTC', late: false, forced: false, corrected: false, voided: false };
+      const base = { id: null, siteId: null, siteName: null, timezone: 'UTC', late: false, forced: false, corrected: false, auto: false, voided: false };
       punches.push({ ...base, type: 'clock_in', at: at(day, s.start) }, { ...base, type: 'clock_out', at: at(endDay, s.end) });
       previous = s.end;
       day = endDay;
     }
-    const sheet = timesheet(punches, rules, { from: DATE, to: DATE, openUntil: null });
+    const sheet = timesheet(punches, { ...DEFAULT_WORK_RULES, ...rules }, { from: DATE, to: DATE, openUntil: null });
     const d = sheet.days[0]!;
     return { ...d, sessions: d.sessions.map((x) => ({ ...x, start: x.start.toISOString(), end: x.end?.toISOString() ?? null })) };
   }
@@ -210,9 +202,9 @@ export class HoursService {
     const noSite = { siteName: null, timezone: this.displayTz };
     for (const r of rows) {
       // One row per worker (GROUP BY), so the worker's list is this row's.
-      byUser.set(Number(r.user_id), r.punches.map(([at, clockIn, siteId, late, forced, corrected, voided, eventId]): Punch => {
+      byUser.set(Number(r.user_id), r.punches.map(([at, clockIn, siteId, late, forced, origin, voided, eventId]): Punch => {
         const id = siteId === null ? null : Number(siteId);
-        return { id: Number(eventId), type: clockIn ? 'clock_in' : 'clock_out', at: new Date(at), siteId: id, ...(id === null ? noSite : sites.get(id) ?? noSite), late, forced, corrected, voided };
+        return { id: Number(eventId), type: clockIn ? 'clock_in' : 'clock_out', at: new Date(at), siteId: id, ...(id === null ? noSite : sites.get(id) ?? noSite), late, forced, corrected: origin === 'correction', auto: origin === 'auto', voided };
       }));
     }
     return byUser;

@@ -6,7 +6,7 @@ import { NOTIFICATION_KINDS } from '../../kernel/notifications.ts';
 export const Notification = Type.Object({
   id: Type.Integer(),
   kind: Type.Enum(NOTIFICATION_KINDS, {
-    description: '`correction_requested` (managers: a worker asked for a correction; `data.correctionId`, `data.userId`, `data.kind`) or `correction_decided` (the worker: `data.correctionId`, `data.status`, `data.note`)',
+    description: '`correction_requested` (managers: a worker asked for a correction; `data.correctionId`, `data.userId`, `data.kind`) `correction_decided` (the worker: `data.correctionId`, `data.status`, `data.note`), `clock_reminder` (the worker: still clocked in; `data.reason` `left_fence` or `site_closed`, `data.sessionStart`) or `auto_clock_out` (the worker: the session was closed automatically; `data.closedAt`, `data.basis` `left_fence` or `limit`)',
   }),
   data: Type.Object({}, { additionalProperties: true }),
   createdAt: Type.String({ description: 'ISO 8601 UTC' }),

@@ -4,6 +4,7 @@ import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../../platform/db/database.ts';
 import { pagedList } from '../../../platform/db/list.ts';
 import { notifications } from '../../db/schema.ts';
+import type { NotificationKind } from '../../kernel/notifications.ts';
 
 export class NotificationsService {
   private readonly db: Database;
@@ -30,7 +31,7 @@ export class NotificationsService {
       this.db.orm.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), isNull(notifications.readAt))),
     ]);
     return {
-      notifications: rows.map((n) => ({ id: n.id, kind: n.kind as 'correction_requested' | 'correction_decided', data: n.data, createdAt: n.createdAt.toISOString(), readAt: n.readAt?.toISOString() ?? null })),
+      notifications: rows.map((n) => ({ id: n.id, kind: n.kind as NotificationKind, data: n.data, createdAt: n.createdAt.toISOString(), readAt: n.readAt?.toISOString() ?? null })),
       unreadCount: unread?.n ?? 0,
       totalCount: total,
       currentPage: q.page,

@@ -36,9 +36,13 @@ const Timezone = Type.String({
   description: 'IANA time zone of the site (for example `Europe/Berlin`): a work session belongs to the local date of its clock-in in this zone. Default: the server’s DISPLAY_TIMEZONE',
 });
 
-export const SiteCreateBody = Body({ name: Name, fence: Type.Union([FenceSchema, Type.Null()]), timezone: Type.Optional(Timezone) });
+const ClosesAt = Type.Union([Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM' }), Type.Null()], {
+  description: 'local time (the site’s zone) the site closes, `HH:MM`; a session still open after it is a forgotten clock-out: the worker is reminded and the session closed automatically (null: no closing time, only the work rules’ `autoClockOutAfterMinutes`)',
+});
+
+export const SiteCreateBody = Body({ name: Name, fence: Type.Union([FenceSchema, Type.Null()]), timezone: Type.Optional(Timezone), closesAt: Type.Optional(ClosesAt) });
 export const SiteUpdateBody = Body({
-  name: Type.Optional(NewName), fence: Type.Optional(Type.Union([FenceSchema, Type.Null()])), timezone: Type.Optional(Timezone),
+  name: Type.Optional(NewName), fence: Type.Optional(Type.Union([FenceSchema, Type.Null()])), timezone: Type.Optional(Timezone), closesAt: Type.Optional(ClosesAt),
 });
 
 export const Site = Type.Object({
@@ -51,6 +55,7 @@ export const Site = Type.Object({
   }),
   is_default: Type.Boolean({ description: 'QR codes created without `siteId` go to the default site' }),
   timezone: Type.String({ description: 'IANA time zone of the site’s days (timesheets)' }),
+  closesAt: ClosesAt,
   qr_code_count: Type.Integer(),
   created_at: Type.String({ description: 'ISO 8601' }),
   updated_at: Type.String({ description: 'ISO 8601' }),

@@ -25,6 +25,7 @@ const view = (r: SiteRow, qrCodeCount: number, locale: Locale, defaultTz: string
   usable: r.fence !== null,
   is_default: r.isDefault,
   timezone: r.timezone ?? defaultTz,
+  closesAt: r.closesAt,
   qr_code_count: qrCodeCount,
   created_at: r.createdAt.toISOString(),
   updated_at: r.updatedAt.toISOString(),
@@ -75,7 +76,7 @@ export class SitesService {
   async create(input: Static<typeof SiteCreateBody>, locale: Locale): Promise<Static<typeof Site>> {
     checkFence(input.fence);
     const timezone = checkTimezone(input.timezone) ?? this.defaultTz;
-    const [row] = await this.db.orm.insert(sites).values({ name: input.name.trim(), fence: input.fence, timezone }).returning({ id: sites.id });
+    const [row] = await this.db.orm.insert(sites).values({ name: input.name.trim(), fence: input.fence, timezone, closesAt: input.closesAt ?? null }).returning({ id: sites.id });
     return this.get(row!.id, locale);
   }
 
@@ -85,7 +86,7 @@ export class SitesService {
    * it seeded; any other name is the site's own in every language.
    */
   async update(id: number, input: Static<typeof SiteUpdateBody>, locale: Locale): Promise<Static<typeof Site>> {
-    if (input.name === undefined && input.fence === undefined && input.timezone === undefined) {
+    if (input.name === undefined && input.fence === undefined && input.timezone === undefined && input.closesAt === undefined) {
       throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.sites.sendAtLeastOne') });
     }
     checkFence(input.fence);
@@ -100,6 +101,7 @@ export class SitesService {
           name: input.name === undefined ? undefined : siteNameWrite(current, input.name.trim(), locale),
           fence: input.fence,
           timezone,
+          closesAt: input.closesAt,
           updatedAt: sql`now()`,
         })
         .where(eq(sites.id, id));

@@ -1,0 +1,35 @@
+// Attendance exceptions: the forgotten clock-out sweep (started and stopped with the service) and
+// the automatic clock-outs managers review.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { localeOf } from '../../../platform/http/conventions.ts';
+import type { FeatureOptions } from '../../context.ts';
+import { errors, IdParam } from '../../http.ts';
+import { AutoClockOut, AutoClockOutsQuery, AutoClockOutsReply } from './attendance.schema.ts';
+
+const tags = ['Attendance'];
+
+export const FORGOTTEN_DOC = [
+  '**Forgotten clock-outs.** A session still open past its limit — the earlier of the clock-in plus the work rules’ `autoClockOutAfterMinutes` (default 720; null: never) and the site’s next `closesAt` — is closed automatically (a punch of origin `auto`, flagged `auto` in timesheets):',
+  'at the last position inside the site’s fence when the trail shows the worker leaving before the limit, otherwise at the limit. Managers get a `missed_clock_out` alert (it does not count toward the risk score), the worker a notification, integrations a `worker.clock_out` webhook with `auto: true`.',
+  'Before that, a worker outside the fence for `leftFenceMinutes` (default 30) while clocked in, or still clocked in when the site closed, is reminded once (a notification, a `clock.reminder` webhook). Each instance sweeps every `ATTENDANCE_SWEEP_MS`; each reminder and clock-out happens once across instances.',
+].join(' ');
+
+export const attendanceRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
+  const { attendance, attendanceSweep } = ctx;
+  app.addHook('onReady', async () => attendanceSweep.start());
+  app.addHook('onClose', async () => attendanceSweep.stop());
+
+  app.get('/managers/auto-clock-outs', {
+    config: { access: 'manager' },
+    schema: { tags, summary: 'Automatic clock-outs of forgotten sessions', description: `Newest first; \`reviewed\`, \`page\`, \`limit\`. ${FORGOTTEN_DOC}`, querystring: AutoClockOutsQuery, response: { 200: AutoClockOutsReply } },
+  }, async (request) => attendance.page(request.query, localeOf(request)));
+
+  app.post('/managers/auto-clock-outs/:id/review', {
+    config: { access: 'manager' },
+    schema: {
+      tags, summary: 'Mark an automatic clock-out reviewed',
+      description: 'Records the calling manager and the time (the first review is kept; again: 200, unchanged). To change its time, correct it (`POST /api/managers/corrections`, `move`). 404 for a punch that is not an automatic clock-out.',
+      params: IdParam, response: { 200: AutoClockOut, ...errors(404) },
+    },
+  }, async (request) => attendance.review(request.params.id, request.user!.userId, localeOf(request)));
+};

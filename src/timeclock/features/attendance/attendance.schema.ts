@@ -1,0 +1,29 @@
+import { Type } from 'typebox';
+import { Nullable } from '../../../platform/http/schemas.ts';
+
+export const AutoClockOutsQuery = Type.Object({
+  reviewed: Type.Optional(Type.Boolean({ description: '`false` (the default view of the inbox): only those awaiting review; `true`: only reviewed ones; default both' })),
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+
+export const AutoClockOut = Type.Object({
+  id: Type.Integer({ description: 'the automatic clock-out punch' }),
+  userId: Type.Integer(),
+  username: Type.String(),
+  fullName: Type.String(),
+  sessionStart: Nullable(Type.String({ description: 'the clock-in it closed, ISO 8601 UTC' })),
+  at: Type.String({ description: 'the time it was closed at, ISO 8601 UTC' }),
+  basis: Type.Enum(['left_fence', 'limit'] as const, { description: '`left_fence`: at the last position inside the fence before the worker left; `limit`: at the limit (work rules or the site’s closing time)' }),
+  siteName: Nullable(Type.String()),
+  voided: Type.Boolean({ description: 'a correction replaced or voided it since' }),
+  reviewedAt: Nullable(Type.String()),
+  reviewedBy: Nullable(Type.Object({ id: Type.Integer(), username: Type.String() })),
+});
+
+export const AutoClockOutsReply = Type.Object({
+  autoClockOuts: Type.Array(AutoClockOut),
+  totalCount: Type.Integer(),
+  currentPage: Type.Integer(),
+  totalPages: Type.Integer(),
+});

@@ -1,0 +1,83 @@
+// The automatic clock-outs managers review (the sweep, ./attendance.sweep.ts, writes them): a
+// page of them, newest first, and the review. A review only says a manager looked at it; to
+// change its time they correct it (corrections).
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Database } from '../../../platform/db/database.ts';
+import { pagedList } from '../../../platform/db/list.ts';
+import { AppError } from '../../../platform/http/errors.ts';
+import { msg, type Locale } from '../../../platform/i18n.ts';
+import { clockEvents, securityAlerts, sites, users } from '../../db/schema.ts';
+import { E } from '../../errors.ts';
+import { siteName } from '../../seeds.ts';
+
+const reviewers = alias(users, 'reviewer');
+
+export class AttendanceService {
+  private readonly db: Database;
+  private readonly list;
+
+  constructor({ db }: { db: Database }) {
+    this.db = db;
+    this.list = pagedList(db.orm, {
+      name: 'tc_auto_clock_outs',
+      rows: (orm) =>
+        orm
+          .select({
+            e: { id: clockEvents.id, userId: clockEvents.userId, at: clockEvents.createdAt, voidedAt: clockEvents.voidedAt, reviewedAt: clockEvents.reviewedAt },
+            worker: { username: users.username, fullName: users.fullName },
+            site: { name: sites.name, isDefault: sites.isDefault },
+            reviewer: { id: reviewers.id, username: reviewers.username },
+            // The sweep's alert says which session it closed and why.
+            alert: securityAlerts.details,
+          })
+          .from(clockEvents)
+          .innerJoin(users, eq(users.id, clockEvents.userId))
+          .leftJoin(sites, eq(sites.id, clockEvents.siteId))
+          .leftJoin(reviewers, eq(reviewers.id, clockEvents.reviewedBy))
+          .leftJoin(securityAlerts, and(eq(securityAlerts.alertType, 'missed_clock_out'), sql`(${securityAlerts.details}->>'eventId')::bigint = ${clockEvents.id}`))
+          .$dynamic(),
+      table: clockEvents,
+      always: eq(clockEvents.origin, 'auto'),
+      filters: {
+        reviewed: { inline: (reviewed: boolean) => (reviewed ? isNotNull(clockEvents.reviewedAt) : isNull(clockEvents.reviewedAt)) },
+        id: (x) => eq(clockEvents.id, x),
+      },
+      sort: { created_at: clockEvents.createdAt },
+      id: clockEvents.id,
+    });
+  }
+
+  async page(q: { reviewed?: boolean | undefined; page: number; limit: number }, locale: Locale) {
+    const { rows, total } = await this.list.page({ reviewed: q.reviewed }, { page: q.page, page_size: q.limit, order_by: 'created_at:desc' });
+    return { autoClockOuts: rows.map((r) => this.view(r, locale)), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
+  }
+
+  /** Marks the automatic clock-out `id` reviewed by `managerId` (the first review is kept); 404 for any other punch. */
+  async review(id: number, managerId: number, locale: Locale) {
+    await this.db.orm
+      .update(clockEvents)
+      .set({ reviewedAt: sql`now()`, reviewedBy: managerId })
+      .where(and(eq(clockEvents.id, id), eq(clockEvents.origin, 'auto'), isNull(clockEvents.reviewedAt)));
+    const [row] = await this.list.all({ id });
+    if (!row) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.attendance.noAutoClockOut', { id }), details: { id } });
+    return this.view(row, locale);
+  }
+
+  private view(r: Awaited<ReturnType<AttendanceService['list']['all']>>[number], locale: Locale) {
+    const alert = (r.alert ?? {}) as { sessionStart?: string; basis?: 'left_fence' | 'limit' };
+    return {
+      id: r.e.id,
+      userId: r.e.userId,
+      username: r.worker.username,
+      fullName: r.worker.fullName,
+      sessionStart: alert.sessionStart ?? null,
+      at: r.e.at.toISOString(),
+      basis: alert.basis ?? 'limit',
+      siteName: r.site ? siteName(r.site.name, r.site.isDefault, locale) : null,
+      voided: r.e.voidedAt !== null,
+      reviewedAt: r.e.reviewedAt?.toISOString() ?? null,
+      reviewedBy: r.reviewer,
+    };
+  }
+}
