@@ -82,6 +82,7 @@ export const ConfigSchema = Type.Object({
   UPLOAD_CHUNK_TTL_HOURS: Int(24, 'hours an unfinished chunked upload is kept after its last chunk before the sweep removes it', 1, 8760),
   UPLOAD_PUBLIC_IMAGES: Bool(false, '`true` serves image attachments without a token at their public URL (an unguessable name)'),
   // Time-clock: tracking, security, webhooks, rate limits.
+  PERIOD_LOCK_MANAGERS: Str('', 'comma-separated usernames of the managers who may lock and unlock periods of timesheets; empty: every manager'),
   ATTENDANCE_SWEEP_MS: Int(60_000, 'how often each instance looks for forgotten clock-outs (reminders, automatic clock-outs); each acts once across instances', 1000, 3_600_000),
   TRACKING_WINDOW_SECONDS: Int(300, 'a worker is tracking while their last location update arrived within this many seconds', 10, 86_400),
   LOCATION_RETENTION_DAYS: Int(90, 'days location samples are kept (purged at start-up and hourly, in batches); 0 keeps them forever', 0, 36_500),

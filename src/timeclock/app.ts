@@ -21,6 +21,7 @@ import { CorrectionsService } from './features/corrections/corrections.service.t
 import { ClockHistory } from './features/clock/clock.history.ts';
 import { ClockService } from './features/clock/clock.service.ts';
 import { hoursRoutes } from './features/hours/hours.routes.ts';
+import { Periods } from './features/hours/hours.periods.ts';
 import { HoursService } from './features/hours/hours.service.ts';
 import { devicesRoutes } from './features/devices/devices.routes.ts';
 import { DevicesService } from './features/devices/devices.service.ts';
@@ -60,6 +61,7 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refres
   const auth = new TimeclockAuth({ db, jwt, refreshJwt, pubsub: platform.pubsub });
   const securityEvents = new SecurityEvents({ db, logger });
   const devices = new DevicesService({ db, securityEvents });
+  const hours = new HoursService({ db, config });
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production';
   return {
     platform,
@@ -88,7 +90,8 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refres
       allowPrivate,
     }),
     board: new BoardService({ db, config }),
-    hours: new HoursService({ db, config }),
+    hours,
+    periods: new Periods({ db, config, sheetsOf: (ids, range, locale) => hours.sheetsOf(ids, range, locale) }),
     corrections: new CorrectionsService({ db, config }),
     notifications: new NotificationsService({ db }),
     attendance: new AttendanceService({ db }),

@@ -8,6 +8,7 @@ import type { AttendanceService } from './features/attendance/attendance.service
 import type { AttendanceSweep } from './features/attendance/attendance.sweep.ts';
 import type { AuthService } from './features/auth/auth.service.ts';
 import type { ExportTasks } from '../platform/jobs/export-tasks.ts';
+import type { Periods } from './features/hours/hours.periods.ts';
 import type { HoursService } from './features/hours/hours.service.ts';
 import type { BoardService } from './features/board/board.service.ts';
 import type { ClockHistory } from './features/clock/clock.history.ts';
@@ -43,6 +44,8 @@ export interface TimeclockContext {
   dispatcher: WebhookDispatcher;
   board: BoardService;
   hours: HoursService;
+  /** Approved and locked periods of timesheets. */
+  periods: Periods;
   corrections: CorrectionsService;
   notifications: NotificationsService;
   attendance: AttendanceService;

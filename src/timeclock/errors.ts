@@ -41,6 +41,10 @@ export const E = defineErrors({
   PUNCH_ALREADY_CORRECTED: e('PUNCH_ALREADY_CORRECTED', 409, 'timeclock.error.PUNCH_ALREADY_CORRECTED'), // ours
   // Corrections: approving, rejecting or cancelling a request that is no longer pending.
   CORRECTION_ALREADY_DECIDED: e('CORRECTION_ALREADY_DECIDED', 409, 'timeclock.error.CORRECTION_ALREADY_DECIDED'), // ours
+  // A punch or a correction dated inside a period a manager locked (`details.date`, `from`, `to`).
+  PERIOD_LOCKED: e('PERIOD_LOCKED', 409, 'timeclock.error.PERIOD_LOCKED'), // ours
+  // Approving or locking a period that still has something to check (`details` list it).
+  PERIOD_NOT_READY: e('PERIOD_NOT_READY', 409, 'timeclock.error.PERIOD_NOT_READY'), // ours
   PAYLOAD_TOO_LARGE: e('PAYLOAD_TOO_LARGE', 413, 'timeclock.error.PAYLOAD_TOO_LARGE'), // ours
   UNSUPPORTED_MEDIA_TYPE: e('UNSUPPORTED_MEDIA_TYPE', 415, 'timeclock.error.UNSUPPORTED_MEDIA_TYPE'), // ours
   RATE_LIMITED: e('RATE_LIMITED', 429, 'timeclock.error.RATE_LIMITED'), // ours

@@ -13,6 +13,9 @@
 // (by the events' times) is refused with 409 PUNCH_TOO_SOON, forced clock-outs included: two
 // taps 150 ms apart on "Clock out" record one clock-out, not a clock-out and a clock-in.
 //
+// Locked periods (issue 30): a punch dated (display time zone) inside a period a manager locked
+// is refused with 409 PERIOD_LOCKED, whose message tells the worker to ask for a correction.
+//
 // Offline punches (the worker app's queue, DESIGN §9):
 // - `capturedAt`, the time the phone captured the punch, is the event's time (history, reply,
 //   webhook, ordering); `received_at` keeps the time of receipt. It must lie within
@@ -46,7 +49,9 @@ import type { Caller } from '../../kernel/auth.ts';
 import { E } from '../../errors.ts';
 import { insideFence, type Fence } from '../../kernel/geofence.ts';
 import { trackPosition } from '../../kernel/positions.ts';
+import { lockCovering, periodLocked } from '../../kernel/periods.ts';
 import { lockState } from '../../kernel/punches.ts';
+import { localDate } from '../../../platform/time.ts';
 import { recordSecurityEvent, type SecurityEvent, type SecurityEvents } from '../../kernel/security-events.ts';
 import { enqueueWebhook } from '../../kernel/webhook-outbox.ts';
 import {
@@ -237,6 +242,8 @@ export class ClockService {
         }
         const tooSoon = this.tooSoon(at, now.latest, now.latestType);
         if (tooSoon) throw new Refused(null, tooSoon);
+        const locked = await lockCovering(tx, input.userId, [localDate(at, this.config.DISPLAY_TIMEZONE)]);
+        if (locked) throw new Refused(null, periodLocked(locked, 'punch'));
         const late = p.capturedAt !== null && receivedAt.getTime() - p.capturedAt.getTime() > this.config.CLOCK_LATE_AFTER_SECONDS * 1000;
         const suspicion = late ? await this.implausibleGap(tx, input.userId, at, receivedAt) : null;
         const eventId = await this.record(tx, p, how, { at, receivedAt, late, implausible: suspicion !== null });

@@ -9,6 +9,7 @@
 //   effective punches still alternate around every changed instant (409
 //   CORRECTION_BREAKS_ORDER naming the conflicting punch), then sets the state from the latest
 //   effective punch. A request is checked when it is made and again when it is approved.
+// - Nothing dated inside a locked period is corrected (409 PERIOD_LOCKED).
 // - A decision locks the correction's row first: of two concurrent approvals one applies it, the
 //   other answers 409 CORRECTION_ALREADY_DECIDED.
 // - Each request notifies the managers and queues `correction.requested`; each decision
@@ -24,6 +25,8 @@ import type { Caller } from '../../kernel/auth.ts';
 import { corrections, sites, users, type PunchValues } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { notify } from '../../kernel/notifications.ts';
+import { lockCovering, periodLocked } from '../../kernel/periods.ts';
+import { localDate } from '../../../platform/time.ts';
 import { lockState, neighbours, refreshState, type EventType, type PunchRef } from '../../kernel/punches.ts';
 import { enqueueWebhook } from '../../kernel/webhook-outbox.ts';
 import { siteName } from '../../seeds.ts';
@@ -127,6 +130,7 @@ export class CorrectionsService {
     const id = await this.db.transaction(async (tx) => {
       await lockState(tx, caller.userId);
       const plan = await this.plan(tx, caller.userId, input);
+      await this.checkUnlocked(tx, caller.userId, plan);
       await this.checkOrder(tx, caller.userId, plan);
       if (plan.eventId !== null) await this.noOtherPending(tx, plan);
       const row = await this.insert(tx, caller.userId, plan, input.reason, 'pending', caller.userId);
@@ -346,6 +350,13 @@ export class CorrectionsService {
     }
   }
 
+  /** 409 PERIOD_LOCKED when a date the plan touches (display time zone) is in a locked period. */
+  private async checkUnlocked(tx: Executor, userId: number, plan: Plan): Promise<void> {
+    const dates = [...plan.before, ...plan.after].map((p) => localDate(new Date(p.at), this.config.DISPLAY_TIMEZONE));
+    const lock = await lockCovering(tx, userId, dates);
+    if (lock) throw periodLocked(lock, 'correction');
+  }
+
   private async noOtherPending(tx: Executor, plan: Plan): Promise<void> {
     const [row] = await tx.query<{ id: number | string }>(
       `SELECT id FROM timeclock.corrections WHERE status = 'pending' AND event_id = $1 LIMIT 1`,
@@ -419,6 +430,7 @@ export class CorrectionsService {
 
   /** Voids and inserts what the plan says, after checking the order; sets the worker's state. */
   private async apply(tx: Executor, correctionId: number, userId: number, plan: Plan, by: number): Promise<void> {
+    await this.checkUnlocked(tx, userId, plan);
     await this.checkOrder(tx, userId, plan);
     for (const v of plan.voids) {
       await tx.query(`UPDATE timeclock.clock_events SET voided_at = date_trunc('milliseconds', clock_timestamp()), voided_by = $2 WHERE id = $1`, [v.id, correctionId]);

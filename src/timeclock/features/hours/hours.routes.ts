@@ -13,6 +13,7 @@ import { errors, IdParam, UserIdParam } from '../../http.ts';
 import { ExportTaskView, findExportTask, renderExportTask } from '../../kernel/export-tasks.ts';
 import { PAYROLL_KIND, payrollKind } from './hours.export.ts';
 import {
+  Approval, ApproveBody, LockBody, LockReply, UnlockBody, UnlockReply,
   Day, PayrollExportBody, RangeQuery, RANGE_DAYS_MAX, TimesheetsQuery, TimesheetsReply, WorkerTimesheet, WorkRulesBody, WorkRulesPreviewBody, WorkRulesReply,
 } from './hours.schema.ts';
 import { checkRange } from './hours.service.ts';
@@ -35,7 +36,7 @@ const FileBody = Type.Unsafe<Readable>({ type: 'string', format: 'binary', descr
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export const hoursRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
-  const { hours, exports } = ctx;
+  const { hours, exports, periods } = ctx;
   exports.register(PAYROLL_KIND, payrollKind(hours));
   const prefix = app.prefix;
 
@@ -87,6 +88,45 @@ export const hoursRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
       querystring: RangeQuery, response: { 200: WorkerTimesheet },
     },
   }, async (request) => hours.worker(request.user!.userId, request.query, localeOf(request)));
+
+  const PERIODS_DOC = 'A locked period refuses every punch dated inside it (409 `PERIOD_LOCKED`; an offline punch arriving late is told to ask for a correction) and every correction touching it; its days are shown as they were when it was locked, whatever the work rules become. ' +
+    'Days are dates in the display time zone (DISPLAY_TIMEZONE) for the punches’ times. Locking and unlocking are for the managers `PERIOD_LOCK_MANAGERS` names (every manager when it is empty; others get 403).';
+
+  app.post('/managers/timesheets/:userId/approve', {
+    config: manager,
+    schema: {
+      tags, summary: 'Approve a worker’s timesheet for a period',
+      description: 'Records who approved the dates `from`..`to` and when; the timesheet’s days show `approved`. Refused with 409 `PERIOD_NOT_READY` while the period has automatic clock-outs not reviewed or correction requests not decided (`details.autoClockOuts`, `details.pendingCorrections`). ' + PERIODS_DOC,
+      params: UserIdParam, body: ApproveBody, response: { 201: Approval, ...errors(404, 409) },
+    },
+  }, async (request, reply) => {
+    checkRange(request.body);
+    return reply.status(201).send(await periods.approve(request.params.userId, request.body, request.user!));
+  });
+
+  app.post('/managers/periods/lock', {
+    config: manager,
+    schema: {
+      tags, summary: 'Lock a period (after payroll)',
+      description: 'Locks `from`..`to` for `userIds` (default: every worker). Every worker with punches in it must be approved for each day (409 `PERIOD_NOT_READY`, `details.notApproved`); a worker’s period may not overlap an active lock (409 `CONFLICT`). Each worker’s days are stored as they are now. ' + PERIODS_DOC,
+      body: LockBody, response: { 200: LockReply, ...errors(403, 409) },
+    },
+  }, async (request) => {
+    checkRange(request.body);
+    return periods.lock(request.body, request.user!, localeOf(request));
+  });
+
+  app.post('/managers/periods/unlock', {
+    config: manager,
+    schema: {
+      tags, summary: 'Unlock a period, with a reason',
+      description: 'Lifts every active lock overlapping `from`..`to` (of `userIds`, default every worker), recording who, when and `reason`; punches and corrections are accepted there again and the days are computed again. 404 when no lock overlaps. ' + PERIODS_DOC,
+      body: UnlockBody, response: { 200: UnlockReply, ...errors(403, 404) },
+    },
+  }, async (request) => {
+    checkRange(request.body);
+    return periods.unlock(request.body, request.user!);
+  });
 
   app.post('/managers/timesheets/export', {
     config: manager,

@@ -71,6 +71,10 @@ export interface DayHours extends Totals {
   date: string;
   flags: Flag[];
   sessions: SessionHours[];
+  /** A manager approved the worker's timesheet for this day; set by the hours service. */
+  approved: boolean;
+  /** The day is in a locked period: its figures are those stored when it was locked. */
+  locked: boolean;
 }
 
 export interface Timesheet {
@@ -173,6 +177,8 @@ function dayOf(date: string, sessions: SessionHours[], rules: WorkRules): DayHou
     overtimeSeconds: overtime,
     flags: FLAGS.filter((f) => flags.has(f)),
     sessions,
+    approved: false,
+    locked: false,
   };
 }
 
@@ -207,7 +213,7 @@ export function timesheet(
   for (let d = computeFrom; d <= last; d++) {
     const sessions = byDay.get(d);
     if (!sessions) {
-      if (d >= first) days.push({ date: dateOfDay(d), ...zero(), flags: [], sessions: [] });
+      if (d >= first) days.push({ date: dateOfDay(d), ...zero(), flags: [], sessions: [], approved: false, locked: false });
       continue;
     }
     const day = dayOf(dateOfDay(d), sessions, rules);
@@ -224,6 +230,11 @@ export function timesheet(
     }
     if (d >= first) days.push(day);
   }
+  return summarise(days);
+}
+
+/** A timesheet of these days: their totals, days worked and flag counts. */
+export function summarise(days: DayHours[]): Timesheet {
   const totals = zero();
   const flagCounts = Object.fromEntries(FLAGS.map((f) => [f, 0])) as Record<Flag, number>;
   let daysWorked = 0;

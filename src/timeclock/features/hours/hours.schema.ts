@@ -102,6 +102,8 @@ export const Day = Type.Object({
   ...totalsProps,
   flags: Flags,
   sessions: Type.Array(Session),
+  approved: Type.Boolean({ description: 'a manager approved the worker’s timesheet for this day (POST /api/managers/timesheets/{userId}/approve)' }),
+  locked: Type.Boolean({ description: 'the day is in a locked period: no punch or correction dated in it is accepted, and its figures are those stored when it was locked' }),
 });
 
 export const WorkerTimesheet = Type.Object({
@@ -157,6 +159,21 @@ export const PayrollExportBody = Body({
   detail: Type.Enum([...PAYROLL_DETAILS], { description: '`workers`: one row per worker; `days`: per worker and day; `sessions`: per session' }),
   ...Filters,
 });
+
+const UserIds = Type.Array(Id('a worker'), { minItems: 1, maxItems: 1000, uniqueItems: true, description: 'these workers only (default: every worker)' });
+export const ApproveBody = Body({ from: RangeQuery.properties.from, to: RangeQuery.properties.to });
+export const Approval = Type.Object({
+  id: Type.Integer(), userId: Type.Integer(), from: Type.String(), to: Type.String(),
+  approvedAt: Type.String({ description: 'ISO 8601 UTC' }), approvedBy: Type.Integer({ description: 'the approving manager' }),
+});
+export const LockBody = Body({ from: RangeQuery.properties.from, to: RangeQuery.properties.to, userIds: Type.Optional(UserIds) });
+export const LockReply = Type.Object({ from: Type.String(), to: Type.String(), locked: Type.Integer({ description: 'workers locked' }), userIds: Type.Array(Type.Integer()) });
+export const UnlockBody = Body({
+  from: RangeQuery.properties.from, to: RangeQuery.properties.to,
+  reason: Type.String({ minLength: 1, maxLength: 500, description: 'why (required, recorded)' }),
+  userIds: Type.Optional(UserIds),
+});
+export const UnlockReply = Type.Object({ from: Type.String(), to: Type.String(), unlocked: Type.Integer({ description: 'locks lifted' }), userIds: Type.Array(Type.Integer()) });
 
 export type TimesheetsQueryT = Static<typeof TimesheetsQuery>;
 export type PayrollExportBodyT = Static<typeof PayrollExportBody>;

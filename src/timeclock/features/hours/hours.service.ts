@@ -18,6 +18,7 @@ import { dayNumber, localDate } from '../../../platform/time.ts';
 import { E } from '../../errors.ts';
 import { siteName } from '../../seeds.ts';
 import { readWorkRules } from '../../kernel/work-rules.ts';
+import { withPeriods } from './hours.periods.ts';
 import { DEFAULT_WORK_RULES, timesheet, weekStart, type Punch, type Timesheet, type WorkRules } from './hours.rules.ts';
 import { RANGE_DAYS_MAX, type TimesheetsQueryT, type WorkRulesT } from './hours.schema.ts';
 
@@ -251,6 +252,19 @@ export class HoursService {
     const openUntil = this.openUntil(w.last, now);
     const out = new Map<number, Timesheet>();
     for (const [id, list] of punches) out.set(id, timesheet(list, rules, { from: range.from, to: range.to, openUntil }));
+    await withPeriods(this.db, out, range);
+    return out;
+  }
+
+  /** The timesheets of these workers for a range, a batch at a time (a lock stores them). */
+  async sheetsOf(userIds: number[], range: Range, locale: Locale, now = new Date(), batch = 200): Promise<Map<number, Timesheet>> {
+    const rules = await this.rules();
+    const w = this.window(range, rules.weekStartsOn);
+    const out = new Map<number, Timesheet>();
+    for (let i = 0; i < userIds.length; i += batch) {
+      const workers = userIds.slice(i, i + batch).map((id) => ({ id, username: '', fullName: '' }));
+      for (const [id, sheet] of await this.sheets(workers, rules, range, w, locale, now)) out.set(id, sheet);
+    }
     return out;
   }
 
