@@ -167,4 +167,12 @@ export const enUSTimeclock = {
   'timeclock.periods.alreadyLocked': '{name} already has a locked period overlapping {from} to {to} ({lockFrom} to {lockTo})',
   'timeclock.periods.nothingLocked': 'no locked period overlaps {from} to {to}',
   'timeclock.periods.lockerOnly': 'only the managers named in PERIOD_LOCK_MANAGERS may lock or unlock periods',
+  'timeclock.compliance.rule': 'Rule',
+  'timeclock.compliance.rest': 'Rest before (h:mm)',
+  'timeclock.compliance.break': 'Break (h:mm)',
+  'timeclock.compliance.requiredBreak': 'Required break (h:mm)',
+  'timeclock.compliance.short_rest': 'Short rest between days',
+  'timeclock.compliance.over_daily_max': 'Over the daily maximum',
+  'timeclock.compliance.missing_break': 'Missing break',
+  'timeclock.compliance.sheet': 'Compliance {from} to {to}',
 } as const;

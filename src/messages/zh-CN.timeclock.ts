@@ -168,4 +168,12 @@ export const zhCNTimeclock: Record<keyof typeof enUSTimeclock, string> = {
   'timeclock.periods.alreadyLocked': '{name} 已有与 {from} 至 {to} 重叠的锁定期间（{lockFrom} 至 {lockTo}）',
   'timeclock.periods.nothingLocked': '没有与 {from} 至 {to} 重叠的锁定期间',
   'timeclock.periods.lockerOnly': '只有 PERIOD_LOCK_MANAGERS 中列出的经理可以锁定或解锁期间',
+  'timeclock.compliance.rule': '规则',
+  'timeclock.compliance.rest': '此前休息（时:分）',
+  'timeclock.compliance.break': '休息（时:分）',
+  'timeclock.compliance.requiredBreak': '应有休息（时:分）',
+  'timeclock.compliance.short_rest': '两日之间休息不足',
+  'timeclock.compliance.over_daily_max': '超过每日上限',
+  'timeclock.compliance.missing_break': '休息不足',
+  'timeclock.compliance.sheet': '合规 {from} 至 {to}',
 };

@@ -102,7 +102,7 @@ describe('hours', () => {
     assert.equal(split.status, 200, JSON.stringify(split.body));
     assert.deepEqual(
       [split.body.workedSeconds, split.body.breakSeconds, split.body.paidSeconds, split.body.regularSeconds, split.body.overtimeSeconds, split.body.flags],
-      [9 * H, 45 * M, 8 * H + 45 * M, 8 * H, 45 * M, ['break_deducted']],
+      [9 * H, 45 * M, 8 * H + 45 * M, 8 * H, 45 * M, ['break_deducted', 'missing_break']],
     );
     const night = await preview({ rounding: { mode: 'up', minutes: 30 } }, [{ start: '22:00', end: '05:50' }]);
     assert.deepEqual([night.body.workedSeconds, night.body.paidSeconds], [7 * H + 50 * M, 8 * H]);
@@ -180,9 +180,9 @@ describe('hours', () => {
       await shifts(u, utcSite, [['2026-04-09T08:00:00Z', '2026-04-09T18:00:00Z']]);
       const [met, short, none, long] = (await sheet(u, '2026-04-06', '2026-04-09')).days;
       assert.deepEqual([met.workedSeconds, met.breakSeconds, met.paidSeconds, met.flags], [8.5 * H, 30 * M, 8.5 * H, []]);
-      assert.deepEqual([short.workedSeconds, short.breakSeconds, short.paidSeconds, short.flags], [8 * H + 40 * M, 30 * M, 8.5 * H, ['break_deducted']]);
+      assert.deepEqual([short.workedSeconds, short.breakSeconds, short.paidSeconds, short.flags], [8 * H + 40 * M, 30 * M, 8.5 * H, ['break_deducted', 'missing_break']]);
       // 9 h worked is not more than 9 h: the 30-minute rule applies.
-      assert.deepEqual([none.workedSeconds, none.breakSeconds, none.paidSeconds, none.flags], [9 * H, 30 * M, 8.5 * H, ['break_deducted']]);
+      assert.deepEqual([none.workedSeconds, none.breakSeconds, none.paidSeconds, none.flags], [9 * H, 30 * M, 8.5 * H, ['break_deducted', 'missing_break']]);
       // 10 h: the 45-minute rule.
       assert.deepEqual([long.workedSeconds, long.breakSeconds, long.paidSeconds, long.overtimeSeconds], [10 * H, 45 * M, 9 * H + 15 * M, 1 * H + 15 * M]);
     } finally {
@@ -247,13 +247,13 @@ describe('hours', () => {
     await shifts(u, utcSite, [['2026-07-03T06:00:00Z', '2026-07-03T23:00:00Z']]);
     await punch(u, 'clock_in', '2026-07-06T08:00:00Z', utcSite);
     const s = await sheet(u, '2026-07-01', '2026-07-06');
-    assert.deepEqual(s.days.map((d: { flags: string[] }) => d.flags), [['forced'], ['late'], ['long'], [], [], ['open']]);
+    assert.deepEqual(s.days.map((d: { flags: string[] }) => d.flags), [['forced'], ['late'], ['long', 'over_daily_max'], [], [], ['open']]);
     assert.equal(s.days[0].workedSeconds, 4 * H, 'a forced clock-out still ends the session');
     assert.equal(s.days[5].workedSeconds, 0, 'an open session in a past period counts nothing');
     assert.equal(s.days[5].sessions[0].end, null);
     const list = await call(app, 'GET', `/api/managers/timesheets?from=2026-07-01&to=2026-07-06&search=${encodeURIComponent('')}&limit=100`, { token: manager });
     const row = list.body.items.find((r: { userId: number }) => r.userId === u);
-    assert.deepEqual(row.flags, { open: 1, late: 1, forced: 1, break_deducted: 0, long: 1, edited: 0, auto: 0 });
+    assert.deepEqual(row.flags, { open: 1, late: 1, forced: 1, break_deducted: 0, long: 1, edited: 0, auto: 0, short_rest: 0, over_daily_max: 1, missing_break: 0 });
     assert.equal(row.openSessions, 1);
     assert.equal(row.days, 4);
   });

@@ -38,6 +38,11 @@ export const ClockReply = Type.Object({
   receivedAt: Type.Optional(Type.String({ description: 'only when the request had `clientEventId` or `capturedAt`: when the server recorded the event, ISO 8601 UTC' })),
   late: Type.Optional(Type.Boolean({ description: 'only when the request had `clientEventId` or `capturedAt`: received more than CLOCK_LATE_AFTER_SECONDS after its capture' })),
   clientEventId: Type.Optional(Nullable(Type.String({ description: 'only when the request had `clientEventId` or `capturedAt`: the client event id, lower case, or null' }))),
+  warning: Type.Optional(Type.Object({
+    code: Type.Literal('short_rest'),
+    restMinutes: Type.Integer({ description: 'the rest since the previous day’s last clock-out' }),
+    minRestMinutes: Type.Integer({ description: 'the work rules’ minimum rest' }),
+  }, { description: 'only on a clock-in that starts a day less than the work rules’ `minRestMinutes` after the previous day’s clock-out: the clock-in is recorded, the worker told, managers alerted (`short_rest`)' })),
 });
 
 export const HistoryQuery = Type.Object({

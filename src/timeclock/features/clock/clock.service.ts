@@ -13,6 +13,10 @@
 // (by the events' times) is refused with 409 PUNCH_TOO_SOON, forced clock-outs included: two
 // taps 150 ms apart on "Clock out" record one clock-out, not a clock-out and a clock-in.
 //
+// Working time (issue 30): a clock-in starting a day less than the work rules' minRestMinutes
+// after the previous day's clock-out is recorded, with a `warning` in the reply and a
+// `short_rest` alert for managers.
+//
 // Locked periods (issue 30): a punch dated (display time zone) inside a period a manager locked
 // is refused with 409 PERIOD_LOCKED, whose message tells the worker to ask for a correction.
 //
@@ -52,7 +56,8 @@ import { trackPosition } from '../../kernel/positions.ts';
 import { lockCovering, periodLocked } from '../../kernel/periods.ts';
 import { lockState } from '../../kernel/punches.ts';
 import { localDate } from '../../../platform/time.ts';
-import { recordSecurityEvent, type SecurityEvent, type SecurityEvents } from '../../kernel/security-events.ts';
+import { recordAttendanceAlert, recordSecurityEvent, type SecurityEvent, type SecurityEvents } from '../../kernel/security-events.ts';
+import { readWorkRules } from '../../kernel/work-rules.ts';
 import { enqueueWebhook } from '../../kernel/webhook-outbox.ts';
 import {
   claim, lookup, replay, settle, type ClockInput, type ClockReply, type EventType, type Punch, type StoredOutcome,
@@ -275,12 +280,15 @@ export class ClockService {
             details: { eventId, previousState: now.state, location: attempt.location, ...(input.notes ? { notes: input.notes } : {}) },
           });
         }
+        const shortRest = input.eventType === 'clock_in' && !how.forced ? await this.shortRest(tx, input.userId, at, now.latest, now.latestType) : null;
+        if (shortRest) await recordAttendanceAlert(tx, { userId: input.userId, type: 'short_rest', details: { eventId, clockInAt: at.toISOString(), lastClockOutAt: now.latest!.toISOString(), ...shortRest } });
         const reply: ClockReply = {
           message: how.forced ? 'Clocked out (forced)' : input.eventType === 'clock_in' ? 'Clocked in successfully' : 'Clocked out successfully',
           timestamp: at.toISOString(),
           eventType: input.eventType,
           location: { latitude: input.latitude, longitude: input.longitude },
           ...(p.extended ? { receivedAt: receivedAt.toISOString(), late, clientEventId: p.clientEventId } : {}),
+          ...(shortRest ? { warning: { code: 'short_rest' as const, ...shortRest } } : {}),
         };
         if (p.clientEventId) await settle(tx, input.userId, p.clientEventId, 200, reply, eventId);
         return { reply };
@@ -319,6 +327,26 @@ export class ClockService {
         retryAfterSeconds: waitSeconds,
       },
     });
+  }
+
+  /**
+   * The short rest of a clock-in that starts a new day (its local date, display zone, differs from
+   * that of the previous session's clock-in) less than the work rules' minRestMinutes after the
+   * previous clock-out; null otherwise. Read only when the previous punch is a clock-out less than
+   * a day before (the rules allow at most 24 h).
+   */
+  private async shortRest(tx: Executor, userId: number, at: Date, latest: Date | null, latestType: EventType | null): Promise<{ restMinutes: number; minRestMinutes: number } | null> {
+    if (!latest || latestType !== 'clock_out' || at.getTime() - latest.getTime() >= 86_400_000) return null;
+    const { rules } = await readWorkRules(tx);
+    if (rules.minRestMinutes === null || at.getTime() - latest.getTime() >= rules.minRestMinutes * 60_000) return null;
+    const [previous] = await tx.query<{ created_at: Date }>(
+      `SELECT created_at FROM timeclock.clock_events WHERE user_id = $1 AND voided_at IS NULL AND event_type = 'clock_in' AND created_at < $2
+       ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [userId, latest],
+    );
+    const tz = this.config.DISPLAY_TIMEZONE;
+    if (previous && localDate(new Date(previous.created_at), tz) === localDate(at, tz)) return null;
+    return { restMinutes: Math.floor((at.getTime() - latest.getTime()) / 60_000), minRestMinutes: rules.minRestMinutes };
   }
 
   /**

@@ -11,9 +11,10 @@ import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
 import { errors, IdParam, UserIdParam } from '../../http.ts';
 import { ExportTaskView, findExportTask, renderExportTask } from '../../kernel/export-tasks.ts';
+import { COMPLIANCE_KIND, complianceKind, compliancePage } from './hours.compliance.ts';
 import { PAYROLL_KIND, payrollKind } from './hours.export.ts';
 import {
-  Approval, ApproveBody, LockBody, LockReply, UnlockBody, UnlockReply,
+  Approval, ApproveBody, ComplianceExportBody, ComplianceQuery, ComplianceReply, LockBody, LockReply, UnlockBody, UnlockReply,
   Day, PayrollExportBody, RangeQuery, RANGE_DAYS_MAX, TimesheetsQuery, TimesheetsReply, WorkerTimesheet, WorkRulesBody, WorkRulesPreviewBody, WorkRulesReply,
 } from './hours.schema.ts';
 import { checkRange } from './hours.service.ts';
@@ -28,7 +29,8 @@ export const RULES_DOC = [
   'A day’s recorded break is the time between its sessions; when the break rules require more (the largest `breakMinutes` whose `afterMinutes` the day’s worked time exceeds), the shortfall is deducted from paid time (flag `break_deducted`).',
   'Each session’s paid time is its worked time rounded as `rounding` says; a day’s paid time is their sum less deducted breaks.',
   'Daily overtime is paid time beyond `dailyOvertimeAfterMinutes`; weekly overtime is regular time beyond `weeklyOvertimeAfterMinutes` in the week starting on `weekStartsOn`, counted day by day, so no second is overtime twice. Weekly overtime counts the days of the period’s first week before `from` too.',
-  'Flags: `open`, `late` (an offline punch sent late), `forced` (a forced clock-out), `break_deducted`, `long` (a session longer than `longSessionMinutes`).',
+  'Flags: `open`, `late` (an offline punch sent late), `forced` (a forced clock-out), `break_deducted`, `long` (a session longer than `longSessionMinutes`), `edited` (a correction touched it), `auto` (closed by the automatic clock-out).',
+  'Working-time rules flag days: `short_rest` (the first session starts less than `minRestMinutes` after the previous day’s last one ended; instants, so a daylight-saving night counts its real length), `over_daily_max` (paid time over `maxDailyMinutes`), `missing_break` (a recorded break shorter than the break rules require).',
   `Periods: \`from\` and \`to\` are inclusive dates, at most ${RANGE_DAYS_MAX} days apart (400 \`VALIDATION_ERROR\` naming the field otherwise). Timesheets are computed on every read with the rules in force.`,
 ].join('\n\n');
 
@@ -38,6 +40,7 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 export const hoursRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const { hours, exports, periods } = ctx;
   exports.register(PAYROLL_KIND, payrollKind(hours));
+  exports.register(COMPLIANCE_KIND, complianceKind(hours));
   const prefix = app.prefix;
 
   app.get('/managers/work-rules', {
@@ -67,7 +70,7 @@ export const hoursRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     config: manager,
     schema: {
       tags, summary: 'Timesheets: one row per worker with the period’s totals',
-      description: 'Every worker matching the filters is listed, with zeros when they did not work; a deleted worker is listed only when they have punches in the period. `flags` counts the sessions with each flag (days for `break_deducted`).\n\n' + RULES_DOC,
+      description: 'Every worker matching the filters is listed, with zeros when they did not work; a deleted worker is listed only when they have punches in the period. `flags` counts the sessions with each flag (days for the day flags: `break_deducted`, `short_rest`, `over_daily_max`, `missing_break`).\n\n' + RULES_DOC,
       querystring: TimesheetsQuery, response: { 200: TimesheetsReply },
     },
   }, async (request) => hours.page(request.query, localeOf(request)));
@@ -141,6 +144,30 @@ export const hoursRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
   }, async (request, reply) => {
     checkRange(request.body);
     const task = await exports.create(PAYROLL_KIND, { ...request.body, lang: localeOf(request) }, request.user!.userId);
+    return reply.status(202).send(renderExportTask(exports, task, prefix));
+  });
+
+  const COMPLIANCE_DOC = 'Every day of the period on which a worker broke a working-time rule of the work rules: `short_rest` (less than `minRestMinutes`, default 11 h, between the end of one day’s last session and the next day’s first), ' +
+    '`over_daily_max` (paid time over `maxDailyMinutes`, default 10 h), `missing_break` (a shorter break than the break rules require). Workers in name order, days in order; the same filters as timesheets.';
+
+  app.get('/managers/compliance', {
+    config: manager,
+    schema: { tags, summary: 'The compliance report of a period', description: COMPLIANCE_DOC, querystring: ComplianceQuery, response: { 200: ComplianceReply } },
+  }, async (request) => {
+    checkRange(request.query);
+    return compliancePage(hours, request.query, localeOf(request));
+  });
+
+  app.post('/managers/compliance/export', {
+    config: manager,
+    schema: {
+      tags, summary: 'Export the compliance report (a durable task)',
+      description: 'Queued like the payroll export (202 with the task; `GET /api/managers/exports/{id}` follows it). One row per violation, headers in the language of the request. ' + COMPLIANCE_DOC,
+      body: ComplianceExportBody, response: { 202: ExportTaskView },
+    },
+  }, async (request, reply) => {
+    checkRange(request.body);
+    const task = await exports.create(COMPLIANCE_KIND, { ...request.body, lang: localeOf(request) }, request.user!.userId);
     return reply.status(202).send(renderExportTask(exports, task, prefix));
   });
 

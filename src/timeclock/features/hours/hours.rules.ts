@@ -17,12 +17,21 @@
 // - Punches a correction voided are left out of the sessions; a session with a punch a correction
 //   inserted, or with a voided punch inside it, is flagged `edited`; one closed by the automatic
 //   clock-out of a forgotten session is flagged `auto`.
+// - Working-time rules flag a day: `short_rest` when its first session starts less than
+//   `minRestMinutes` after the end of the previous day's last session (instants, so a
+//   daylight-saving night counts its real length), `over_daily_max` when its paid time exceeds
+//   `maxDailyMinutes`, `missing_break` when its recorded break is shorter than the break rules
+//   require (the shortfall is deducted: `break_deducted`).
 import { dateOfDay, dayNumber, isoWeekday, localDayNumber } from '../../../platform/time.ts';
 
 export { DEFAULT_WORK_RULES, ROUNDING_MODES, type BreakRule, type RoundingMode, type WorkRules } from '../../kernel/work-rules.ts';
 import type { WorkRules } from '../../kernel/work-rules.ts';
 
-export const FLAGS = ['open', 'late', 'forced', 'break_deducted', 'long', 'edited', 'auto'] as const;
+export const FLAGS = ['open', 'late', 'forced', 'break_deducted', 'long', 'edited', 'auto', 'short_rest', 'over_daily_max', 'missing_break'] as const;
+/** Flags of a day rather than of a session. */
+const DAY_FLAGS = ['break_deducted', 'short_rest', 'over_daily_max', 'missing_break'] as const;
+/** The day flags of the working-time rules (the compliance report lists them). */
+export const COMPLIANCE_FLAGS = ['short_rest', 'over_daily_max', 'missing_break'] as const satisfies readonly Flag[];
 export type Flag = (typeof FLAGS)[number];
 
 export interface Punch {
@@ -75,6 +84,10 @@ export interface DayHours extends Totals {
   approved: boolean;
   /** The day is in a locked period: its figures are those stored when it was locked. */
   locked: boolean;
+  /** The rest since the end of the worker's previous session (an earlier day's), or null. */
+  restBeforeSeconds: number | null;
+  /** The break the break rules require for the day's worked time. */
+  requiredBreakSeconds: number;
 }
 
 export interface Timesheet {
@@ -83,7 +96,7 @@ export interface Timesheet {
   /** Days with at least one session. */
   daysWorked: number;
   openSessions: number;
-  /** Sessions with each flag; for `break_deducted`, days. */
+  /** Sessions with each flag; for the day flags (`break_deducted` and the working-time ones), days. */
   flagCounts: Record<Flag, number>;
 }
 
@@ -148,7 +161,7 @@ export function sessionsOf(punches: readonly Punch[], rules: WorkRules, openUnti
 }
 
 /** A day's figures before weekly overtime. */
-function dayOf(date: string, sessions: SessionHours[], rules: WorkRules): DayHours {
+function dayOf(date: string, sessions: SessionHours[], rules: WorkRules, restBefore: number | null): DayHours {
   sessions.sort((a, b) => a.start.getTime() - b.start.getTime());
   let worked = 0;
   let paid = 0;
@@ -166,7 +179,10 @@ function dayOf(date: string, sessions: SessionHours[], rules: WorkRules): DayHou
   for (const r of rules.breakRules) if (worked > r.afterMinutes * 60) required = Math.max(required, r.breakMinutes * 60);
   const deducted = Math.min(Math.max(0, required - recordedBreak), paid);
   if (deducted > 0) flags.add('break_deducted');
+  if (required > recordedBreak) flags.add('missing_break');
   paid -= deducted;
+  if (rules.maxDailyMinutes !== null && paid > rules.maxDailyMinutes * 60) flags.add('over_daily_max');
+  if (rules.minRestMinutes !== null && restBefore !== null && restBefore < rules.minRestMinutes * 60) flags.add('short_rest');
   const overtime = rules.dailyOvertimeAfterMinutes === null ? 0 : Math.max(0, paid - rules.dailyOvertimeAfterMinutes * 60);
   return {
     date,
@@ -179,6 +195,8 @@ function dayOf(date: string, sessions: SessionHours[], rules: WorkRules): DayHou
     sessions,
     approved: false,
     locked: false,
+    restBeforeSeconds: restBefore,
+    requiredBreakSeconds: required,
   };
 }
 
@@ -198,10 +216,17 @@ export function timesheet(
   range: { from: string; to: string; openUntil: Date | null },
 ): Timesheet {
   const byDay = new Map<number, SessionHours[]>();
+  // The rest before each day's first session: since the end of the previous (earlier day's) session.
+  const restBefore = new Map<number, number | null>();
+  let previous: { day: number; end: Date | null } | null = null;
   for (const { day, ...s } of sessionsOf(punches, rules, range.openUntil)) {
     const list = byDay.get(day);
     if (list) list.push(s);
-    else byDay.set(day, [s]);
+    else {
+      byDay.set(day, [s]);
+      restBefore.set(day, previous && previous.day !== day && previous.end ? Math.floor((s.start.getTime() - previous.end.getTime()) / 1000) : null);
+    }
+    previous = { day, end: s.end };
   }
   const first = dayNumber(range.from);
   const last = dayNumber(range.to);
@@ -213,10 +238,10 @@ export function timesheet(
   for (let d = computeFrom; d <= last; d++) {
     const sessions = byDay.get(d);
     if (!sessions) {
-      if (d >= first) days.push({ date: dateOfDay(d), ...zero(), flags: [], sessions: [], approved: false, locked: false });
+      if (d >= first) days.push({ date: dateOfDay(d), ...zero(), flags: [], sessions: [], approved: false, locked: false, restBeforeSeconds: null, requiredBreakSeconds: 0 });
       continue;
     }
-    const day = dayOf(dateOfDay(d), sessions, rules);
+    const day = dayOf(dateOfDay(d), sessions, rules, restBefore.get(d) ?? null);
     const start = weekStart(d, rules.weekStartsOn);
     if (start !== week) {
       week = start;
@@ -245,7 +270,8 @@ export function summarise(days: DayHours[]): Timesheet {
     totals.regularSeconds += day.regularSeconds;
     totals.overtimeSeconds += day.overtimeSeconds;
     if (day.sessions.length > 0) daysWorked++;
-    if (day.flags.includes('break_deducted')) flagCounts.break_deducted++;
+    // Day flags count days; the others count sessions.
+    for (const f of DAY_FLAGS) if (day.flags.includes(f)) flagCounts[f]++;
     for (const s of day.sessions) for (const f of s.flags) flagCounts[f]++;
   }
   return { days, totals, daysWorked, openSessions: flagCounts.open, flagCounts };

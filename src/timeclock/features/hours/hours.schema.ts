@@ -3,7 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../../../platform/http/schemas.ts';
 import { Body, Id } from '../../http.ts';
-import { FLAGS, ROUNDING_MODES } from './hours.rules.ts';
+import { COMPLIANCE_FLAGS, FLAGS, ROUNDING_MODES } from './hours.rules.ts';
 
 export const RANGE_DAYS_MAX = 62;
 export const PREVIEW_SESSIONS_MAX = 8;
@@ -82,7 +82,7 @@ export const Totals = Type.Object(totalsProps);
 
 const FlagSchema = Type.Enum([...FLAGS]);
 const Flags = Type.Array(FlagSchema, {
-  description: '`open`: no clock-out yet (counts up to now while the period includes today, nothing otherwise); `late`: an offline punch sent late; `forced`: a forced clock-out; `break_deducted`: unpaid break deducted by the break rules; `long`: a session longer than `longSessionMinutes`; `edited`: a correction added, moved or voided a punch of it (GET /api/managers/punches/{id}/history); `auto`: a forgotten session closed by the automatic clock-out (to review)',
+  description: '`open`: no clock-out yet (counts up to now while the period includes today, nothing otherwise); `late`: an offline punch sent late; `forced`: a forced clock-out; `break_deducted`: unpaid break deducted by the break rules; `long`: a session longer than `longSessionMinutes`; `edited`: a correction added, moved or voided a punch of it (GET /api/managers/punches/{id}/history); `auto`: a forgotten session closed by the automatic clock-out (to review); working-time rules, on days: `short_rest` (less than `minRestMinutes` since the previous day’s last session), `over_daily_max` (paid time over `maxDailyMinutes`), `missing_break` (a shorter break than the break rules require)',
 });
 
 export const Session = Type.Object({
@@ -104,6 +104,8 @@ export const Day = Type.Object({
   sessions: Type.Array(Session),
   approved: Type.Boolean({ description: 'a manager approved the worker’s timesheet for this day (POST /api/managers/timesheets/{userId}/approve)' }),
   locked: Type.Boolean({ description: 'the day is in a locked period: no punch or correction dated in it is accepted, and its figures are those stored when it was locked' }),
+  restBeforeSeconds: Nullable(Type.Integer({ description: 'rest since the end of the previous day’s last session (for `short_rest`); null when there was none' })),
+  requiredBreakSeconds: Type.Integer({ description: 'the break the break rules require for the day’s worked time (for `missing_break`)' }),
 });
 
 export const WorkerTimesheet = Type.Object({
@@ -117,7 +119,7 @@ export const WorkerTimesheet = Type.Object({
 });
 
 export const FlagCounts = Type.Object(Object.fromEntries(FLAGS.map((f) => [f, Type.Integer()])), {
-  description: 'sessions with each flag (days for `break_deducted`)',
+  description: 'sessions with each flag (days for the day flags `break_deducted`, `short_rest`, `over_daily_max`, `missing_break`)',
 });
 
 export const TimesheetRow = Type.Object({
@@ -174,6 +176,38 @@ export const UnlockBody = Body({
   userIds: Type.Optional(UserIds),
 });
 export const UnlockReply = Type.Object({ from: Type.String(), to: Type.String(), unlocked: Type.Integer({ description: 'locks lifted' }), userIds: Type.Array(Type.Integer()) });
+
+export const ComplianceQuery = Type.Object({
+  ...RangeQuery.properties,
+  ...Filters,
+  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+export const Violation = Type.Object({
+  userId: Type.Integer(),
+  username: Type.String(),
+  fullName: Type.String(),
+  date: Type.String({ description: 'the day (local date of its sessions)' }),
+  rule: Type.Enum([...COMPLIANCE_FLAGS], { description: '`short_rest`, `over_daily_max` or `missing_break`' }),
+  restBeforeSeconds: Nullable(Type.Integer({ description: 'rest before the day (short_rest)' })),
+  paidSeconds: Type.Integer({ description: 'the day’s paid time (over_daily_max)' }),
+  breakSeconds: Type.Integer({ description: 'the day’s break, deductions included' }),
+  requiredBreakSeconds: Type.Integer({ description: 'the break the rules require (missing_break)' }),
+});
+export const ComplianceReply = Type.Object({
+  violations: Type.Array(Violation),
+  totalCount: Type.Integer(),
+  currentPage: Type.Integer(),
+  totalPages: Type.Integer(),
+  from: Type.String(),
+  to: Type.String(),
+});
+export const ComplianceExportBody = Body({
+  from: RangeQuery.properties.from,
+  to: RangeQuery.properties.to,
+  format: Type.Enum([...PAYROLL_FORMATS]),
+  ...Filters,
+});
 
 export type TimesheetsQueryT = Static<typeof TimesheetsQuery>;
 export type PayrollExportBodyT = Static<typeof PayrollExportBody>;
