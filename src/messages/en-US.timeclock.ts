@@ -175,4 +175,8 @@ export const enUSTimeclock = {
   'timeclock.compliance.over_daily_max': 'Over the daily maximum',
   'timeclock.compliance.missing_break': 'Missing break',
   'timeclock.compliance.sheet': 'Compliance {from} to {to}',
+  'timeclock.payroll.period': 'Period',
+  'timeclock.payroll.period.open': 'open',
+  'timeclock.payroll.period.approved': 'approved',
+  'timeclock.payroll.period.locked': 'locked',
 } as const;

@@ -176,4 +176,8 @@ export const zhCNTimeclock: Record<keyof typeof enUSTimeclock, string> = {
   'timeclock.compliance.over_daily_max': '超过每日上限',
   'timeclock.compliance.missing_break': '休息不足',
   'timeclock.compliance.sheet': '合规 {from} 至 {to}',
+  'timeclock.payroll.period': '期间状态',
+  'timeclock.payroll.period.open': '未审批',
+  'timeclock.payroll.period.approved': '已审批',
+  'timeclock.payroll.period.locked': '已锁定',
 };

@@ -40,6 +40,18 @@ describe('approved and locked periods', () => {
   const lock = (body: Record<string, unknown>) => call(app, 'POST', '/api/managers/periods/lock', { token: manager, body });
   const unlock = (body: Record<string, unknown>) => call(app, 'POST', '/api/managers/periods/unlock', { token: manager, body });
 
+  const exported = async (body: Record<string, unknown>) => {
+    const queued = await call(app, 'POST', '/api/managers/timesheets/export', { token: manager, body });
+    assert.equal(queued.status, 202, JSON.stringify(queued.body));
+    let task = queued.body;
+    for (let i = 0; i < 400 && (task.status === 'pending' || task.status === 'processing'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      task = (await call(app, 'GET', `/api/managers/exports/${task.id}`, { token: manager })).body;
+    }
+    assert.equal(task.status, 'completed', JSON.stringify(task));
+    return (await app.app.inject({ method: 'GET', url: task.downloadUrl, headers: { authorization: `Bearer ${manager}` } })).payload;
+  };
+
   before(async () => {
     app = await startApp({ DISPLAY_TIMEZONE: 'UTC', TIMECLOCK_RATE_LIMIT_GENERAL: '10000', TIMECLOCK_RATE_LIMIT_CLOCK: '1000', CLOCK_MIN_INTERVAL_SECONDS: '0' });
     manager = await managerToken(app);
@@ -110,6 +122,17 @@ describe('approved and locked periods', () => {
     // Corrections inside it are refused too.
     assertTcError(await call(app, 'POST', '/api/managers/corrections', { token: manager, body: { userId: w.id, kind: 'move', eventId: out, at: `${day}T16:00:00Z`, reason: 'x' } }), 409, 'PERIOD_LOCKED');
     assertTcError(await call(app, 'POST', '/api/worker/corrections', { token: w.token, body: { kind: 'move', eventId: out, at: `${day}T16:00:00Z`, reason: 'x' } }), 409, 'PERIOD_LOCKED');
+
+    // The payroll export limited to locked periods: that day only, saying so.
+    const earlier = new Date(Date.parse(`${day}T00:00:00Z`) - 24 * H * 1000).toISOString().slice(0, 10);
+    await punch(w.id, 'clock_in', `${earlier}T07:00:00Z`);
+    await punch(w.id, 'clock_out', `${earlier}T09:00:00Z`);
+    const file = await exported({ from: earlier, to: day, format: 'csv', detail: 'days', periods: 'locked', search: w.username });
+    const lines = file.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    assert.equal(lines.length, 2, file);
+    assert.match(lines[0]!, /Period$/);
+    assert.match(lines[1]!, new RegExp(`${day}.*,locked$`));
+    assert.equal((await exported({ from: earlier, to: day, format: 'csv', detail: 'days', search: w.username })).trim().split(/\r?\n/).length, 3, 'all days by default');
 
     // Unlocking needs a reason, and is recorded.
     assertTcError(await unlock({ from: day, to: day }), 400, 'VALIDATION_ERROR');

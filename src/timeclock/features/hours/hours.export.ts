@@ -6,7 +6,7 @@
 import { translate, type Locale, type MessageKey } from '../../../platform/i18n.ts';
 import type { ExportColumn, ExportKind } from '../../../platform/jobs/export-kinds.ts';
 import { formatDisplay } from '../../../platform/time.ts';
-import type { DayHours, Flag, SessionHours, Totals } from './hours.rules.ts';
+import { summarise, type DayHours, type Flag, type SessionHours, type Totals } from './hours.rules.ts';
 import type { HoursService, WorkerRow } from './hours.service.ts';
 import type { PayrollExportBodyT } from './hours.schema.ts';
 
@@ -21,7 +21,13 @@ interface Row {
   date?: string;
   session?: SessionHours;
   flags: string;
+  /** The day's state, or per worker how many days of each. */
+  period: string;
 }
+
+const stateOf = (d: DayHours) => (d.locked ? 'locked' : d.approved ? 'approved' : 'open');
+/** Whether `periods` takes the day. */
+const takes = (periods: PayrollParams['periods'], d: DayHours) => periods === 'locked' ? d.locked : periods === 'approved' ? d.approved : true;
 
 /** Decimal hours, two decimals. */
 export const decimalHours = (seconds: number) => (seconds / 3600).toFixed(2);
@@ -71,7 +77,11 @@ function columns(p: PayrollParams): ExportColumn<Row>[] {
       clock('timeclock.payroll.regularClock', (t) => t.regularSeconds),
       clock('timeclock.payroll.overtimeClock', (t) => t.overtimeSeconds),
     ];
-  return [...who, ...where, ...figures, { header: h('timeclock.payroll.flags'), value: (r) => r.flags, xlsx: { width: 20 } }];
+  return [
+    ...who, ...where, ...figures,
+    { header: h('timeclock.payroll.flags'), value: (r) => r.flags, xlsx: { width: 20 } },
+    { header: h('timeclock.payroll.period'), value: (r) => r.period, xlsx: { width: 20 } },
+  ];
 }
 
 /** A session's time in its site's zone, `YYYY-MM-DD HH:mm:ss` (empty while open). */
@@ -82,18 +92,22 @@ const sessionTotals = (s: SessionHours): Totals => ({
 });
 
 async function* rows(hours: HoursService, p: PayrollParams, signal: AbortSignal): AsyncGenerator<Row> {
-  for await (const { worker, sheet } of hours.all(p, p.lang, signal)) {
+  const state = (d: DayHours) => translate(`timeclock.payroll.period.${stateOf(d)}`, p.lang);
+  for await (const { worker, sheet: whole } of hours.all(p, p.lang, signal)) {
+    const sheet = p.periods && p.periods !== 'all' ? summarise(whole.days.filter((d) => takes(p.periods, d))) : whole;
     if (p.detail === 'workers') {
       const flags = Object.entries(sheet.flagCounts).filter(([, n]) => n > 0).map(([f, n]) => `${f} ${n}`).join(' ');
-      yield { worker, totals: sheet.totals, daysWorked: sheet.daysWorked, flags };
+      const counts = new Map<string, number>();
+      for (const d of sheet.days) if (d.sessions.length > 0) counts.set(state(d), (counts.get(state(d)) ?? 0) + 1);
+      yield { worker, totals: sheet.totals, daysWorked: sheet.daysWorked, flags, period: [...counts].map(([s, n]) => `${s} ${n}`).join(' ') };
       continue;
     }
     const worked = sheet.days.filter((d: DayHours) => d.sessions.length > 0);
     for (const day of worked) {
       if (p.detail === 'days') {
-        yield { worker, totals: day, date: day.date, flags: flagText(day.flags) };
+        yield { worker, totals: day, date: day.date, flags: flagText(day.flags), period: state(day) };
       } else {
-        for (const s of day.sessions) yield { worker, totals: sessionTotals(s), date: day.date, session: s, flags: flagText(s.flags) };
+        for (const s of day.sessions) yield { worker, totals: sessionTotals(s), date: day.date, session: s, flags: flagText(s.flags), period: state(day) };
       }
     }
   }

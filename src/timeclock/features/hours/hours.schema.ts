@@ -159,6 +159,10 @@ export const PayrollExportBody = Body({
   to: RangeQuery.properties.to,
   format: Type.Enum([...PAYROLL_FORMATS]),
   detail: Type.Enum([...PAYROLL_DETAILS], { description: '`workers`: one row per worker; `days`: per worker and day; `sessions`: per session' }),
+  periods: Type.Optional(Type.Enum(['all', 'approved', 'locked'] as const, {
+    default: 'all',
+    description: '`all` (default): every day; `approved`: only days a manager approved (locked ones included); `locked`: only days of locked periods. The `Period` column says each row’s state (per worker: how many days of each)',
+  })),
   ...Filters,
 });
 
