@@ -10,6 +10,10 @@
 //   authentication, validation and the reply. Throughput ratio (target >= 0.8) and the route's
 //   p99 (target < 300 ms). A diagnostic pair follows: the route vs a bare route calling
 //   HoursService.page itself (the server's own overhead alone).
+// - Corrections (issue 30): the page's 50 workers get three corrections each through the API and
+//   PENDING requests wait; the corrected page, a corrected worker's month and the exceptions
+//   inbox (GET /api/managers/corrections) each vs a bare route replaying its service's SQL
+//   (target >= 0.8).
 // - Export: the XLSX payroll export of every worker for the month, per worker (POST
 //   /api/managers/timesheets/export, then GET /api/managers/exports/:id every 50 ms until
 //   completed), vs the same rows (the payroll kind's rows, i.e. HoursService.all) streamed
@@ -35,6 +39,7 @@ import { streamXlsx } from '../src/platform/jobs/export-kinds.ts';
 import { buildServer } from '../src/server.ts';
 import { payrollKind, type PayrollParams } from '../src/timeclock/features/hours/hours.export.ts';
 import type { TimesheetsQueryT } from '../src/timeclock/features/hours/hours.schema.ts';
+import { CorrectionsService } from '../src/timeclock/features/corrections/corrections.service.ts';
 import { HoursService } from '../src/timeclock/features/hours/hours.service.ts';
 import { closedLoop, concurrentGroups, fmt, median, pair, pairFigures, pinServerAndClient, type ClosedLoad, type SideFigures } from './lib.ts';
 import { SITE_CENTRE } from './routes-seed.ts';
@@ -52,6 +57,8 @@ const P99_TARGET_MS = 300;
 const EXPORT_TARGET = 0.8;
 const RSS_TARGET_MIB = 100;
 const SAMPLE_MS = 50;
+/** Correction requests waiting in the exceptions inbox. */
+const PENDING = Math.max(100, Math.round(2000 * SCALE));
 const MiB = 1024 * 1024;
 
 const from = `${MONTH}-01`;
@@ -136,12 +143,19 @@ async function main() {
     return reply.type('application/json').send(JSON.stringify(out));
   });
   bare.get('/bare/page', async (_request, reply) => reply.type('application/json').send(JSON.stringify(await hours.page(query, 'en-US'))));
+  // The twins of the corrections section: the recorded steps of each, replayed by index.
+  const twinSteps: TracedStatement[][][] = [];
+  bare.get<{ Params: { n: string } }>('/bare/twin/:n', async (request, reply) => {
+    const out: unknown[] = [];
+    for (const group of twinSteps[Number(request.params.n)]!) out.push(...(await Promise.all(group.map((st) => db.query(st.text, st.params)))));
+    return reply.type('application/json').send(JSON.stringify(out));
+  });
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareOrigin = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
   const replay = (await (await fetch(`${bareOrigin}/bare/sql`)).json()) as unknown[][];
-  const punchRows = replay.at(-2) as { punches: unknown[] }[];
+  const punchRows = replay.find((rows) => (rows[0] as { punches?: unknown } | undefined)?.punches !== undefined) as { punches: unknown[] }[];
   const punches = punchRows.reduce((n, r) => n + r.punches.length, 0);
-  console.log(`bare twin: ${statements.length} statements in ${groups.length} steps (the rules; the page and its count; the punches, ${fmt(punches)} in ${fmt(punchRows.length)} rows, one per worker; their sites)`);
+  console.log(`bare twin: ${statements.length} statements in ${groups.length} steps (the rules; the page and its count; the punches, ${fmt(punches)} in ${fmt(punchRows.length)} rows, one per worker; their sites; the approved and locked periods)`);
 
   // Each run also counts this process's CPU time per request (the load client is another
   // process; PostgreSQL's time is not in it): on a busy machine, steadier than the rates.
@@ -169,6 +183,38 @@ async function main() {
   await pagePair('  same route vs bare route calling HoursService.page (SQL and computation, no auth, validation or reply schema)', '/bare/page', false);
   const alone = await closedLoop({ url: `${origin}${pageUrl}`, headers: auth, connections: 1, seconds: SECONDS });
   console.log(`  same route alone (1 connection, ${SECONDS} s, diagnostic): ${fmt(alone.requests / alone.seconds, 1)} per second, p50 ${fmt(alone.p50, 1)} ms, p99 ${fmt(alone.p99, 1)} ms`);
+
+  // ---------------------------------------------------------------- corrections (issue 30)
+  // The page's workers get corrections through the API (a clock-out moved, a session voided, a
+  // session added) and PENDING requests wait in the inbox; then the corrected page, one corrected
+  // worker's timesheet and the exceptions inbox each run against a bare route replaying the SQL
+  // its service issues (recorded as above).
+  const items = sample.items as unknown as { userId: number }[];
+  const made = await correct(items.map((w) => w.userId), json, token);
+  const pending = await seedPending();
+  console.log(`corrections: ${fmt(made)} made through the API on the page's ${items.length} workers; ${fmt(pending)} requests pending`);
+  const twin = async (label: string, url: string, record: () => Promise<unknown>) => {
+    const recorded: TracedStatement[] = [];
+    db.trace = (st) => recording.getStore()?.push(st);
+    try {
+      await recording.run(recorded, record);
+    } finally {
+      db.trace = undefined;
+    }
+    const bareUrl = `/bare/twin/${twinSteps.push(concurrentGroups(recorded)) - 1}`;
+    const cpuRoute: number[] = [];
+    const cpuBare: number[] = [];
+    const f = await pairFigures(ROUNDS, side({ url: `${origin}${url}`, headers: auth }, cpuRoute), side({ url: `${bareOrigin}${bareUrl}` }, cpuBare));
+    const ratio = median(f.ratios);
+    console.log(`${label}: ${fmt(median(f.a.map((x) => x.rps)), 1)} vs ${fmt(median(f.b.map((x) => x.rps)), 1)} per second; ratio ${fmt(ratio, 3)} (target >= ${PAGE_TARGET}) ${ratio >= PAGE_TARGET ? 'PASS' : 'BELOW TARGET'}; `
+      + `route p99 ${fmt(median(f.a.map((x) => x.p99)), 1)} ms, bare p99 ${fmt(median(f.b.map((x) => x.p99)), 1)} ms; ${recorded.length} statements; per-round ratios ${f.ratios.map((r) => fmt(r, 2)).join(' ')}`);
+  };
+  const corrections = new CorrectionsService({ db, config });
+  await twin('GET /api/managers/timesheets, 50 corrected workers, one month vs bare route running the same SQL', pageUrl, () => hours.page(query, 'en-US'));
+  const one = items[0]!.userId;
+  await twin(`GET /api/managers/timesheets/${one}, a corrected worker's month vs bare route running the same SQL`, `/api/managers/timesheets/${one}?from=${from}&to=${to}`, () => hours.worker(one, { from, to }, 'en-US'));
+  await twin('GET /api/managers/corrections (the exceptions inbox: pending requests, page of 20) vs bare route running the same SQL', '/api/managers/corrections',
+    () => corrections.page({ status: 'pending', page: 1, limit: 20 }, 'en-US'));
   if (EXPORT_ROUNDS === 0) return;
 
   // ---------------------------------------------------------------- XLSX export of everyone
@@ -243,6 +289,46 @@ async function measured(fn: () => Promise<number>): Promise<Measured> {
   } finally {
     clearInterval(timer);
   }
+}
+
+/**
+ * Corrections through the API on each of these workers' month: the first session's clock-out
+ * moved 15 minutes later, the second session voided (both punches), a session added on the first
+ * Saturday (both punches at once). Skipped for a worker who has corrections already (re-runs). Answers how many were made.
+ */
+async function correct(userIds: number[], json: <T>(method: string, url: string, body?: unknown, token?: string) => Promise<T>, token: string): Promise<number> {
+  let made = 0;
+  const saturday = [...Array(7).keys()].map((i) => new Date(Date.parse(`${from}T00:00:00Z`) + i * 86_400_000)).find((d) => d.getUTCDay() === 6)!.toISOString().slice(0, 10);
+  for (const userId of userIds) {
+    const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM timeclock.corrections WHERE user_id = $1', [userId]) as [{ n: number }];
+    if (n > 0) continue;
+    const sheet = await json<{ days: { sessions: { startEventId: number; endEventId: number; end: string }[] }[] }>('GET', `/api/managers/timesheets/${userId}?from=${from}&to=${to}`, undefined, token);
+    const [first, second] = sheet.days.flatMap((d) => d.sessions);
+    const corrections = [
+      { userId, kind: 'move', eventId: first!.endEventId, at: new Date(Date.parse(first!.end) + 15 * 60_000).toISOString(), reason: 'bench: stayed longer' },
+      { userId, kind: 'void', eventId: second!.startEventId, pairEventId: second!.endEventId, reason: 'bench: not worked' },
+      { userId, kind: 'add', eventType: 'clock_in', at: `${saturday}T08:00:00Z`, endAt: `${saturday}T12:00:00Z`, reason: 'bench: Saturday shift' },
+    ];
+    for (const body of corrections) {
+      await json('POST', '/api/managers/corrections', body, token);
+      made++;
+    }
+  }
+  return made;
+}
+
+/** PENDING requests to add a missed clock-out (the inbox's rows), inserted unless there (re-runs). */
+async function seedPending(): Promise<number> {
+  const [{ n }] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM timeclock.corrections WHERE status = 'pending'") as [{ n: number }];
+  if (n >= PENDING) return n;
+  await db.query(
+    `INSERT INTO timeclock.corrections (user_id, kind, before, after, reason, status, requested_by)
+     SELECT u.id, 'add', '[]'::jsonb, jsonb_build_array(jsonb_build_object('eventId', NULL, 'eventType', 'clock_out', 'at', $1::text, 'siteId', NULL)),
+            'bench: forgot to clock out', 'pending', u.id
+     FROM timeclock.users u WHERE u.username LIKE 'ts_w%' ORDER BY u.id LIMIT $2`,
+    [`${to}T17:00:00.000Z`, PENDING - n],
+  );
+  return PENDING;
 }
 
 function sleep(ms: number) {

@@ -179,4 +179,6 @@ export const enUSTimeclock = {
   'timeclock.payroll.period.open': 'open',
   'timeclock.payroll.period.approved': 'approved',
   'timeclock.payroll.period.locked': 'locked',
+  'timeclock.corrections.endBeforeStart': '{end} must be later than {at}',
+  'timeclock.corrections.sessionStartsIn': 'a session added with {end} starts with a clock-in: {field} must be {value}',
 } as const;

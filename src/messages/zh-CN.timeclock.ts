@@ -180,4 +180,6 @@ export const zhCNTimeclock: Record<keyof typeof enUSTimeclock, string> = {
   'timeclock.payroll.period.open': '未审批',
   'timeclock.payroll.period.approved': '已审批',
   'timeclock.payroll.period.locked': '已锁定',
+  'timeclock.corrections.endBeforeStart': '{end} 必须晚于 {at}',
+  'timeclock.corrections.sessionStartsIn': '使用 {end} 补录的班次以上班打卡开始：{field} 必须为 {value}',
 };

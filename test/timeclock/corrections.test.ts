@@ -113,17 +113,19 @@ describe('corrections', () => {
     d = await day(w.id, '2026-03-02');
     assert.deepEqual([d.workedSeconds, d.sessions.length], [0, 0]);
 
-    // Add a session that was never punched.
-    for (const [type, at] of [['clock_in', '2026-03-03T08:00:00Z'], ['clock_out', '2026-03-03T12:30:00Z']] as const) {
-      const added = await correct({ userId: w.id, kind: 'add', eventType: type, at, siteId, reason: 'the phone was dead' });
-      assert.equal(added.status, 201, JSON.stringify(added.body));
-      assert.equal(added.body.after[0].eventType, type);
-    }
+    // Add a session that was never punched, before a later one: both punches at once.
+    await punch(w.id, 'clock_in', '2026-03-04T08:00:00.000Z');
+    await punch(w.id, 'clock_out', '2026-03-04T12:00:00.000Z');
+    assertTcError(await correct({ userId: w.id, kind: 'add', eventType: 'clock_in', at: '2026-03-03T08:00:00Z', siteId, reason: 'x' }), 409, 'CORRECTION_BREAKS_ORDER');
+    const added = await correct({ userId: w.id, kind: 'add', eventType: 'clock_in', at: '2026-03-03T08:00:00Z', endAt: '2026-03-03T12:30:00Z', siteId, reason: 'the phone was dead' });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    assert.deepEqual(added.body.after.map((p: { eventType: string }) => p.eventType), ['clock_in', 'clock_out']);
+    assertTcError(await correct({ userId: w.id, kind: 'add', eventType: 'clock_out', at: '2026-03-05T08:00:00Z', endAt: '2026-03-05T07:00:00Z', reason: 'x' }), 400, 'VALIDATION_ERROR');
     d = await day(w.id, '2026-03-03');
     assert.equal(d.workedSeconds, 4.5 * H);
     assert.deepEqual(d.sessions[0].flags, ['edited']);
     assert.equal(d.sessions[0].siteName, 'Depot');
-    assert.deepEqual(await counts(w.id), { events: 5, voided: 3, corrections: 4 });
+    assert.deepEqual(await counts(w.id), { events: 7, voided: 3, corrections: 3 });
   });
 
   test('a correction that would break the order of punches is refused, naming the punch; every bad field at once; nothing changes', async () => {

@@ -90,6 +90,7 @@ const CorrectionFields = {
   pairEventId: Type.Optional(Id('`void` only: the other punch of the same session, voided with it (voiding one punch of a session alone would leave two clock-ins or two clock-outs in a row)')),
   eventType: Type.Optional(Type.Enum(EVENT_TYPES, { description: '`add` only: the punch’s type' })),
   at: Type.Optional(Type.String({ format: 'date-time', description: '`add`: the punch’s time (required); `move`: the new time. ISO 8601 with a zone, not in the future' })),
+  endAt: Type.Optional(Type.String({ format: 'date-time', description: '`add` only: adds a whole session, the clock-in at `at` and the clock-out at `endAt` (later than `at`, not in the future); `eventType` must then be `clock_in`' })),
   siteId: Type.Optional(Id('`add`: the site (default: the session’s); `move`: the new site')),
   reason: Type.String({ minLength: 1, maxLength: 500, description: 'why, in words (required, up to 500 characters)' }),
 };

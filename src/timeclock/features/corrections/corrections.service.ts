@@ -1,5 +1,5 @@
 // Corrections of punches (issue 30, DESIGN §7.10). A recorded punch is never overwritten:
-// - `add` inserts a punch of origin `correction`; `move` voids the punch and inserts its
+// - `add` inserts a punch of origin `correction` (or a whole session with `endAt`); `move` voids the punch and inserts its
 //   replacement (same type, new time or site, `replaces_id`); `void` voids the punch, or the
 //   punch and the other punch of its session (`pairEventId`). A voided punch keeps its row,
 //   marked (`voided_at`, `voided_by`), and is out of every total and of the clock's state.
@@ -27,7 +27,7 @@ import { E } from '../../errors.ts';
 import { notify } from '../../kernel/notifications.ts';
 import { lockCovering, periodLocked } from '../../kernel/periods.ts';
 import { localDate } from '../../../platform/time.ts';
-import { lockState, neighbours, refreshState, type EventType, type PunchRef } from '../../kernel/punches.ts';
+import { lockState, neighbours, refreshState, type EventType } from '../../kernel/punches.ts';
 import { enqueueWebhook } from '../../kernel/webhook-outbox.ts';
 import { siteName } from '../../seeds.ts';
 import { evidenceFor } from './corrections.evidence.ts';
@@ -249,6 +249,14 @@ export class CorrectionsService {
       // Millisecond precision, as punches are stored.
       else at = new Date(Math.floor(at.getTime()));
     }
+    let endAt: Date | null = null;
+    if (input.endAt !== undefined) {
+      endAt = new Date(input.endAt);
+      if (Number.isNaN(endAt.getTime())) problems.push({ field: 'endAt', message: msg('timeclock.clock.invalidCapturedAt') });
+      else if (endAt.getTime() > Date.now() + this.config.CLOCK_CAPTURE_FUTURE_SECONDS * 1000) problems.push({ field: 'endAt', message: msg('timeclock.corrections.inFuture', { field: 'endAt' }) });
+      else if (at && endAt <= at) problems.push({ field: 'endAt', message: msg('timeclock.corrections.endBeforeStart', { end: 'endAt', at: 'at' }) });
+      else if (input.eventType !== undefined && input.eventType !== 'clock_in') problems.push({ field: 'eventType', message: msg('timeclock.corrections.sessionStartsIn', { end: 'endAt', field: 'eventType', value: 'clock_in' }) });
+    }
     if (input.kind === 'add') {
       required('eventType');
       required('at');
@@ -257,6 +265,7 @@ export class CorrectionsService {
     } else {
       required('eventId');
       unused('eventType');
+      unused('endAt');
       if (input.kind === 'void') {
         unused('at');
         unused('siteId');
@@ -273,7 +282,9 @@ export class CorrectionsService {
     if (input.kind === 'add') {
       const type = input.eventType!;
       const siteId = input.siteId ?? (await this.sessionSite(tx, userId, at!));
-      return { kind: 'add', eventId: null, voids: [], before: [], after: [{ eventId: null, eventType: type, at: at!.toISOString(), siteId }] };
+      const after: PunchValues[] = [{ eventId: null, eventType: type, at: at!.toISOString(), siteId }];
+      if (endAt) after.push({ eventId: null, eventType: 'clock_out', at: endAt.toISOString(), siteId });
+      return { kind: 'add', eventId: null, voids: [], before: [], after };
     }
     const target = await this.event(tx, userId, input.eventId!, 'eventId');
     if (input.kind === 'move') {
@@ -315,39 +326,69 @@ export class CorrectionsService {
   }
 
   /**
-   * 409 CORRECTION_BREAKS_ORDER unless the worker's effective punches alternate around every
-   * instant the plan changes, as they would be once it is applied (the voided punches left out).
-   * Before a worker's first punch they count as clocked out.
+   * 409 CORRECTION_BREAKS_ORDER unless the worker's effective punches, as they would be once the
+   * plan is applied, alternate around what it changes: the punches from just before its earliest
+   * instant to just after its latest, the voided ones left out and the inserted ones put in. A
+   * pair of punches of one type is a conflict when one of them is inserted or a voided punch lay
+   * between them (an older pair the plan does not touch, say two forced clock-outs, is left
+   * alone). Before a worker's first punch they count as clocked out.
    */
   private async checkOrder(tx: Executor, userId: number, plan: Plan): Promise<void> {
     const voided = new Set(plan.voids.map((v) => Number(v.id)));
-    const around = async (at: Date) => {
-      // The neighbours skipping what the plan voids (at most two punches, so a few steps).
-      let { before, after } = await neighbours(tx, userId, at, null);
-      while (before && voided.has(before.id)) before = (await neighbours(tx, userId, new Date(before.at.getTime() - 1), null)).before;
-      while (after && voided.has(after.id)) after = (await neighbours(tx, userId, after.at, null)).after;
-      return { before, after };
-    };
-    const conflict = (punch: PunchRef | null, type: EventType, at: Date) => {
-      const details = { conflictingEventId: punch?.id ?? null, conflictingEventType: punch?.type ?? 'clock_out', conflictingAt: punch?.at.toISOString() ?? null };
+    const times = [...plan.before, ...plan.after].map((p) => Date.parse(p.at));
+    const lo = new Date(Math.min(...times));
+    const hi = new Date(Math.max(...times));
+    const EDGE = voided.size + 1;
+    const rows = await tx.query<{ side: string; id: number | string; event_type: EventType; created_at: Date }>(
+      `(SELECT 'before' AS side, id, event_type, created_at FROM timeclock.clock_events
+        WHERE user_id = $1 AND voided_at IS NULL AND created_at < $2 ORDER BY created_at DESC, id DESC LIMIT ${EDGE})
+       UNION ALL
+       (SELECT 'within', id, event_type, created_at FROM timeclock.clock_events
+        WHERE user_id = $1 AND voided_at IS NULL AND created_at >= $2 AND created_at <= $3)
+       UNION ALL
+       (SELECT 'after', id, event_type, created_at FROM timeclock.clock_events
+        WHERE user_id = $1 AND voided_at IS NULL AND created_at > $3 ORDER BY created_at, id LIMIT ${EDGE})`,
+      [userId, lo, hi],
+    );
+    type Entry = { id: number | null; type: EventType; at: Date; voided: boolean };
+    const seq: Entry[] = [
+      ...rows.map((r) => ({ id: Number(r.id), type: r.event_type, at: new Date(r.created_at), voided: voided.has(Number(r.id)) })),
+      ...plan.after.map((p) => ({ id: null, type: p.eventType, at: new Date(p.at), voided: false })),
+    ].sort((a, b) => a.at.getTime() - b.at.getTime() || (a.id ?? Infinity) - (b.id ?? Infinity));
+    // Fewer punches before than fetched: the first one is the worker's first, after "clocked out".
+    const first = rows.filter((r) => r.side === 'before').length < EDGE;
+    let previous: Entry | null = first ? { id: null, type: 'clock_out', at: new Date(0), voided: false } : null;
+    let skipped = false;
+    for (const e of seq) {
+      if (e.voided) {
+        skipped = true;
+        continue;
+      }
+      const virtual = previous !== null && previous.id === null && previous.at.getTime() === 0;
+      if (previous && previous.type === e.type && (e.id === null || (previous.id === null && !virtual) || skipped)) {
+        throw this.conflict(virtual ? null : previous, e);
+      }
+      previous = e;
+      skipped = false;
+    }
+  }
+
+  /**
+   * The refusal: `punch` would follow `previous`, of the same type (`previous` null: a clock-out
+   * with no clock-in before it). It names the existing punch of the two.
+   */
+  private conflict(previous: { id: number | null; type: EventType; at: Date } | null, punch: { id: number | null; type: EventType; at: Date }): AppError {
+    if (!previous) {
       return new AppError(E.CORRECTION_BREAKS_ORDER, {
-        detail: punch
-          ? msg('timeclock.corrections.breaksOrder', { type: typeName(type), at: at.toISOString(), other: typeName(punch.type), otherId: punch.id, otherAt: punch.at.toISOString() })
-          : msg('timeclock.corrections.breaksOrderFirst', { at: at.toISOString() }),
-        details,
+        detail: msg('timeclock.corrections.breaksOrderFirst', { at: punch.at.toISOString() }),
+        details: { conflictingEventId: punch.id, conflictingEventType: punch.id === null ? 'clock_out' : punch.type, conflictingAt: punch.id === null ? null : punch.at.toISOString() },
       });
-    };
-    for (const p of plan.after) {
-      const at = new Date(p.at);
-      const { before, after } = await around(at);
-      if ((before?.type ?? 'clock_out') === p.eventType) throw conflict(before, p.eventType, at);
-      if (after && after.type === p.eventType) throw conflict(after, p.eventType, at);
     }
-    if (plan.kind === 'void') {
-      const first = plan.voids[0]!;
-      const { before, after } = await around(new Date(first.created_at));
-      if (after && (before?.type ?? 'clock_out') === after.type) throw conflict(after, after.type, new Date(first.created_at));
-    }
+    const [named, changed] = previous.id !== null ? [previous, punch] : [punch, previous];
+    return new AppError(E.CORRECTION_BREAKS_ORDER, {
+      detail: msg('timeclock.corrections.breaksOrder', { type: typeName(changed.type), at: changed.at.toISOString(), other: typeName(named.type), otherId: named.id, otherAt: named.at.toISOString() }),
+      details: { conflictingEventId: named.id, conflictingEventType: named.type, conflictingAt: named.at.toISOString() },
+    });
   }
 
   /** 409 PERIOD_LOCKED when a date the plan touches (display time zone) is in a locked period. */
@@ -395,6 +436,7 @@ export class CorrectionsService {
       ...(row.eventId !== null ? { eventId: row.eventId } : {}),
       ...(pair?.eventId ? { pairEventId: pair.eventId } : {}),
       ...(row.kind === 'add' && after ? { eventType: after.eventType, at: after.at, ...(after.siteId !== null ? { siteId: after.siteId } : {}) } : {}),
+      ...(row.kind === 'add' && row.after?.[1] ? { endAt: row.after[1].at } : {}),
       ...(row.kind === 'move' && after ? { at: after.at, ...(after.siteId !== null ? { siteId: after.siteId } : {}) } : {}),
     };
   }
