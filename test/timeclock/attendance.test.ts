@@ -114,6 +114,9 @@ describe('forgotten clock-outs', () => {
     const session = sheet.body.days.flatMap((d: { sessions: unknown[] }) => d.sessions).find((s: { start: string }) => s.start === start.toISOString());
     assert.deepEqual([session.workedSeconds, session.flags], [12 * 3600, ['auto']]);
 
+    const counted = await call(app, 'GET', '/api/managers/exceptions/summary', { token: manager });
+    assert.equal(counted.status, 200, JSON.stringify(counted.body));
+    assert.ok(counted.body.autoClockOutsToReview >= 1);
     const inbox = await call(app, 'GET', '/api/managers/auto-clock-outs?reviewed=false', { token: manager });
     const mine = inbox.body.autoClockOuts.find((a: { userId: number }) => a.userId === w.id);
     assert.deepEqual([mine.id, mine.sessionStart, mine.basis, mine.siteName, mine.reviewedAt], [Number(auto!.id), start.toISOString(), 'limit', 'Depot', null]);
@@ -121,6 +124,7 @@ describe('forgotten clock-outs', () => {
     assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
     assert.equal(reviewed.body.reviewedBy.username, app.platform.config.MANAGER_USERNAME);
     assert.ok(!(await call(app, 'GET', '/api/managers/auto-clock-outs?reviewed=false', { token: manager })).body.autoClockOuts.some((a: { id: number }) => a.id === mine.id));
+    assert.equal((await call(app, 'GET', '/api/managers/exceptions/summary', { token: manager })).body.autoClockOutsToReview, counted.body.autoClockOutsToReview - 1);
     assertTcError(await call(app, 'POST', `/api/managers/auto-clock-outs/${mine.id - 1}/review`, { token: manager }), 404, 'NOT_FOUND');
     assertTcError(await call(app, 'GET', '/api/managers/auto-clock-outs', { token: w.token }), 403, 'FORBIDDEN');
   });

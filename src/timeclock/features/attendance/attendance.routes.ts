@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, IdParam } from '../../http.ts';
-import { AutoClockOut, AutoClockOutsQuery, AutoClockOutsReply } from './attendance.schema.ts';
+import { readWorkRules } from '../../kernel/work-rules.ts';
+import { AutoClockOut, AutoClockOutsQuery, AutoClockOutsReply, ExceptionsSummary } from './attendance.schema.ts';
 
 const tags = ['Attendance'];
 
@@ -18,6 +19,15 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
   const { attendance, attendanceSweep } = ctx;
   app.addHook('onReady', async () => attendanceSweep.start());
   app.addHook('onClose', async () => attendanceSweep.stop());
+
+  app.get('/managers/exceptions/summary', {
+    config: { access: 'manager' },
+    schema: {
+      tags, summary: 'What waits in the exceptions inbox, counted',
+      description: 'Correction requests to decide (`GET /api/managers/corrections`), automatic clock-outs to review (`GET /api/managers/auto-clock-outs`), sessions open suspiciously long (the board), open `short_rest` alerts (`GET /api/managers/security/alerts?type=short_rest`); the compliance report of a period is `GET /api/managers/compliance`.',
+      response: { 200: ExceptionsSummary },
+    },
+  }, async () => attendance.summary((await readWorkRules(ctx.platform.db)).rules.longSessionMinutes));
 
   app.get('/managers/auto-clock-outs', {
     config: { access: 'manager' },

@@ -27,3 +27,10 @@ export const AutoClockOutsReply = Type.Object({
   currentPage: Type.Integer(),
   totalPages: Type.Integer(),
 });
+
+export const ExceptionsSummary = Type.Object({
+  pendingCorrections: Type.Integer({ description: 'correction requests waiting for a decision' }),
+  autoClockOutsToReview: Type.Integer({ description: 'automatic clock-outs not reviewed yet' }),
+  longOpenSessions: Type.Integer({ description: 'sessions open longer than the work rules’ `longSessionMinutes` (a forgotten clock-out the sweep has not closed: `autoClockOutAfterMinutes` is null or later)' }),
+  shortRestAlerts: Type.Integer({ description: 'open `short_rest` alerts (a day started before the minimum rest)' }),
+});

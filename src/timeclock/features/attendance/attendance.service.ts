@@ -53,6 +53,19 @@ export class AttendanceService {
     return { autoClockOuts: rows.map((r) => this.view(r, locale)), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
   }
 
+  /** What waits in the exceptions inbox, counted (the inbox's badges). */
+  async summary(longSessionMinutes: number) {
+    const [row] = await this.db.query<{ pending: number; autos: number; long_open: number; short_rest: number }>(
+      `SELECT (SELECT count(*)::int FROM timeclock.corrections WHERE status = 'pending') AS pending,
+              (SELECT count(*)::int FROM timeclock.clock_events WHERE origin = 'auto' AND reviewed_at IS NULL AND voided_at IS NULL) AS autos,
+              (SELECT count(*)::int FROM timeclock.worker_state w JOIN timeclock.clock_events e ON e.id = w.last_event_id
+               WHERE w.state = 'clock_in' AND e.created_at < now() - make_interval(mins => $1::int)) AS long_open,
+              (SELECT count(*)::int FROM timeclock.security_alerts WHERE alert_type = 'short_rest' AND status = 'open') AS short_rest`,
+      [longSessionMinutes],
+    );
+    return { pendingCorrections: row!.pending, autoClockOutsToReview: row!.autos, longOpenSessions: row!.long_open, shortRestAlerts: row!.short_rest };
+  }
+
   /** Marks the automatic clock-out `id` reviewed by `managerId` (the first review is kept); 404 for any other punch. */
   async review(id: number, managerId: number, locale: Locale) {
     await this.db.orm

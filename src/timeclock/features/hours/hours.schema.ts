@@ -116,6 +116,8 @@ export const WorkerTimesheet = Type.Object({
   days: Type.Array(Day, { description: 'every date of the range, empty ones included' }),
   totals: Totals,
   weekStartsOn: Type.Integer({ minimum: 1, maximum: 7, description: 'the work rules’ first day of the week (1 = Monday … 7 = Sunday), for grouping the days into weeks' }),
+  maxDailyMinutes: Nullable(Type.Integer({ description: 'the work rules’ daily maximum of paid minutes (the worker app warns 15 minutes before it); null: none' })),
+  minRestMinutes: Nullable(Type.Integer({ description: 'the work rules’ minimum rest between two days, minutes; null: none' })),
 });
 
 export const FlagCounts = Type.Object(Object.fromEntries(FLAGS.map((f) => [f, Type.Integer()])), {

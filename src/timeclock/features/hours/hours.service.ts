@@ -289,6 +289,8 @@ export class HoursService {
       })),
       totals: sheet.totals,
       weekStartsOn: rules.weekStartsOn,
+      maxDailyMinutes: rules.maxDailyMinutes,
+      minRestMinutes: rules.minRestMinutes,
     };
   }
 
