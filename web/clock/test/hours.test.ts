@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { hm, localDay, todayAndWeek, weekOf, type Timesheet } from '../src/worker/hours.ts';
 
 const day = (date: string, paidSeconds: number, sessions: Timesheet['days'][number]['sessions'] = []) => ({
-  date, workedSeconds: paidSeconds, breakSeconds: 0, paidSeconds, regularSeconds: paidSeconds, overtimeSeconds: 0, flags: [], sessions,
+  date, workedSeconds: paidSeconds, breakSeconds: 0, paidSeconds, regularSeconds: paidSeconds, overtimeSeconds: 0, flags: [], sessions, approved: false, locked: false, restBeforeSeconds: null, requiredBreakSeconds: 0,
 });
 
 test('h:mm rounds minutes down and never shows a negative time', () => {
@@ -28,13 +28,13 @@ test('weeks start on the work rules’ weekday', () => {
 test('today and this week: the week’s days to today, and a running session counted up to now', () => {
   const start = Date.parse('2026-11-26T08:00:00Z');
   const sheet = {
-    userId: 1, fullName: 'W', from: '2026-11-01', to: '2026-11-26', weekStartsOn: 1,
+    userId: 1, fullName: 'W', from: '2026-11-01', to: '2026-11-26', weekStartsOn: 1, maxDailyMinutes: null, minRestMinutes: null,
     totals: { workedSeconds: 0, breakSeconds: 0, paidSeconds: 0, regularSeconds: 0, overtimeSeconds: 0 },
     days: [
       day('2026-11-20', 8 * 3600),
       day('2026-11-23', 8 * 3600),
       day('2026-11-24', 7 * 3600),
-      day('2026-11-26', 600, [{ siteId: 1, siteName: 'S', start: new Date(start).toISOString(), end: null, workedSeconds: 600, paidSeconds: 600, flags: ['open'] }]),
+      day('2026-11-26', 600, [{ siteId: 1, siteName: 'S', start: new Date(start).toISOString(), end: null, startEventId: 1, endEventId: null, workedSeconds: 600, paidSeconds: 600, flags: ['open'] }]),
     ],
   } satisfies Timesheet;
   const later = start + 3600 * 1000;

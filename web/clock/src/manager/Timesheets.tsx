@@ -29,8 +29,8 @@ type Day = Sheet['days'][number];
 type Flag = Day['flags'][number];
 type ExportBody = paths['/api/managers/timesheets/export']['post']['requestBody']['content']['application/json'];
 
-const FLAGS: readonly Flag[] = ['open', 'late', 'forced', 'break_deducted', 'long', 'edited'];
-const FLAG_COLOR: Record<Flag, string> = { open: 'blue', late: 'gold', forced: 'volcano', break_deducted: 'purple', long: 'red', edited: 'cyan' };
+const FLAGS: readonly Flag[] = ['open', 'late', 'forced', 'break_deducted', 'long', 'edited', 'auto', 'short_rest', 'over_daily_max', 'missing_break'];
+const FLAG_COLOR: Record<Flag, string> = { open: 'blue', late: 'gold', forced: 'volcano', break_deducted: 'purple', long: 'red', edited: 'cyan', auto: 'magenta', short_rest: 'orange', over_daily_max: 'red', missing_break: 'purple' };
 const PERIODS = ['thisWeek', 'lastWeek', 'thisMonth', 'lastMonth', 'custom'] as const;
 type Period = (typeof PERIODS)[number];
 const PAGE_SIZE = 20;
