@@ -14,7 +14,7 @@ import { call } from '../helpers/http.ts';
 import { circle, clock, createQr, createSite, createWorker, managerToken, workerLogin } from '../helpers/timeclock.ts';
 
 const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
-const SCREENS = ['board', 'timesheets', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webhooks'] as const;
+const SCREENS = ['board', 'timesheets', 'exceptions', 'workers', 'sites', 'qr', 'alerts', 'blacklist', 'webhooks'] as const;
 
 describe('time-clock manager console: every screen', { skip: browserSkip() }, () => {
   let browser: Browser;

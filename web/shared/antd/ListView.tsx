@@ -26,7 +26,13 @@ export type FilterSpec<Q> = { label?: ReactNode; /** Place in the form (default:
   | { kind: 'number'; key: Key<Q>; min?: number; width?: number }
   /** One node of a tree (a menu, a department), by its numeric id. */
   | { kind: 'tree'; key: Key<Q>; treeData: TreeOption[]; width?: number }
-  | { kind: 'select'; key: Key<Q>; options: { value: string | number; label: ReactNode }[]; width?: number; loading?: boolean; notFoundContent?: ReactNode }
+  | {
+    kind: 'select'; key: Key<Q>; options: { value: string | number; label: ReactNode }[]; width?: number; loading?: boolean; notFoundContent?: ReactNode;
+    /** What the field says while empty (the server's default, say). */
+    placeholder?: ReactNode;
+    /** Options found by the server as the user types (a worker among thousands): `options` are its answer. */
+    onSearch?: (text: string) => void;
+  }
   | {
     kind: 'dateRange'; keys: [TextKey<Q>, TextKey<Q>]; showTime?: boolean; format?: string;
     /** Either end may be left empty. */
@@ -125,7 +131,8 @@ export function ListFilters<Row, Q>({ name, columns, list, extra, keep = [] }: {
         if (f.kind === 'select') {
           return (
             <Form.Item key={field} name={field} label={label}>
-              <Select allowClear style={{ width: f.width ?? 120 }} options={f.options} loading={f.loading} notFoundContent={f.notFoundContent} />
+              <Select allowClear style={{ width: f.width ?? 120 }} options={f.options} loading={f.loading} notFoundContent={f.notFoundContent} placeholder={f.placeholder}
+                {...(f.onSearch ? { showSearch: true, filterOption: false, onSearch: f.onSearch } : {})} />
             </Form.Item>
           );
         }

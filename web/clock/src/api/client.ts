@@ -6,7 +6,7 @@
 // offline) gets it from the refresh cookie before its first request (ensureToken), at start and
 // whenever the network comes back, so that punches kept while offline are sent once it does.
 import { apiClient, type Result } from '../../../shared/api/client.ts';
-import type { BodyOf } from '../../../shared/list/params.ts';
+import type { BodyOf, QueryOf } from '../../../shared/list/params.ts';
 import { keepFresh } from '../../../shared/session.ts';
 import i18n from '../i18n/index.ts';
 import { apiErrorOf, ApiError, networkError } from './errors.ts';
@@ -33,6 +33,17 @@ export const { api } = client;
 
 /** The JSON body a path's method takes. */
 export type Body<P extends keyof paths, M extends 'post' | 'put' | 'patch'> = BodyOf<paths, P, M>;
+
+/**
+ * The query of a time-clock list path as the list kit keeps it (web/shared/list): its page size
+ * as `page_size`, which the path takes as `limit` (listQuery sends it so).
+ */
+export type ListQuery<P extends keyof paths> = Omit<QueryOf<paths, P>, 'limit'> & { page_size?: number };
+
+/** The query a time-clock list path takes, from the kit's: `page_size` sent as `limit`; the path's defaults for what is left out. */
+export function limitQuery<P extends keyof paths>({ page_size, ...query }: ListQuery<P>): QueryOf<paths, P> {
+  return { ...query, ...(page_size ? { limit: page_size } : {}) } as QueryOf<paths, P>;
+}
 
 /**
  * A token for the remembered account when the app has none (nothing to do otherwise): one

@@ -1,9 +1,9 @@
 // The manager console: its own lazy chunk with Ant Design, never loaded by workers. One menu
 // entry per screen, in a sidebar from `md` up and in a drawer at phone width (where the lists
 // become cards and the forms one column: see common.tsx); the QR sheet is a bare page made to print.
-import { AlertOutlined, ApiOutlined, ClockCircleOutlined, DashboardOutlined, FieldTimeOutlined, EnvironmentOutlined, LogoutOutlined, MenuOutlined, QrcodeOutlined, StopOutlined, TeamOutlined } from '@ant-design/icons';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { Alert, App as AntApp, Button, ConfigProvider, Drawer, Layout, Menu, Space, Typography } from 'antd';
+import { AlertOutlined, ApiOutlined, AuditOutlined, ClockCircleOutlined, DashboardOutlined, FieldTimeOutlined, EnvironmentOutlined, LogoutOutlined, MenuOutlined, QrcodeOutlined, StopOutlined, TeamOutlined } from '@ant-design/icons';
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { Alert, App as AntApp, Badge, Button, ConfigProvider, Drawer, Layout, Menu, Space, Typography } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
@@ -11,6 +11,7 @@ import 'dayjs/locale/zh-cn';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { api, call } from '../api/client.ts';
 import { useAuth } from '../auth/auth.tsx';
 import { LanguageButton } from '../components/LanguageButton.tsx';
 import { addStrings } from '../i18n/index.ts';
@@ -30,11 +31,13 @@ const Alerts = lazy(() => import('./Alerts.tsx'));
 const Blacklist = lazy(() => import('./Blacklist.tsx'));
 const Webhooks = lazy(() => import('./Webhooks.tsx'));
 const Timesheets = lazy(() => import('./Timesheets.tsx'));
+const Exceptions = lazy(() => import('./Exceptions.tsx'));
 const WorkRules = lazy(() => import('./WorkRules.tsx'));
 
 const MENU = [
   { key: 'board', icon: <DashboardOutlined /> },
   { key: 'timesheets', icon: <FieldTimeOutlined /> },
+  { key: 'exceptions', icon: <AuditOutlined /> },
   { key: 'workers', icon: <TeamOutlined /> },
   { key: 'sites', icon: <EnvironmentOutlined /> },
   { key: 'qr', icon: <QrcodeOutlined /> },
@@ -62,8 +65,19 @@ function FenceBanner() {
   );
 }
 
+/** How many correction requests wait for a decision (the Exceptions entry's badge); refreshed with the inbox. */
+function usePendingCorrections(): number {
+  const summary = useQuery({
+    queryKey: ['corrections', 'summary'],
+    queryFn: () => call(api.GET('/api/managers/exceptions/summary')),
+    refetchInterval: 60_000,
+  });
+  return summary.data?.pendingCorrections ?? 0;
+}
+
 function Shell() {
   const { t } = useTranslation('manager');
+  const pending = usePendingCorrections();
   const { session, signOut } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
@@ -74,7 +88,12 @@ function Shell() {
     <Menu
       mode="inline"
       selectedKeys={[current]}
-      items={MENU.map((m) => ({ key: m.key, icon: m.icon, label: t(`nav.${m.key}`) }))}
+      items={MENU.map((m) => ({
+        key: m.key, icon: m.icon,
+        label: m.key === 'exceptions' && pending > 0
+          ? <span className="mgr-menu-count">{t(`nav.${m.key}`)}<Badge count={pending} size="small" aria-label={t('nav.waiting', { count: pending })} /></span>
+          : t(`nav.${m.key}`),
+      }))}
       onClick={({ key }) => {
         setDrawer(false);
         void navigate(`/manager/${key}`);
@@ -113,6 +132,7 @@ function Shell() {
               <Route index element={<Navigate to="board" replace />} />
               <Route path="board" element={<Board />} />
               <Route path="timesheets" element={<Timesheets />} />
+              <Route path="exceptions" element={<Exceptions />} />
               <Route path="rules" element={<WorkRules />} />
               <Route path="workers" element={<Workers />} />
               <Route path="sites" element={<Sites />} />

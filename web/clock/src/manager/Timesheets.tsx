@@ -3,11 +3,14 @@
 // flags to check in words. A worker's row opens their days: a bar per day with the sessions and the
 // breaks between them, and the day's figures. The payroll export (CSV or XLSX, one row per worker,
 // day or session) runs as a task on the server and downloads when it is ready. Everything the
-// screen shows is in the URL (period, filters, sort, page, the worker opened).
+// screen shows is in the URL (period, filters, sort, page, the worker opened). Each session of a
+// worker's days can be corrected at once (its clock-in or clock-out moved, the missing clock-out
+// added, the session voided), with a reason, and its punches' history shown (./corrections.tsx).
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, DatePicker, Drawer, Input, Segmented, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { DownOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, DatePicker, Drawer, Dropdown, Input, Segmented, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
 import type { paths } from '../api/schema.gen.ts';
@@ -18,6 +21,7 @@ import { DataList, useNarrow } from '../../../shared/antd/DataList.tsx';
 import { QueryError } from '../../../shared/antd/feedback.tsx';
 import { messageOf } from '../../../shared/feedback.ts';
 import { useSites, useUrlFilters } from './common.tsx';
+import { CorrectionForm, PunchHistory, type SessionAction } from './corrections.tsx';
 import { hoursStrings } from './hoursStrings.ts';
 
 addStrings('hours', hoursStrings);
@@ -27,6 +31,7 @@ type Row = Awaited<ReturnType<typeof listTimesheets>>['items'][number];
 type Sheet = Awaited<ReturnType<typeof workerSheet>>;
 type Day = Sheet['days'][number];
 type Flag = Day['flags'][number];
+type Session = Day['sessions'][number];
 type ExportBody = paths['/api/managers/timesheets/export']['post']['requestBody']['content']['application/json'];
 
 const FLAGS: readonly Flag[] = ['open', 'late', 'forced', 'break_deducted', 'long', 'edited', 'auto', 'short_rest', 'over_daily_max', 'missing_break'];
@@ -88,10 +93,35 @@ function DayBar({ day }: { day: Day }) {
   );
 }
 
+/** A session's corrections and its punches' histories, in a menu (one button a session, phone-sized). */
+function SessionActions({ s, onCorrect, onHistory }: { s: Session; onCorrect: (action: SessionAction) => void; onHistory: (eventId: number) => void }) {
+  const { t } = useTranslation('corrections');
+  if (s.startEventId === null) return null;
+  const items = [
+    { key: 'moveIn', label: t('correct.moveIn') },
+    s.endEventId !== null ? { key: 'moveOut', label: t('correct.moveOut') } : { key: 'addOut', label: t('correct.addOut') },
+    { key: 'voidSession', label: t('correct.voidSession'), danger: true },
+    { type: 'divider' as const },
+    { key: `history:${s.startEventId}`, label: t('correct.historyIn') },
+    ...(s.endEventId !== null ? [{ key: `history:${s.endEventId}`, label: t('correct.historyOut') }] : []),
+  ];
+  const time = `${dayjs(s.start).format('HH:mm')}–${s.end ? dayjs(s.end).format('HH:mm') : '…'}`;
+  return (
+    <Dropdown trigger={['click']} menu={{
+      items,
+      onClick: ({ key }) => (key.startsWith('history:') ? onHistory(Number(key.slice('history:'.length))) : onCorrect(key as SessionAction)),
+    }}>
+      <Button size="small" type="link" className="ts-correct" aria-label={t('correct.buttonNamed', { time })}>{t('correct.button')} <DownOutlined /></Button>
+    </Dropdown>
+  );
+}
+
 function WorkerDays({ userId, from, to, onClose }: { userId: number; from: string; to: string; onClose: () => void }) {
   const { t } = useTranslation('hours');
   const narrow = useNarrow();
   const sheet = useQuery({ queryKey: ['timesheet', userId, from, to], queryFn: () => workerSheet(userId, from, to) });
+  const [correcting, setCorrecting] = useState<{ s: Session; action: SessionAction } | null>(null);
+  const [history, setHistory] = useState<number | null>(null);
   const weeks = new Map<string, Day[]>();
   for (const d of sheet.data?.days ?? []) {
     const w = weekOf(d.date, sheet.data!.weekStartsOn);
@@ -127,6 +157,8 @@ function WorkerDays({ userId, from, to, onClose }: { userId: number; from: strin
                             <li key={i}>
                               {dayjs(s.start).format('HH:mm')}–{s.end ? dayjs(s.end).format('HH:mm') : t('running')} · {hm(s.workedSeconds)}
                               {s.siteName && <Typography.Text type="secondary"> · {s.siteName}</Typography.Text>}
+                              {s.flags.includes('edited') && <Tag color={FLAG_COLOR.edited} className="ts-session-flag">{t('flag.edited')}</Tag>}
+                              <SessionActions s={s} onCorrect={(action) => setCorrecting({ s, action })} onHistory={setHistory} />
                             </li>
                           ))}
                         </ul>
@@ -145,6 +177,10 @@ function WorkerDays({ userId, from, to, onClose }: { userId: number; from: strin
           ))}
         </>
       )}
+      {correcting && sheet.data && (
+        <CorrectionForm userId={userId} name={sheet.data.fullName} session={correcting.s} action={correcting.action} onClose={() => setCorrecting(null)} />
+      )}
+      {history !== null && <PunchHistory eventId={history} onClose={() => setHistory(null)} />}
     </Drawer>
   );
 }

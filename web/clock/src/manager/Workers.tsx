@@ -207,10 +207,12 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
     queryFn: () => callPage(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId: id }, query: { page: historyPage, limit: HISTORY_PAGE_SIZE } } })),
     placeholderData: keepPreviousData,
   });
-  // The latest event says since when the worker is in their state (the detail has only the state).
+  // The latest event in force says since when the worker is in their state (the detail has only
+  // the state): a punch a correction voided stays in the history and does not count.
   const latest = useQuery({
     queryKey: ['worker', id, 'latest'],
-    queryFn: () => call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId: id }, query: { page: 1, limit: 1 } } })),
+    queryFn: () => call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId: id }, query: { page: 1, limit: 20 } } }))
+      .then((recent) => recent.filter((e) => !e.voided)),
   });
   const location = useQuery({ queryKey: ['worker', id, 'location'], queryFn: () => call(api.GET('/api/location/status/{userId}', { params: { path: { userId: id } } })) });
   const security = useQuery({ queryKey: ['worker', id, 'security'], queryFn: () => call(api.GET('/api/security/status/{userId}', { params: { path: { userId: id } } })) });
@@ -259,7 +261,12 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
                   }}
                   locale={{ emptyText: <Empty description={t('workers.noHistory')} /> }}
                   columns={[
-                    { title: t('board.event'), dataIndex: 'event_type', render: (v: string, e) => <span>{t(`board.${v}`)} {e.forced && <Tag color="red">{t('workers.forced')}</Tag>}{e.late && <Tag color="orange">{t('workers.late')}</Tag>}</span> },
+                    { title: t('board.event'), dataIndex: 'event_type', render: (v: string, e) => (
+                      <span className={e.voided ? 'cx-old' : undefined}>
+                        {t(`board.${v}`)} {e.forced && <Tag color="red">{t('workers.forced')}</Tag>}{e.late && <Tag color="orange">{t('workers.late')}</Tag>}
+                        {e.voided ? <Tag>{t('workers.voided')}</Tag> : e.origin === 'correction' ? <Tag color="cyan">{t('workers.corrected')}</Tag> : e.origin === 'auto' ? <Tag color="magenta">{t('workers.auto')}</Tag> : null}
+                      </span>
+                    ) },
                     { title: t('alerts.time'), dataIndex: 'timestamp', render: (v: string) => fmt(v) },
                     { title: 'QR', dataIndex: 'qrCodeUsedName' },
                   ]} />

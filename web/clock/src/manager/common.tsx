@@ -22,6 +22,13 @@ addStrings('kit', kitStrings);
 describeErrors((err) => {
   if (err.status === 429) return i18n.t('manager:error.limited', { seconds: err.retryAfter ?? 60 });
   if (err.status === 503) return i18n.t('common:error.unavailable');
+  // A correction that would break the alternation of punches: the punch it conflicts with, in local time.
+  if (err.code === 'CORRECTION_BREAKS_ORDER' && i18n.exists('corrections:refusal.breaksOrder')) {
+    const { conflictingEventType: type, conflictingAt: at } = err.details;
+    return typeof at === 'string' && (type === 'clock_in' || type === 'clock_out')
+      ? i18n.t('corrections:refusal.breaksOrder', { type: i18n.t(`corrections:type.${type}`), at: dayjs(at).format('YYYY-MM-DD HH:mm') })
+      : i18n.t('corrections:refusal.breaksOrderFirst');
+  }
   const taken = `manager:conflict.${String(err.details.field)}`;
   if (err.code === 'CONFLICT' && typeof err.details.field === 'string' && i18n.exists(taken)) return i18n.t(taken);
   const known = `manager:code.${err.code}`;

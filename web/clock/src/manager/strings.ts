@@ -4,7 +4,7 @@ import enCommon from '../i18n/en-US.ts';
 import zhCommon from '../i18n/zh-CN.ts';
 
 const en = {
-  nav: { board: 'Live board', timesheets: 'Timesheets', rules: 'Work rules', workers: 'Workers', sites: 'Sites', qr: 'QR codes', alerts: 'Alerts', blacklist: 'App blacklist', webhooks: 'Webhooks', open: 'Menu' },
+  nav: { board: 'Live board', timesheets: 'Timesheets', exceptions: 'Exceptions', rules: 'Work rules', workers: 'Workers', sites: 'Sites', qr: 'QR codes', alerts: 'Alerts', blacklist: 'App blacklist', webhooks: 'Webhooks', open: 'Menu', waiting_one: '{{count}} waits for a decision', waiting_other: '{{count}} wait for a decision' },
   state: { error: 'Could not load this', done: 'Done', saved: 'Saved', deleted: 'Deleted', empty: 'Nothing here yet', noMatch: 'Nothing matches these filters', loading: 'Loading…' },
   error: { limited: 'Too many requests. Try again in {{seconds}} s.' },
   conflict: { username: 'This username is taken.', name: 'This name is already used.' },
@@ -36,6 +36,7 @@ const en = {
     noHistory: 'No clock events yet.', historyTotal: 'Total: {{n}}', noLocation: 'No position known.', tracking: 'Tracking', notTracking: 'Not tracking', lastUpdate: 'Last update',
     recentAlerts: 'Recent alerts', noAlerts: 'No alert in the last 7 days.', manageTags: 'Tags', newTag: 'New tag', tagName: 'Tag name', renameTag: 'Rename', tagRule: 'A tag name cannot contain a comma.', tagLong: 'A tag name has at most 64 characters.', tagsHelp: 'Choose tags, or type a new one and press Enter: it is created when you save.', tagCount_one: '{{count}} worker', tagCount_other: '{{count}} workers',
     forced: 'forced', late: 'late', withinFence: 'inside the fence', outsideFence: 'outside the fence',
+    voided: 'voided', corrected: 'corrected', auto: 'automatic',
   },
   sites: {
     name: 'Name', fence: 'Fence', qrCount: 'QR codes', timezone: 'Time zone', timezoneHelp: 'Hours worked here count on the local date of their clock-in in this zone.', create: 'New site', edit: 'Edit site', default: 'default',
@@ -89,7 +90,7 @@ const en = {
 type Strings = typeof en;
 
 const zh: Strings = {
-  nav: { board: '实时看板', timesheets: '工时表', rules: '工作规则', workers: '员工', sites: '场地', qr: '二维码', alerts: '安全告警', blacklist: '应用黑名单', webhooks: 'Webhook', open: '菜单' },
+  nav: { board: '实时看板', timesheets: '工时表', exceptions: '异常处理', rules: '工作规则', workers: '员工', sites: '场地', qr: '二维码', alerts: '安全告警', blacklist: '应用黑名单', webhooks: 'Webhook', open: '菜单', waiting_one: '{{count}} 项待处理', waiting_other: '{{count}} 项待处理' },
   state: { error: '加载失败', done: '已完成', saved: '已保存', deleted: '已删除', empty: '暂无数据', noMatch: '没有符合筛选条件的数据', loading: '加载中…' },
   error: { limited: '请求过于频繁，请 {{seconds}} 秒后再试。' },
   conflict: { username: '该用户名已被使用。', name: '该名称已被使用。' },
@@ -121,6 +122,7 @@ const zh: Strings = {
     noHistory: '暂无打卡记录。', historyTotal: '共 {{n}} 条', noLocation: '暂无位置信息。', tracking: '定位中', notTracking: '未在定位', lastUpdate: '最近更新',
     recentAlerts: '近期告警', noAlerts: '最近 7 天没有告警。', manageTags: '标签', newTag: '新标签', tagName: '标签名称', renameTag: '重命名', tagRule: '标签名称不能包含逗号。', tagLong: '标签名称最多 64 个字符。', tagsHelp: '选择标签，或输入新标签后按回车：保存时自动创建。', tagCount_one: '{{count}} 名员工', tagCount_other: '{{count}} 名员工',
     forced: '强制', late: '补传', withinFence: '在围栏内', outsideFence: '在围栏外',
+    voided: '已作废', corrected: '已更正', auto: '自动',
   },
   sites: {
     name: '名称', fence: '电子围栏', qrCount: '二维码数', timezone: '时区', timezoneHelp: '在此工作的工时计入上班打卡时该时区的本地日期。', create: '新建场地', edit: '编辑场地', default: '默认',
