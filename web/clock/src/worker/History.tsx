@@ -2,8 +2,13 @@
 // the code used; forced clock-outs and punches sent late are marked. Each clock-out shows the
 // session's length, each day and week its paid hours (from the worker's timesheet, ./hours.ts).
 // The last ones loaded are kept on the phone and shown without a network, with the time they
-// were loaded.
+// were loaded. A punch a correction voided or replaced is struck through and marked, one a
+// correction added is marked; each punch in force has "Correct", which opens the request form
+// (./Corrections.tsx, loaded then): the time is wrong, or, after a clock-in left open, the
+// forgotten clock-out.
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { useAuth } from '../auth/auth.tsx';
 import { useCached } from './cached.ts';
@@ -11,6 +16,8 @@ import { day, time } from './format.ts';
 import { Freshness, LoadFailed } from './Freshness.tsx';
 import { hm, localDay, weekOf, type TimesheetDay } from './hours.ts';
 import { loadHours } from './MyHours.tsx';
+
+const RequestSheet = lazy(() => import('./Corrections.tsx').then((m) => ({ default: m.RequestSheet })));
 
 type Item = Awaited<ReturnType<typeof load>>[number];
 const load = (userId: number) => call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId }, query: { page: 1, limit: 100 } } }));
@@ -27,6 +34,15 @@ export default function History() {
   const { session } = useAuth();
   const { data: items, asOf, error } = useCached('history', session!.userId, load);
   const { data: hours } = useCached('hours', session!.userId, loadHours);
+  const [correcting, setCorrecting] = useState<Item | null>(null);
+  const [sent, setSent] = useState(false);
+
+  // The clock-ins in force with no clock-out in force after them: a forgotten clock-out can be asked for.
+  const open = new Set<number>();
+  const inForce = (items ?? []).filter((e) => !e.voided).sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id);
+  inForce.forEach((e, i) => {
+    if (e.event_type === 'clock_in' && inForce[i + 1]?.event_type !== 'clock_out') open.add(e.id);
+  });
 
   const hoursOf = new Map(hours?.days.map((d) => [d.date, d]) ?? []);
   // The length of each session, by the time of its clock-out.
@@ -50,6 +66,11 @@ export default function History() {
     <section className="history">
       <h2>{t('history.title')}</h2>
       {items ? <Freshness asOf={asOf} error={error} /> : error ? <LoadFailed error={error} /> : <p className="loading" role="status">…</p>}
+      {sent && (
+        <p className="confirm" role="status">
+          <span>{t('history.requestSent')} <Link to="/requests">{t('nav.requests')}</Link></span>
+        </p>
+      )}
       {items?.length === 0 && <p className="note">{t('history.empty')}</p>}
       {[...weeks].map(([week, days]) => (
         <section key={week || 'all'} className="week">
@@ -66,16 +87,27 @@ export default function History() {
               </h3>
               <ul>
                 {d.events.map((e) => (
-                  <li key={e.id} className={e.event_type === 'clock_in' ? 'in' : 'out'}>
+                  <li key={e.id} className={`${e.event_type === 'clock_in' ? 'in' : 'out'}${e.voided ? ' voided' : ''}`}>
                     <span className="time">{time(e.timestamp)}</span>
                     <span className="what">
                       <strong>{t(e.event_type === 'clock_in' ? 'state.in' : 'state.out')}</strong>
                       <span className="muted">
-                        {e.forced ? t('history.forced') : [e.siteName, e.qrCodeUsedName].filter(Boolean).join(' · ')}
+                        {e.forced ? t('history.forced') : e.origin === 'punch' ? [e.siteName, e.qrCodeUsedName].filter(Boolean).join(' · ') : e.siteName}
                         {e.late && ` · ${t('history.late')}`}
                       </span>
+                      {(e.voided || e.origin !== 'punch') && (
+                        <span className={`mark ${e.voided ? 'voided' : e.origin}`}>{t(e.voided ? 'history.voided' : `history.origin_${e.origin}`)}</span>
+                      )}
                     </span>
-                    {lengths.has(e.timestamp) && <span className="length">{hm(lengths.get(e.timestamp)!)}</span>}
+                    {!e.voided && (
+                      <span className="side">
+                        {lengths.has(e.timestamp) && <span className="length">{hm(lengths.get(e.timestamp)!)}</span>}
+                        <button type="button" className="link correct" aria-label={t(`history.correctNamed_${e.event_type}`, { time: time(e.timestamp), day: d.label })}
+                          onClick={() => { setSent(false); setCorrecting(e); }}>
+                          {t('history.correct')}
+                        </button>
+                      </span>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -83,6 +115,16 @@ export default function History() {
           ))}
         </section>
       ))}
+      {correcting && (
+        <Suspense fallback={null}>
+          <RequestSheet
+            punch={{ id: correcting.id, eventType: correcting.event_type, at: correcting.timestamp, siteName: correcting.siteName }}
+            open={open.has(correcting.id)}
+            onClose={() => setCorrecting(null)}
+            onSent={() => { setCorrecting(null); setSent(true); }}
+          />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -1,8 +1,12 @@
-// The worker app (phone first): the clock screen, the worker's history and security status, with a
-// bottom navigation in thumb reach. No Ant Design here: plain elements styled by styles.css, so
-// that the chunk stays small (the code that reads QR codes from pixels loads only when needed).
+// The worker app (phone first): the clock screen, the worker's history, their correction requests
+// and security status, with a bottom navigation in thumb reach. No Ant Design here: plain elements
+// styled by styles.css, so that the chunk stays small (the code that reads QR codes from pixels,
+// and the corrections' screens, load only when needed). At its opening, decisions on the worker's
+// requests not read yet are shown in words (./Corrections.tsx, loaded only when there are some).
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { api, call } from '../api/client.ts';
 import { useAuth } from '../auth/auth.tsx';
 import { LanguageButton } from '../components/LanguageButton.tsx';
 import { addStrings } from '../i18n/index.ts';
@@ -11,13 +15,41 @@ import ClockScreen from './ClockScreen.tsx';
 import History from './History.tsx';
 import Security from './Security.tsx';
 import { strings } from './strings.ts';
+import type { Notification } from './Corrections.tsx';
 
 addStrings('worker', strings);
+
+const Requests = lazy(() => import('./Corrections.tsx'));
+const Decisions = lazy(() => import('./Corrections.tsx').then((m) => ({ default: m.Decisions })));
+
+/**
+ * The worker's unread decisions on corrections (none when they cannot be read now: again at the
+ * next opening), and whether they are every unread notification of the worker.
+ */
+function useUnreadDecisions(userId: number | undefined): { decided: Notification[]; every: boolean } {
+  const [decided, setDecided] = useState<{ decided: Notification[]; every: boolean }>({ decided: [], every: false });
+  useEffect(() => {
+    if (userId === undefined) return;
+    let live = true;
+    call(api.GET('/api/notifications', { params: { query: { unread: true, page: 1, limit: 20 } } })).then(
+      (r) => {
+        const mine = r.notifications.filter((n) => n.kind === 'correction_decided');
+        if (live) setDecided({ decided: mine, every: mine.length === r.unreadCount });
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId]);
+  return decided;
+}
 
 export default function WorkerApp() {
   const { t } = useTranslation('worker');
   const { t: tc } = useTranslation();
   const { session, signOut } = useAuth();
+  const { decided, every } = useUnreadDecisions(session?.userId);
   return (
     <div className="worker">
       <header className="bar">
@@ -31,9 +63,11 @@ export default function WorkerApp() {
         </div>
       </header>
       <main>
+        {decided.length > 0 && <Suspense fallback={null}><Decisions notifications={decided} every={every} /></Suspense>}
         <Routes>
           <Route index element={<ClockScreen />} />
           <Route path="history" element={<History />} />
+          <Route path="requests" element={<Suspense fallback={<p className="loading" role="status">…</p>}><Requests /></Suspense>} />
           <Route path="security" element={<Security />} />
           <Route path="*" element={<ClockScreen />} />
         </Routes>
@@ -41,6 +75,7 @@ export default function WorkerApp() {
       <nav className="bottom-nav" aria-label={t('nav.label')}>
         <NavLink to="/" end>{t('nav.clock')}</NavLink>
         <NavLink to="/history">{t('nav.history')}</NavLink>
+        <NavLink to="/requests">{t('nav.requests')}</NavLink>
         <NavLink to="/security">{t('nav.security')}</NavLink>
       </nav>
     </div>

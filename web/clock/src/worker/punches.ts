@@ -51,9 +51,14 @@ export function remember(userId: number, latest: Latest | null): void {
   else localStorage.removeItem(key(userId));
 }
 
-/** The worker's latest recorded event from the server (null: none), remembered. */
+/**
+ * The worker's latest recorded event in force from the server (null: none), remembered. A punch a
+ * correction voided or replaced stays in the history, marked, and does not count: the latest of a
+ * few that is not voided.
+ */
 export async function fetchLatest(userId: number): Promise<Latest | null> {
-  const [e] = await call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId }, query: { page: 1, limit: 1 } } }));
+  const recent = await call(api.GET('/api/worker/clock-history/{userId}', { params: { path: { userId }, query: { page: 1, limit: 20 } } }));
+  const e = recent.find((x) => !x.voided);
   const latest = e ? { eventType: e.event_type, at: e.timestamp, siteName: e.siteName } : null;
   remember(userId, latest);
   return latest;

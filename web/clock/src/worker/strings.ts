@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 
 export const strings = {
   'en-US': {
-    nav: { label: 'Screens', clock: 'Clock', history: 'History', security: 'Security' },
+    nav: { label: 'Screens', clock: 'Clock', history: 'History', requests: 'Requests', security: 'Security' },
     state: {
       in: 'Clocked in', out: 'Clocked out', since: 'since {{time}}', never: 'No punch yet',
       at: 'at {{site}}', queued: 'Waiting to send — shown as if sent',
@@ -60,7 +60,12 @@ export const strings = {
       other: 'The punch was refused: {{message}}',
     },
     tracking: { on: 'Location sharing is on while you are clocked in (every minute).', off: 'Location sharing is off (you are clocked out).', last: 'Last sent {{time}}', send: 'Send my position now', sent: 'Position sent' },
-    history: { title: 'My punches', empty: 'No punches yet.', forced: 'Forced clock-out', late: 'sent late', site: 'Site', code: 'Code' },
+    history: {
+      title: 'My punches', empty: 'No punches yet.', forced: 'Forced clock-out', late: 'sent late', site: 'Site', code: 'Code',
+      voided: 'Voided by a correction: not counted', origin_correction: 'Corrected', origin_auto: 'Closed automatically',
+      correct: 'Correct', correctNamed_clock_in: 'Correct the clock-in of {{day}}, {{time}}', correctNamed_clock_out: 'Correct the clock-out of {{day}}, {{time}}',
+      requestSent: 'Request sent: your manager will decide. Follow it under',
+    },
     hours: { today: 'Today', week: 'This week', paid: '{{time}} paid', weekOf: 'Week of {{date}}:' },
     security: {
       title: 'Security status', level_low: 'All good', level_medium: 'Some warnings', level_high: 'Serious warnings',
@@ -85,7 +90,7 @@ export const strings = {
     cached: { updating: 'As of {{time}} (kept on this phone) · updating…', failed: 'As of {{time}} (kept on this phone). Not updated: {{reason}}' },
   },
   'zh-CN': {
-    nav: { label: '页面', clock: '打卡', history: '记录', security: '安全' },
+    nav: { label: '页面', clock: '打卡', history: '记录', requests: '申请', security: '安全' },
     state: {
       in: '已上班', out: '已下班', since: '自 {{time}}', never: '还没有打卡记录',
       at: '地点：{{site}}', queued: '等待发送——按已发送显示',
@@ -141,7 +146,12 @@ export const strings = {
       other: '打卡被拒绝：{{message}}',
     },
     tracking: { on: '上班期间位置共享已开启（每分钟一次）。', off: '位置共享已关闭（您已下班）。', last: '上次发送 {{time}}', send: '立即发送我的位置', sent: '位置已发送' },
-    history: { title: '我的打卡', empty: '还没有打卡记录。', forced: '强制下班', late: '延迟发送', site: '场地', code: '二维码' },
+    history: {
+      title: '我的打卡', empty: '还没有打卡记录。', forced: '强制下班', late: '延迟发送', site: '场地', code: '二维码',
+      voided: '已被更正作废：不计入工时', origin_correction: '已更正', origin_auto: '自动下班',
+      correct: '更正', correctNamed_clock_in: '更正 {{day}} {{time}} 的上班打卡', correctNamed_clock_out: '更正 {{day}} {{time}} 的下班打卡',
+      requestSent: '申请已提交：等待主管处理。查看进度：',
+    },
     hours: { today: '今天', week: '本周', paid: '计薪 {{time}}', weekOf: '{{date}} 起的一周：' },
     security: {
       title: '安全状态', level_low: '一切正常', level_medium: '有一些警告', level_high: '有严重警告',
