@@ -139,7 +139,7 @@ describe('corrections', () => {
     // A clock-in inside a session.
     let res = await correct({ userId: w.id, kind: 'add', eventType: 'clock_in', at: '2026-03-09T12:00:00Z', reason: 'x' });
     assertTcError(res, 409, 'CORRECTION_BREAKS_ORDER');
-    assert.equal(res.body.details.conflictingEventId, in1);
+    assert.deepEqual([res.body.details.reason, res.body.details.conflictingEventId], ['two_in_a_row', in1]);
     assert.match(res.body.message, /must alternate/);
     // A clock-out moved before its clock-in.
     res = await correct({ userId: w.id, kind: 'move', eventId: out1, at: '2026-03-09T08:00:00Z', reason: 'x' });
@@ -154,7 +154,7 @@ describe('corrections', () => {
     // A clock-out before the worker's first punch.
     res = await correct({ userId: w.id, kind: 'add', eventType: 'clock_out', at: '2026-03-01T10:00:00Z', reason: 'x' });
     assertTcError(res, 409, 'CORRECTION_BREAKS_ORDER');
-    assert.equal(res.body.details.conflictingEventId, null);
+    assert.deepEqual([res.body.details.reason, res.body.details.conflictingEventId], ['no_clock_in_before', null]);
     // Every bad field, in both languages.
     for (const [lang, word] of [['en-US', /required/], ['zh-CN', /必须/]] as const) {
       res = await call(app, 'POST', '/api/managers/corrections', { token: manager, headers: { 'accept-language': lang }, body: { userId: w.id, kind: 'add', eventId: in1, reason: 'x' } });
@@ -247,7 +247,9 @@ describe('corrections', () => {
     // The worker is told; a rejection carries its note; a cancelled request is not decided again.
     const decided = await call(app, 'GET', '/api/notifications', { token: w.token });
     assert.deepEqual(decided.body.notifications.map((n: any) => [n.kind, n.data.status]), [['correction_decided', 'approved']]);
-    assert.equal((await call(app, 'POST', '/api/notifications/read', { token: w.token })).body.updated, 1);
+    const foreign = await call(app, 'POST', '/api/notifications/read', { token: w.token, body: { ids: [decided.body.notifications[0].id + 100_000] } });
+    assert.deepEqual([foreign.status, foreign.body.updated], [200, 0], 'ids that are not the caller’s unread ones change nothing');
+    assert.equal((await call(app, 'POST', '/api/notifications/read', { token: w.token, body: { ids: [decided.body.notifications[0].id] } })).body.updated, 1);
     assert.equal((await call(app, 'GET', '/api/notifications', { token: w.token })).body.unreadCount, 0);
     const rejected = await call(app, 'POST', `/api/managers/corrections/${voidAsk.body.id}/reject`, { token: manager, body: { note: 'the gate log says 09:00' } });
     assert.deepEqual([rejected.status, rejected.body.status, rejected.body.decisionNote], [200, 'rejected', 'the gate log says 09:00']);

@@ -13,7 +13,7 @@ const tags = ['Corrections'];
 export const CORRECTIONS_DOC = [
   '**Corrections.** A recorded punch is never overwritten. `add` inserts a missing punch; `move` voids a punch and inserts its replacement at a new time or site; `void` voids a punch, or a whole session with `pairEventId` (the other punch of the session). A voided punch stays in the history, marked, and is out of every total; timesheets flag the sessions a correction touched `edited`.',
   'Every correction records its reason, who asked, who decided and when, and the punches before and after (`before`, `after`).',
-  'The punches must still alternate: a correction after which a worker would have two clock-ins or two clock-outs in a row (or a clock-out with no clock-in before it) is refused with 409 `CORRECTION_BREAKS_ORDER`; `details.conflictingEventId` names the punch it conflicts with. ' +
+  'The punches must still alternate: a correction after which a worker would have two clock-ins or two clock-outs in a row (or a clock-out with no clock-in before it) is refused with 409 `CORRECTION_BREAKS_ORDER`; `details.reason` is `two_in_a_row` or `no_clock_in_before`, and `details.conflictingEventId` names the punch it conflicts with. ' +
     'A punch a correction already voided cannot be corrected again (409 `PUNCH_ALREADY_CORRECTED`; correct its replacement). Times may not be in the future.',
   'Fields by kind — `add`: `eventType`, `at`, optional `endAt` (a whole session: clock-in at `at`, clock-out at `endAt`) and `siteId` (default: the site of the session the punch belongs to); `move`: `eventId` and `at` and/or `siteId`; `void`: `eventId`, optional `pairEventId`. A field another kind uses is refused, naming it; every bad field is listed at once.',
 ].join('\n\n');

@@ -381,13 +381,13 @@ export class CorrectionsService {
     if (!previous) {
       return new AppError(E.CORRECTION_BREAKS_ORDER, {
         detail: msg('timeclock.corrections.breaksOrderFirst', { at: punch.at.toISOString() }),
-        details: { conflictingEventId: punch.id, conflictingEventType: punch.id === null ? 'clock_out' : punch.type, conflictingAt: punch.id === null ? null : punch.at.toISOString() },
+        details: { reason: 'no_clock_in_before', conflictingEventId: punch.id, conflictingEventType: punch.id === null ? 'clock_out' : punch.type, conflictingAt: punch.id === null ? null : punch.at.toISOString() },
       });
     }
     const [named, changed] = previous.id !== null ? [previous, punch] : [punch, previous];
     return new AppError(E.CORRECTION_BREAKS_ORDER, {
       detail: msg('timeclock.corrections.breaksOrder', { type: typeName(changed.type), at: changed.at.toISOString(), other: typeName(named.type), otherId: named.id, otherAt: named.at.toISOString() }),
-      details: { conflictingEventId: named.id, conflictingEventType: named.type, conflictingAt: named.at.toISOString() },
+      details: { reason: 'two_in_a_row', conflictingEventId: named.id, conflictingEventType: named.type, conflictingAt: named.at.toISOString() },
     });
   }
 

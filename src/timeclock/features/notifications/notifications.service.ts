@@ -1,6 +1,6 @@
 // The signed-in account's notifications (../../kernel/notifications.ts writes them): newest
 // first, with the number unread, and marking them read.
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../../platform/db/database.ts';
 import { pagedList } from '../../../platform/db/list.ts';
 import { notifications } from '../../db/schema.ts';
@@ -44,7 +44,7 @@ export class NotificationsService {
     const rows = await this.db.orm
       .update(notifications)
       .set({ readAt: sql`date_trunc('milliseconds', clock_timestamp())` })
-      .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), ids ? sql`${notifications.id} = ANY(${ids}::bigint[])` : undefined))
+      .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), ids ? inArray(notifications.id, ids) : undefined))
       .returning({ id: notifications.id });
     return { updated: rows.length };
   }

@@ -200,11 +200,9 @@ export default function Requests() {
 
 /**
  * The decisions on the worker's requests not read yet (and the corrections a manager made), in
- * words, with the manager's note; marked read once shown. Each can be dismissed. `every`: they are
- * all the worker's unread notifications, marked read together (the server answers 500 to a list
- * of ids today; by ids otherwise).
+ * words, with the manager's note; marked read once shown. Each can be dismissed.
  */
-export function Decisions({ notifications, every }: { notifications: Notification[]; every: boolean }) {
+export function Decisions({ notifications }: { notifications: Notification[] }) {
   const { t } = useTranslation('requests');
   const [shown, setShown] = useState<{ id: number; text: string; note: string | null; ok: boolean }[] | null>(null);
   useEffect(() => {
@@ -226,12 +224,12 @@ export function Decisions({ notifications, every }: { notifications: Notificatio
       if (!live) return;
       setShown(all);
       // Shown: read. (Without a network they are shown again at the next opening.)
-      void call(api.POST('/api/notifications/read', { body: every ? {} : { ids } })).catch(() => undefined);
+      void call(api.POST('/api/notifications/read', { body: { ids } })).catch(() => undefined);
     });
     return () => {
       live = false;
     };
-  }, [notifications, every, t]);
+  }, [notifications, t]);
   if (!shown?.length) return null;
   return (
     <div className="notices decisions" aria-live="polite" data-testid="decisions">

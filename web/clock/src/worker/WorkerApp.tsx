@@ -24,17 +24,17 @@ const Decisions = lazy(() => import('./Corrections.tsx').then((m) => ({ default:
 
 /**
  * The worker's unread decisions on corrections (none when they cannot be read now: again at the
- * next opening), and whether they are every unread notification of the worker.
+ * next opening).
  */
-function useUnreadDecisions(userId: number | undefined): { decided: Notification[]; every: boolean } {
-  const [decided, setDecided] = useState<{ decided: Notification[]; every: boolean }>({ decided: [], every: false });
+function useUnreadDecisions(userId: number | undefined): Notification[] {
+  const [decided, setDecided] = useState<Notification[]>([]);
   useEffect(() => {
     if (userId === undefined) return;
     let live = true;
     call(api.GET('/api/notifications', { params: { query: { unread: true, page: 1, limit: 20 } } })).then(
       (r) => {
         const mine = r.notifications.filter((n) => n.kind === 'correction_decided');
-        if (live) setDecided({ decided: mine, every: mine.length === r.unreadCount });
+        if (live) setDecided(mine);
       },
       () => undefined,
     );
@@ -49,7 +49,7 @@ export default function WorkerApp() {
   const { t } = useTranslation('worker');
   const { t: tc } = useTranslation();
   const { session, signOut } = useAuth();
-  const { decided, every } = useUnreadDecisions(session?.userId);
+  const decided = useUnreadDecisions(session?.userId);
   return (
     <div className="worker">
       <header className="bar">
@@ -63,7 +63,7 @@ export default function WorkerApp() {
         </div>
       </header>
       <main>
-        {decided.length > 0 && <Suspense fallback={null}><Decisions notifications={decided} every={every} /></Suspense>}
+        {decided.length > 0 && <Suspense fallback={null}><Decisions notifications={decided} /></Suspense>}
         <Routes>
           <Route index element={<ClockScreen />} />
           <Route path="history" element={<History />} />
