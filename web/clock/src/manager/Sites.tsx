@@ -2,7 +2,8 @@
 // polygon (vertices), typed as coordinates or placed by clicking the map, validated as the
 // server validates (ranges, at least 3 vertices) with the server's refusals next to the fields.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Form, Input, InputNumber, Popconfirm, Radio, Select, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, InputNumber, Popconfirm, Radio, Select, Space, Tag, TimePicker, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
@@ -22,6 +23,7 @@ type FenceType = 'none' | 'circle' | 'polygon';
 interface Values {
   name: string;
   timezone: string;
+  closesAt: Dayjs | null;
   type: FenceType;
   center?: Partial<Point>;
   radiusMetres?: number;
@@ -70,6 +72,7 @@ export default function Sites() {
           { title: t('sites.name'), dataIndex: 'name', render: (v: string, s) => <span>{v} {s.is_default && <Tag>{t('sites.default')}</Tag>}</span> },
           { title: t('sites.fence'), dataIndex: 'fence', render: (f: Site['fence']) => (f ? fenceSummary(f, t) : <Typography.Text type="danger">{t('sites.noFence')}</Typography.Text>) },
           { title: t('sites.timezone'), dataIndex: 'timezone' },
+          { title: t('sites.closesAt'), dataIndex: 'closesAt', render: (v: string | null) => v ?? <Typography.Text type="secondary">{t('sites.noClosing')}</Typography.Text> },
           { title: t('sites.qrCount'), dataIndex: 'qr_code_count' },
           {
             title: '', key: 'a',
@@ -106,6 +109,7 @@ function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boo
   const initial: Values = {
     name: site?.name ?? '',
     timezone: site?.timezone ?? settings.data?.displayTimezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    closesAt: site?.closesAt ? dayjs(`2000-01-01T${site.closesAt}`) : null,
     type: f?.type ?? 'circle',
     center: f?.type === 'circle' ? f.center : undefined,
     radiusMetres: f?.type === 'circle' ? f.radiusMetres : 100,
@@ -122,7 +126,7 @@ function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boo
 
   const { submit, isPending } = useSave(form, {
     save: (v) => {
-      const body = { name: v.name.trim(), fence: v.type === 'none' ? null : fenceOf(v), timezone: v.timezone };
+      const body = { name: v.name.trim(), fence: v.type === 'none' ? null : fenceOf(v), timezone: v.timezone, closesAt: v.closesAt ? v.closesAt.format('HH:mm') : null };
       return site ? call(api.PATCH('/api/managers/sites/{id}', { params: { path: { id: site.id } }, body })) : call(api.POST('/api/managers/sites', { body }));
     },
     // The fence is drawn as points (a polygon) or a centre and a radius.
@@ -155,6 +159,9 @@ function SiteEditor({ site, onClose }: { site: Site | null; onClose: (saved: boo
       </Form.Item>
       <Form.Item name="timezone" label={t('sites.timezone')} extra={t('sites.timezoneHelp')} rules={[{ required: true, message: t('workers.required') }]}>
         <Select showSearch options={TIME_ZONES} />
+      </Form.Item>
+      <Form.Item name="closesAt" label={t('sites.closesAt')} extra={t('sites.closesAtHelp')}>
+        <TimePicker format="HH:mm" minuteStep={5} needConfirm={false} placeholder={t('sites.noClosing')} />
       </Form.Item>
       <Form.Item name="type" label={t('sites.fence')}>
         <Radio.Group optionType="button" options={[{ value: 'circle', label: t('sites.circle') }, { value: 'polygon', label: t('sites.polygon') }, { value: 'none', label: t('sites.none') }]} />

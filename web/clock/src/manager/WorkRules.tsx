@@ -32,6 +32,13 @@ interface Values {
   roundingMode: Mode;
   roundingMinutes: number;
   longHours: number;
+  autoOn: boolean;
+  autoHours: number;
+  leftFenceMinutes: number;
+  restOn: boolean;
+  restHours: number;
+  maxOn: boolean;
+  maxHours: number;
   example: { start: Dayjs; end: Dayjs }[];
 }
 
@@ -54,6 +61,13 @@ function valuesOf(r: Rules): Values {
     roundingMode: r.rounding.mode,
     roundingMinutes: r.rounding.minutes,
     longHours: toHours(r.longSessionMinutes),
+    autoOn: r.autoClockOutAfterMinutes !== null,
+    autoHours: toHours(r.autoClockOutAfterMinutes ?? 720),
+    leftFenceMinutes: r.leftFenceMinutes ?? 30,
+    restOn: r.minRestMinutes !== null,
+    restHours: toHours(r.minRestMinutes ?? 660),
+    maxOn: r.maxDailyMinutes !== null,
+    maxHours: toHours(r.maxDailyMinutes ?? 600),
     example: EXAMPLE.map((e) => ({ start: at(e.start), end: at(e.end) })),
   };
 }
@@ -64,7 +78,11 @@ function rulesOf(v: Partial<Values>): Rules | undefined {
   const daily = minutes(v.dailyHours);
   const weekly = minutes(v.weeklyHours);
   const long = minutes(v.longHours);
+  const auto = minutes(v.autoHours);
+  const rest = minutes(v.restHours);
+  const max = minutes(v.maxHours);
   if (!v.weekStartsOn || daily === undefined || weekly === undefined || long === undefined || !v.roundingMode || !v.roundingMinutes) return undefined;
+  if (auto === undefined || rest === undefined || max === undefined || typeof v.leftFenceMinutes !== 'number') return undefined;
   const breakRules = (v.breakRules ?? []).filter(Boolean).map((b) => ({ afterMinutes: minutes(b.afterHours) ?? -1, breakMinutes: b.breakMinutes }));
   if (breakRules.some((b) => b.afterMinutes < 0 || !b.breakMinutes)) return undefined;
   return {
@@ -74,6 +92,10 @@ function rulesOf(v: Partial<Values>): Rules | undefined {
     breakRules,
     rounding: { mode: v.roundingMode, minutes: v.roundingMinutes },
     longSessionMinutes: long,
+    autoClockOutAfterMinutes: v.autoOn ? auto : null,
+    leftFenceMinutes: v.leftFenceMinutes,
+    minRestMinutes: v.restOn ? rest : null,
+    maxDailyMinutes: v.maxOn ? max : null,
   };
 }
 
@@ -136,9 +158,20 @@ export default function WorkRules() {
     ? t('rules.changedBy', { name: current.data.updatedBy.fullName || current.data.updatedBy.username, time: dayjs(current.data.updatedAt).format('YYYY-MM-DD HH:mm') })
     : t('rules.defaults');
   // Fields stay mounted while hidden (a rule turned off keeps its value, and the form keeps reading it).
-  const hours = (name: 'dailyHours' | 'weeklyHours' | 'longHours', max: number, hidden = false) => (
-    <Form.Item name={name} noStyle hidden={hidden} rules={[{ required: true, type: 'number', min: 0, max }]}>
-      <InputNumber min={0} max={max} step={0.5} style={{ width: 150 }} addonAfter={t('rules.hours')} aria-label={t(`rules.${name === 'longHours' ? 'long' : name === 'dailyHours' ? 'daily' : 'weekly'}`)} />
+  const label = { dailyHours: 'daily', weeklyHours: 'weekly', longHours: 'long', autoHours: 'auto', restHours: 'rest', maxHours: 'max' } as const;
+  const hours = (name: keyof typeof label, max: number, hidden = false, min = 0) => (
+    <Form.Item name={name} noStyle hidden={hidden} rules={[{ required: true, type: 'number', min, max }]}>
+      <InputNumber min={min} max={max} step={0.5} style={{ width: 150 }} addonAfter={t('rules.hours')} aria-label={t(`rules.${label[name]}`)} />
+    </Form.Item>
+  );
+  /** A rule that can be off (null): a checkbox, the hours, and what off means. */
+  const optional = (on: 'autoOn' | 'restOn' | 'maxOn', name: 'autoHours' | 'restHours' | 'maxHours', max: number, min: number) => (
+    <Form.Item label={t(`rules.${label[name]}`)} extra={t(`rules.${label[name]}Help`)}>
+      <Space wrap>
+        <Form.Item name={on} valuePropName="checked" noStyle><Checkbox aria-label={t(`rules.${label[name]}`)} /></Form.Item>
+        {values?.[on] === false && <Typography.Text type="secondary">{t(`rules.${label[name]}Off`)}</Typography.Text>}
+        {hours(name, max, values?.[on] === false, min)}
+      </Space>
     </Form.Item>
   );
   return (
@@ -197,6 +230,16 @@ export default function WorkRules() {
           </Space>
         </Form.Item>
         <Form.Item label={t('rules.long')}>{hours('longHours', 72)}</Form.Item>
+
+        <Typography.Title level={4}>{t('rules.attendance')}</Typography.Title>
+        {optional('autoOn', 'autoHours', 48, 1)}
+        <Form.Item label={t('rules.leftFence')} extra={t('rules.leftFenceHelp')}>
+          <Form.Item name="leftFenceMinutes" noStyle rules={[{ required: true, type: 'number', min: 5, max: 720 }]}>
+            <InputNumber min={5} max={720} step={5} style={{ width: 150 }} addonAfter={t('rules.minutes')} aria-label={t('rules.leftFence')} />
+          </Form.Item>
+        </Form.Item>
+        {optional('restOn', 'restHours', 24, 0)}
+        {optional('maxOn', 'maxHours', 24, 1)}
 
         <section className="wr-example">
           <Typography.Title level={4}>{t('rules.example')}</Typography.Title>

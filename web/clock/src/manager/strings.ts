@@ -39,7 +39,7 @@ const en = {
     voided: 'voided', corrected: 'corrected', auto: 'automatic',
   },
   sites: {
-    name: 'Name', fence: 'Fence', qrCount: 'QR codes', timezone: 'Time zone', timezoneHelp: 'Hours worked here count on the local date of their clock-in in this zone.', create: 'New site', edit: 'Edit site', default: 'default',
+    name: 'Name', fence: 'Fence', qrCount: 'QR codes', timezone: 'Time zone', timezoneHelp: 'Hours worked here count on the local date of their clock-in in this zone.', closesAt: 'Closes at', noClosing: 'No closing time', closesAtHelp: 'Local time the site closes. A worker still clocked in then is reminded, and the session is closed automatically. Empty: only the work rules’ limit.', create: 'New site', edit: 'Edit site', default: 'default',
     noFence: 'No fence: clock events here are refused', circle: 'Circle', polygon: 'Polygon', none: 'None',
     centerLat: 'Centre latitude', centerLng: 'Centre longitude', radius: 'Radius (m)', vertices: 'Vertices', addVertex: 'Add vertex', lat: 'Latitude', lng: 'Longitude',
     mapHelp: 'Click the map to place the centre (circle) or add a vertex (polygon); or type the coordinates.', noTiles: 'No map tiles configured: the fence is drawn on a grid.',
@@ -125,7 +125,7 @@ const zh: Strings = {
     voided: '已作废', corrected: '已更正', auto: '自动',
   },
   sites: {
-    name: '名称', fence: '电子围栏', qrCount: '二维码数', timezone: '时区', timezoneHelp: '在此工作的工时计入上班打卡时该时区的本地日期。', create: '新建场地', edit: '编辑场地', default: '默认',
+    name: '名称', fence: '电子围栏', qrCount: '二维码数', timezone: '时区', timezoneHelp: '在此工作的工时计入上班打卡时该时区的本地日期。', closesAt: '关门时间', noClosing: '无关门时间', closesAtHelp: '场地关门的本地时间。届时仍未下班的员工会收到提醒，工段将被自动结束。留空：只按工作规则的上限。', create: '新建场地', edit: '编辑场地', default: '默认',
     noFence: '未设置围栏：此处的打卡将被拒绝', circle: '圆形', polygon: '多边形', none: '无',
     centerLat: '中心纬度', centerLng: '中心经度', radius: '半径（米）', vertices: '顶点', addVertex: '添加顶点', lat: '纬度', lng: '经度',
     mapHelp: '点击地图放置中心（圆形）或添加顶点（多边形）；也可直接输入坐标。', noTiles: '未配置地图瓦片：围栏绘制在网格上。',
