@@ -22,6 +22,7 @@ import { QueryError } from '../../../shared/antd/feedback.tsx';
 import { messageOf } from '../../../shared/feedback.ts';
 import { useSites, useUrlFilters } from './common.tsx';
 import { CorrectionForm, PunchHistory, type SessionAction } from './corrections.tsx';
+import { ApproveButton, PeriodButtons } from './periods.tsx';
 import { hoursStrings } from './hoursStrings.ts';
 
 addStrings('hours', hoursStrings);
@@ -133,6 +134,7 @@ function WorkerDays({ userId, from, to, onClose }: { userId: number; from: strin
       {sheet.isError ? <QueryError error={sheet.error} onRetry={() => void sheet.refetch()} /> : sheet.data && (
         <>
           <Totals totals={sheet.data.totals} label={t('total')} />
+          <ApproveButton userId={userId} from={from} to={to} approved={sheet.data.days.every((d) => d.approved)} />
           {[...weeks].map(([week, days]) => (
             <section key={week} className="ts-week">
               <Typography.Title level={4}>{t('week', { date: dateLabel(week) })}</Typography.Title>
@@ -141,6 +143,7 @@ function WorkerDays({ userId, from, to, onClose }: { userId: number; from: strin
                   <li key={d.date} className={d.sessions.length ? '' : 'ts-empty'}>
                     <div className="ts-day-head">
                       <strong>{dayLabel(d.date)}</strong>
+                      <DayMarks day={d} />
                       <span className="ts-figure">{d.sessions.length ? `${t('col.paid')} ${hm(d.paidSeconds)}` : t('noSessions')}</span>
                     </div>
                     {d.sessions.length > 0 && (
@@ -185,6 +188,17 @@ function WorkerDays({ userId, from, to, onClose }: { userId: number; from: strin
   );
 }
 
+/** A day's approved and locked marks. */
+function DayMarks({ day }: { day: Day }) {
+  const { t } = useTranslation('hours');
+  return (
+    <>
+      {day.locked && <Tooltip title={t('mark.locked_help')}><Tag color="geekblue" tabIndex={0} className="ts-mark">{t('mark.locked')}</Tag></Tooltip>}
+      {day.approved && <Tooltip title={t('mark.approved_help')}><Tag color="green" tabIndex={0} className="ts-mark">{t('mark.approved')}</Tag></Tooltip>}
+    </>
+  );
+}
+
 function Totals({ totals, label }: { totals: Sheet['totals']; label: string }) {
   const { t } = useTranslation('hours');
   return (
@@ -197,12 +211,13 @@ function Totals({ totals, label }: { totals: Sheet['totals']; label: string }) {
 }
 
 /** Queues the payroll export, follows the task, and downloads the file once it is ready. */
-function ExportButtons({ body }: { body: Omit<ExportBody, 'format' | 'detail'> }) {
+function ExportButtons({ body }: { body: Omit<ExportBody, 'format' | 'detail' | 'periods'> }) {
   const { t } = useTranslation('hours');
   const { t: tm } = useTranslation('manager');
   const { filters, set } = useUrlFilters();
   const detail = (['workers', 'days', 'sessions'] as const).find((d) => d === filters.rows) ?? 'workers';
-  const start = useMutation({ mutationFn: (format: ExportBody['format']) => call(api.POST('/api/managers/timesheets/export', { body: { ...body, format, detail } })) });
+  const periods = (['all', 'approved', 'locked'] as const).find((d) => d === filters.days) ?? 'all';
+  const start = useMutation({ mutationFn: (format: ExportBody['format']) => call(api.POST('/api/managers/timesheets/export', { body: { ...body, format, detail, periods } })) });
   const taskId = start.data?.id;
   const task = useQuery({
     queryKey: ['export', taskId],
@@ -233,6 +248,8 @@ function ExportButtons({ body }: { body: Omit<ExportBody, 'format' | 'detail'> }
         <Typography.Text strong>{t('export.title')}</Typography.Text>
         <Select aria-label={t('export.detail')} value={detail} style={{ minWidth: 170 }} onChange={(v) => set({ rows: v === 'workers' ? undefined : v })}
           options={(['workers', 'days', 'sessions'] as const).map((d) => ({ value: d, label: t(`export.${d}`) }))} />
+        <Select aria-label={t('export.periods')} value={periods} style={{ minWidth: 170 }} onChange={(v) => set({ days: v === 'all' ? undefined : v })}
+          options={(['all', 'approved', 'locked'] as const).map((d) => ({ value: d, label: t(`export.${d}`) }))} />
         <Button onClick={() => start.mutate('csv')} disabled={working}>{t('export.csv')}</Button>
         <Button type="primary" onClick={() => start.mutate('xlsx')} disabled={working}>{t('export.xlsx')}</Button>
         {ready !== undefined && <Button type="link" onClick={() => fetchFile(ready)}>{t('export.again')}</Button>}
@@ -313,6 +330,7 @@ export default function Timesheets() {
           onChange={(v) => set({ sort: v === 'name' ? undefined : v, page: undefined })} />
       </Space>
       <ExportButtons body={common} />
+      <PeriodButtons from={from} to={to} workers={(list.data?.items ?? []).map((r) => ({ userId: r.userId, name: r.fullName || r.username }))} />
       {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
         <DataList<Row>
           rowKey="userId"
