@@ -13,6 +13,7 @@ import { ApiError } from '../api/errors.ts';
 import { uuid } from '../api/device.ts';
 import { useAuth } from '../auth/auth.tsx';
 import { when } from './format.ts';
+import { hm } from './hours.ts';
 import { GeoError, watchPosition, type Position } from './geo.ts';
 import { fetchLatest, queue, remember, rememberedLatest, type ClockReply, type Latest } from './punches.ts';
 import { effectiveState, nextAction, qrValueOf, type EventType, type FlushResult, type Punch } from './queue.ts';
@@ -234,6 +235,12 @@ export default function ClockScreen() {
       if (outcome?.kind === 'sent') {
         done = { eventType: punch.eventType, queued: false };
         setNotices((n) => [{ id: clientEventId, kind: 'ok' as const, text: t(`done.${punch.eventType}`, { time: when(outcome.reply.timestamp) }) }, ...n].slice(0, 4));
+        // A day started too soon after the previous one: recorded, and the worker told.
+        const warning = outcome.reply.warning;
+        if (warning?.code === 'short_rest') {
+          const text = t('warning.shortRest', { rest: hm(warning.restMinutes * 60), min: hm(warning.minRestMinutes * 60) });
+          setNotices((n) => [{ id: `${clientEventId}:rest`, kind: 'waiting' as const, text }, ...n].slice(0, 4));
+        }
       } else if (!outcome) {
         // Kept on the phone: said as a rate limit, a server error or no connection.
         done = { eventType: punch.eventType, queued: true };

@@ -199,8 +199,8 @@ export default function Requests() {
 }
 
 /**
- * The decisions on the worker's requests not read yet (and the corrections a manager made), in
- * words, with the manager's note; marked read once shown. Each can be dismissed.
+ * The decisions on the worker's requests not read yet (and the corrections a manager made), the
+ * reminders to clock out and the sessions closed automatically, in words, with the manager's note; marked read once shown. Each can be dismissed.
  */
 export function Decisions({ notifications }: { notifications: Notification[] }) {
   const { t } = useTranslation('requests');
@@ -209,6 +209,17 @@ export function Decisions({ notifications }: { notifications: Notification[] }) 
     let live = true;
     const ids = notifications.map((n) => n.id);
     void Promise.all(notifications.map(async (n) => {
+      // A reminder to clock out, or a session the server closed: said from the notification alone.
+      if (n.kind === 'clock_reminder') {
+        const reason = n.data.reason === 'site_closed' ? 'site_closed' : 'left_fence';
+        const start = typeof n.data.sessionStart === 'string' ? when(n.data.sessionStart) : '';
+        return { id: n.id, text: t(`decision.reminder_${reason}`, { start }), note: null, ok: false };
+      }
+      if (n.kind === 'auto_clock_out') {
+        const basis = n.data.basis === 'left_fence' ? 'left_fence' : 'limit';
+        const closed = typeof n.data.closedAt === 'string' ? when(n.data.closedAt) : '';
+        return { id: n.id, text: t(`decision.auto_${basis}`, { closed }), note: null, ok: false };
+      }
       const status = n.data.status === 'rejected' ? 'rejected' : 'approved';
       const note = typeof n.data.note === 'string' && n.data.note ? n.data.note : null;
       try {

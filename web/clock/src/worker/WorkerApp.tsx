@@ -2,7 +2,7 @@
 // and security status, with a bottom navigation in thumb reach. No Ant Design here: plain elements
 // styled by styles.css, so that the chunk stays small (the code that reads QR codes from pixels,
 // and the corrections' screens, load only when needed). At its opening, decisions on the worker's
-// requests not read yet are shown in words (./Corrections.tsx, loaded only when there are some).
+// requests, reminders to clock out and automatic clock-outs not read yet are shown in words (./Corrections.tsx, loaded only when there are some).
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -22,8 +22,11 @@ addStrings('worker', strings);
 const Requests = lazy(() => import('./Corrections.tsx'));
 const Decisions = lazy(() => import('./Corrections.tsx').then((m) => ({ default: m.Decisions })));
 
+/** The notifications shown at the opening: decisions, reminders to clock out, automatic clock-outs. */
+const SHOWN: readonly Notification['kind'][] = ['correction_decided', 'clock_reminder', 'auto_clock_out'];
+
 /**
- * The worker's unread decisions on corrections (none when they cannot be read now: again at the
+ * The worker's unread decisions on corrections, reminders and automatic clock-outs (none when they cannot be read now: again at the
  * next opening).
  */
 function useUnreadDecisions(userId: number | undefined): Notification[] {
@@ -33,7 +36,7 @@ function useUnreadDecisions(userId: number | undefined): Notification[] {
     let live = true;
     call(api.GET('/api/notifications', { params: { query: { unread: true, page: 1, limit: 20 } } })).then(
       (r) => {
-        const mine = r.notifications.filter((n) => n.kind === 'correction_decided');
+        const mine = r.notifications.filter((n) => SHOWN.includes(n.kind));
         if (live) setDecided(mine);
       },
       () => undefined,

@@ -11,6 +11,8 @@ export interface ClockReply {
   timestamp: string;
   eventType: EventType;
   late?: boolean | undefined;
+  /** On a clock-in that starts a day too soon after the previous one ended. */
+  warning?: { code: 'short_rest'; restMinutes: number; minRestMinutes: number } | undefined;
 }
 
 export interface Latest {

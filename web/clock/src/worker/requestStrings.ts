@@ -29,6 +29,10 @@ export const requestStrings = {
       approved: 'Your request was approved: {{what}}.', rejected: 'Your request was rejected: {{what}}.',
       made: 'Your manager corrected your punches: {{what}}. Reason: {{reason}}', unknown_approved: 'A correction request of yours was approved.', unknown_rejected: 'A correction request of yours was rejected.',
       note: 'Note from your manager: “{{note}}”', dismiss: 'OK',
+      reminder_left_fence: 'You left the site but are still clocked in (since {{start}}). If you stopped working, clock out.',
+      reminder_site_closed: 'The site has closed but you are still clocked in (since {{start}}). If you stopped working, clock out.',
+      auto_left_fence: 'You forgot to clock out: your session was closed automatically at {{closed}}, your last position inside the site. If that is wrong, ask for a correction from History.',
+      auto_limit: 'You forgot to clock out: your session was closed automatically at {{closed}} (the longest a session may stay open). If that is wrong, ask for a correction from History.',
     },
     refusal: {
       breaksOrder: 'This would leave your {{type}} of {{time}} out of order: clock-ins and clock-outs must alternate, and a clock-out needs a clock-in before it. If that punch is wrong, ask for its correction first.',
@@ -67,6 +71,10 @@ export const requestStrings = {
       approved: '您的申请已批准：{{what}}。', rejected: '您的申请被驳回：{{what}}。',
       made: '主管更正了您的打卡：{{what}}。原因：{{reason}}', unknown_approved: '您的一项更正申请已批准。', unknown_rejected: '您的一项更正申请被驳回。',
       note: '主管备注：“{{note}}”', dismiss: '好的',
+      reminder_left_fence: '您已离开场地，但仍处于上班状态（自 {{start}} 起）。如已停止工作，请下班打卡。',
+      reminder_site_closed: '场地已关门，但您仍处于上班状态（自 {{start}} 起）。如已停止工作，请下班打卡。',
+      auto_left_fence: '您忘记下班打卡：工段已在 {{closed}}（您在场地内的最后位置）自动结束。如有误，请在“记录”中申请更正。',
+      auto_limit: '您忘记下班打卡：工段已在 {{closed}}（工段可保持的最长时间）自动结束。如有误，请在“记录”中申请更正。',
     },
     refusal: {
       breaksOrder: '这样会使您 {{time}} 的{{type}}顺序错乱：上班和下班打卡必须交替，且下班打卡之前必须有上班打卡。如果那条打卡有误，请先申请更正它。',

@@ -66,7 +66,8 @@ export const strings = {
       correct: 'Correct', correctNamed_clock_in: 'Correct the clock-in of {{day}}, {{time}}', correctNamed_clock_out: 'Correct the clock-out of {{day}}, {{time}}',
       requestSent: 'Request sent: your manager will decide. Follow it under',
     },
-    hours: { today: 'Today', week: 'This week', paid: '{{time}} paid', weekOf: 'Week of {{date}}:' },
+    hours: { today: 'Today', week: 'This week', paid: '{{time}} paid', weekOf: 'Week of {{date}}:', nearMax: 'Nearly at the daily maximum of {{max}} paid: {{left}} left today. Plan to clock out.', overMax: 'Over the daily maximum of {{max}} paid today. Clock out when you can, and tell your manager.' },
+    warning: { shortRest: 'Clocked in, but only {{rest}} after your last day ended: the minimum rest is {{min}}. Your manager is told.' },
     security: {
       title: 'Security status', level_low: 'All good', level_medium: 'Some warnings', level_high: 'Serious warnings',
       explain_low: 'Nothing unusual was noticed about your punches recently.',
@@ -152,7 +153,8 @@ export const strings = {
       correct: '更正', correctNamed_clock_in: '更正 {{day}} {{time}} 的上班打卡', correctNamed_clock_out: '更正 {{day}} {{time}} 的下班打卡',
       requestSent: '申请已提交：等待主管处理。查看进度：',
     },
-    hours: { today: '今天', week: '本周', paid: '计薪 {{time}}', weekOf: '{{date}} 起的一周：' },
+    hours: { today: '今天', week: '本周', paid: '计薪 {{time}}', weekOf: '{{date}} 起的一周：', nearMax: '即将达到每日计薪上限 {{max}}：今天还剩 {{left}}。请准备下班打卡。', overMax: '今天已超过每日计薪上限 {{max}}。请尽快下班打卡，并告知主管。' },
+    warning: { shortRest: '已上班，但距上一个工作日结束只有 {{rest}}：最短休息为 {{min}}。主管会收到通知。' },
     security: {
       title: '安全状态', level_low: '一切正常', level_medium: '有一些警告', level_high: '有严重警告',
       explain_low: '最近您的打卡没有发现异常。',
