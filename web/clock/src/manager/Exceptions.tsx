@@ -4,9 +4,10 @@
 // before and after, the reason, the trail on a small map against the site's fence (positions
 // inside and outside the fence in their colours, the point the trail suggests ringed), the
 // suggested time in words with what it rests on, the punches and refused scans of the window, the
-// device, and the history of the punch. Refusals are the server's, in words.
+// device, and the history of the punch. Refusals are the server's, in words. Beside the requests,
+// the automatic clock-outs to review and the compliance report of a period (./attendance.tsx).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Drawer, Form, Input, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Drawer, Form, Input, Space, Tabs, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +20,7 @@ import { useSave } from '../../../shared/antd/useSave.ts';
 import { listQuery } from '../../../shared/list/params.ts';
 import { useList } from '../../../shared/list/useList.ts';
 import { api, call, limitQuery, type ListQuery } from '../api/client.ts';
+import { AutoClockOuts, Compliance } from './attendance.tsx';
 import { useConsoleSettings } from './common.tsx';
 import { BeforeAfter, CorrectionSteps, PunchHistory, punchTime, StatusTag, whatOf, type Correction } from './corrections.tsx';
 import { FenceMap, type Fence, type Marker, type TrailPoint } from './FenceMap.tsx';
@@ -114,9 +116,16 @@ export default function Exceptions() {
     },
   ];
 
+  const summary = useQuery({ queryKey: ['corrections', 'summary'], queryFn: () => call(api.GET('/api/managers/exceptions/summary')) });
+  const autos = summary.data?.autoClockOutsToReview ?? 0;
+  const [tab, setTab] = useState('requests');
   return (
     <Card>
-      <ListView list={list} columns={columns} name="exceptions" cards empty={t('empty')} />
+      <Tabs activeKey={tab} onChange={setTab} destroyOnHidden items={[
+        { key: 'requests', label: t('tab.requests'), children: <ListView list={list} columns={columns} name="exceptions" cards empty={t('empty')} /> },
+        { key: 'auto', label: autos > 0 ? `${t('tab.auto')} (${autos})` : t('tab.auto'), children: <AutoClockOuts /> },
+        { key: 'compliance', label: t('tab.compliance'), children: <Compliance /> },
+      ]} />
       {opened !== null && <Evidence id={opened} onClose={() => setOpened(null)} onReject={setRejecting} />}
       {rejecting && <RejectForm correction={rejecting} onClose={() => setRejecting(null)} />}
     </Card>

@@ -65,14 +65,14 @@ function FenceBanner() {
   );
 }
 
-/** How many correction requests wait for a decision (the Exceptions entry's badge); refreshed with the inbox. */
+/** How many correction requests wait for a decision and automatic clock-outs for review (the Exceptions entry's badge); refreshed with the inbox. */
 function usePendingCorrections(): number {
   const summary = useQuery({
     queryKey: ['corrections', 'summary'],
     queryFn: () => call(api.GET('/api/managers/exceptions/summary')),
     refetchInterval: 60_000,
   });
-  return summary.data?.pendingCorrections ?? 0;
+  return (summary.data?.pendingCorrections ?? 0) + (summary.data?.autoClockOutsToReview ?? 0);
 }
 
 function Shell() {

@@ -73,6 +73,22 @@ const en = {
     breaksOrder: 'This would leave the {{type}} of {{at}} out of order: clock-ins and clock-outs must alternate, and a clock-out needs a clock-in before it. Correct that punch first, or choose another time.',
     breaksOrderFirst: 'This would leave a clock-out with no clock-in before it. Clock-ins and clock-outs must alternate.',
   },
+  tab: { requests: 'Correction requests', auto: 'Automatic clock-outs', compliance: 'Compliance' },
+  auto: {
+    title: 'Automatic clock-outs', intro: 'Sessions a worker forgot to close, closed automatically. Check each time: mark it reviewed, or correct it. A period with automatic clock-outs not reviewed cannot be approved.',
+    show: 'Show', toReview: 'To review', reviewed: 'Reviewed', empty: 'No automatic clock-out waits for review.', emptyReviewed: 'No automatic clock-out reviewed yet.',
+    session: 'Session', closed: 'In {{start}}, closed automatically at {{at}}', basis: 'Closed at',
+    basis_left_fence: 'The last position inside the fence', basis_limit: 'The limit (work rules or closing time)',
+    voided: 'Corrected since', review: 'Review', reviewNamed: 'Mark reviewed: {{name}}, {{at}}', reviewedToast: 'Marked reviewed.',
+    reviewedBy: 'Reviewed by {{name}}, {{time}}', correct: 'Correct the time', correctNamed: 'Correct the time: {{name}}, {{at}}',
+  },
+  compliance: {
+    title: 'Compliance report', intro: 'Days on which a worker broke a working-time rule of the work rules.', period: 'Period',
+    date: 'Day', rule: 'Rule', detail: 'Details', empty: 'No rule was broken in this period.',
+    short_rest: 'Short rest', over_daily_max: 'Over the daily maximum', missing_break: 'Missing break',
+    short_rest_detail: 'Rested {{rest}} before the day', over_daily_max_detail: 'Paid {{paid}}', missing_break_detail: 'Break {{taken}} of {{required}} required',
+    csv: 'Export CSV', xlsx: 'Export XLSX', working: 'Preparing the file…', failed: 'The export failed: {{reason}}',
+  },
 };
 
 type Strings = typeof en;
@@ -149,6 +165,22 @@ const zh: Strings = {
   refusal: {
     breaksOrder: '这样会使 {{at}} 的{{type}}顺序错乱：上班和下班打卡必须交替，且下班打卡之前必须有上班打卡。请先更正那条打卡，或选择其他时间。',
     breaksOrderFirst: '这样会出现一条之前没有上班打卡的下班打卡。上班和下班打卡必须交替。',
+  },
+  tab: { requests: '更正申请', auto: '自动下班', compliance: '合规' },
+  auto: {
+    title: '自动下班', intro: '员工忘记结束、已被自动结束的工段。请核对每个时间：标记为已核对，或更正。有未核对自动下班的期间不能批准。',
+    show: '显示', toReview: '待核对', reviewed: '已核对', empty: '没有待核对的自动下班。', emptyReviewed: '还没有已核对的自动下班。',
+    session: '工段', closed: '上班 {{start}}，于 {{at}} 自动结束', basis: '结束于',
+    basis_left_fence: '围栏内的最后位置', basis_limit: '上限（工作规则或关门时间）',
+    voided: '已被更正', review: '核对', reviewNamed: '标记为已核对：{{name}}，{{at}}', reviewedToast: '已标记为已核对。',
+    reviewedBy: '由 {{name}} 于 {{time}} 核对', correct: '更正时间', correctNamed: '更正时间：{{name}}，{{at}}',
+  },
+  compliance: {
+    title: '合规报告', intro: '员工违反工作规则中工作时间规定的日子。', period: '期间',
+    date: '日期', rule: '规则', detail: '详情', empty: '此期间没有违反规则。',
+    short_rest: '休息不足', over_daily_max: '超过每日上限', missing_break: '缺少休息',
+    short_rest_detail: '当天开始前休息 {{rest}}', over_daily_max_detail: '计薪 {{paid}}', missing_break_detail: '休息 {{taken}}，要求 {{required}}',
+    csv: '导出 CSV', xlsx: '导出 XLSX', working: '正在生成文件…', failed: '导出失败：{{reason}}',
   },
 };
 

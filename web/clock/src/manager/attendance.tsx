@@ -1,0 +1,171 @@
+// The Exceptions inbox's other lists: the automatic clock-outs of forgotten sessions to review
+// (each marked reviewed, or its time corrected through the correction dialog of Timesheets), and
+// the compliance report of a period (days that broke a working-time rule: short rest, over the
+// daily maximum, a missing break) with its export as a file (a task on the server, downloaded once
+// ready).
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Button, DatePicker, Segmented, Space, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataList } from '../../../shared/antd/DataList.tsx';
+import { QueryError } from '../../../shared/antd/feedback.tsx';
+import { useChange } from '../../../shared/antd/useChange.ts';
+import { messageOf } from '../../../shared/feedback.ts';
+import { api, call } from '../api/client.ts';
+import { hm } from '../worker/hours.ts';
+import { CorrectionForm, punchTime } from './corrections.tsx';
+
+const PAGE_SIZE = 20;
+const DATE = 'YYYY-MM-DD';
+
+const autoClockOuts = (reviewed: boolean, page: number) =>
+  call(api.GET('/api/managers/auto-clock-outs', { params: { query: { reviewed, page, limit: PAGE_SIZE } } }));
+type Auto = Awaited<ReturnType<typeof autoClockOuts>>['autoClockOuts'][number];
+
+/** Automatic clock-outs: those to review (default) or reviewed; Review, or Correct the time. */
+export function AutoClockOuts() {
+  const { t } = useTranslation('corrections');
+  const [reviewed, setReviewed] = useState(false);
+  const [page, setPage] = useState(1);
+  const list = useQuery({ queryKey: ['auto-clock-outs', reviewed, page], queryFn: () => autoClockOuts(reviewed, page), placeholderData: keepPreviousData });
+  const { change } = useChange(['auto-clock-outs'], ['corrections'], ['timesheet'], ['timesheets']);
+  const [correcting, setCorrecting] = useState<Auto | null>(null);
+  const review = (a: Auto) => void change(() => call(api.POST('/api/managers/auto-clock-outs/{id}/review', { params: { path: { id: a.id } } })), t('auto.reviewedToast'));
+  return (
+    <section className="cx-auto">
+      <Typography.Paragraph type="secondary">{t('auto.intro')}</Typography.Paragraph>
+      <Segmented aria-label={t('auto.show')} value={reviewed ? 'yes' : 'no'} className="mgr-filters"
+        options={[{ value: 'no', label: t('auto.toReview') }, { value: 'yes', label: t('auto.reviewed') }]}
+        onChange={(v) => { setReviewed(v === 'yes'); setPage(1); }} />
+      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+        <DataList<Auto>
+          rowKey="id"
+          aria-label={t('auto.title')}
+          loading={list.isFetching}
+          dataSource={list.data?.autoClockOuts ?? []}
+          locale={{ emptyText: reviewed ? t('auto.emptyReviewed') : t('auto.empty') }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, hideOnSinglePage: true, onChange: setPage }}
+          columns={[
+            { title: t('col.worker'), key: 'worker', render: (_: unknown, a: Auto) => <span><span className="cx-name">{a.fullName}</span> <Typography.Text type="secondary">{a.username}</Typography.Text></span> },
+            {
+              title: t('auto.session'), key: 'session',
+              render: (_: unknown, a: Auto) => (
+                <span className="cx-what">
+                  {t('auto.closed', { start: a.sessionStart ? punchTime(a.sessionStart) : '…', at: punchTime(a.at) })}
+                  {a.siteName && <Typography.Text type="secondary"> · {a.siteName}</Typography.Text>}
+                  {a.voided && <Tag className="ts-session-flag">{t('auto.voided')}</Tag>}
+                </span>
+              ),
+            },
+            { title: t('auto.basis'), key: 'basis', render: (_: unknown, a: Auto) => t(`auto.basis_${a.basis}`) },
+            {
+              title: '', key: 'actions',
+              render: (_: unknown, a: Auto) => (
+                <Space size={0} wrap className="cx-actions">
+                  {a.reviewedAt
+                    ? <Typography.Text type="secondary">{t('auto.reviewedBy', { name: a.reviewedBy?.username ?? '', time: punchTime(a.reviewedAt) })}</Typography.Text>
+                    : <Button type="link" aria-label={t('auto.reviewNamed', { name: a.fullName, at: punchTime(a.at) })} onClick={() => review(a)}>{t('auto.review')}</Button>}
+                  {!a.voided && (
+                    <Button type="link" aria-label={t('auto.correctNamed', { name: a.fullName, at: punchTime(a.at) })} onClick={() => setCorrecting(a)}>{t('auto.correct')}</Button>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      {correcting && (
+        <CorrectionForm userId={correcting.userId} name={correcting.fullName} action="moveOut"
+          session={{ start: correcting.sessionStart ?? correcting.at, end: correcting.at, startEventId: null, endEventId: correcting.id }}
+          onClose={() => setCorrecting(null)} />
+      )}
+    </section>
+  );
+}
+
+const compliance = (from: string, to: string, page: number) =>
+  call(api.GET('/api/managers/compliance', { params: { query: { from, to, page, limit: PAGE_SIZE } } }));
+type Violation = Awaited<ReturnType<typeof compliance>>['violations'][number];
+
+/** The compliance report of a period (last month by default) and its export. */
+export function Compliance() {
+  const { t } = useTranslation('corrections');
+  const [range, setRange] = useState<[string, string]>(() => {
+    const last = dayjs().subtract(1, 'month');
+    return [last.startOf('month').format(DATE), dayjs().format(DATE)];
+  });
+  const [page, setPage] = useState(1);
+  const [from, to] = range;
+  const report = useQuery({ queryKey: ['compliance', from, to, page], queryFn: () => compliance(from, to, page), placeholderData: keepPreviousData });
+  const detail = (v: Violation) => v.rule === 'short_rest'
+    ? t('compliance.short_rest_detail', { rest: v.restBeforeSeconds === null ? '—' : hm(v.restBeforeSeconds) })
+    : v.rule === 'over_daily_max'
+      ? t('compliance.over_daily_max_detail', { paid: hm(v.paidSeconds) })
+      : t('compliance.missing_break_detail', { taken: hm(v.breakSeconds), required: hm(v.requiredBreakSeconds) });
+  return (
+    <section className="cx-compliance">
+      <Typography.Paragraph type="secondary">{t('compliance.intro')}</Typography.Paragraph>
+      <Space wrap className="mgr-filters">
+        <DatePicker.RangePicker aria-label={t('compliance.period')} value={[dayjs(from), dayjs(to)]} allowClear={false}
+          onChange={(r) => { if (r?.[0] && r[1]) { setRange([r[0].format(DATE), r[1].format(DATE)]); setPage(1); } }} />
+        <ComplianceExport from={from} to={to} />
+      </Space>
+      {report.isError && !report.data ? <QueryError error={report.error} onRetry={() => void report.refetch()} /> : (
+        <DataList<Violation>
+          rowKey={(v) => `${v.userId}:${v.date}:${v.rule}`}
+          aria-label={t('compliance.title')}
+          loading={report.isFetching}
+          dataSource={report.data?.violations ?? []}
+          locale={{ emptyText: t('compliance.empty') }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: report.data?.totalCount ?? 0, hideOnSinglePage: true, onChange: setPage }}
+          columns={[
+            { title: t('col.worker'), key: 'worker', render: (_: unknown, v: Violation) => <span><span className="cx-name">{v.fullName}</span> <Typography.Text type="secondary">{v.username}</Typography.Text></span> },
+            { title: t('compliance.date'), dataIndex: 'date', key: 'date' },
+            { title: t('compliance.rule'), key: 'rule', render: (_: unknown, v: Violation) => <Tag color="orange">{t(`compliance.${v.rule}`)}</Tag> },
+            { title: t('compliance.detail'), key: 'detail', render: (_: unknown, v: Violation) => detail(v) },
+          ]}
+        />
+      )}
+    </section>
+  );
+}
+
+function ComplianceExport({ from, to }: { from: string; to: string }) {
+  const { t } = useTranslation('corrections');
+  const start = useMutation({ mutationFn: (format: 'csv' | 'xlsx') => call(api.POST('/api/managers/compliance/export', { body: { from, to, format } })) });
+  const taskId = start.data?.id;
+  const task = useQuery({
+    queryKey: ['export', taskId],
+    queryFn: () => call(api.GET('/api/managers/exports/{id}', { params: { path: { id: taskId! } } })),
+    enabled: taskId !== undefined,
+    refetchInterval: (q) => (q.state.data && !['pending', 'processing'].includes(q.state.data.status) ? false : 700),
+  });
+  const download = useMutation({
+    mutationFn: async (id: number) => {
+      const blob = await call(api.GET('/api/managers/exports/{id}/download', { params: { path: { id } }, parseAs: 'blob' }));
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = `compliance-${from}-${to}.${task.data?.format ?? 'csv'}`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    },
+  });
+  const ready = task.data?.status === 'completed' ? task.data.id : undefined;
+  const { mutate: fetchFile } = download;
+  useEffect(() => {
+    if (ready !== undefined) fetchFile(ready);
+  }, [ready, fetchFile]);
+  const working = start.isPending || (taskId !== undefined && (!task.data || ['pending', 'processing'].includes(task.data.status)));
+  const failure = start.error ?? task.error ?? download.error ?? (task.data?.status === 'failed' ? new Error(task.data.error ?? '') : null);
+  return (
+    <Space wrap>
+      <Button onClick={() => start.mutate('csv')} disabled={working}>{t('compliance.csv')}</Button>
+      <Button onClick={() => start.mutate('xlsx')} disabled={working}>{t('compliance.xlsx')}</Button>
+      <span aria-live="polite">
+        {working && <Typography.Text type="secondary">{t('compliance.working')}</Typography.Text>}
+        {failure && <Alert type="error" showIcon role="alert" message={t('compliance.failed', { reason: messageOf(failure, t) })} />}
+      </span>
+    </Space>
+  );
+}
