@@ -204,7 +204,7 @@ export default function Requests() {
  */
 export function Decisions({ notifications }: { notifications: Notification[] }) {
   const { t } = useTranslation('requests');
-  const [shown, setShown] = useState<{ id: number; text: string; note: string | null; ok: boolean }[] | null>(null);
+  const [shown, setShown] = useState<{ id: number; text: string; note: string | null; tone: 'confirm' | 'refusal' | 'note' }[] | null>(null);
   useEffect(() => {
     let live = true;
     const ids = notifications.map((n) => n.id);
@@ -213,12 +213,12 @@ export function Decisions({ notifications }: { notifications: Notification[] }) 
       if (n.kind === 'clock_reminder') {
         const reason = n.data.reason === 'site_closed' ? 'site_closed' : 'left_fence';
         const start = typeof n.data.sessionStart === 'string' ? when(n.data.sessionStart) : '';
-        return { id: n.id, text: t(`decision.reminder_${reason}`, { start }), note: null, ok: false };
+        return { id: n.id, text: t(`decision.reminder_${reason}`, { start }), note: null, tone: 'note' as const };
       }
       if (n.kind === 'auto_clock_out') {
         const basis = n.data.basis === 'left_fence' ? 'left_fence' : 'limit';
         const closed = typeof n.data.closedAt === 'string' ? when(n.data.closedAt) : '';
-        return { id: n.id, text: t(`decision.auto_${basis}`, { closed }), note: null, ok: false };
+        return { id: n.id, text: t(`decision.auto_${basis}`, { closed }), note: null, tone: 'note' as const };
       }
       const status = n.data.status === 'rejected' ? 'rejected' : 'approved';
       const note = typeof n.data.note === 'string' && n.data.note ? n.data.note : null;
@@ -227,9 +227,9 @@ export function Decisions({ notifications }: { notifications: Notification[] }) 
         const text = c.requestedBy?.id !== c.userId
           ? t('decision.made', { what: whatOf(c, t), reason: c.reason })
           : t(`decision.${status}`, { what: whatOf(c, t) });
-        return { id: n.id, text, note, ok: status === 'approved' };
+        return { id: n.id, text, note, tone: status === 'approved' ? 'confirm' as const : 'refusal' as const };
       } catch {
-        return { id: n.id, text: t(`decision.unknown_${status}`), note, ok: status === 'approved' };
+        return { id: n.id, text: t(`decision.unknown_${status}`), note, tone: status === 'approved' ? 'confirm' as const : 'refusal' as const };
       }
     })).then((all) => {
       if (!live) return;
@@ -245,7 +245,7 @@ export function Decisions({ notifications }: { notifications: Notification[] }) 
   return (
     <div className="notices decisions" aria-live="polite" data-testid="decisions">
       {shown.map((d) => (
-        <p key={d.id} className={d.ok ? 'confirm' : 'refusal'} role="status">
+        <p key={d.id} className={d.tone} role="status">
           <span>
             {d.text}
             {d.note && <><br /><span className="decision-note">{t('decision.note', { note: d.note })}</span></>}
