@@ -86,6 +86,7 @@ describe('time clock: approved and locked periods', { skip: browserSkip() }, () 
     await days.getByRole('button', { name: 'Approve this period' }).click();
     await page.getByText('Period approved').waitFor();
     await days.getByText('Every day of this period is approved.').waitFor();
+    await days.locator('.ts-day-head .ts-mark').filter({ hasText: 'Approved' }).nth(1).waitFor();
     assert.equal(await days.locator('.ts-day-head .ts-mark').filter({ hasText: 'Approved' }).count(), 2);
     await page.getByRole('button', { name: 'Close' }).click();
     await days.waitFor({ state: 'hidden' });
@@ -110,6 +111,8 @@ describe('time clock: approved and locked periods', { skip: browserSkip() }, () 
     // The days marked locked.
     await page.getByRole('button', { name: /Ana Field/ }).click();
     await days.getByText('Worked 8:00').waitFor();
+    // (The days shown at once may be those read before the lock, until they are read again.)
+    await days.locator('.ts-day-head .ts-mark').filter({ hasText: 'Locked' }).nth(1).waitFor();
     assert.equal(await days.locator('.ts-day-head .ts-mark').filter({ hasText: 'Locked' }).count(), 2);
     await settled(page);
     await screenshot(page, 'clock-periods-locked-days-en-US');
