@@ -148,6 +148,21 @@ describe('approved and locked periods', () => {
     assert.equal((await call(app, 'PUT', '/api/managers/work-rules', { token: manager, body })).status, 200);
   });
 
+  test('a lock of every worker: each worker with punches must be approved, then every one is locked', async () => {
+    const w = await signedInWorker(app, manager);
+    await punch(w.id, 'clock_in', '2026-02-02T08:00:00Z');
+    await punch(w.id, 'clock_out', '2026-02-02T12:00:00Z');
+    let res = await lock({ from: '2026-02-02', to: '2026-02-02' });
+    assertTcError(res, 409, 'PERIOD_NOT_READY');
+    assert.ok(res.body.details.notApproved.includes(w.id));
+    for (const id of res.body.details.notApproved as number[]) assert.equal((await approve(id, '2026-02-02')).status, 201);
+    res = await lock({ from: '2026-02-02', to: '2026-02-02' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.ok(res.body.userIds.includes(w.id));
+    assert.equal((await sheet(w.id, '2026-02-02')).days[0].locked, true);
+    assert.equal((await unlock({ from: '2026-02-02', to: '2026-02-02', reason: 'test over' })).status, 200);
+  });
+
   test('only the managers PERIOD_LOCK_MANAGERS names lock and unlock', async () => {
     const other = await startApp({ DISPLAY_TIMEZONE: 'UTC', PERIOD_LOCK_MANAGERS: 'payroll-lead' });
     try {

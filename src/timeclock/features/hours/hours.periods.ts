@@ -109,8 +109,8 @@ export class Periods {
       input.userIds
         ? `SELECT id FROM timeclock.users WHERE role = 'worker' AND id = ANY($1::bigint[]) ORDER BY id`
         : `SELECT id FROM timeclock.users WHERE role = 'worker' AND (deleted_at IS NULL OR EXISTS (
-             SELECT 1 FROM timeclock.clock_events e WHERE e.user_id = users.id AND e.created_at >= $2 AND e.created_at < $3)) ORDER BY id`,
-      input.userIds ? [input.userIds] : [null, start, end],
+             SELECT 1 FROM timeclock.clock_events e WHERE e.user_id = users.id AND e.created_at >= $1 AND e.created_at < $2)) ORDER BY id`,
+      input.userIds ? [input.userIds] : [start, end],
     )).map((r) => Number(r.id));
     // Workers with punches in the range on a day no approval covers.
     const unapproved = await this.db.query<{ id: number | string; full_name: string; username: string }>(
