@@ -6,11 +6,11 @@
 // screen shows is in the URL (period, filters, sort, page, the worker opened). Each session of a
 // worker's days can be corrected at once (its clock-in or clock-out moved, the missing clock-out
 // added, the session voided), with a reason, and its punches' history shown (./corrections.tsx).
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DownOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, DatePicker, Drawer, Dropdown, Input, Segmented, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, call } from '../api/client.ts';
 import type { paths } from '../api/schema.gen.ts';
@@ -20,7 +20,7 @@ import { hm, weekOf } from '../worker/hours.ts';
 import { DataList, useNarrow } from '../../../shared/antd/DataList.tsx';
 import { QueryError } from '../../../shared/antd/feedback.tsx';
 import { messageOf } from '../../../shared/feedback.ts';
-import { useSites, useUrlFilters } from './common.tsx';
+import { useExportTask, useSites, useUrlFilters } from './common.tsx';
 import { CorrectionForm, PunchHistory, type SessionAction } from './corrections.tsx';
 import { ApproveButton, PeriodButtons } from './periods.tsx';
 import { hoursStrings } from './hoursStrings.ts';
@@ -217,31 +217,10 @@ function ExportButtons({ body }: { body: Omit<ExportBody, 'format' | 'detail' | 
   const { filters, set } = useUrlFilters();
   const detail = (['workers', 'days', 'sessions'] as const).find((d) => d === filters.rows) ?? 'workers';
   const periods = (['all', 'approved', 'locked'] as const).find((d) => d === filters.days) ?? 'all';
-  const start = useMutation({ mutationFn: (format: ExportBody['format']) => call(api.POST('/api/managers/timesheets/export', { body: { ...body, format, detail, periods } })) });
-  const taskId = start.data?.id;
-  const task = useQuery({
-    queryKey: ['export', taskId],
-    queryFn: () => call(api.GET('/api/managers/exports/{id}', { params: { path: { id: taskId! } } })),
-    enabled: taskId !== undefined,
-    refetchInterval: (q) => (q.state.data && !['pending', 'processing'].includes(q.state.data.status) ? false : 700),
-  });
-  const download = useMutation({
-    mutationFn: async (id: number) => {
-      const blob = await call(api.GET('/api/managers/exports/{id}/download', { params: { path: { id } }, parseAs: 'blob' }));
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = `payroll-${body.from}-${body.to}.${task.data?.format ?? 'csv'}`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-    },
-  });
-  const ready = task.data?.status === 'completed' ? task.data.id : undefined;
-  const { mutate: fetchFile } = download;
-  useEffect(() => {
-    if (ready !== undefined) fetchFile(ready);
-  }, [ready, fetchFile]);
-  const working = start.isPending || (taskId !== undefined && (!task.data || ['pending', 'processing'].includes(task.data.status)));
-  const failure = start.error ?? task.error ?? download.error ?? (task.data?.status === 'failed' ? new Error(task.data.error ?? '') : null);
+  const { begin, ready, again, working, failure, downloadFailed } = useExportTask(
+    (format: ExportBody['format']) => call(api.POST('/api/managers/timesheets/export', { body: { ...body, format, detail, periods } })),
+    (format) => `payroll-${body.from}-${body.to}.${format}`,
+  );
   return (
     <div className="ts-export">
       <Space wrap>
@@ -250,13 +229,13 @@ function ExportButtons({ body }: { body: Omit<ExportBody, 'format' | 'detail' | 
           options={(['workers', 'days', 'sessions'] as const).map((d) => ({ value: d, label: t(`export.${d}`) }))} />
         <Select aria-label={t('export.periods')} value={periods} style={{ minWidth: 170 }} onChange={(v) => set({ days: v === 'all' ? undefined : v })}
           options={(['all', 'approved', 'locked'] as const).map((d) => ({ value: d, label: t(`export.${d}`) }))} />
-        <Button onClick={() => start.mutate('csv')} disabled={working}>{t('export.csv')}</Button>
-        <Button type="primary" onClick={() => start.mutate('xlsx')} disabled={working}>{t('export.xlsx')}</Button>
-        {ready !== undefined && <Button type="link" onClick={() => fetchFile(ready)}>{t('export.again')}</Button>}
+        <Button onClick={() => begin('csv')} disabled={working}>{t('export.csv')}</Button>
+        <Button type="primary" onClick={() => begin('xlsx')} disabled={working}>{t('export.xlsx')}</Button>
+        {ready !== undefined && <Button type="link" onClick={() => again(ready)}>{t('export.again')}</Button>}
       </Space>
       <div aria-live="polite">
         {working && <Alert type="info" showIcon message={t('export.working')} />}
-        {ready !== undefined && !download.isError && <Alert type="success" showIcon message={t('export.ready')} />}
+        {ready !== undefined && !downloadFailed && <Alert type="success" showIcon message={t('export.ready')} />}
         {failure && <Alert type="error" showIcon role="alert" message={t('export.failed', { reason: messageOf(failure, tm) })} />}
       </div>
     </div>

@@ -3,10 +3,10 @@
 // the compliance report of a period (days that broke a working-time rule: short rest, over the
 // daily maximum, a missing break) with its export as a file (a task on the server, downloaded once
 // ready).
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Button, DatePicker, Segmented, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataList } from '../../../shared/antd/DataList.tsx';
 import { QueryError } from '../../../shared/antd/feedback.tsx';
@@ -14,6 +14,7 @@ import { useChange } from '../../../shared/antd/useChange.ts';
 import { messageOf } from '../../../shared/feedback.ts';
 import { api, call } from '../api/client.ts';
 import { hm } from '../worker/hours.ts';
+import { useExportTask } from './common.tsx';
 import { CorrectionForm, punchTime } from './corrections.tsx';
 
 const PAGE_SIZE = 20;
@@ -133,35 +134,12 @@ export function Compliance() {
 
 function ComplianceExport({ from, to }: { from: string; to: string }) {
   const { t } = useTranslation('corrections');
-  const start = useMutation({ mutationFn: (format: 'csv' | 'xlsx') => call(api.POST('/api/managers/compliance/export', { body: { from, to, format } })) });
-  const taskId = start.data?.id;
-  const task = useQuery({
-    queryKey: ['export', taskId],
-    queryFn: () => call(api.GET('/api/managers/exports/{id}', { params: { path: { id: taskId! } } })),
-    enabled: taskId !== undefined,
-    refetchInterval: (q) => (q.state.data && !['pending', 'processing'].includes(q.state.data.status) ? false : 700),
-  });
-  const download = useMutation({
-    mutationFn: async (id: number) => {
-      const blob = await call(api.GET('/api/managers/exports/{id}/download', { params: { path: { id } }, parseAs: 'blob' }));
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = `compliance-${from}-${to}.${task.data?.format ?? 'csv'}`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-    },
-  });
-  const ready = task.data?.status === 'completed' ? task.data.id : undefined;
-  const { mutate: fetchFile } = download;
-  useEffect(() => {
-    if (ready !== undefined) fetchFile(ready);
-  }, [ready, fetchFile]);
-  const working = start.isPending || (taskId !== undefined && (!task.data || ['pending', 'processing'].includes(task.data.status)));
-  const failure = start.error ?? task.error ?? download.error ?? (task.data?.status === 'failed' ? new Error(task.data.error ?? '') : null);
+  const { begin, working, failure } = useExportTask((format: 'csv' | 'xlsx') => call(api.POST('/api/managers/compliance/export', { body: { from, to, format } })),
+    (format) => `compliance-${from}-${to}.${format}`);
   return (
     <Space wrap>
-      <Button onClick={() => start.mutate('csv')} disabled={working}>{t('compliance.csv')}</Button>
-      <Button onClick={() => start.mutate('xlsx')} disabled={working}>{t('compliance.xlsx')}</Button>
+      <Button onClick={() => begin('csv')} disabled={working}>{t('compliance.csv')}</Button>
+      <Button onClick={() => begin('xlsx')} disabled={working}>{t('compliance.xlsx')}</Button>
       <span aria-live="polite">
         {working && <Typography.Text type="secondary">{t('compliance.working')}</Typography.Text>}
         {failure && <Alert type="error" showIcon role="alert" message={t('compliance.failed', { reason: messageOf(failure, t) })} />}

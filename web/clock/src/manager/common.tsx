@@ -1,10 +1,10 @@
 // What the console's screens share beyond the kit (web/shared): the query client, how the time
 // clock's refusals read in the manager's language, the kit's words, list filters in the URL, the
 // console settings (map tiles) and time formatting.
-import { QueryClient, useQuery } from '@tanstack/react-query';
+import { QueryClient, useMutation, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { describeErrors } from '../../../shared/feedback.ts';
 import { api, call } from '../api/client.ts';
@@ -72,3 +72,35 @@ export function useSites() {
   return useQuery({ queryKey: ['sites'], queryFn: () => call(api.GET('/api/managers/sites')) });
 }
 
+/**
+ * An export on the export queue: `begin(format)` queues it, its task is followed until it ends,
+ * and its file is downloaded once completed (as `fileName(format)`); `again` downloads it again.
+ */
+export function useExportTask<F extends string>(queue: (format: F) => Promise<{ id: number }>, fileName: (format: string) => string) {
+  const start = useMutation({ mutationFn: queue });
+  const taskId = start.data?.id;
+  const task = useQuery({
+    queryKey: ['export', taskId],
+    queryFn: () => call(api.GET('/api/managers/exports/{id}', { params: { path: { id: taskId! } } })),
+    enabled: taskId !== undefined,
+    refetchInterval: (q) => (q.state.data && !['pending', 'processing'].includes(q.state.data.status) ? false : 700),
+  });
+  const download = useMutation({
+    mutationFn: async (id: number) => {
+      const blob = await call(api.GET('/api/managers/exports/{id}/download', { params: { path: { id } }, parseAs: 'blob' }));
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = fileName(task.data?.format ?? 'csv');
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    },
+  });
+  const ready = task.data?.status === 'completed' ? task.data.id : undefined;
+  const { mutate: again } = download;
+  useEffect(() => {
+    if (ready !== undefined) again(ready);
+  }, [ready, again]);
+  const working = start.isPending || (taskId !== undefined && (!task.data || ['pending', 'processing'].includes(task.data.status)));
+  const failure = start.error ?? task.error ?? download.error ?? (task.data?.status === 'failed' ? new Error(task.data.error ?? '') : null);
+  return { begin: start.mutate, ready, again, working, failure, downloadFailed: download.isError };
+}
