@@ -7,7 +7,9 @@
 // from Timesheets the manager corrects the session's clock-out, is refused in words a move that
 // would leave a clock-out without its clock-in, and reads the clock-out's history; at the app's
 // next opening the worker reads the decisions in words (then marked read) and sees the punches
-// marked in the history. Past punches and positions are written into the tables as the clock and the location
+// marked in the history, then asks (in Chinese) for a whole session they forgot to clock at all.
+// The inbox keeps its tab in the URL and shows every tab at phone width, in both languages. Past
+// punches and positions are written into the tables as the clock and the location
 // routes record them; the forgotten clock-out sweep is kept from closing the open session.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -48,6 +50,16 @@ describe('time clock: corrections of punches', { skip: browserSkip() }, () => {
   const unread = async (userId: number) => Number((await db().query<{ n: number }>(
     'SELECT count(*)::int AS n FROM timeclock.notifications WHERE user_id = $1 AND read_at IS NULL', [userId]))[0]!.n);
   const width = (page: Page) => page.evaluate<number>('Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)');
+  /** The inbox's tabs, each wholly in view in the tab bar (none left to the bar's overflow menu). */
+  const everyTabInView = async (page: Page, names: string[]) => {
+    const bar = (await page.getByRole('tablist').boundingBox())!;
+    assert.ok(bar.x + bar.width <= 390, `the tab bar at 390 px: ${JSON.stringify(bar)}`);
+    for (const name of names) {
+      const tab = (await page.getByRole('tab', { name }).boundingBox())!;
+      assert.ok(tab.x >= bar.x && tab.x + tab.width <= bar.x + bar.width, `the tab ${name} in view: ${JSON.stringify({ tab, bar })}`);
+    }
+    assert.equal(await page.getByRole('tab').count(), names.length);
+  };
 
   before(async () => {
     manager = await managerToken(server.app);
@@ -170,6 +182,23 @@ describe('time clock: corrections of punches', { skip: browserSkip() }, () => {
     await map.scrollIntoViewIfNeeded();
     await settled(page);
     await screenshot(page, 'clock-corrections-evidence-map-phone-zh-CN');
+
+    // A link to a tab opens it (the tab in the URL); every tab in view at 390 px; the tab chosen kept.
+    await page.goto(`${server.base}/clock/manager/exceptions?tab=auto`);
+    await page.getByRole('tab', { name: '自动下班', selected: true }).waitFor();
+    await page.getByText('没有待核对的自动下班。').waitFor();
+    await everyTabInView(page, ['更正申请', '自动下班', '合规']);
+    assert.ok(await width(page) <= 390, `the automatic clock-outs at 390 px: ${await width(page)}`);
+    await settled(page);
+    await screenshot(page, 'clock-corrections-inbox-auto-phone-zh-CN');
+    await page.getByRole('tab', { name: '合规' }).click();
+    await page.waitForURL(/\/manager\/exceptions\?tab=compliance$/);
+    await page.getByText('员工违反工作规则中工作时间规定的日子。').waitFor();
+    await settled(page);
+    await screenshot(page, 'clock-corrections-inbox-compliance-phone-zh-CN');
+    await page.getByRole('tab', { name: '更正申请' }).click();
+    await page.waitForURL(/\/manager\/exceptions$/);
+    await page.locator('.mgr-card').filter({ hasText: 'Ana Field' }).waitFor();
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
     await w.context.close();
@@ -180,8 +209,8 @@ describe('time clock: corrections of punches', { skip: browserSkip() }, () => {
     const { page } = w;
     await signInClock(page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
     await page.waitForURL(/\/clock\/manager\/board$/);
-    // The menu says how many requests wait.
-    await page.getByRole('menuitem', { name: 'Exceptions 1 waits for a decision' }).click();
+    // The menu says how many requests (and automatic clock-outs) wait.
+    await page.getByRole('menuitem', { name: 'Exceptions 1 to decide or review' }).click();
     const row = page.getByRole('row', { name: /Ana Field/ });
     await row.getByText(`Add a clock-out at ${D} 17:10`).waitFor();
     await row.getByText('I forgot to clock out when I left at 17:10.').waitFor();
@@ -212,7 +241,7 @@ describe('time clock: corrections of punches', { skip: browserSkip() }, () => {
     await drawer.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.getByText('Approved: the punches are corrected and the worker is told.').waitFor();
     await page.getByText('No correction request waits for a decision.').waitFor();
-    await page.getByRole('menuitem', { name: /Exceptions \d+ waits? for a decision/ }).waitFor({ state: 'detached' });
+    await page.getByRole('menuitem', { name: /Exceptions \d+ to decide or review/ }).waitFor({ state: 'detached' });
     const approved = await call(server.app, 'GET', `/api/managers/corrections?status=approved&userId=${ana.id}`, { token: manager });
     assert.deepEqual(approved.body.corrections.map((c: { kind: string; decisionNote: string }) => [c.kind, c.decisionNote]), [['add', 'Thanks: the trail agrees.']]);
 
@@ -222,6 +251,12 @@ describe('time clock: corrections of punches', { skip: browserSkip() }, () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('row', { name: /Ana Field/ }).getByText(/^Approved by Manager, /).waitFor();
     assert.match(page.url(), /status=approved/);
+    // At phone width, in English too, every tab in view (their shorter labels).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await everyTabInView(page, ['Requests', 'Auto clock-outs', 'Compliance']);
+    await settled(page);
+    await screenshot(page, 'clock-corrections-inbox-phone-en-US');
+    await page.setViewportSize(DESK.viewport);
 
     // The timesheet: 08:00–17:10, 9:10 worked, flagged edited.
     await page.goto(`${server.base}/clock/manager/timesheets?period=custom&from=${D1}&to=${D}&worker=${ana.id}`);
@@ -313,6 +348,28 @@ describe('time clock: corrections of punches', { skip: browserSkip() }, () => {
     await page.getByRole('navigation').getByRole('link', { name: '记录' }).click();
     await page.locator('.history li.voided').first().getByText('已被更正作废：不计入工时').waitFor();
     await screenshot(page, 'clock-corrections-worker-history-zh-CN');
+
+    // A whole session with no punch: a start and an end (an end before the start refused in words).
+    const D3 = dayBefore(4);
+    await page.getByRole('button', { name: '忘记上班和下班打卡' }).click();
+    const sheet = page.getByRole('dialog', { name: '申请更正' });
+    await sheet.getByText('用于完全没有打卡的一段工作：请填写开始和结束的时间。').waitFor();
+    await sheet.getByLabel('实际上班时间').fill(`${D3}T09:00`);
+    await sheet.getByLabel('实际下班时间').fill(`${D3}T08:30`);
+    await sheet.getByLabel('原因（主管会看到）').fill('手机没电，整天没有打卡。');
+    await sheet.getByRole('button', { name: '提交申请' }).click();
+    await sheet.getByRole('alert').getByText('结束时间必须晚于开始时间。').waitFor();
+    await screenshot(page, 'clock-corrections-worker-session-zh-CN');
+    await sheet.getByLabel('实际下班时间').fill(`${D3}T12:30`);
+    assert.equal(await sheet.getByRole('alert').count(), 0, 'the refusal goes with the change');
+    await sheet.getByRole('button', { name: '提交申请' }).click();
+    await page.getByText('申请已提交：等待主管处理。').waitFor();
+    await page.getByRole('navigation').getByRole('link', { name: '申请' }).click();
+    await page.getByTestId('request').filter({ hasText: /^补记工段 .*09:00 – 12:30/ }).getByText('等待主管处理').waitFor();
+    await screenshot(page, 'clock-corrections-worker-requests-session-zh-CN');
+    const session = await call(server.app, 'GET', `/api/managers/corrections?userId=${ana.id}`, { token: manager });
+    assert.deepEqual(session.body.corrections.map((c: { kind: string; after: { eventType: string; at: string }[] }) => [c.kind, c.after.map((p) => `${p.eventType} ${p.at}`)]),
+      [['add', [`clock_in ${at(D3, '09:00')}`, `clock_out ${at(D3, '12:30')}`]]]);
     await page.getByRole('button', { name: 'EN' }).click();
     assert.deepEqual(phone.errors, []);
     assert.deepEqual(phone.failed, ['POST /api/worker/corrections 409']);

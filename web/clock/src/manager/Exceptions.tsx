@@ -5,7 +5,8 @@
 // inside and outside the fence in their colours, the point the trail suggests ringed), the
 // suggested time in words with what it rests on, the punches and refused scans of the window, the
 // device, and the history of the punch. Refusals are the server's, in words. Beside the requests,
-// the automatic clock-outs to review and the compliance report of a period (./attendance.tsx).
+// the automatic clock-outs to review and the compliance report of a period (./attendance.tsx), the
+// tab chosen kept in the URL (`?tab=auto`, `?tab=compliance`).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Drawer, Form, Input, Space, Tabs, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -21,7 +22,7 @@ import { listQuery } from '../../../shared/list/params.ts';
 import { useList } from '../../../shared/list/useList.ts';
 import { api, call, limitQuery, type ListQuery } from '../api/client.ts';
 import { AutoClockOuts, Compliance } from './attendance.tsx';
-import { useConsoleSettings } from './common.tsx';
+import { useConsoleSettings, useUrlTab } from './common.tsx';
 import { BeforeAfter, CorrectionSteps, PunchHistory, punchTime, StatusTag, whatOf, type Correction } from './corrections.tsx';
 import { FenceMap, type Fence, type Marker, type TrailPoint } from './FenceMap.tsx';
 
@@ -61,7 +62,36 @@ function useWorkerOptions(search: string, chosen: { id: number; name: string } |
   return { options, loading: found.isFetching };
 }
 
+const TABS = ['requests', 'auto', 'compliance'] as const;
+
+/**
+ * The inbox: the requests, the automatic clock-outs to review and the compliance report, the tab
+ * chosen kept in the URL (`?tab=auto`). At phone width the tabs' labels are short, so that every
+ * tab stays in view (none behind the tab bar's overflow menu).
+ */
 export default function Exceptions() {
+  const { t } = useTranslation('corrections');
+  const narrow = useNarrow();
+  const [tab, setTab] = useUrlTab(TABS);
+  const summary = useQuery({ queryKey: ['corrections', 'summary'], queryFn: () => call(api.GET('/api/managers/exceptions/summary')) });
+  const autos = summary.data?.autoClockOutsToReview ?? 0;
+  const label = (key: (typeof TABS)[number], count = 0) => {
+    const words = t(`tab.${key}${narrow ? 'Short' : ''}`);
+    return count > 0 ? t('tab.count', { words, count }) : words;
+  };
+  return (
+    <Card>
+      <Tabs activeKey={tab} onChange={(k) => setTab(k as (typeof TABS)[number])} destroyOnHidden tabBarGutter={narrow ? 20 : undefined} items={[
+        { key: 'requests', label: label('requests'), children: <Requests /> },
+        { key: 'auto', label: label('auto', autos), children: <AutoClockOuts /> },
+        { key: 'compliance', label: label('compliance'), children: <Compliance /> },
+      ]} />
+    </Card>
+  );
+}
+
+/** The correction requests: the list (its filters and page in the URL), the evidence of one, a rejection. */
+function Requests() {
   const { t } = useTranslation('corrections');
   const list = useList(correctionsQuery, 20);
   const { approve } = useDecide();
@@ -116,19 +146,12 @@ export default function Exceptions() {
     },
   ];
 
-  const summary = useQuery({ queryKey: ['corrections', 'summary'], queryFn: () => call(api.GET('/api/managers/exceptions/summary')) });
-  const autos = summary.data?.autoClockOutsToReview ?? 0;
-  const [tab, setTab] = useState('requests');
   return (
-    <Card>
-      <Tabs activeKey={tab} onChange={setTab} destroyOnHidden items={[
-        { key: 'requests', label: t('tab.requests'), children: <ListView list={list} columns={columns} name="exceptions" cards empty={t('empty')} /> },
-        { key: 'auto', label: autos > 0 ? `${t('tab.auto')} (${autos})` : t('tab.auto'), children: <AutoClockOuts /> },
-        { key: 'compliance', label: t('tab.compliance'), children: <Compliance /> },
-      ]} />
+    <>
+      <ListView list={list} columns={columns} name="exceptions" cards empty={t('empty')} />
       {opened !== null && <Evidence id={opened} onClose={() => setOpened(null)} onReject={setRejecting} />}
       {rejecting && <RejectForm correction={rejecting} onClose={() => setRejecting(null)} />}
-    </Card>
+    </>
   );
 }
 

@@ -53,7 +53,7 @@ export function AutoClockOuts() {
               title: t('auto.session'), key: 'session',
               render: (_: unknown, a: Auto) => (
                 <span className="cx-what">
-                  {t('auto.closed', { start: a.sessionStart ? punchTime(a.sessionStart) : '…', at: punchTime(a.at) })}
+                  {a.sessionStart ? t('auto.closed', { start: punchTime(a.sessionStart), at: punchTime(a.at) }) : t('auto.closedAt', { at: punchTime(a.at) })}
                   {a.siteName && <Typography.Text type="secondary"> · {a.siteName}</Typography.Text>}
                   {a.voided && <Tag className="ts-session-flag">{t('auto.voided')}</Tag>}
                 </span>

@@ -55,6 +55,26 @@ export function useUrlFilters() {
   return { filters, set, page };
 }
 
+/**
+ * The tab of a screen in the URL's search parameter `param` (shareable, kept on reload): one of
+ * `keys`, the first when the parameter is missing or unknown. Choosing the first removes it; the
+ * other parameters (a list's filters) stay as they are.
+ */
+export function useUrlTab<K extends string>(keys: readonly [K, ...K[]], param = 'tab'): [K, (next: K) => void] {
+  const [search, setSearch] = useSearchParams();
+  const asked = search.get(param);
+  const tab = keys.find((k) => k === asked) ?? keys[0];
+  const choose = useCallback((next: K) => {
+    setSearch((current) => {
+      const out = new URLSearchParams(current);
+      if (next === keys[0]) out.delete(param);
+      else out.set(param, next);
+      return out;
+    }, { replace: true });
+  }, [keys, param, setSearch]);
+  return [tab, choose];
+}
+
 /** A time of today as HH:mm, of another day with its date. */
 export const sinceTime = (iso: string) => (dayjs(iso).isSame(dayjs(), 'day') ? dayjs(iso).format('HH:mm') : dayjs(iso).format('YYYY-MM-DD HH:mm'));
 

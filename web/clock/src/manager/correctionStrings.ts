@@ -9,6 +9,7 @@ const en = {
   type: { clock_in: 'clock-in', clock_out: 'clock-out' },
   what: {
     add: 'Add a {{type}} at {{time}}',
+    addSession: 'Add the session {{from}} – {{to}}',
     move: 'Move the {{type}} of {{from}} to {{to}}',
     moveSite: 'Move the {{type}} of {{from}} to the site {{site}}',
     void: 'Void the {{type}} of {{time}}',
@@ -73,11 +74,15 @@ const en = {
     breaksOrder: 'This would leave the {{type}} of {{at}} out of order: clock-ins and clock-outs must alternate, and a clock-out needs a clock-in before it. Correct that punch first, or choose another time.',
     breaksOrderFirst: 'This would leave a clock-out with no clock-in before it. Clock-ins and clock-outs must alternate.',
   },
-  tab: { requests: 'Correction requests', auto: 'Automatic clock-outs', compliance: 'Compliance' },
+  // The tabs' labels, shorter at phone width (every tab in view), with a count when there is one.
+  tab: {
+    requests: 'Correction requests', auto: 'Automatic clock-outs', compliance: 'Compliance',
+    requestsShort: 'Requests', autoShort: 'Auto clock-outs', complianceShort: 'Compliance', count: '{{words}} ({{count}})',
+  },
   auto: {
     title: 'Automatic clock-outs', intro: 'Sessions a worker forgot to close, closed automatically. Check each time: mark it reviewed, or correct it. A period with automatic clock-outs not reviewed cannot be approved.',
     show: 'Show', toReview: 'To review', reviewed: 'Reviewed', empty: 'No automatic clock-out waits for review.', emptyReviewed: 'No automatic clock-out reviewed yet.',
-    session: 'Session', closed: 'In {{start}}, closed automatically at {{at}}', basis: 'Closed at',
+    session: 'Session', closed: 'In {{start}}, closed automatically at {{at}}', closedAt: 'Closed automatically at {{at}}', basis: 'Closed at',
     basis_left_fence: 'The last position inside the fence', basis_limit: 'The limit (work rules or closing time)',
     voided: 'Corrected since', review: 'Review', reviewNamed: 'Mark reviewed: {{name}}, {{at}}', reviewedToast: 'Marked reviewed.',
     reviewedBy: 'Reviewed by {{name}}, {{time}}', correct: 'Correct the time', correctNamed: 'Correct the time: {{name}}, {{at}}',
@@ -102,6 +107,7 @@ const zh: Strings = {
   type: { clock_in: '上班打卡', clock_out: '下班打卡' },
   what: {
     add: '补记{{type}}：{{time}}',
+    addSession: '补记工段 {{from}} – {{to}}',
     move: '将 {{from}} 的{{type}}改为 {{to}}',
     moveSite: '将 {{from}} 的{{type}}改到场地 {{site}}',
     void: '作废 {{time}} 的{{type}}',
@@ -166,11 +172,14 @@ const zh: Strings = {
     breaksOrder: '这样会使 {{at}} 的{{type}}顺序错乱：上班和下班打卡必须交替，且下班打卡之前必须有上班打卡。请先更正那条打卡，或选择其他时间。',
     breaksOrderFirst: '这样会出现一条之前没有上班打卡的下班打卡。上班和下班打卡必须交替。',
   },
-  tab: { requests: '更正申请', auto: '自动下班', compliance: '合规' },
+  tab: {
+    requests: '更正申请', auto: '自动下班', compliance: '合规',
+    requestsShort: '更正申请', autoShort: '自动下班', complianceShort: '合规', count: '{{words}}（{{count}}）',
+  },
   auto: {
     title: '自动下班', intro: '员工忘记结束、已被自动结束的工段。请核对每个时间：标记为已核对，或更正。有未核对自动下班的期间不能批准。',
     show: '显示', toReview: '待核对', reviewed: '已核对', empty: '没有待核对的自动下班。', emptyReviewed: '还没有已核对的自动下班。',
-    session: '工段', closed: '上班 {{start}}，于 {{at}} 自动结束', basis: '结束于',
+    session: '工段', closed: '上班 {{start}}，于 {{at}} 自动结束', closedAt: '于 {{at}} 自动结束', basis: '结束于',
     basis_left_fence: '围栏内的最后位置', basis_limit: '上限（工作规则或关门时间）',
     voided: '已被更正', review: '核对', reviewNamed: '标记为已核对：{{name}}，{{at}}', reviewedToast: '已标记为已核对。',
     reviewedBy: '由 {{name}} 于 {{time}} 核对', correct: '更正时间', correctNamed: '更正时间：{{name}}，{{at}}',

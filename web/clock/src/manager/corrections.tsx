@@ -34,6 +34,7 @@ const thenTime = (first: string, iso: string) => (dayjs(first).isSame(dayjs(iso)
 export function whatOf(c: Pick<Correction, 'kind' | 'before' | 'after'>, t: Tr): string {
   const type = (p: Punch) => t(`type.${p.eventType}`);
   const [before, after] = [c.before[0], c.after[0]];
+  if (c.kind === 'add' && c.after.length === 2) return t('what.addSession', { from: punchTime(c.after[0]!.at), to: thenTime(c.after[0]!.at, c.after[1]!.at) });
   if (c.kind === 'add' && after) return t('what.add', { type: type(after), time: punchTime(after.at) });
   if (c.kind === 'move' && before && after) {
     if (after.at === before.at) return t('what.moveSite', { type: type(before), from: punchTime(before.at), site: after.siteName ?? '—' });
@@ -177,8 +178,9 @@ export function CorrectionForm({ userId, name, session, action, onClose }: { use
     save: (v: Values) => call(api.POST('/api/managers/corrections', { body: bodyOf(userId, session, action, v) })),
     success: t('correct.done'),
     fallback: 'reason',
-    // The timesheets (the worker's days and the list's totals) and the inbox.
-    invalidates: [['timesheet', userId], ['timesheets'], ['corrections'], ['punch-history']],
+    // The timesheets (the worker's days and the list's totals), the inbox and its automatic
+    // clock-outs (a corrected one is marked so).
+    invalidates: [['timesheet', userId], ['timesheets'], ['corrections'], ['punch-history'], ['auto-clock-outs']],
     onSaved: onClose,
   });
   const sessionTime = `${punchTime(session.start)}–${session.end ? thenTime(session.start, session.end) : '…'}`;

@@ -4,7 +4,7 @@ import enCommon from '../i18n/en-US.ts';
 import zhCommon from '../i18n/zh-CN.ts';
 
 const en = {
-  nav: { board: 'Live board', timesheets: 'Timesheets', exceptions: 'Exceptions', rules: 'Work rules', workers: 'Workers', sites: 'Sites', qr: 'QR codes', alerts: 'Alerts', blacklist: 'App blacklist', webhooks: 'Webhooks', open: 'Menu', waiting_one: '{{count}} waits for a decision', waiting_other: '{{count}} wait for a decision' },
+  nav: { board: 'Live board', timesheets: 'Timesheets', exceptions: 'Exceptions', rules: 'Work rules', workers: 'Workers', sites: 'Sites', qr: 'QR codes', alerts: 'Alerts', blacklist: 'App blacklist', webhooks: 'Webhooks', open: 'Menu', waiting_one: '{{count}} to decide or review', waiting_other: '{{count}} to decide or review' },
   state: { error: 'Could not load this', done: 'Done', saved: 'Saved', deleted: 'Deleted', empty: 'Nothing here yet', noMatch: 'Nothing matches these filters', loading: 'Loading…' },
   error: { limited: 'Too many requests. Try again in {{seconds}} s.' },
   conflict: { username: 'This username is taken.', name: 'This name is already used.' },
@@ -90,7 +90,7 @@ const en = {
 type Strings = typeof en;
 
 const zh: Strings = {
-  nav: { board: '实时看板', timesheets: '工时表', exceptions: '异常处理', rules: '工作规则', workers: '员工', sites: '场地', qr: '二维码', alerts: '安全告警', blacklist: '应用黑名单', webhooks: 'Webhook', open: '菜单', waiting_one: '{{count}} 项待处理', waiting_other: '{{count}} 项待处理' },
+  nav: { board: '实时看板', timesheets: '工时表', exceptions: '异常处理', rules: '工作规则', workers: '员工', sites: '场地', qr: '二维码', alerts: '安全告警', blacklist: '应用黑名单', webhooks: 'Webhook', open: '菜单', waiting_one: '{{count}} 项待处理或核对', waiting_other: '{{count}} 项待处理或核对' },
   state: { error: '加载失败', done: '已完成', saved: '已保存', deleted: '已删除', empty: '暂无数据', noMatch: '没有符合筛选条件的数据', loading: '加载中…' },
   error: { limited: '请求过于频繁，请 {{seconds}} 秒后再试。' },
   conflict: { username: '该用户名已被使用。', name: '该名称已被使用。' },

@@ -1,7 +1,8 @@
 // The worker's corrections of their punches, in their own chunk (loaded when the worker opens the
 // request form, the list of requests, or has decisions to read, never with the clock screen):
 // - RequestSheet: from the history, a request for one punch: the time is wrong (a move), or, after
-//   a clock-in left open, the clock-out that was forgotten (an add), with the reason in words;
+//   a clock-in left open, the clock-out that was forgotten (an add); or a whole session with no
+//   punch at all (an add of a clock-in and its clock-out), with the reason in words;
 // - Requests: the worker's requests, newest first, with their state, the manager's note, and
 //   Withdraw for those still waiting (kept on the phone like the history, shown offline);
 // - Decisions: at the app's opening, the decisions not read yet in words, then marked read.
@@ -15,7 +16,7 @@ import type { paths } from '../api/schema.gen.ts';
 import { useAuth } from '../auth/auth.tsx';
 import { addStrings } from '../i18n/index.ts';
 import { useCached } from './cached.ts';
-import { when } from './format.ts';
+import { time, when } from './format.ts';
 import { Freshness, LoadFailed } from './Freshness.tsx';
 import { localDay } from './hours.ts';
 import { requestStrings } from './requestStrings.ts';
@@ -38,12 +39,16 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** A time as a `datetime-local` input shows it (the phone's zone, to the minute). */
 const inputTime = (d: Date) => `${localDay(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 
+/** The second time of a pair: its time alone when on the same day as `first`. */
+const then = (first: string, iso: string) => (localDay(new Date(first)) === localDay(new Date(iso)) ? time(iso) : when(iso));
+
 /** What a correction does, in the worker's words. */
 export function whatOf(c: Pick<Correction, 'kind' | 'before' | 'after'>, t: TFunction): string {
   const [before, after] = [c.before[0], c.after[0]];
+  if (c.kind === 'add' && c.after.length === 2) return t('what.add_session', { from: when(c.after[0]!.at), to: then(c.after[0]!.at, c.after[1]!.at) });
   if (c.kind === 'add' && after) return t(`what.add_${after.eventType}`, { time: when(after.at) });
-  if (c.kind === 'move' && before && after) return t(`what.move_${before.eventType}`, { from: when(before.at), to: when(after.at) });
-  if (c.kind === 'void' && c.before.length === 2) return t('what.void_session', { from: when(c.before[0]!.at), to: when(c.before[1]!.at) });
+  if (c.kind === 'move' && before && after) return t(`what.move_${before.eventType}`, { from: when(before.at), to: then(before.at, after.at) });
+  if (c.kind === 'void' && c.before.length === 2) return t('what.void_session', { from: when(c.before[0]!.at), to: then(c.before[0]!.at, c.before[1]!.at) });
   if (c.kind === 'void' && before) return t(`what.void_${before.eventType}`, { time: when(before.at) });
   return t('what.other');
 }
@@ -66,33 +71,54 @@ export function requestRefusal(err: unknown, t: TFunction): string {
   }
 }
 
+type Kind = 'add' | 'move' | 'session';
+
 /**
- * The request form for one punch, over the screen. `open`: the punch is a clock-in with no
- * clock-out after it, so the forgotten clock-out can be asked for (the first choice then).
+ * The request form, over the screen: for one punch (`punch`), its time is wrong (a move) or, when
+ * `open` (a clock-in with no clock-out after it), the forgotten clock-out (an add, the first choice
+ * then); and, from a punch or alone (`punch` null), a whole session with no punch at all (an add of
+ * a clock-in and its clock-out: a start and an end).
  */
-export function RequestSheet({ punch, open, onClose, onSent }: { punch: PunchRef; open: boolean; onClose: () => void; onSent: () => void }) {
+export function RequestSheet({ punch, open, onClose, onSent }: { punch: PunchRef | null; open: boolean; onClose: () => void; onSent: () => void }) {
   const { t } = useTranslation('requests');
-  const [kind, setKind] = useState<'add' | 'move'>(open ? 'add' : 'move');
-  const initial = inputTime(new Date(punch.at));
+  const kinds: Kind[] = !punch ? ['session'] : open ? ['add', 'move', 'session'] : ['move', 'session'];
+  const [kind, setKind] = useState<Kind>(kinds[0]!);
+  const initial = punch ? inputTime(new Date(punch.at)) : '';
   const [at, setAt] = useState(kind === 'move' ? initial : '');
+  const [endAt, setEndAt] = useState('');
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const choose = (k: 'add' | 'move') => {
+  const choose = (k: Kind) => {
     setKind(k);
     setAt(k === 'move' ? initial : '');
+    setEndAt('');
     setProblem(null);
+  };
+  /** The request's body, or the problem with what is filled in, in words. */
+  const bodyOf = (): Body | string => {
+    const why = reason.trim();
+    if (kind === 'session') {
+      if (!at || !endAt) return t('sheet.bothRequired');
+      const [start, end] = [new Date(at), new Date(endAt)];
+      if (end.getTime() > Date.now()) return t('sheet.future');
+      if (end <= start) return t('sheet.endBeforeStart');
+      if (!why) return t('sheet.required');
+      return { kind: 'add', eventType: 'clock_in', at: start.toISOString(), endAt: end.toISOString(), reason: why };
+    }
+    if (!at) return t('sheet.timeRequired');
+    const time = new Date(at);
+    if (time.getTime() > Date.now()) return t('sheet.future');
+    if (kind === 'move' && at === initial) return t('sheet.sameTime');
+    if (!why) return t('sheet.required');
+    return kind === 'add'
+      ? { kind: 'add', eventType: 'clock_out', at: time.toISOString(), reason: why }
+      : { kind: 'move', eventId: punch!.id, at: time.toISOString(), reason: why };
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!at) return setProblem(t('sheet.timeRequired'));
-    const time = new Date(at);
-    if (time.getTime() > Date.now()) return setProblem(t('sheet.future'));
-    if (kind === 'move' && at === initial) return setProblem(t('sheet.sameTime'));
-    if (!reason.trim()) return setProblem(t('sheet.required'));
-    const body: Body = kind === 'add'
-      ? { kind: 'add', eventType: 'clock_out', at: time.toISOString(), reason: reason.trim() }
-      : { kind: 'move', eventId: punch.id, at: time.toISOString(), reason: reason.trim() };
+    const body = bodyOf();
+    if (typeof body === 'string') return setProblem(body);
     setBusy(true);
     setProblem(null);
     try {
@@ -109,15 +135,18 @@ export function RequestSheet({ punch, open, onClose, onSent }: { punch: PunchRef
     window.addEventListener('keydown', escape);
     return () => window.removeEventListener('keydown', escape);
   }, [onClose]);
+  const now = inputTime(new Date());
   return (
     <div className="sheet-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <form className="sheet" role="dialog" aria-modal="true" aria-labelledby="request-title" onSubmit={(e) => void submit(e)} noValidate>
         <h2 id="request-title">{t('sheet.title')}</h2>
-        <p className="muted">{t(`sheet.punch_${punch.eventType}`, { time: when(punch.at) })}{punch.siteName && ` · ${punch.siteName}`}</p>
-        {open && (
+        {punch
+          ? <p className="muted">{t(`sheet.punch_${punch.eventType}`, { time: when(punch.at) })}{punch.siteName && ` · ${punch.siteName}`}</p>
+          : <p className="muted">{t('sheet.sessionIntro')}</p>}
+        {kinds.length > 1 && (
           <fieldset className="choices">
             <legend>{t('sheet.kind')}</legend>
-            {(['add', 'move'] as const).map((k) => (
+            {kinds.map((k) => (
               <label key={k} className={kind === k ? 'chosen' : undefined}>
                 <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => choose(k)} /> {t(`sheet.${k}`)}
               </label>
@@ -125,12 +154,18 @@ export function RequestSheet({ punch, open, onClose, onSent }: { punch: PunchRef
           </fieldset>
         )}
         <label>
-          {t(kind === 'add' ? 'sheet.addAt' : 'sheet.moveAt')}
-          <input type="datetime-local" value={at} max={inputTime(new Date())} required onChange={(e) => setAt(e.target.value)} />
+          {t(kind === 'add' ? 'sheet.addAt' : kind === 'session' ? 'sheet.startAt' : 'sheet.moveAt')}
+          <input type="datetime-local" value={at} max={now} required onChange={(e) => { setAt(e.target.value); setProblem(null); }} />
         </label>
+        {kind === 'session' && (
+          <label>
+            {t('sheet.endAt')}
+            <input type="datetime-local" value={endAt} min={at || undefined} max={now} required onChange={(e) => { setEndAt(e.target.value); setProblem(null); }} />
+          </label>
+        )}
         <label>
           {t('sheet.reason')}
-          <textarea value={reason} maxLength={500} rows={3} required placeholder={t('sheet.reasonHint')} onChange={(e) => setReason(e.target.value)} />
+          <textarea value={reason} maxLength={500} rows={3} required placeholder={t(kind === 'session' ? 'sheet.sessionHint' : 'sheet.reasonHint')} onChange={(e) => setReason(e.target.value)} />
         </label>
         <p className="muted small">{t('sheet.how')}</p>
         {problem && <p className="refusal" role="alert">{problem}</p>}

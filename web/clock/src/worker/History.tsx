@@ -5,7 +5,7 @@
 // were loaded. A punch a correction voided or replaced is struck through and marked, one a
 // correction added is marked; each punch in force has "Correct", which opens the request form
 // (./Corrections.tsx, loaded then): the time is wrong, or, after a clock-in left open, the
-// forgotten clock-out.
+// forgotten clock-out; and under the title, a whole session forgotten (no punch at all).
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -34,7 +34,8 @@ export default function History() {
   const { session } = useAuth();
   const { data: items, asOf, error } = useCached('history', session!.userId, load);
   const { data: hours } = useCached('hours', session!.userId, loadHours);
-  const [correcting, setCorrecting] = useState<Item | null>(null);
+  // The punch whose correction is asked for, or 'session' for a whole session with no punch.
+  const [correcting, setCorrecting] = useState<Item | 'session' | null>(null);
   const [sent, setSent] = useState(false);
 
   // The clock-ins in force with no clock-out in force after them: a forgotten clock-out can be asked for.
@@ -72,6 +73,11 @@ export default function History() {
         </p>
       )}
       {items?.length === 0 && <p className="note">{t('history.empty')}</p>}
+      {items && (
+        <button type="button" className="secondary big" onClick={() => { setSent(false); setCorrecting('session'); }}>
+          {t('history.addSession')}
+        </button>
+      )}
       {[...weeks].map(([week, days]) => (
         <section key={week || 'all'} className="week">
           {week && hoursOf.size > 0 && (
@@ -118,8 +124,8 @@ export default function History() {
       {correcting && (
         <Suspense fallback={null}>
           <RequestSheet
-            punch={{ id: correcting.id, eventType: correcting.event_type, at: correcting.timestamp, siteName: correcting.siteName }}
-            open={open.has(correcting.id)}
+            punch={correcting === 'session' ? null : { id: correcting.id, eventType: correcting.event_type, at: correcting.timestamp, siteName: correcting.siteName }}
+            open={correcting !== 'session' && open.has(correcting.id)}
             onClose={() => setCorrecting(null)}
             onSent={() => { setCorrecting(null); setSent(true); }}
           />
