@@ -133,7 +133,7 @@ async function run() {
   await sql.unsafe('VACUUM ANALYZE admin.orders');
   await sql.unsafe('VACUUM ANALYZE admin.order_details');
   const query = { order_by: 'id:desc' };
-  const params = orderExportParams(query, 'UTC');
+  const params = orderExportParams(query, 'UTC', { all: true, departments: [], adminId: 1, departmentId: null });
   const select = orderExportSelect(ordersList(db.orm), params, 'UTC');
   const copyOut = async () => {
     const file = path.join(dir, 'reference.csv');

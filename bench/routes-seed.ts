@@ -4,7 +4,8 @@
 // scale 1: 100,000 administrators with roles and 1,000,000 orders with details and payments
 // (npm run seed's generator), 10,000 time-clock workers with devices, 50 clock events and 20
 // positions each, security alerts and checks; plus logs, notifications, attachments, live
-// sessions, dictionaries and blacklist entries. Idempotent-ish: a part already there (by its
+// sessions, dictionaries and blacklist entries; orders owned by administrators in their
+// departments, and an administrator scoped to a department and those below it. Idempotent-ish: a part already there (by its
 // row count) is skipped. ANALYZE afterwards.
 import { seedOrders } from '../src/admin/features/orders/orders.seed.ts';
 import { hashPassword } from '../src/platform/auth/password.ts';
@@ -12,6 +13,9 @@ import type { Database } from '../src/platform/db/database.ts';
 import { fmt } from './lib.ts';
 
 export const WORKER_PASSWORD = 'Bench-worker-123';
+/** The administrator whose data scope is a department and those below it (the sweep's scoped variants). */
+export const SCOPED_USERNAME = 'bench_scoped';
+export const SCOPED_PASSWORD = 'Bench-scoped-123';
 /** The centre of every seeded site's fence (300 m circles a few km apart). */
 export const SITE_CENTRE = { latitude: 48.8566, longitude: 2.3522 };
 
@@ -126,6 +130,20 @@ export async function seedRoutes(db: Database, sizes: SeedSizes, log: (line: str
     await seedOrders(db, { orders: sizes.orders - (await count(db, 'admin.orders')) });
     log(`  seeded ${fmt(sizes.orders)} orders with details and payments in ${fmt((performance.now() - t) / 1000, 1)} s`);
   }
+  // Orders and payments made by the first 1,000 administrators, each in their department (data
+  // scopes), and an administrator whose role reaches "Department 1" and the nine under it (about
+  // a fifth of the rows): the sweep's scoped variants sign in as them.
+  await part('orders and payments in departments', 'admin.orders', 'department_id IS NOT NULL', sizes.orders, () => `
+    UPDATE admin.orders o SET created_by = a.id, department_id = a.department_id
+      FROM admin.admins a WHERE a.username = 'user' || (1 + o.id % 1000);
+    UPDATE admin.payments p SET created_by = o.created_by, department_id = o.department_id FROM admin.orders o WHERE o.id = p.order_id;`);
+  await part('an administrator of a department and those below it', 'admin.admins', `username = '${SCOPED_USERNAME}'`, 1, async () => `
+    INSERT INTO admin.roles (name, slug, description, data_scope) VALUES ('Department lead', 'bench_scoped', 'every permission, its department and below', 'department_and_below');
+    INSERT INTO admin.role_permissions (role_id, permission_id) SELECT r.id, p.id FROM admin.roles r CROSS JOIN admin.permissions p WHERE r.slug = 'bench_scoped';
+    INSERT INTO admin.role_menus (role_id, menu_id) SELECT r.id, m.id FROM admin.roles r CROSS JOIN admin.menus m WHERE r.slug = 'bench_scoped';
+    INSERT INTO admin.admins (username, password_hash, nickname, department_id)
+      SELECT '${SCOPED_USERNAME}', '${await hashPassword(SCOPED_PASSWORD)}', 'Department lead', d.id FROM admin.departments d WHERE d.name = 'Department 1';
+    INSERT INTO admin.admin_roles (admin_id, role_id) SELECT a.id, r.id FROM admin.admins a, admin.roles r WHERE a.username = '${SCOPED_USERNAME}' AND r.slug = 'bench_scoped';`);
 
   // ------------------------------------------------------------------ time clock
   const { latitude: lat, longitude: lon } = SITE_CENTRE;

@@ -1,4 +1,5 @@
-// Route sweep (issue 18): every GET list and detail route of both services, and the four hot
+// Route sweep (issue 18): every GET list and detail route of both services (the back office's
+// lists of departments' and administrators' rows also for a department-scoped caller), and the four hot
 // writes (POST /api/admin/orders, POST /api/admin/admins, POST /api/location/update,
 // POST /api/clock), each as a ratio to a bare route in the same process, on the same pool, at
 // a fixed concurrency: throughput and p99 latency.
@@ -50,7 +51,7 @@ import { ClockService } from '../src/timeclock/features/clock/clock.service.ts';
 import { LocationService } from '../src/timeclock/features/location/location.service.ts';
 import { SecurityEvents } from '../src/timeclock/kernel/security-events.ts';
 import { closedLoop, concurrentGroups, fmt, freshDatabase, median, pairFigures, pinServerAndClient, type ClosedLoad, type SideFigures } from './lib.ts';
-import { deviceUuid, seedRoutes, seedSizes, SITE_CENTRE, WORKER_PASSWORD } from './routes-seed.ts';
+import { deviceUuid, SCOPED_PASSWORD, SCOPED_USERNAME, seedRoutes, seedSizes, SITE_CENTRE, WORKER_PASSWORD } from './routes-seed.ts';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -67,6 +68,8 @@ const MANAGER_PASSWORD = 'Bench-manager-123';
 /** Workers posting positions (each signed in on its device), and workers the manager clocks in and out. */
 const LOCATION_WORKERS = 50;
 const CLOCK_WORKERS = 2000;
+/** The back office's lists measured again for a department-scoped caller (issue 31). */
+const SCOPED_LISTS = /^\/api\/admin\/(admins|orders|payments|logs\/operation|logs\/login|online-admins|attachments|dashboard\/stats)$/;
 const P99_TARGET = 1.3;
 const WRITE_TARGET = 0.75;
 const WIDTHS = [58, 9, 9, 6, 9, 9, 6, 18, 12];
@@ -142,6 +145,7 @@ async function main() {
 
   // ---------------------------------------------------------------- sign-ins and seeded ids
   const adminToken = ((await json('POST', '/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD })).data as { token: string }).token;
+  const scopedToken = ((await json('POST', '/api/admin/login', { username: SCOPED_USERNAME, password: SCOPED_PASSWORD })).data as { token: string }).token;
   const manager = await json('POST', '/api/auth/login', { username: 'manager', password: MANAGER_PASSWORD, deviceUuid: `web-${crypto.randomUUID()}` });
   const managerToken = manager.token as string;
   const managerId = (await db.query<{ id: number }>("SELECT id FROM timeclock.users WHERE username = 'manager'"))[0]!.id;
@@ -236,6 +240,9 @@ async function main() {
     const label = `GET ${full}`;
     if (!kept(`GET ${url} ${label}`)) continue;
     measured.push({ label, url: full, token: url.startsWith('/api/admin/') ? adminToken : managerToken });
+    // The lists of rows that belong to departments or administrators, again for a caller whose
+    // data scope is a department and those below it: the bare twin replays the scoped statements.
+    if (SCOPED_LISTS.test(url)) measured.push({ label: `${label} (department scope)`, url: full, token: scopedToken });
   }
   console.log(`skipped (not JSON lists or details): ${skipped.length}`);
   for (const s of skipped) console.log(`  ${s}`);
@@ -307,7 +314,7 @@ async function main() {
     request_id: 'bench-{{n}}',
   });
   const adminBody = JSON.stringify({ username: 'b{{n}}', password: 'Bench-pass-123', nickname: 'Bench {{n}}', email: '', department_id: 1 });
-  const superAdmin: Principal = { sessionId: 0, adminId: 1, username: 'admin', isSuper: true, permissions: new Set() };
+  const superAdmin: Principal = { sessionId: 0, adminId: 1, username: 'admin', isSuper: true, permissions: new Set(), bindingOnly: false, scope: { all: true, departments: [], adminId: 1, departmentId: null } };
   const ctx = holder.admin!;
   bare.post('/bare/orders', async (request, reply) =>
     reply.type('application/json').send(JSON.stringify(renderOrderWithDetails(await ctx.orders.create(request.body as never, 1), tz))));

@@ -124,7 +124,7 @@ async function main() {
 
   // One stored notification, broadcast MESSAGES times per round through the publish path.
   const service = new NotificationsService(platform);
-  const stored = await service.send({ everyone: true }, { title: 'Maintenance tonight', content: 'The back office restarts at 22:00 UTC for about five minutes.' });
+  const stored = await service.send({ everyone: true }, { title: 'Maintenance tonight', content: 'The back office restarts at 22:00 UTC for about five minutes.' }, { all: true, departments: [], adminId: 1, departmentId: null });
   const message: NotificationMessage = { id: stored.id, title: stored.title, content: stored.content, created_at: stored.created_at };
   const frame = JSON.stringify({ type: 'notification', data: message });
 

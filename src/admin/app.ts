@@ -59,6 +59,7 @@ import { adminExportTasks } from './kernel/export-tasks.ts';
 import { Guard } from './kernel/guard.ts';
 import { RbacService } from './kernel/rbac.ts';
 import { MenuNodeShared } from './kernel/rbac.schema.ts';
+import { SecondFactor } from './kernel/second-factor.ts';
 import { Sessions, type AdminRefreshClaims, type AdminTokenClaims } from './kernel/sessions.ts';
 import { msg } from '../platform/i18n.ts';
 
@@ -86,7 +87,9 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   const guard = new Guard({ jwt, sessions, rbac, config });
   sessions.onInvalidate((m) => guard.invalidate(m));
   const notifications = new NotificationsService({ db, pubsub, logger });
-  const auth = new AuthService({ db, kv, config, sessions, rbac, logger, metrics: platform.metrics });
+  const logWriter = new LogWriter(db.orm, logger);
+  const secondFactor = new SecondFactor({ db, notifier: notifications, systemLog: logWriter });
+  const auth = new AuthService({ db, kv, config, sessions, rbac, secondFactor, logger, metrics: platform.metrics });
   const logs = new LogsService({ db, config });
   // The permission catalogue: the slugs the routes declare (filled as they register, below).
   const declared: DeclaredPermission[] = [];
@@ -95,17 +98,18 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     sessions,
     rbac,
     guard,
+    secondFactor,
     exports: adminExportTasks({ db, config, logger }),
     notifications,
     push: new NotificationPush({ config, kv, pubsub, logger, sessions, guard, notifications }),
-    logWriter: new LogWriter(db.orm, logger),
+    logWriter,
     auth,
-    authenticator: new AuthenticatorService({ db, kv, sessions }),
+    authenticator: new AuthenticatorService({ db, kv, sessions, secondFactor }),
     admins: new AdminsService({ db, config, sessions, rbac, notifications }),
     roles: new RolesService({ db, config, sessions, rbac }),
     permissions: new PermissionsService({ db, config, sessions, rbac, declared }),
     menus: new MenusService({ db, config }),
-    departments: new DepartmentsService({ db, config }),
+    departments: new DepartmentsService({ db, config, sessions }),
     dictionaries: new DictionariesService({ db }),
     blacklists: new BlacklistsService({ db, pubsub, logger }),
     logs,
@@ -137,7 +141,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     }
     const signedIn = cfg.auth !== 'public';
     // Counted first, so that every attempt counts and carries the headers.
-    route.onRequest = [...(cfg.limitPerIp ? [perIp] : []), ...(signedIn ? [guard.hookFor(cfg.permission)] : []), ...[route.onRequest ?? []].flat()];
+    route.onRequest = [...(cfg.limitPerIp ? [perIp] : []), ...(signedIn ? [guard.hookFor(cfg.permission, cfg.bindingStep)] : []), ...[route.onRequest ?? []].flat()];
     const refusals = signedIn ? [400, 401, 403] : [403];
     if (cfg.limitPerIp) refusals.push(429);
     documentAccess(route, { bearer: signedIn, errors: refusals }, ErrorEnvelope);

@@ -26,6 +26,7 @@ import type { RolesService } from './features/roles/roles.service.ts';
 import type { SessionsService } from './features/sessions/sessions.service.ts';
 import type { Guard } from './kernel/guard.ts';
 import type { RbacService } from './kernel/rbac.ts';
+import type { SecondFactor } from './kernel/second-factor.ts';
 import type { Sessions } from './kernel/sessions.ts';
 
 export interface AdminContext {
@@ -35,6 +36,8 @@ export interface AdminContext {
   sessions: Sessions;
   rbac: RbacService;
   guard: Guard;
+  /** Authenticator and recovery codes, as sign-in and the self-service routes accept them. */
+  secondFactor: SecondFactor;
 
   /** The export-task queue of this service; features register their kinds on it. */
   exports: ExportTasks;

@@ -17,6 +17,8 @@ export const E = defineErrors({
   TOO_MANY_REQUESTS: e(10009, 429, 'admin.error.TOO_MANY_REQUESTS'),
   /** A wrong, reused or malformed authenticator code when binding or unbinding one (login answers 10008). */
   AUTHENTICATOR_CODE_WRONG: e(10010, 400, 'admin.error.AUTHENTICATOR_CODE_WRONG'),
+  /** A session opened for binding an authenticator only (a role requires one), on any other route. */
+  AUTHENTICATOR_BINDING_REQUIRED: e(10011, 403, 'admin.error.AUTHENTICATOR_BINDING_REQUIRED'),
   NO_PERMISSION: e(20001, 403, 'admin.error.NO_PERMISSION'),
   NOT_FOUND: e(20002, 404, 'admin.error.NOT_FOUND'),
   ACCESS_DENIED: e(20003, 403, 'admin.error.ACCESS_DENIED'),

@@ -15,6 +15,12 @@ declare module 'fastify' {
     auth?: 'public' | 'self';
     /** Counted per client IP, AUTH_RATE_LIMIT a minute, with the X-RateLimit-* headers (captcha and login). */
     limitPerIp?: boolean;
+    /**
+     * A step of binding an authenticator (its status, QR code, the binding itself, sign-out): open
+     * to a session good only for that (a role requires an authenticator); every other signed-in
+     * route refuses such a session with 403 10011.
+     */
+    bindingStep?: boolean;
     /** Body fields the operation log censors although their names are not secret ones (an authenticator `code`). */
     secretFields?: readonly string[];
   }

@@ -8,8 +8,9 @@ export const enUSAdmin = {
   'admin.error.CAPTCHA_WRONG': 'Wrong or expired captcha',
   'admin.error.LOGIN_LOCKED': 'Too many failed logins; try again in {minutes} minutes',
   'admin.error.TOKEN_INVALID': 'Token invalid or missing',
-  'admin.error.AUTHENTICATOR_CODE_INVALID': 'Enter the 6-digit code your authenticator app shows now (a code that is wrong or was already used is refused)',
-  'admin.error.AUTHENTICATOR_CODE_WRONG': 'The authenticator code is wrong or was already used: enter the 6-digit code your authenticator app shows now',
+  'admin.error.AUTHENTICATOR_CODE_INVALID': 'Enter the 6-digit code your authenticator app shows now, or one of your recovery codes (a code that is wrong or was already used is refused)',
+  'admin.error.AUTHENTICATOR_CODE_WRONG': 'The authenticator code is wrong or was already used: enter the 6-digit code your authenticator app shows now, or one of your recovery codes',
+  'admin.error.AUTHENTICATOR_BINDING_REQUIRED': 'A role of your account requires an authenticator: bind one (Profile, two-step sign-in) before doing anything else',
   'admin.error.TOO_MANY_REQUESTS': 'Too many requests; slow down',
   'admin.error.NO_PERMISSION': 'No permission',
   'admin.error.NOT_FOUND': 'Resource does not exist',
@@ -36,6 +37,7 @@ export const enUSAdmin = {
 
   'admin.admins.noAdministrator': 'no administrator {id}',
   'admin.admins.unknownDepartment': 'department_id {id} does not exist',
+  'admin.admins.departmentOutsideScope': 'department {id} is outside your data scope: you can place administrators only in departments you reach',
   'admin.admins.unknownRoles': 'role_ids {missing} do not exist',
   'admin.admins.onlySuperGrantsSuper': 'only a super administrator can grant the super-administrator role',
   'admin.admins.roleGrantsUnheldPermission': 'role {roleId} grants {slug}, which the caller does not hold',
@@ -112,6 +114,8 @@ export const enUSAdmin = {
   'admin.authenticator.secretNotPending': 'the secret is not the pending one (or it expired): request a new QR code',
   'admin.authenticator.alreadyBound': 'an authenticator is already bound',
   'admin.authenticator.notBound': 'no authenticator is bound',
+  'admin.authenticator.codeOrPassword': 'give either the current authenticator code (code) or your password (password), not both',
+  'admin.authenticator.passwordIncorrect': 'the password is incorrect',
 
   'admin.blacklists.addressBlocked': 'requests from {ip} are blocked',
   'admin.blacklists.ruleCoversCaller': 'the rule {text} covers your own address {callerIp}; an active rule must not lock out the administrator who sets it (save it inactive, or set it from another address)',
@@ -215,6 +219,7 @@ export const enUSAdmin = {
   'admin.action.auth.password': 'Change own password',
   'admin.action.auth.google-authenticator.bind': 'Turn on own authenticator',
   'admin.action.auth.google-authenticator.unbind': 'Turn off own authenticator',
+  'admin.action.auth.google-authenticator.recovery-codes': 'Make new own recovery codes',
   'admin.action.auth.notifications.read-all': 'Mark all notifications read',
   'admin.action.auth.notifications.read': 'Mark a notification read',
 
@@ -263,6 +268,12 @@ export const enUSAdmin = {
   'admin.notifications.system.kickedTitle': 'Signed out by an administrator',
   'admin.notifications.system.kickedOne': 'Administrator {username} ended your session {ids}. Sign in again to continue; if you did not expect this, contact them.',
   'admin.notifications.system.kickedMany': 'Administrator {username} ended your sessions {ids}. Sign in again to continue; if you did not expect this, contact them.',
+  'admin.notifications.system.recoveryCodeUsedTitle': 'A recovery code was used',
+  'admin.notifications.system.recoveryCodeUsed': 'One of your recovery codes was used {purpose} from IP {ip}; {left} unused codes are left. If this was not you, change your password and make new recovery codes on your profile.',
+  'admin.notifications.system.recoveryCodeUsedLast': 'One of your recovery codes was used {purpose} from IP {ip}; it was the last one ({left} left): make new recovery codes on your profile. If this was not you, change your password too.',
+  'admin.notifications.system.recoveryPurpose.login': 'to sign in',
+  'admin.notifications.system.recoveryPurpose.unbind': 'to turn off your authenticator',
+  'admin.notifications.system.recoveryPurpose.regenerate': 'to make new recovery codes',
   'admin.notifications.system.passwordResetTitle': 'Your password was reset',
   'admin.notifications.system.passwordReset': 'Administrator {username} set a new password for your account; your sessions were ended. If you did not ask for this, contact them.',
 
@@ -343,6 +354,8 @@ export const enUSAdmin = {
   'admin.roles.heldByAdministrators': 'the role {slug} is held by {value} administrator(s); remove it from them first',
   'admin.roles.unknownPermissionIds': 'unknown permission_ids: {unknownPermissions}',
   'admin.roles.unknownMenuIds': 'unknown menu_ids: {unknownMenus}',
+  'admin.roles.unknownDepartmentIds': 'unknown department_ids: {unknownDepartments}',
+  'admin.roles.scopeBeyondOwn': 'a role’s data scope cannot reach further than yours: you reach only some departments’ rows, so you may set “self”, or “custom” over departments you reach (asked: {scope})',
   'admin.roles.referenceVanished': 'a permission, menu or role referred to no longer exists',
 
   'admin.sessions.sessionNotFound': 'no live session {token_id}',

@@ -10,8 +10,9 @@ export const zhCNAdmin: Record<keyof typeof enUSAdmin, string> = {
   'admin.error.CAPTCHA_WRONG': '验证码错误或已过期',
   'admin.error.LOGIN_LOCKED': '登录失败次数过多，请 {minutes} 分钟后再试',
   'admin.error.TOKEN_INVALID': '令牌无效或缺失',
-  'admin.error.AUTHENTICATOR_CODE_INVALID': '请输入身份验证器应用当前显示的 6 位动态码（错误或已用过的动态码不被接受）',
-  'admin.error.AUTHENTICATOR_CODE_WRONG': '动态码错误或已用过：请输入身份验证器应用当前显示的 6 位动态码',
+  'admin.error.AUTHENTICATOR_CODE_INVALID': '请输入身份验证器应用当前显示的 6 位动态码，或一个恢复码（错误或已用过的动态码不被接受）',
+  'admin.error.AUTHENTICATOR_CODE_WRONG': '动态码错误或已用过：请输入身份验证器应用当前显示的 6 位动态码，或一个恢复码',
+  'admin.error.AUTHENTICATOR_BINDING_REQUIRED': '你的账号所属角色要求使用身份验证器：请先绑定（个人资料中的两步验证），再进行其他操作',
   'admin.error.TOO_MANY_REQUESTS': '请求过于频繁，请稍后再试',
   'admin.error.NO_PERMISSION': '没有权限',
   'admin.error.NOT_FOUND': '资源不存在',
@@ -38,6 +39,7 @@ export const zhCNAdmin: Record<keyof typeof enUSAdmin, string> = {
 
   'admin.admins.noAdministrator': '管理员 {id} 不存在',
   'admin.admins.unknownDepartment': '部门 department_id {id} 不存在',
+  'admin.admins.departmentOutsideScope': '部门 {id} 不在你的数据范围内：只能把管理员放在你可访问的部门',
   'admin.admins.unknownRoles': '角色 role_ids {missing} 不存在',
   'admin.admins.onlySuperGrantsSuper': '只有超级管理员才能授予超级管理员角色',
   'admin.admins.roleGrantsUnheldPermission': '角色 {roleId} 含有权限 {slug}，而操作者自己没有该权限',
@@ -114,6 +116,8 @@ export const zhCNAdmin: Record<keyof typeof enUSAdmin, string> = {
   'admin.authenticator.secretNotPending': '该密钥不是待绑定的密钥（或已过期），请重新获取二维码',
   'admin.authenticator.alreadyBound': '已绑定身份验证器',
   'admin.authenticator.notBound': '未绑定身份验证器',
+  'admin.authenticator.codeOrPassword': '请提供当前动态码或账号密码其中之一，不要同时提供',
+  'admin.authenticator.passwordIncorrect': '密码错误',
 
   'admin.blacklists.addressBlocked': '来自 {ip} 的请求已被封禁',
   'admin.blacklists.ruleCoversCaller': '规则 {text} 包含你自己的地址 {callerIp}；启用的规则不能把设置它的管理员挡在外面（可先保存为停用，或从其他地址设置）',
@@ -217,6 +221,7 @@ export const zhCNAdmin: Record<keyof typeof enUSAdmin, string> = {
   'admin.action.auth.password': '修改自己的密码',
   'admin.action.auth.google-authenticator.bind': '绑定自己的身份验证器',
   'admin.action.auth.google-authenticator.unbind': '解绑自己的身份验证器',
+  'admin.action.auth.google-authenticator.recovery-codes': '重新生成自己的恢复码',
   'admin.action.auth.notifications.read-all': '将全部通知标为已读',
   'admin.action.auth.notifications.read': '将一条通知标为已读',
 
@@ -265,6 +270,12 @@ export const zhCNAdmin: Record<keyof typeof enUSAdmin, string> = {
   'admin.notifications.system.kickedTitle': '已被管理员强制下线',
   'admin.notifications.system.kickedOne': '管理员 {username} 结束了你的会话 {ids}。请重新登录后继续；如非预期，请联系该管理员。',
   'admin.notifications.system.kickedMany': '管理员 {username} 结束了你的会话 {ids}。请重新登录后继续；如非预期，请联系该管理员。',
+  'admin.notifications.system.recoveryCodeUsedTitle': '有恢复码被使用',
+  'admin.notifications.system.recoveryCodeUsed': '你的一个恢复码已被用于{purpose}（IP {ip}），还剩 {left} 个未用。如非本人操作，请修改密码，并在个人资料中重新生成恢复码。',
+  'admin.notifications.system.recoveryCodeUsedLast': '你的一个恢复码已被用于{purpose}（IP {ip}），这是最后一个（剩余 {left} 个）：请在个人资料中重新生成恢复码。如非本人操作，请同时修改密码。',
+  'admin.notifications.system.recoveryPurpose.login': '登录',
+  'admin.notifications.system.recoveryPurpose.unbind': '解绑身份验证器',
+  'admin.notifications.system.recoveryPurpose.regenerate': '重新生成恢复码',
   'admin.notifications.system.passwordResetTitle': '你的密码已被重置',
   'admin.notifications.system.passwordReset': '管理员 {username} 为你的账号设置了新密码，你的会话已全部结束。如非本人要求，请联系该管理员。',
 
@@ -345,6 +356,8 @@ export const zhCNAdmin: Record<keyof typeof enUSAdmin, string> = {
   'admin.roles.heldByAdministrators': '角色 {slug} 仍被 {value} 名管理员持有，请先从他们身上移除',
   'admin.roles.unknownPermissionIds': '未知的 permission_ids：{unknownPermissions}',
   'admin.roles.unknownMenuIds': '未知的 menu_ids：{unknownMenus}',
+  'admin.roles.unknownDepartmentIds': '未知的 department_ids：{unknownDepartments}',
+  'admin.roles.scopeBeyondOwn': '角色的数据范围不能超出你自己的范围：你只能访问部分部门的数据，因此只能设置“仅本人”，或在你可访问的部门内“自定义”（请求的范围：{scope}）',
   'admin.roles.referenceVanished': '引用的权限、菜单或角色已不存在',
 
   'admin.sessions.sessionNotFound': '在线会话 {token_id} 不存在',

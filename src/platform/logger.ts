@@ -10,7 +10,7 @@ import pino, { type ChildLoggerOptions, type Logger, type LoggerOptions } from '
 // level down. Kept short: pino applies these paths to every child logger's bindings too.
 const SECRET_KEYS = [
   'password', 'old_password', 'password_confirmation', 'password_hash', 'token', 'captcha_code',
-  'google_code', 'secret', 'totp_secret', 'authorization', 'cookie',
+  'google_code', 'secret', 'totp_secret', 'recovery_codes', 'authorization', 'cookie',
 ];
 
 export const REDACT_PATHS = [

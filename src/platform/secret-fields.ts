@@ -9,7 +9,7 @@
 const SECRET_KEYS = new Set([
   'password', 'oldpassword', 'newpassword', 'passwordconfirmation', 'passwordhash', 'passwd', 'pwd',
   'token', 'accesstoken', 'refreshtoken', 'idtoken', 'secret', 'clientsecret', 'appsecret', 'apisecret',
-  'totpsecret', 'jwtsecret', 'googlecode', 'captchacode', 'otp', 'authorization', 'cookie', 'setcookie',
+  'totpsecret', 'jwtsecret', 'googlecode', 'captchacode', 'otp', 'recoverycode', 'recoverycodes', 'authorization', 'cookie', 'setcookie',
   'apikey', 'appkey', 'privatekey', 'secretkey', 'merchantkey', 'signkey', 'key', 'signature', 'salt', 'cert', 'certificate',
   'databaseurl', 'redisurl', 'adminpassword', 'managerpassword', 'xwsticket',
 ]);

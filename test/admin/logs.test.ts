@@ -293,7 +293,7 @@ describe('GET /logs/operation', () => {
   });
 
   test('every self-service action and every permission slug has a name in both languages', () => {
-    const selfService = ['/logout', '/password', '/google-authenticator/bind', '/google-authenticator/unbind',
+    const selfService = ['/logout', '/password', '/google-authenticator/bind', '/google-authenticator/unbind', '/google-authenticator/recovery-codes',
       '/notifications/read-all', '/notifications/:id/read'];
     for (const path of selfService) {
       const { module, action } = moduleAndAction(undefined, `/api/admin${path}`, '/api/admin');

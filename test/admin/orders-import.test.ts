@@ -129,8 +129,12 @@ describe('POST /orders/import', () => {
     );
     assert.equal(rows[0]!.created_at, '2026-01-02 03:04:05');
     assert.equal(rows[1]!.created_at, '2026-01-02 09:00:00');
-    const [{ created_by } = { created_by: 0 }] = await db().query<{ created_by: number | null }>('SELECT created_by FROM admin.orders WHERE request_id = $1', [`${t}-1`]);
-    assert.equal(created_by, null);
+    // Created by the importer, in the importer's department (data scopes).
+    const [made] = await db().query<{ by: number; dept: number | null; admin_dept: number | null }>(
+      `SELECT o.created_by AS by, o.department_id AS dept, a.department_id AS admin_dept FROM admin.orders o JOIN admin.admins a ON a.username = 'admin'
+       WHERE o.request_id = $1 AND o.created_by = a.id`, [`${t}-1`]);
+    assert.ok(made, 'created by the importer');
+    assert.equal(made.dept, made.admin_dept);
     // The importer is told, also on their other tabs and devices.
     const notes = assertOk(await call(app, 'GET', '/api/admin/notifications?page_size=1', { token }));
     assert.equal(notes.list[0].title, 'Order import finished');

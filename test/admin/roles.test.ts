@@ -10,7 +10,7 @@ import { assertError, assertOk } from '../helpers/assert.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UNKNOWN_ID = 987_654_321;
-const ROLE_FIELDS = ['created_at', 'description', 'description_i18n', 'id', 'is_system', 'menu_ids', 'name', 'name_i18n', 'permission_ids', 'slug', 'sort', 'status', 'updated_at'];
+const ROLE_FIELDS = ['created_at', 'data_scope', 'department_ids', 'description', 'description_i18n', 'id', 'is_system', 'menu_ids', 'name', 'name_i18n', 'permission_ids', 'require_authenticator', 'slug', 'sort', 'status', 'updated_at'];
 
 let app: TestApp;
 let superToken: string;

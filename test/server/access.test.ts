@@ -10,7 +10,7 @@ import { ADMIN_PREFIX } from '../../src/admin/app.ts';
 import { TIMECLOCK_PREFIX } from '../../src/timeclock/app.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { assertError } from '../helpers/assert.ts';
-import { call, signedInAdmin, type Reply } from '../helpers/http.ts';
+import { call, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
 import { assertTcError, managerToken, signedInWorker } from '../helpers/timeclock.ts';
 
 interface Route {
@@ -22,11 +22,19 @@ interface Route {
 const declared: RouteOptions[] = [];
 let app: TestApp;
 let adminWithoutGrants: string;
+let bindingOnly: string;
 let worker: string;
 
 before(async () => {
   app = await startApp({}, { onRoute: (route) => void declared.push(route) });
   adminWithoutGrants = (await signedInAdmin(app)).token;
+  // Every permission, through a role that requires an authenticator, and none bound: a token good only for binding one.
+  const bound = await seedAdmin(app);
+  await app.platform.db.query('UPDATE admin.roles SET require_authenticator = true WHERE id = $1', [bound.roleId]);
+  await app.platform.db.query('INSERT INTO admin.role_permissions (role_id, permission_id) SELECT $1, id FROM admin.permissions', [bound.roleId]);
+  const signed = await call(app, 'POST', '/api/admin/login', { body: { username: bound.username, password: bound.password } });
+  assert.equal(signed.body.data.must_bind_authenticator, true);
+  bindingOnly = signed.body.data.token;
   worker = (await signedInWorker(app, await managerToken(app))).token;
 });
 after(() => app?.close());
@@ -83,6 +91,14 @@ describe('admin routes', () => {
 
   test('every route with a permission refuses an administrator without it: 403 20001', async () => {
     assert.deepEqual(await refusals(guarded(), adminWithoutGrants, (res) => assertError(res, 403, 20001)), []);
+  });
+
+  test('a token good only for binding an authenticator is refused by every signed-in route but the binding steps: 403 10011', async () => {
+    const steps = signedIn().filter((r) => r.config?.bindingStep).map(label).sort();
+    assert.deepEqual(steps, [
+      'GET /api/admin/google-authenticator/qrcode', 'GET /api/admin/google-authenticator/status', 'POST /api/admin/google-authenticator/bind', 'POST /api/admin/logout',
+    ]);
+    assert.deepEqual(await refusals(signedIn().filter((r) => !r.config?.bindingStep), bindingOnly, (res) => assertError(res, 403, 10011)), []);
   });
 
   test('the document shows each signed-in route’s bearer scheme and its 401 and 403', async () => {

@@ -45,6 +45,10 @@ export const admins = adminSchema.table('admins', {
   ...stamps,
 });
 
+/** A role's data scope (kernel/data-scope.ts): which departments' and administrators' rows its holders reach. */
+export const DATA_SCOPES = ['all', 'department_and_below', 'department', 'custom', 'self'] as const;
+export type DataScopeKind = (typeof DATA_SCOPES)[number];
+
 export const roles = adminSchema.table('roles', {
   id: id(),
   name: varchar('name', { length: 64 }).notNull(),
@@ -55,8 +59,17 @@ export const roles = adminSchema.table('roles', {
   status: smallint('status').notNull().default(1),
   sort: integer('sort').notNull().default(0),
   isSystem: boolean('is_system').notNull().default(false),
+  /** Its enabled holders without an authenticator get a session good only for binding one (sessions.bindingOnly). */
+  requireAuthenticator: boolean('require_authenticator').notNull().default(false),
+  dataScope: varchar('data_scope', { length: 24, enum: DATA_SCOPES }).notNull().default('all'),
   ...stamps,
 });
+
+/** The departments of a role whose data scope is `custom`. */
+export const roleDepartments = adminSchema.table('role_departments', {
+  roleId: ref('role_id').notNull(),
+  departmentId: ref('department_id').notNull(),
+}, (t) => [primaryKey({ columns: [t.roleId, t.departmentId] })]);
 
 export const menus = adminSchema.table('menus', {
   id: id(),
@@ -111,6 +124,17 @@ export const sessions = adminSchema.table('sessions', {
   expiresAt: ts('expires_at').notNull(),
   endedAt: ts('ended_at'),
   endReason: varchar('end_reason', { length: 32 }),
+  /** Opened for binding an authenticator only (a role requires one): other routes refuse it until then. */
+  bindingOnly: boolean('binding_only').notNull().default(false),
+});
+
+/** One-time recovery codes of an administrator's authenticator (argon2id hashes; kernel/second-factor.ts). */
+export const recoveryCodes = adminSchema.table('recovery_codes', {
+  id: id(),
+  adminId: ref('admin_id').notNull(),
+  codeHash: text('code_hash').notNull(),
+  usedAt: ts('used_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
 });
 
 export const loginLogs = adminSchema.table('login_logs', {
@@ -196,6 +220,8 @@ export const orders = adminSchema.table('orders', {
   amount: money('amount').notNull(),
   status: varchar('status', { length: 16, enum: ORDER_STATUSES }).notNull().default('pending'),
   createdBy: ref('created_by'),
+  /** The creator's department when the order was made (its data scope); null: none. */
+  departmentId: ref('department_id'),
   paidAt: ts('paid_at'),
   ...stamps,
 });
@@ -257,6 +283,9 @@ export const payments = adminSchema.table('payments', {
   paymentMethodId: ref('payment_method_id').notNull(),
   amount: money('amount').notNull(),
   status: varchar('status', { length: 16, enum: PAYMENT_STATUSES }).notNull(),
+  /** The order's creator and department (its data scope), copied from the order. */
+  createdBy: ref('created_by'),
+  departmentId: ref('department_id'),
   paidAt: ts('paid_at'),
   ...stamps,
 });

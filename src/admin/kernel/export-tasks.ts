@@ -11,6 +11,7 @@ import { ExportTasks, type ExportTask } from '../../platform/jobs/export-tasks.t
 import { formatDisplay } from '../../platform/time.ts';
 import { E } from '../errors.ts';
 import { Envelope } from '../http.ts';
+import { reachesAdmin } from './data-scope.ts';
 import type { Principal } from './guard.ts';
 import { msg } from '../../platform/i18n.ts';
 
@@ -69,9 +70,10 @@ export function renderExportTask(tasks: ExportTasks, task: ExportTask, prefix: s
 }
 
 /** The task when `caller` may see it; 30003 when there is none, 20001 when it is someone else's. */
-export async function visibleExportTask(tasks: ExportTasks, caller: Principal, id: number, kind?: string): Promise<ExportTask> {
+export async function visibleExportTask(db: Database, tasks: ExportTasks, caller: Principal, id: number, kind?: string): Promise<ExportTask> {
   const task = await tasks.get(id);
-  if (!task || (kind && task.kind !== kind)) throw new AppError(E.DATA_NOT_FOUND, { detail: kind ? msg('admin.exports.kindTaskNotFound', { kind, id }) : msg('admin.exports.taskNotFound', { id }) });
+  // A task of an administrator outside the caller's data scope does not exist for the caller.
+  if (!task || (kind && task.kind !== kind) || (!caller.scope.all && (task.owner_id === null || !(await reachesAdmin(db, caller.scope, task.owner_id))))) throw new AppError(E.DATA_NOT_FOUND, { detail: kind ? msg('admin.exports.kindTaskNotFound', { kind, id }) : msg('admin.exports.taskNotFound', { id }) });
   if (task.owner_id !== caller.adminId && !caller.isSuper && !caller.permissions.has(EXPORT_MANAGE)) {
     throw new AppError(E.NO_PERMISSION, { detail: msg('admin.exports.taskOfAnother', { id }) });
   }

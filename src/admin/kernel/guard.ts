@@ -4,12 +4,17 @@
 // account enabled?) and its grants are cached per instance for at most SESSION_CACHE_MS, and
 // dropped at once when any instance publishes an invalidation, so a logout or kick-out is
 // refused everywhere within a second.
+//
+// A session opened for binding an authenticator only (a role of its administrator requires one,
+// and none is bound: see sessions.bindingOnly) passes only the routes that declare
+// `bindingStep`; every other one refuses it with 403 10011 until the binding opens it fully.
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { JwtCodec } from '../../platform/auth/jwt.ts';
 import type { PubSub } from '../../platform/cache/pubsub.ts';
 import type { Config } from '../../platform/config.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { E } from '../errors.ts';
+import type { DataScope } from './data-scope.ts';
 import type { RbacService } from './rbac.ts';
 import { AUTH_CHANNEL, type AdminTokenClaims, type AuthInvalidation, type Sessions } from './sessions.ts';
 import { msg } from '../../platform/i18n.ts';
@@ -20,6 +25,10 @@ export interface Principal {
   username: string;
   isSuper: boolean;
   permissions: ReadonlySet<string>;
+  /** The rows of departments and administrators the caller reaches (kernel/data-scope.ts). */
+  scope: DataScope;
+  /** The session is good only for binding an authenticator (routes with `bindingStep`). */
+  bindingOnly: boolean;
 }
 
 declare module 'fastify' {
@@ -67,6 +76,7 @@ export class Guard {
 
   invalidate(m: AuthInvalidation) {
     this.epoch += 1;
+    if (m.everyone) this.cache.clear();
     for (const id of m.sessions ?? []) this.cache.delete(id);
     if (m.admins?.length) {
       const admins = new Set(m.admins);
@@ -75,12 +85,14 @@ export class Guard {
   }
 
   /**
-   * The onRequest hook of one route: authenticates (401) and, when `permission` is given,
-   * checks it (403). Cached sessions are checked without leaving the current tick.
+   * The onRequest hook of one route: authenticates (401), refuses a binding-only session unless
+   * the route is a `bindingStep` (403 10011) and, when `permission` is given, checks it (403).
+   * Cached sessions are checked without leaving the current tick.
    */
-  hookFor(permission: string | undefined): onRequestHookHandler {
+  hookFor(permission: string | undefined, bindingStep = false): onRequestHookHandler {
     const authorize = (request: FastifyRequest, principal: Principal) => {
       request.admin = principal;
+      if (principal.bindingOnly && !bindingStep) throw new AppError(E.AUTHENTICATOR_BINDING_REQUIRED);
       if (permission && !principal.isSuper && !principal.permissions.has(permission)) {
         throw new AppError(E.NO_PERMISSION, { detail: msg('admin.guard.permissionNeeded', { permission }) });
       }
@@ -136,6 +148,7 @@ export class Guard {
       return { checkedAt: now, principal: null, jti: '', expiresAt: 0 };
     }
     const grants = await this.rbac.grantsOf(row.adminId);
+    const scope = await this.rbac.scopeOf(row.adminId, grants);
     if (now - row.lastActiveAt.getTime() > TOUCH_EVERY_MS) {
       this.sessions.touch(sid).catch(() => {});
     }
@@ -149,6 +162,8 @@ export class Guard {
         username: row.username,
         isSuper: grants.isSuper,
         permissions: new Set(grants.permissions),
+        scope,
+        bindingOnly: row.bindingOnly,
       },
     };
   }

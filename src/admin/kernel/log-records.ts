@@ -1,8 +1,12 @@
 // The login and operation log rows as the logs feature lists them and the dashboard shows its
-// newest ones: the logs feature implements `RecentLogs`, handed to the dashboard by app.ts.
+// newest ones: the logs feature implements `RecentLogs`, handed to the dashboard by app.ts. And
+// the system log as other parts of the service write to it (`SystemLog`, the logs feature's
+// LogWriter, handed in by app.ts).
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.ts';
 import type { Locale } from '../../platform/i18n.ts';
+import type { SystemLogLevel } from '../db/schema.ts';
+import type { DataScope } from './data-scope.ts';
 
 const Time = Type.String({ description: 'YYYY-MM-DD HH:mm:ss' });
 
@@ -34,11 +38,18 @@ export const LoginLogRecord = Type.Object({
   ip: Type.String(),
   user_agent: Type.String(),
   status: Type.Integer({ description: '1 success, 0 failure' }),
-  reason: Type.String({ description: 'success, captcha, locked, unknown_user, bad_password, disabled, authenticator_required, authenticator_wrong' }),
+  reason: Type.String({
+    description: 'success, recovery_code (signed in with a recovery code in place of the authenticator code), captcha, locked, unknown_user, bad_password, disabled, authenticator_required, authenticator_wrong',
+  }),
   created_at: Time,
 });
 
 export interface RecentLogs {
-  /** The newest `n` rows of the login and the operation logs, newest first, as the lists show them. */
-  recent(n: number, locale: Locale): Promise<{ logins: Static<typeof LoginLogRecord>[]; operations: Static<typeof OperationLogRecord>[] }>;
+  /** The newest `n` rows of the login and the operation logs of `scope`, newest first, as the lists show them. */
+  recent(n: number, scope: DataScope, locale: Locale): Promise<{ logins: Static<typeof LoginLogRecord>[]; operations: Static<typeof OperationLogRecord>[] }>;
+}
+
+/** Adds a system log row (`context` redacted and capped by the writer); never throws. */
+export interface SystemLog {
+  system(level: SystemLogLevel, message: string, context?: Record<string, unknown>, traceId?: string): void;
 }

@@ -9,6 +9,7 @@ import type { Database, Executor, Orm } from '../../platform/db/database.ts';
 import { p } from '../../platform/db/statements.ts';
 import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
 import { buildTree, withAncestors } from '../../platform/tree.ts';
+import { DataScopes, type DataScope } from './data-scope.ts';
 import { adminRoles, admins, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../db/schema.ts';
 import { msg, type Locale } from '../../platform/i18n.ts';
 import { everyLanguage, localized, type LanguageValues, type Translations } from '../../platform/translations.ts';
@@ -79,10 +80,17 @@ export class RbacService {
   private readonly orm: Orm;
   private readonly protectedNames: ReadonlySet<string>;
   private readonly reads: ReturnType<typeof readStatements>;
+  private readonly scopes: DataScopes;
   constructor(deps: { db: Database; config: Config }) {
     this.orm = deps.db.orm;
     this.protectedNames = deps.config.protectedAdmins;
     this.reads = readStatements(this.orm);
+    this.scopes = new DataScopes(deps.db);
+  }
+
+  /** The data scope of an administrator holding `grants` (kernel/data-scope.ts). */
+  scopeOf(adminId: number, grants: Grants): Promise<DataScope> {
+    return this.scopes.of(adminId, grants.isSuper);
   }
 
   async grantsOf(adminId: number): Promise<Grants> {

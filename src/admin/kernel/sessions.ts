@@ -21,6 +21,8 @@ export interface AuthInvalidation {
    * of their roles): their open notification sockets are told to read their menus again.
    */
   grants?: boolean;
+  /** Every cached session (a department moved: the data scopes that reach below one change). */
+  everyone?: boolean;
 }
 
 export interface AdminTokenClaims {
@@ -48,7 +50,12 @@ export interface IssuedToken {
   token: string;
   expiresAt: Date;
   refresh: string;
+  /** The session is good only for binding an authenticator (a role of the administrator requires one). */
+  bindingOnly: boolean;
 }
+
+/** How a sign-in went, as the session's login-log row says: `recovery_code` when a recovery code stood in for the authenticator code. */
+export type LoginSuccess = 'success' | 'recovery_code';
 
 const newJti = () => randomBytes(16).toString('base64url');
 
@@ -76,6 +83,7 @@ const lookupOf = (orm: Orm) =>
       lastActiveAt: sessions.lastActiveAt,
       username: admins.username,
       status: admins.status,
+      bindingOnly: sessions.bindingOnly,
     })
     .from(sessions)
     .innerJoin(admins, eq(admins.id, sessions.adminId))
@@ -105,26 +113,37 @@ export class Sessions {
    * only): a crash of PostgreSQL itself can lose the last fraction of a second of sign-ins,
    * whose tokens then fail and whose users sign in again; nothing else is relaxed.
    */
-  async openForLogin(admin: { id: number; username: string }, ip: string, userAgent: string): Promise<IssuedToken & { sessionId: number }> {
+  async openForLogin(
+    admin: { id: number; username: string },
+    ip: string,
+    userAgent: string,
+    opts: { bindingOnly?: boolean; reason?: LoginSuccess } = {},
+  ): Promise<IssuedToken & { sessionId: number }> {
     const jti = newJti();
     const expiresAt = expiryIn(this.ttlSeconds);
     const ua = userAgent.slice(0, 512);
+    const bindingOnly = opts.bindingOnly ?? false;
     const [row] = await this.db.query<{ id: number }>(
       `WITH c AS (SELECT set_config('synchronous_commit', 'off', true)), s AS (
-         INSERT INTO admin.sessions (admin_id, token_jti, ip, user_agent, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id
+         INSERT INTO admin.sessions (admin_id, token_jti, ip, user_agent, expires_at, binding_only) VALUES ($1, $2, $3, $4, $5, $7) RETURNING id
        ), a AS (
          UPDATE admin.admins SET last_login_at = now(), last_login_ip = $3 WHERE id = $1
        ), l AS (
-         INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($1, $6, $3, $4, 1, 'success')
+         INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($1, $6, $3, $4, 1, $8)
        )
        SELECT id FROM s, c`,
-      [admin.id, jti, ip, ua, expiresAt, admin.username.slice(0, 64)],
+      [admin.id, jti, ip, ua, expiresAt, admin.username.slice(0, 64), bindingOnly, opts.reason ?? 'success'],
     );
-    return { sessionId: row!.id, ...this.issue(row!.id, admin.id, jti, expiresAt) };
+    return { sessionId: row!.id, ...this.issue(row!.id, admin.id, jti, expiresAt, bindingOnly) };
   }
 
-  private issue(sid: number, uid: number, jti: string, expiresAt: Date): IssuedToken {
-    return { token: this.jwt.sign({ sid, uid, jti }, expiresAt), expiresAt, refresh: this.refreshJwt.sign({ sid, jti }, expiresAt) };
+  private issue(sid: number, uid: number, jti: string, expiresAt: Date, bindingOnly: boolean): IssuedToken {
+    return { token: this.jwt.sign({ sid, uid, jti }, expiresAt), expiresAt, refresh: this.refreshJwt.sign({ sid, jti }, expiresAt), bindingOnly };
+  }
+
+  /** Turns a session opened for binding an authenticator only into an ordinary one (on `tx`; the caller publishes). */
+  async openFully(sessionId: number, tx: Executor): Promise<void> {
+    await tx.orm.update(sessions).set({ bindingOnly: false }).where(and(eq(sessions.id, sessionId), eq(sessions.bindingOnly, true)));
   }
 
   /**
@@ -144,10 +163,10 @@ export class Sessions {
         gt(sessions.expiresAt, new Date()),
         expectJti === undefined ? undefined : eq(sessions.tokenJti, expectJti),
       ))
-      .returning({ id: sessions.id });
+      .returning({ id: sessions.id, bindingOnly: sessions.bindingOnly });
     if (updated.length === 0) return null;
     await this.publish({ sessions: [sessionId] });
-    return this.issue(sessionId, adminId, jti, expiresAt);
+    return this.issue(sessionId, adminId, jti, expiresAt, updated[0]!.bindingOnly);
   }
 
   /**

@@ -19,19 +19,24 @@ import { p, Params, Statements } from './statements.ts';
  * One filter: the condition on the placeholder named after its key (`where`), with what the
  * placeholder holds (`param`, the value itself by default); or, when the value decides the
  * text rather than a parameter (a boolean choosing IS NULL or IS NOT NULL), `inline`. A value
- * that is undefined, null or '' (or whose `param` is) leaves the filter out. A condition
+ * that is undefined, null or '' (or whose `param` is) leaves the filter out. A condition on
+ * several values (a data scope: departments and an owner) names them with `params`, each a
+ * placeholder `<key>.<name>` in its `condition`; `params` answering undefined leaves the filter out. A condition
  * with a subquery builds it on the `orm` it is given.
  */
 export type Filter<V = never> =
   | ((x: Placeholder, orm: Orm) => SQL | undefined)
   | { param: (v: V) => unknown; where: (x: Placeholder, orm: Orm) => SQL | undefined }
+  | { params: (v: V) => Record<string, unknown> | undefined; condition: (x: (name: string) => Placeholder, orm: Orm) => SQL | undefined }
   | { inline: (v: V) => SQL | undefined };
 
 type Filters = Record<string, Filter<never>>;
 
 /** The values a list's filters read, by key. */
 export type FilterValues<F extends Filters> = {
-  [K in keyof F]?: (F[K] extends { param: (v: infer V) => unknown } ? V : F[K] extends { inline: (v: infer V) => unknown } ? V : unknown) | undefined | null;
+  [K in keyof F]?: (F[K] extends { param: (v: infer V) => unknown } ? V
+    : F[K] extends { params: (v: infer V) => unknown } ? V
+      : F[K] extends { inline: (v: infer V) => unknown } ? V : unknown) | undefined | null;
 };
 
 const iso = (at: Date) => at.toISOString();
@@ -111,7 +116,10 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string, 
       if (value === undefined || value === null || value === '') continue;
       if (typeof filter === 'function') params.set(key, value);
       else if ('param' in filter) params.set(key, filter.param(value as never));
-      else params.shape(`${key}:${String(value)}`);
+      else if ('params' in filter) {
+        const named = filter.params(value as never);
+        if (named) params.group(key, named);
+      } else params.shape(`${key}:${String(value)}`);
     }
     return params;
   }
@@ -131,6 +139,7 @@ export class PagedList<T extends PgSelect, F extends Filters, O extends string, 
     const filter = this.spec.filters[key]!;
     if (typeof filter === 'function') return params.has(key) ? filter(p(key), orm) : undefined;
     if ('param' in filter) return params.has(key) ? filter.where(p(key), orm) : undefined;
+    if ('params' in filter) return params.hasGroup(key) ? filter.condition((name) => p(`${key}.${name}`), orm) : undefined;
     const value = values[key];
     return value === undefined || value === null || value === '' ? undefined : filter.inline(value as never);
   }

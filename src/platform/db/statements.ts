@@ -54,6 +54,17 @@ export class Params {
     return name in this.values;
   }
 
+  /** Values read together by one condition (`<group>.<name>` each), present whatever they are. */
+  group(group: string, values: Record<string, unknown>): this {
+    for (const [name, value] of Object.entries(values)) this.values[`${group}.${name}`] = value;
+    this.shapeParts.push(`${group}.*`);
+    return this;
+  }
+
+  hasGroup(group: string): boolean {
+    return this.shapeParts.includes(`${group}.*`);
+  }
+
   get key(): string {
     return this.shapeParts.join('|');
   }

@@ -7,6 +7,7 @@ import type { Static } from 'typebox';
 import { exportKind } from '../../../platform/jobs/export-kinds.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { ok } from '../../http.ts';
+import type { DataScope } from '../../kernel/data-scope.ts';
 import { ExportTaskReply, renderExportTask } from '../../kernel/export-tasks.ts';
 import { AdminExportBody } from './admins.schema.ts';
 import type { AdminFilter, AdminRecord, AdminsService } from './admins.service.ts';
@@ -16,8 +17,9 @@ export interface AdminExportParams extends AdminFilter {
   direction: 'asc' | 'desc';
 }
 
-export function adminExportParams(body: Static<typeof AdminExportBody>): AdminExportParams {
-  const params: AdminExportParams = { direction: body.order_by === 'id:desc' ? 'desc' : 'asc' };
+/** The request's filters, with the caller's data scope when it is not `all` (the file holds what the caller could list). */
+export function adminExportParams(body: Static<typeof AdminExportBody>, scope: DataScope): AdminExportParams {
+  const params: AdminExportParams = { direction: body.order_by === 'id:desc' ? 'desc' : 'asc', ...(scope.all ? {} : { scope }) };
   if (body.username) params.username = body.username;
   if (body.status !== undefined) params.status = Number(body.status);
   if (body.role_id !== undefined) params.role_id = Number(body.role_id);
@@ -75,7 +77,7 @@ export const adminsExportRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
       request.body ??= {};
     },
   }, async (request) => {
-    const params = adminExportParams(request.body);
+    const params = adminExportParams(request.body, request.admin!.scope);
     admins.validateFilter(params);
     const task = await tasks.create('admins', { ...params }, request.admin!.adminId);
     return ok(request, { ...renderExportTask(tasks, task, prefix, tz), download_url: null });

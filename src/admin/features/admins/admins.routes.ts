@@ -22,7 +22,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       response: { 200: AdminList },
     },
   }, async (request) => {
-    const { list, total } = await admins.list(request.query, localeOf(request));
+    const { list, total } = await admins.list(request.query, request.admin!.scope, localeOf(request));
     return okList(request, list, request.query, total);
   });
 
@@ -40,7 +40,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   app.get('/admins/:id', {
     config: { permission: 'admin.list' },
     schema: { tags, summary: 'One administrator with department and roles', params: IdParam, response: { 200: AdminReply, ...withNotFound } },
-  }, async (request) => ok(request, await admins.get(request.params.id, undefined, localeOf(request))));
+  }, async (request) => ok(request, await admins.get(request.params.id, request.admin!.scope, undefined, localeOf(request))));
 
   app.put('/admins/:id', {
     config: { permission: 'admin.update' },

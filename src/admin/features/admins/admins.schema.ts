@@ -66,6 +66,12 @@ export const AdminRecord = Type.Object({
   created_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
   updated_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
   last_login_at: Type.Union([Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }), Type.Null()]),
+  data_scope: Type.Object({
+    all: Type.Boolean({ description: 'reaches every row (a role with the scope `all`, or the super-administrator role)' }),
+    department_ids: Type.Array(Type.Integer(), {
+      description: 'otherwise, the departments whose rows they reach (the departments under one included, ascending); their own rows always',
+    }),
+  }, { description: 'The effective data scope: the union of the enabled roles’ scopes (docs/API.md, "Data scopes")' }),
 });
 
 export const AdminReply = Envelope(AdminRecord);

@@ -19,11 +19,12 @@ import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { parseTimeRange } from '../../../platform/http/schemas.ts';
 import { displayStamps, formatDisplay } from '../../../platform/time.ts';
-import { adminRoles, admins, departments, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
+import { adminRoles, admins, departments, menus, permissions, roleDepartments, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import { inScope, resolveScope, scopeCondition, scopeFilter, scopeValues, type DataScope, type ScopedRole } from '../../kernel/data-scope.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
-import { consumeTotp } from '../../kernel/second-factor.ts';
+import { consumeTotp, dropRecoveryCodes } from '../../kernel/second-factor.ts';
 import type { EndReason, Sessions } from '../../kernel/sessions.ts';
 import type { Notifier } from '../../kernel/notifier.ts';
 import type { AdminListQuery, AdminOrderField, AdminRecord as AdminRecordSchema, CreateAdminBody, UpdateAdminBody } from './admins.schema.ts';
@@ -44,6 +45,8 @@ export interface AdminFilter {
   is_2fa_bound?: boolean | undefined;
   start_time?: string | undefined;
   end_time?: string | undefined;
+  /** The caller's data scope, when it is not `all`. */
+  scope?: DataScope | undefined;
 }
 
 /** An administrator as the API shows it. */
@@ -70,17 +73,26 @@ const rowColumns = {
 };
 const selectRows = (orm: Orm) => orm.select(rowColumns).from(admins).leftJoin(departments, eq(departments.id, admins.departmentId));
 type Row = Awaited<ReturnType<typeof selectRows>>[number];
-/** One administrator (placeholder `id`). */
-const adminById = (orm: Orm) => selectRows(orm).where(eq(admins.id, p('id'))).prepare('admin_by_id');
-/** The roles of the administrators `ids` (a placeholder: an array of ids). */
+/** One administrator (placeholder `id`) in a data scope (scopeValues). */
+const adminById = (orm: Orm) => selectRows(orm).where(and(eq(admins.id, p('id')), scopeCondition(admins.departmentId, admins.id))).prepare('admin_by_id');
+/** Every administrator's scope: for the rows the service reads back after its own writes. */
+const EVERY = (adminId: number): DataScope => ({ all: true, departments: [], adminId, departmentId: null });
+/** The roles of the administrators `ids` (a placeholder: an array of ids), with their data scopes. */
 const rolesOf = (orm: Orm) =>
   orm
-    .select({ adminId: adminRoles.adminId, id: roles.id, name: roles.name, nameI18n: roles.nameI18n, slug: roles.slug })
+    .select({
+      adminId: adminRoles.adminId, id: roles.id, name: roles.name, nameI18n: roles.nameI18n, slug: roles.slug, status: roles.status,
+      dataScope: roles.dataScope,
+      scopeDepartments: sql<number[] | null>`(SELECT array_agg(${roleDepartments.departmentId}) FROM ${roleDepartments} WHERE ${roleDepartments.roleId} = ${roles.id})`,
+    })
     .from(adminRoles)
     .innerJoin(roles, eq(roles.id, adminRoles.roleId))
     .where(sql`${adminRoles.adminId} = any(${p('ids')})`)
     .orderBy(asc(roles.sort), asc(roles.id))
     .prepare('admin_roles');
+
+/** Every department's place in the tree (for the effective data scopes of a page). */
+const departmentTree = (orm: Orm) => orm.select({ id: departments.id, parentId: departments.parentId }).from(departments).prepare('admins_department_tree');
 
 const adminsList = (orm: Orm) =>
   pagedList(orm, {
@@ -96,6 +108,8 @@ const adminsList = (orm: Orm) =>
       is_2fa_bound: { inline: (bound: boolean) => (bound ? isNotNull(admins.totpSecret) : isNull(admins.totpSecret)) },
       from: atOrAfter(admins.createdAt),
       to: atOrBefore(admins.createdAt),
+      // The caller's data scope: an administrator's department, and the caller themself.
+      scope: scopeFilter(admins.departmentId, admins.id),
     },
     sort: {
       id: admins.id,
@@ -119,6 +133,7 @@ export class AdminsService {
   /** Built on the transaction's connection when given one. */
   private readonly rolesOfPage: Declared<ReturnType<typeof rolesOf>>;
   private readonly byId: Declared<ReturnType<typeof adminById>>;
+  private readonly departmentTree: Declared<ReturnType<typeof departmentTree>>;
   constructor(deps: {
     db: Database;
     config: Config;
@@ -135,6 +150,7 @@ export class AdminsService {
     this.adminsList = adminsList(this.orm);
     this.rolesOfPage = declared(this.orm, rolesOf);
     this.byId = declared(this.orm, adminById);
+    this.departmentTree = declared(this.orm, departmentTree);
   }
 
   /** The values of the list's and the export's filters (invalid time ranges throw). */
@@ -171,14 +187,15 @@ export class AdminsService {
     }
   }
 
-  /** A page of administrators, their roles' and department's names in `locale`. */
-  async list(q: Static<typeof AdminListQuery>, locale: Locale = DEFAULT_LOCALE) {
-    const { rows, total } = await this.adminsList.page(this.valuesOf(q), q);
+  /** A page of the administrators of the caller's data scope, their roles' and department's names in `locale`. */
+  async list(q: Static<typeof AdminListQuery>, scope: DataScope, locale: Locale = DEFAULT_LOCALE) {
+    const { rows, total } = await this.adminsList.page({ ...this.valuesOf(q), scope }, q);
     return { list: await this.withRoles(rows, this.orm, locale), total };
   }
 
-  async get(id: number, orm: Orm = this.orm, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord> {
-    const rows = await this.byId.on(orm).execute({ id });
+  /** An administrator of the caller's data scope (outside it: 404). */
+  async get(id: number, scope: DataScope, orm: Orm = this.orm, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord> {
+    const rows = await this.byId.on(orm).execute({ id, ...scopeValues(scope) });
     if (rows.length === 0) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.admins.noAdministrator', { id }) });
     const [record] = await this.withRoles(rows, orm, locale);
     return record!;
@@ -189,11 +206,23 @@ export class AdminsService {
     const ids = rows.map((r) => r.id);
     const roleRows = ids.length === 0 ? [] : await this.rolesOfPage.on(orm).execute({ ids });
     const byAdmin = new Map<number, { id: number; name: string; slug: string }[]>();
+    const scopedRoles = new Map<number, { isSuper: boolean; roles: ScopedRole[] }>();
     for (const r of roleRows) {
       let list = byAdmin.get(r.adminId);
       if (!list) byAdmin.set(r.adminId, (list = []));
       list.push({ id: r.id, name: localized(r.name, r.nameI18n, locale), slug: r.slug });
+      if (r.status !== 1) continue;
+      const scoped = scopedRoles.get(r.adminId) ?? scopedRoles.set(r.adminId, { isSuper: false, roles: [] }).get(r.adminId)!;
+      scoped.isSuper ||= r.slug === SUPER_ADMIN_ROLE;
+      scoped.roles.push({ dataScope: r.dataScope, departments: (r.scopeDepartments ?? []).map(Number) });
     }
+    const needsTree = roleRows.some((r) => r.status === 1 && r.dataScope === 'department_and_below');
+    const tree = needsTree ? await this.departmentTree.on(orm).execute() : [];
+    const scopeOf = (r: Row) => {
+      const scoped = scopedRoles.get(r.id) ?? { isSuper: false, roles: [] };
+      const scope = resolveScope({ adminId: r.id, departmentId: r.departmentId, isSuper: scoped.isSuper, roles: scoped.roles, tree });
+      return { all: scope.all, department_ids: [...scope.departments] };
+    };
     return rows.map((r) => ({
       id: r.id,
       username: r.username,
@@ -208,12 +237,17 @@ export class AdminsService {
       is_2fa_bound: r.bound,
       ...displayStamps(r, this.tz),
       last_login_at: formatDisplay(r.lastLoginAt, this.tz),
+      data_scope: scopeOf(r),
     }));
   }
 
-  private async checkDepartment(id: number | null | undefined) {
+  /** A department that does not exist, or that the caller's data scope does not reach, is refused alike (400). */
+  private async checkDepartment(scope: DataScope, id: number | null | undefined) {
     if (id === undefined || id === null) return;
     const [row] = await this.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, id));
+    if (row && !scope.all && !scope.departments.includes(id)) {
+      throw new AppError(E.VALIDATION, { detail: msg('admin.admins.departmentOutsideScope', { id }), details: { field: 'department_id' } });
+    }
     if (!row) throw new AppError(E.VALIDATION, { detail: msg('admin.admins.unknownDepartment', { id }), details: { field: 'department_id' } });
   }
 
@@ -261,14 +295,16 @@ export class AdminsService {
     return rows.map((r) => r.id);
   }
 
-  private async exists(id: number) {
-    const [row] = await this.orm.select({ id: admins.id, username: admins.username, bound: rowColumns.bound }).from(admins).where(eq(admins.id, id));
+  /** The administrator `id` of the caller's data scope (outside it: 404, as one that does not exist). */
+  private async exists(scope: DataScope, id: number) {
+    const [row] = await this.orm.select({ id: admins.id, username: admins.username, bound: rowColumns.bound }).from(admins)
+      .where(and(eq(admins.id, id), inScope(scope, admins.departmentId, admins.id)));
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.admins.noAdministrator', { id }) });
     return row;
   }
 
   async create(caller: Principal, input: Static<typeof CreateAdminBody>, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord> {
-    await this.checkDepartment(input.department_id);
+    await this.checkDepartment(caller.scope, input.department_id);
     const roleIds = input.role_ids ?? [];
     await this.checkRoleGrants(caller, roleIds, []);
     const passwordHash = await hashPassword(input.password);
@@ -288,7 +324,7 @@ export class AdminsService {
           })
           .returning({ id: admins.id });
         if (roleIds.length > 0) await tx.orm.insert(adminRoles).values(roleIds.map((roleId) => ({ adminId: row!.id, roleId })));
-        return this.get(row!.id, tx.orm, locale);
+        return this.get(row!.id, EVERY(caller.adminId), tx.orm, locale);
       });
     } catch (err) {
       throw this.mapWriteError(err, input.username);
@@ -304,7 +340,7 @@ export class AdminsService {
   }
 
   async update(caller: Principal, id: number, input: Static<typeof UpdateAdminBody>, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord> {
-    await this.exists(id);
+    await this.exists(caller.scope, id);
     const self = caller.adminId === id;
     const status = input.status === undefined ? undefined : toStatus(input.status);
     const current = input.role_ids ? await this.currentRoleIds(id) : [];
@@ -317,7 +353,7 @@ export class AdminsService {
       if (rolesChange) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.protectedRolesFixed') });
       if (!caller.isSuper) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.onlySuperSetsProtectedPassword') });
     }
-    await this.checkDepartment(input.department_id);
+    await this.checkDepartment(caller.scope, input.department_id);
     if (rolesChange) await this.checkRoleGrants(caller, input.role_ids!, current);
     const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
 
@@ -354,18 +390,18 @@ export class AdminsService {
         };
         if (guarded) await this.rbac.guardAdministration(tx, caller.adminId, E.UPDATE_FAILED, write);
         else await write();
-        return this.get(id, tx.orm, locale);
+        return this.get(id, EVERY(caller.adminId), tx.orm, locale);
       });
     } catch (err) {
       throw this.mapWriteError(err);
     }
-    if (ended.length > 0 || rolesChange || status !== undefined) await this.sessions.publish({ admins: [id], sessions: ended, ...(rolesChange ? { grants: true } : {}) });
+    if (ended.length > 0 || rolesChange || status !== undefined || input.department_id !== undefined) await this.sessions.publish({ admins: [id], sessions: ended, ...(rolesChange ? { grants: true } : {}) });
     if (passwordHash !== undefined) await this.notifyPasswordReset(caller, id);
     return record;
   }
 
   async remove(caller: Principal, id: number) {
-    await this.exists(id);
+    await this.exists(caller.scope, id);
     if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.cannotDeleteSelf') });
     if (await this.rbac.isProtected(id)) throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.protectedNotDeleted') });
     let ended: number[];
@@ -385,7 +421,7 @@ export class AdminsService {
   }
 
   async resetPassword(caller: Principal, id: number, password: string) {
-    await this.exists(id);
+    await this.exists(caller.scope, id);
     if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: OWN_PASSWORD });
     if (!caller.isSuper && (await this.rbac.isProtected(id))) {
       throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.onlySuperResetsProtectedPassword') });
@@ -410,11 +446,11 @@ export class AdminsService {
 
   /**
    * Another administrator's authenticator, removed by a caller who has one bound and gives
-   * its current code (accepted once). The target's sessions end (all of them, unless the
-   * target is the caller, whose current session stays).
+   * its current code (accepted once), with its recovery codes. The target's sessions end (all
+   * of them, unless the target is the caller, whose current session stays).
    */
   async unbindOther(caller: Principal, id: number, code: string) {
-    const target = await this.exists(id);
+    const target = await this.exists(caller.scope, id);
     const self = caller.adminId === id;
     if (!self && !caller.isSuper && (await this.rbac.isProtected(id))) {
       throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.onlySuperUnbindsProtected') });
@@ -427,6 +463,7 @@ export class AdminsService {
     if (!target.bound) return;
     const ended = await this.db.transaction(async (tx) => {
       await tx.orm.update(admins).set({ totpSecret: null, updatedAt: new Date() }).where(eq(admins.id, id));
+      await dropRecoveryCodes(tx, id);
       return this.sessions.endAllOf(id, 'security', self ? caller.sessionId : undefined, tx);
     });
     await this.sessions.publish({ admins: [id], sessions: ended });

@@ -28,6 +28,7 @@ import { StorageLimitError, StorageNotFoundError, type PendingObject, type Stora
 import { uploadChunks, uploadSessions, type AttachmentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { ChunkFields, MergeBody } from './attachments.schema.ts';
+import { ownRows } from '../../kernel/data-scope.ts';
 import type { ReceivedFile } from './attachments.multipart.ts';
 import type { AttachmentsService } from './attachments.service.ts';
 import { ContentProbe, type FileFormat } from './attachments.types.ts';
@@ -295,7 +296,7 @@ export class ChunkedUploads {
         return this.assemble(ownerId, format, step.session, step.chunks, step.token);
       }
       if (step.kind === 'merged') {
-        const row = step.attachmentId === null ? undefined : await this.files.find(step.attachmentId);
+        const row = step.attachmentId === null ? undefined : await this.files.find(step.attachmentId, ownRows(ownerId));
         if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.mergedAttachmentDeleted', { chunk_id: body.chunk_id }) });
         return row;
       }

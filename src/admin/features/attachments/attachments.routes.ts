@@ -57,7 +57,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   const record = (r: AttachmentView) => renderAttachment(r, { tz, prefix, publicImages: config.UPLOAD_PUBLIC_IMAGES });
 
   const visible = async (caller: Principal, id: number) => {
-    const row = await service.get(id);
+    const row = await service.get(id, caller.scope);
     if (row.uploadedBy !== caller.adminId && !caller.isSuper && !caller.permissions.has(ATTACHMENT_VIEW)) {
       throw new AppError(E.NO_PERMISSION, { detail: msg('admin.attachments.uploadedByAnother', { id }) });
     }
@@ -83,7 +83,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   }, async (request) => {
     const row = await service.saveUpload(request.admin!.adminId, request.body.type, request.receivedFile!);
     // Read back with its uploader's name, as the list and the detail answer it.
-    return ok(request, record(await service.get(row.id)));
+    return ok(request, record(await service.get(row.id, request.admin!.scope)));
   });
 
   app.post('/attachments/chunk', {
@@ -132,7 +132,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       body: MergeBody,
       response: { 200: AttachmentReply, ...uploadErrors },
     },
-  }, async (request) => ok(request, record(await service.get((await service.merge(request.admin!.adminId, request.body)).id))));
+  }, async (request) => ok(request, record(await service.get((await service.merge(request.admin!.adminId, request.body)).id, request.admin!.scope))));
 
   app.get('/attachments', {
     config: { permission: ATTACHMENT_VIEW },
@@ -144,7 +144,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       response: { 200: AttachmentList },
     },
   }, async (request) => {
-    const { rows, total } = await service.list(request.query);
+    const { rows, total } = await service.list(request.query, request.admin!.scope);
     return okList(request, rows.map(record), request.query, total);
   });
 
@@ -191,7 +191,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
       response: { 200: AttachmentDeletedReply, 400: ErrorEnvelope, ...fileErrors },
     },
   }, async (request) => {
-    const row = await service.remove(request.params.id);
+    const row = await service.remove(request.params.id, request.admin!.scope);
     return ok(request, { id: row.id, stored_name: row.storedName });
   });
 

@@ -5,7 +5,7 @@
 // chunks/<32 hex>/<index>), never under a name taken from the request.
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { asc, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
@@ -17,6 +17,7 @@ import { AppError } from '../../../platform/http/errors.ts';
 import { StorageNotFoundError, type ByteRange, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
 import { admins, attachments, paymentMethods, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import { ownedInScope, ownerScopeCondition, ownerScopeFilter, scopeValues, type DataScope } from '../../kernel/data-scope.ts';
 import type { AttachmentOrderField, AttachmentQuery, ChunkFields, MergeBody } from './attachments.schema.ts';
 import type { FilePlan, ReceivedFile } from './attachments.multipart.ts';
 import { ChunkedUploads, failed, invalid, type ChunkResult, type MergeTiming, type UploadState } from './attachments.chunks.ts';
@@ -44,15 +45,17 @@ const attachmentsList = (orm: Orm) =>
       type: (x) => eq(attachments.type, x),
       uploaded_by: (x) => eq(attachments.uploadedBy, x),
       original_name: { param: contains, where: (x) => ilike(attachments.originalName, x) },
+      // The caller's data scope: the uploader (their department now).
+      scope: ownerScopeFilter(attachments.uploadedBy),
     },
     sort: { id: attachments.id, created_at: attachments.createdAt, size: attachments.size } satisfies Record<AttachmentOrderField, unknown>,
     id: attachments.id,
   });
 
-/** The reads of GET routes that never change, built once (placeholders `id`, `stored_name`). */
+/** The reads of GET routes that never change, built once (placeholders `id` with scopeValues, `stored_name`). */
 const readStatements = (orm: Orm) => ({
   byId: orm.select(VIEW_COLUMNS).from(attachments).leftJoin(admins, eq(admins.id, attachments.uploadedBy))
-    .where(eq(attachments.id, p('id'))).prepare('attachment'),
+    .where(and(eq(attachments.id, p('id')), ownerScopeCondition(attachments.uploadedBy))).prepare('attachment'),
   byStoredName: orm.select().from(attachments).where(eq(attachments.storedName, p('stored_name'))).prepare('attachment_by_stored_name'),
 });
 
@@ -192,13 +195,14 @@ export class AttachmentsService {
 
   // ---- reading ----
 
-  async find(id: number): Promise<AttachmentView | undefined> {
-    const [row] = await this.reads.byId.execute({ id });
+  /** An attachment of the caller's data scope (outside it, as one that does not exist). */
+  async find(id: number, scope: DataScope): Promise<AttachmentView | undefined> {
+    const [row] = await this.reads.byId.execute({ id, ...scopeValues(scope) });
     return row;
   }
 
-  async get(id: number): Promise<AttachmentView> {
-    const row = await this.find(id);
+  async get(id: number, scope: DataScope): Promise<AttachmentView> {
+    const row = await this.find(id, scope);
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noAttachment', { id }) });
     return row;
   }
@@ -208,8 +212,8 @@ export class AttachmentsService {
     return row;
   }
 
-  async list(q: Static<typeof AttachmentQuery>): Promise<{ rows: AttachmentView[]; total: number }> {
-    return this.attachmentsList.page(q, q);
+  async list(q: Static<typeof AttachmentQuery>, scope: DataScope): Promise<{ rows: AttachmentView[]; total: number }> {
+    return this.attachmentsList.page({ ...q, scope }, q);
   }
 
   /** The stored bytes of an attachment (or a range of them). */
@@ -233,9 +237,9 @@ export class AttachmentsService {
    * `…/attachments/public/<stored_name>`): an administrator's avatar, or a payment method's
    * configuration (an icon). The check and the deletion are one transaction under the row's lock.
    */
-  async remove(id: number): Promise<AttachmentRow> {
+  async remove(id: number, scope: DataScope): Promise<AttachmentRow> {
     const row = await this.db.transaction(async (tx) => {
-      const [found] = await tx.orm.select().from(attachments).where(eq(attachments.id, id)).for('update');
+      const [found] = await tx.orm.select().from(attachments).where(and(eq(attachments.id, id), ownedInScope(scope, attachments.uploadedBy))).for('update');
       if (!found) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.attachments.noAttachment', { id }) });
       const uses = (text: SQL) => sql`(strpos(${text}, ${`/attachments/${id}/download`}) > 0 OR strpos(${text}, ${`/attachments/public/${found.storedName}`}) > 0)`;
       const avatars = await tx.orm.select({ id: admins.id }).from(admins).where(uses(sql`${admins.avatar}`)).orderBy(asc(admins.id));

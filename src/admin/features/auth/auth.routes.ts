@@ -16,7 +16,7 @@ const COOKIE_NOTE =
 /** The token reply, with the refresh cookie of the same session set beside it. */
 function issued(request: FastifyRequest, reply: FastifyReply, t: IssuedToken) {
   setRefreshCookie(request, reply, ADMIN_REFRESH_COOKIE, t.refresh, (t.expiresAt.getTime() - Date.now()) / 1000);
-  return ok(request, { token: t.token, expires_at: t.expiresAt.toISOString() });
+  return ok(request, { token: t.token, expires_at: t.expiresAt.toISOString(), must_bind_authenticator: t.bindingOnly });
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
@@ -31,17 +31,22 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
     schema: {
       tags,
       summary: 'Sign in with username, password and captcha (and google_code when an authenticator is bound)',
-      description: `Five failures of one account within 15 minutes lock it for 15 minutes (10006, with Retry-After). Wrong username and wrong password answer alike (10001). ${COOKIE_NOTE}`,
+      description:
+        'Five failures of one account within 15 minutes lock it for 15 minutes (10006, with Retry-After). Wrong username and wrong password answer alike (10001). ' +
+        'With an authenticator bound, `google_code` is its current 6-digit code or one of the recovery codes given when it was bound (each works once: ' +
+        'of concurrent sign-ins with one code, one succeeds); a recovery code’s use is in the login log (reason `recovery_code`) and the system log, and the account is notified. ' +
+        'An administrator holding an enabled role that requires an authenticator (`require_authenticator`) and having none bound gets a token good only for binding one ' +
+        '(`must_bind_authenticator: true`; other routes answer 403 10011 until `POST /google-authenticator/bind`). ' + COOKIE_NOTE,
       body: LoginBody,
       response: { 200: TokenReply, 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 429: ErrorEnvelope },
     },
   }, async (request, reply) => {
-    const session = await auth.login(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
+    const session = await auth.login(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] ?? '', traceId: request.id });
     return issued(request, reply, session);
   });
 
   app.post('/logout', {
-    config: { auth: 'self' },
+    config: { auth: 'self', bindingStep: true },
     schema: { tags, summary: 'End the current session', description: 'Also clears the console\'s refresh cookie.', response: { 200: NullReply } },
   }, async (request, reply) => {
     await auth.logout(request.admin!);
@@ -58,7 +63,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       summary: 'New token for the current session; the old token stops working',
       description:
         'Authenticated by the bearer token, or, without an `Authorization` header, by the console\'s refresh cookie set at sign-in (refused with 401 10004 once its session has ended ' +
-        '(sign-out, kick-out, password change, a disabled account) or once a newer token was issued, 10003 past the session\'s expiry). ' + COOKIE_NOTE.replace('good for', 'rotated with the token, good for'),
+        '(sign-out, kick-out, password change, a disabled account) or once a newer token was issued, 10003 past the session\'s expiry). ' +
+        'A session good only for binding an authenticator stays so (`must_bind_authenticator`) until it is bound. ' + COOKIE_NOTE.replace('good for', 'rotated with the token, good for'),
       security: [{ bearer: [] }, {}],
       response: { 200: TokenReply, 401: ErrorEnvelope },
     },

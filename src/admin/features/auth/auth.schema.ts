@@ -22,13 +22,22 @@ export const LoginBody = Body({
   password: Type.String({ minLength: 1, maxLength: 128 }),
   captcha_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'required unless the captcha is disabled' })),
   captcha_code: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'required unless the captcha is disabled; case-insensitive' })),
-  google_code: Type.Optional(Type.String({ ...AUTHENTICATOR_CODE, description: 'current 6-digit authenticator code (spaces ignored); required when one is bound. Missing, wrong, reused or malformed: 401, 10008' })),
+  google_code: Type.Optional(Type.String({
+    ...AUTHENTICATOR_CODE,
+    description: 'required when an authenticator is bound: its current 6-digit code (spaces ignored), or, in the same field, one of the account’s unused recovery codes ' +
+      '(`xxxxx-xxxxx`; case, spaces and hyphens ignored), which is then used up. Missing, wrong, reused or malformed: 401, 10008 (counted towards the lockout)',
+  })),
 });
 
 export const TokenReply = Envelope(
   Type.Object({
     token: Type.String(),
     expires_at: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
+    must_bind_authenticator: Type.Boolean({
+      description: 'true: a role of the administrator requires an authenticator and none is bound, so this token is good only for binding one ' +
+        '(`GET /google-authenticator/status`, `GET /google-authenticator/qrcode`, `POST /google-authenticator/bind`, `POST /logout`, `POST /refresh-token`); ' +
+        'every other route answers 403 10011. Binding makes it an ordinary token of the same session.',
+    }),
   }),
 );
 

@@ -1,6 +1,8 @@
-// Administrator sign-in: captcha, password (argon2id), optional authenticator code, lockout
-// after repeated failures, and the login log. Unknown usernames go through the same steps
-// (a dummy hash is verified, failures are counted) so that accounts cannot be enumerated.
+// Administrator sign-in: captcha, password (argon2id), optional authenticator code (or one of
+// its recovery codes), lockout after repeated failures, and the login log. Unknown usernames go
+// through the same steps (a dummy hash is verified, failures are counted) so that accounts
+// cannot be enumerated. An administrator holding an enabled role that requires an authenticator,
+// with none bound, gets a session good only for binding one (kernel/guard.ts).
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -17,7 +19,7 @@ import { formatDisplay } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
-import { consumeTotp } from '../../kernel/second-factor.ts';
+import type { SecondFactor } from '../../kernel/second-factor.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import type { IssuedToken, Sessions } from '../../kernel/sessions.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
@@ -26,12 +28,14 @@ import { localized } from '../../../platform/translations.ts';
 export const CAPTCHA_TTL_MS = 120_000;
 
 export type LoginReason =
-  | 'success' | 'captcha' | 'locked' | 'unknown_user' | 'bad_password' | 'disabled'
+  | 'success' | 'recovery_code' | 'captcha' | 'locked' | 'unknown_user' | 'bad_password' | 'disabled'
   | 'authenticator_required' | 'authenticator_wrong';
 
 export interface ClientInfo {
   ip: string;
   userAgent: string;
+  /** The request's, for the system log row of a recovery code's use. */
+  traceId?: string;
 }
 
 interface AccountRow {
@@ -40,6 +44,8 @@ interface AccountRow {
   passwordHash: string | null;
   status: number | null;
   totpSecret: string | null;
+  /** No authenticator bound, and an enabled role of the account requires one. */
+  mustBind: boolean;
   failures: number;
   lockSeconds: number | null;
 }
@@ -51,18 +57,22 @@ export class AuthService {
   private readonly config: Config;
   private readonly sessions: Sessions;
   private readonly rbac: RbacService;
+  private readonly secondFactor: SecondFactor;
   private readonly logger: Logger;
   private readonly metrics: Metrics;
   private readonly purger: Periodic;
   /** GET /info's administrator with their department (placeholder `id`), built once. */
   private readonly profileOf;
-  constructor(deps: { db: Database; kv: KvStore; config: Config; sessions: Sessions; rbac: RbacService; logger: Logger; metrics: Metrics }) {
+  constructor(deps: {
+    db: Database; kv: KvStore; config: Config; sessions: Sessions; rbac: RbacService; secondFactor: SecondFactor; logger: Logger; metrics: Metrics;
+  }) {
     this.db = deps.db;
     this.orm = deps.db.orm;
     this.kv = deps.kv;
     this.config = deps.config;
     this.sessions = deps.sessions;
     this.rbac = deps.rbac;
+    this.secondFactor = deps.secondFactor;
     this.logger = deps.logger;
     this.metrics = deps.metrics;
     this.profileOf = this.orm
@@ -132,6 +142,9 @@ export class AuthService {
     // a fixed statement, prepared once per connection, on the hottest unauthenticated path.
     const [found] = await this.db.query<AccountRow>(
       `SELECT a.id, a.username, a.password_hash AS "passwordHash", a.status, a.totp_secret AS "totpSecret",
+              (a.totp_secret IS NULL AND EXISTS (
+                SELECT 1 FROM admin.admin_roles ar JOIN admin.roles r ON r.id = ar.role_id
+                WHERE ar.admin_id = a.id AND r.status = 1 AND r.require_authenticator)) AS "mustBind",
               coalesce(f.failures, 0) AS failures, ceil(extract(epoch FROM f.ends_at - now()))::int AS "lockSeconds"
        FROM (SELECT $1::text AS account_key) k
        LEFT JOIN admin.admins a ON lower(a.username) = k.account_key
@@ -154,19 +167,29 @@ export class AuthService {
       await this.log(username, admin.id, client, 'disabled');
       throw new AppError(E.ACCOUNT_DISABLED);
     }
+    let recovered = false;
     if (admin.totpSecret) {
       if (!input.google_code) {
         await this.log(username, admin.id, client, 'authenticator_required');
         throw new AppError(E.AUTHENTICATOR_CODE_INVALID);
       }
-      if (!(await consumeTotp(this.db, admin.id, admin.totpSecret, input.google_code))) {
+      const accepted = await this.secondFactor.accept(
+        { id: admin.id, username: admin.username, secret: admin.totpSecret },
+        input.google_code,
+        { purpose: 'login', ip: client.ip, traceId: client.traceId },
+      );
+      if (!accepted) {
         await this.fail(key, username, admin.id, client, 'authenticator_wrong');
         throw new AppError(E.AUTHENTICATOR_CODE_INVALID);
       }
+      recovered = accepted.via === 'recovery';
     }
 
     if (failures > 0) await this.db.query(`DELETE FROM admin.login_failures WHERE account_key = $1`, [key]);
-    return this.sessions.openForLogin(admin, client.ip, client.userAgent);
+    return this.sessions.openForLogin(admin, client.ip, client.userAgent, {
+      bindingOnly: admin.mustBind === true,
+      reason: recovered ? 'recovery_code' : 'success',
+    });
   }
 
   /**

@@ -42,5 +42,5 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async 
       summary: 'Counts of administrators, roles and menus, today’s logins and operations (with their hourly chart), and the newest log rows',
       response: { 200: DashboardStats },
     },
-  }, async (request) => ok(request, await dashboard.stats(localeOf(request))));
+  }, async (request) => ok(request, await dashboard.stats(request.admin!.scope, localeOf(request))));
 };

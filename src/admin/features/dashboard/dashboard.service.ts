@@ -8,6 +8,7 @@ import { p } from '../../../platform/db/statements.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
 import { translate, type Locale, type MessageKey } from '../../../platform/i18n.ts';
 import { admins, loginLogs, menus, operationLogs, roles } from '../../db/schema.ts';
+import { ownerScopeCondition, scopeCondition, scopeValues, type DataScope } from '../../kernel/data-scope.ts';
 import type { RecentLogs } from '../../kernel/log-records.ts';
 
 export const RECENT_ROWS = 10;
@@ -33,24 +34,25 @@ type SeriesKey = (typeof ACTIVITY_SERIES)[number]['key'];
 const hourOf = (column: AnyColumn) => sql<number>`extract(hour from ${column} at time zone ${p('tz')})::int`;
 
 /**
- * The dashboard's counts (placeholder `today`: the start of the day, an ISO time), and today's
+ * The dashboard's counts (placeholder `today`: the start of the day, an ISO time; the
+ * administrators and the activity in the caller's data scope, placeholders of scopeValues), and today's
  * operations and successful logins per hour of the display time zone: one statement, a GROUP BY
  * over today's rows of each log (index range scans on created_at), hours without rows absent.
  */
 const countStatements = (orm: Orm) => ({
-  admins: orm.select({ n: count() }).from(admins).prepare('dashboard_admins'),
+  admins: orm.select({ n: count() }).from(admins).where(scopeCondition(admins.departmentId, admins.id)).prepare('dashboard_admins'),
   roles: orm.select({ n: count() }).from(roles).prepare('dashboard_roles'),
   menus: orm.select({ n: count() }).from(menus).prepare('dashboard_menus'),
   hourly: orm
     .select({ series: sql<SeriesKey>`'operations'`.as('series'), hour: hourOf(operationLogs.createdAt).as('hour'), n: count().as('n') })
     .from(operationLogs)
-    .where(gte(operationLogs.createdAt, p('today')))
+    .where(and(gte(operationLogs.createdAt, p('today')), ownerScopeCondition(operationLogs.adminId)))
     .groupBy(sql`2`)
     .unionAll(
       orm
         .select({ series: sql<SeriesKey>`'logins'`.as('series'), hour: hourOf(loginLogs.createdAt).as('hour'), n: count().as('n') })
         .from(loginLogs)
-        .where(and(gte(loginLogs.createdAt, p('today')), eq(loginLogs.status, 1)))
+        .where(and(gte(loginLogs.createdAt, p('today')), eq(loginLogs.status, 1), ownerScopeCondition(loginLogs.adminId)))
         .groupBy(sql`2`),
     )
     .prepare('dashboard_activity_today'),
@@ -68,16 +70,17 @@ export class DashboardService {
     this.counts = countStatements(this.orm);
   }
 
-  async stats(locale: Locale) {
+  /** The figures of the caller's data scope (the roles and menus are everyone's). */
+  async stats(scope: DataScope, locale: Locale) {
     const today = startOfDay(new Date(), this.tz).toISOString();
     const c = this.counts;
     const n = (rows: { n: number }[]) => rows[0]?.n ?? 0;
     const [adminCount, roleCount, menuCount, hourly, recent] = await Promise.all([
-      c.admins.execute(),
+      c.admins.execute(scopeValues(scope)),
       c.roles.execute(),
       c.menus.execute(),
-      c.hourly.execute({ today, tz: this.tz }),
-      this.logs.recent(RECENT_ROWS, locale),
+      c.hourly.execute({ today, tz: this.tz, ...scopeValues(scope) }),
+      this.logs.recent(RECENT_ROWS, scope, locale),
     ]);
     // Every hour of the day, zero-filled (a day with a DST change still shows 24 hours of the clock).
     const series = ACTIVITY_SERIES.map((s) => {

@@ -11,6 +11,7 @@ import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import type { Sessions } from '../../kernel/sessions.ts';
 import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
 import type { DepartmentCreateBody, DepartmentNode, DepartmentUpdateBody } from './departments.schema.ts';
@@ -41,9 +42,11 @@ export class DepartmentsService {
   private readonly tz: string;
   private readonly all: ReturnType<typeof allDepartments>;
   private readonly hits: ReturnType<typeof hitsList>;
-  constructor(deps: { db: Database; config: Config }) {
+  private readonly sessions: Sessions;
+  constructor(deps: { db: Database; config: Config; sessions: Sessions }) {
     this.db = deps.db;
     this.tz = deps.config.DISPLAY_TIMEZONE;
+    this.sessions = deps.sessions;
     this.all = allDepartments(this.db.orm);
     this.hits = hitsList(this.db.orm);
   }
@@ -108,6 +111,7 @@ export class DepartmentsService {
   async update(id: number, input: Static<typeof DepartmentUpdateBody>, locale: Locale = 'en-US'): Promise<DepartmentNode> {
     if (Object.keys(input).length === 0) throw new AppError(E.VALIDATION, { detail: msg('admin.departments.nothingToChange') });
     checkPhone(input.phone);
+    let moved = false;
     await this.write(async (tx) => {
       const [current] = await tx.orm.select().from(departments).where(eq(departments.id, id)).for('update');
       if (!current) throw notFound(id);
@@ -115,6 +119,7 @@ export class DepartmentsService {
       const parentId = input.parent_id;
       if (parentId !== undefined && parentId !== current.parentId) {
         await checkMove(tx, { table: 'admin.departments', noun: msg('noun.department'), id, parentId, checkParent: () => this.checkParent(tx, parentId) });
+        moved = true;
       }
       await tx.orm
         .update(departments)
@@ -132,6 +137,9 @@ export class DepartmentsService {
         })
         .where(eq(departments.id, id));
     });
+    // A move changes which departments are under which: every `department_and_below` data scope
+    // is read again at its next request, on every instance.
+    if (moved) await this.sessions.publish({ everyone: true });
     return this.get(id, locale);
   }
 

@@ -24,7 +24,7 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
   const tasks = ctx.exports;
   const prefix = app.prefix;
   const render = (task: ExportTask) => renderExportTask(tasks, task, prefix, tz);
-  const visible = (caller: Principal, id: number) => visibleExportTask(tasks, caller, id);
+  const visible = (caller: Principal, id: number) => visibleExportTask(ctx.platform.db, tasks, caller, id);
 
   app.get('/exports/:id', {
     config: { auth: 'self' },

@@ -22,7 +22,7 @@ export const logsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       response: { 200: OperationLogList },
     },
   }, async (request) => {
-    const { list, total, capped } = await logs.operations(request.query, localeOf(request));
+    const { list, total, capped } = await logs.operations(request.query, request.admin!.scope, localeOf(request));
     return okCappedList(request, list, request.query, total, capped);
   });
 
@@ -36,7 +36,7 @@ export const logsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       response: { 200: LoginLogList },
     },
   }, async (request) => {
-    const { list, total, capped } = await logs.logins(request.query);
+    const { list, total, capped } = await logs.logins(request.query, request.admin!.scope);
     return okCappedList(request, list, request.query, total, capped);
   });
 

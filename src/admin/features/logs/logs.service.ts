@@ -12,6 +12,7 @@ import { loginLogs, operationLogs, systemLogs } from '../../db/schema.ts';
 import type { RecentLogs } from '../../kernel/log-records.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
 import { actionLabel } from '../../kernel/action-labels.ts';
+import { ownerScopeCondition, ownerScopeFilter, scopeValues, type DataScope } from '../../kernel/data-scope.ts';
 
 /**
  * `start_date`/`end_date` (`YYYY-MM-DD HH:mm:ss`, or `YYYY-MM-DD` for the whole day) as a
@@ -49,6 +50,8 @@ const operationsList = (orm: Orm, countLimit: number) =>
       // An index lookup (operation_logs_trace_idx, migration 0006), as the system log's.
       trace_id: (x) => eq(operationLogs.traceId, x),
       ...inRange(operationLogs.createdAt),
+      // The caller's data scope: the administrator who did it.
+      scope: ownerScopeFilter(operationLogs.adminId),
     },
     sort: { id: operationLogs.id, created_at: operationLogs.createdAt, duration_ms: operationLogs.durationMs, status_code: operationLogs.statusCode },
     id: operationLogs.id,
@@ -65,6 +68,8 @@ const loginsList = (orm: Orm, countLimit: number) =>
       ip: { param: contains, where: (x) => ilike(loginLogs.ip, x) },
       status: (x) => eq(loginLogs.status, x),
       ...inRange(loginLogs.createdAt),
+      // The caller's data scope: the administrator who signed in (a name that is nobody's: `all` only).
+      scope: ownerScopeFilter(loginLogs.adminId),
     },
     sort: { id: loginLogs.id, created_at: loginLogs.createdAt },
     id: loginLogs.id,
@@ -81,10 +86,12 @@ const systemList = (orm: Orm, countLimit: number) =>
     id: systemLogs.id,
   });
 
-/** The newest rows (placeholder `n`) of the login and of the operation log (dashboard). */
-const recentLogins = (orm: Orm) => orm.select(loginColumns).from(loginLogs).orderBy(desc(loginLogs.id)).limit(p('n')).prepare('recent_logins');
-const recentOperations = (orm: Orm) =>
-  orm.select(operationColumns).from(operationLogs).orderBy(desc(operationLogs.id)).limit(p('n')).prepare('recent_operations');
+
+/** The newest rows (placeholder `n`) of the login and of the operation log in a data scope (scopeValues), for the dashboard. */
+const recentLogins = (orm: Orm) => orm.select(loginColumns).from(loginLogs).where(ownerScopeCondition(loginLogs.adminId))
+  .orderBy(desc(loginLogs.id)).limit(p('n')).prepare('recent_logins');
+const recentOperations = (orm: Orm) => orm.select(operationColumns).from(operationLogs).where(ownerScopeCondition(operationLogs.adminId))
+  .orderBy(desc(operationLogs.id)).limit(p('n')).prepare('recent_operations');
 
 const operationColumns = {
   id: operationLogs.id,
@@ -155,13 +162,13 @@ export class LogsService implements RecentLogs {
     return rows.map((r) => ({ ...r, action_label: actionLabel(`${r.module}.${r.action}`, locale), created_at: formatDisplay(r.created_at, this.tz)! }));
   }
 
-  async operations(q: OperationQuery, locale: Locale) {
-    const { rows, total, capped } = await this.operationsList.page({ ...q, ...parseDateRange(q, this.tz) }, q);
+  async operations(q: OperationQuery, scope: DataScope, locale: Locale) {
+    const { rows, total, capped } = await this.operationsList.page({ ...q, ...parseDateRange(q, this.tz), scope }, q);
     return { list: this.shownOperations(rows, locale), total, capped };
   }
 
-  async logins(q: LoginQuery) {
-    const { rows, total, capped } = await this.loginsList.page({ ...q, ...parseDateRange(q, this.tz) }, q);
+  async logins(q: LoginQuery, scope: DataScope) {
+    const { rows, total, capped } = await this.loginsList.page({ ...q, ...parseDateRange(q, this.tz), scope }, q);
     return { list: this.shown(rows), total, capped };
   }
 
@@ -170,9 +177,10 @@ export class LogsService implements RecentLogs {
     return { list: this.shown(rows), total, capped };
   }
 
-  /** The newest `n` rows of the login and operation logs (dashboard). */
-  async recent(n: number, locale: Locale) {
-    const [logins, operations] = await Promise.all([this.recentLogins.execute({ n }), this.recentOperations.execute({ n })]);
+  /** The newest `n` rows of the login and operation logs of the caller's data scope (dashboard). */
+  async recent(n: number, scope: DataScope, locale: Locale) {
+    const values = { n, ...scopeValues(scope) };
+    const [logins, operations] = await Promise.all([this.recentLogins.execute(values), this.recentOperations.execute(values)]);
     return { logins: this.shown(logins), operations: this.shownOperations(operations, locale) };
   }
 }

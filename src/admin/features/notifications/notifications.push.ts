@@ -140,6 +140,8 @@ export class NotificationPush {
       return { userId: uid, sessionId: sid, expiresAt: session.expiresAt, epoch, lang: lang.asked ?? ticketLocale ?? lang.upgrade };
     }
     const principal = await this.deps.guard.authenticate(authorization);
+    // A session good only for binding an authenticator opens no socket (as it gets no ticket).
+    if (principal.bindingOnly) throw new AppError(E.AUTHENTICATOR_BINDING_REQUIRED);
     // The guard verified the token; its expiry is the session's (refresh moves both).
     const exp = (JSON.parse(Buffer.from(authorization!.split('.')[1]!, 'base64url').toString('utf8')) as { exp?: number }).exp;
     return { userId: principal.adminId, sessionId: principal.sessionId, expiresAt: (exp ?? 0) * 1000, epoch, lang: lang.asked ?? lang.upgrade };

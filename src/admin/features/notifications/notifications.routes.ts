@@ -92,7 +92,8 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       summary: 'Send a notification to administrators',
       description: [
         'Exactly one audience: `admin_ids` (existing administrators, disabled ones included), `role_id` (the enabled members of an existing role)',
-        'or `all: true` (every enabled administrator). Unknown ids or role: 400 (30001); an audience with nobody in it: 400 (40001).',
+        'or `all: true` (every enabled administrator), within the sender’s data scope (administrators outside it are unknown; a role or `all` reaches its members within it).',
+        'Unknown ids or role: 400 (30001); an audience with nobody in it: 400 (40001).',
         'It is stored for each recipient and pushed at once to their open sockets on every instance.',
       ].join(' '),
       body: SendNotificationBody,
@@ -103,7 +104,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
     const targets = [admin_ids !== undefined, role_id !== undefined, all === true].filter(Boolean).length;
     if (targets !== 1 || all === false) throw new InvalidInput(msg('admin.notifications.oneAudience'), 'admin_ids');
     const audience: Audience = admin_ids ? { adminIds: admin_ids } : role_id !== undefined ? { roleId: role_id } : { everyone: true };
-    return ok(request, await notifications.send(audience, { title, content, kind: 'message', senderId: request.admin!.adminId }));
+    return ok(request, await notifications.send(audience, { title, content, kind: 'message', senderId: request.admin!.adminId }, request.admin!.scope));
   });
 
   app.post('/ws/ticket', {

@@ -16,11 +16,13 @@ import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
 import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
+import { pgArray } from '../../../platform/db/copy.ts';
 import { pagedList } from '../../../platform/db/list.ts';
 import { p } from '../../../platform/db/statements.ts';
 import { AppError, InvalidInput } from '../../../platform/http/errors.ts';
 import { admins, notificationRecipients, notifications, roles } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import { inScope, type DataScope } from '../../kernel/data-scope.ts';
 import type { NewNotification, NotificationKind, Notifier } from '../../kernel/notifier.ts';
 import type { NotificationListQuery, NotificationRecord } from './notifications.schema.ts';
 import { Msg, msg, translate, type Locale } from '../../../platform/i18n.ts';
@@ -176,8 +178,12 @@ export class NotificationsService implements Notifier {
    * socket of its recipients on every instance. Unknown administrators or role: 400 (30001);
    * an audience with nobody in it: 400 (40001).
    */
-  async send(audience: Audience, message: NewNotification): Promise<SentNotification> {
-    const sent = await this.store(audience, message, true);
+  /**
+   * Sends to `audience` within the sender's data scope (`scope`): administrators outside it are
+   * unknown, and a role or everyone means their members within it.
+   */
+  async send(audience: Audience, message: NewNotification, scope: DataScope): Promise<SentNotification> {
+    const sent = await this.store(audience, message, true, scope);
     return sent!;
   }
 
@@ -196,8 +202,9 @@ export class NotificationsService implements Notifier {
     }
   }
 
-  private async store(audience: Audience, message: NewNotification, strict: boolean): Promise<SentNotification | null> {
-    const everyone = 'everyone' in audience;
+  private async store(audience: Audience, message: NewNotification, strict: boolean, scope?: DataScope): Promise<SentNotification | null> {
+    const restricted = scope !== undefined && !scope.all;
+    const everyone = 'everyone' in audience && !restricted;
     // Messages are stored as keys and values, with their English text beside them.
     const text = (m: string | Msg, max: number) => (m instanceof Msg ? cut(translate(m, 'en-US'), max) : m);
     const stored = (m: string | Msg) => (m instanceof Msg ? JSON.stringify(m) : null);
@@ -209,7 +216,11 @@ export class NotificationsService implements Notifier {
     let row: { id: number; created_at: Date; ids: number[] | null; n: number };
     try {
       row = await this.db.transaction(async (tx) => {
-        const [recipients, params] = await this.audienceSql(tx, audience, strict);
+        const [audienceSql, params] = await this.audienceSql(tx, audience, strict, restricted ? scope : undefined);
+        const recipients = restricted
+          ? `SELECT x.id FROM (${audienceSql}) x JOIN admin.admins s ON s.id = x.id WHERE s.department_id = ANY($${9 + params.length}::bigint[]) OR s.id = $${10 + params.length}`
+          : audienceSql;
+        if (restricted) params.push(pgArray(scope.departments), scope.adminId);
         // Raw: the message and its receipts are written by one statement (a CTE write).
         const [inserted] = await tx.query<{ id: number; created_at: Date; ids: number[] | null; n: number }>(
           `WITH n AS (
@@ -248,12 +259,16 @@ export class NotificationsService implements Notifier {
     return { ...viewOf(notification, 'en-US'), recipients: row.n };
   }
 
-  /** The recipients' SELECT (one column `id`) and its parameters, numbered from $9. */
-  private async audienceSql(tx: Executor, audience: Audience, strict: boolean): Promise<[string, unknown[]]> {
+  /**
+   * The recipients' SELECT (one column `id`) and its parameters, numbered from $9; given ids
+   * outside `scope` (when given) are unknown.
+   */
+  private async audienceSql(tx: Executor, audience: Audience, strict: boolean, scope?: DataScope): Promise<[string, unknown[]]> {
     if ('adminIds' in audience) {
       const ids = [...new Set(audience.adminIds)];
       if (strict) {
-        const found = new Set((await tx.orm.select({ id: admins.id }).from(admins).where(inArray(admins.id, ids))).map((r) => r.id));
+        const found = new Set((await tx.orm.select({ id: admins.id }).from(admins)
+          .where(and(inArray(admins.id, ids), scope && inScope(scope, admins.departmentId, admins.id)))).map((r) => r.id));
         const unknown = ids.filter((id) => !found.has(id));
         if (unknown.length > 0) throw new InvalidInput(msg('admin.notifications.unknownAdministrators', { unknown }), 'admin_ids');
       }

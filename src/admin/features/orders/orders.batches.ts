@@ -59,9 +59,12 @@ export class Batch {
   firstId = 0;
 
   readonly capacity: number;
+  /** The last two columns of every order: the importer and their department (its data scope). */
+  private readonly owner: string;
 
-  constructor(capacity: number) {
+  constructor(capacity: number, owner: { createdBy: number; departmentId: number | null }) {
     this.capacity = capacity;
+    this.owner = `\t${owner.createdBy}\t${owner.departmentId ?? '\\N'}`;
     this.rows = new Int32Array(capacity);
     this.orderEnd = new Int32Array(capacity);
     this.detailEnd = new Int32Array(capacity);
@@ -83,7 +86,7 @@ export class Batch {
     const { request_id: requestId, user_id, amount, status, paid_at, created_at, products } = r;
     const now = paid_at === null || created_at === null ? new Date().toISOString() : '';
     const paidAt = status === 'paid' ? (paid_at ?? now) : null;
-    this.orders.append(`${id}\t${orderNo}\t${copyText(requestId)}\t${user_id}\t${amount}\t${status}\t${copyText(paidAt)}\t${created_at ?? now}\n`);
+    this.orders.append(`${id}\t${orderNo}\t${copyText(requestId)}\t${user_id}\t${amount}\t${status}\t${copyText(paidAt)}\t${created_at ?? now}${this.owner}\n`);
     for (const p of products) this.details.append(`${id}\t${p.product_id}\t${copyText(p.product_name)}\t${p.price}\t${p.quantity}\n`);
     this.keys.append(`${requestId}\t${orderNo}\n`);
     this.cells.append(JSON.stringify(cells));
@@ -164,7 +167,7 @@ function isAbortedCopy(err: unknown): boolean {
   return err instanceof Error && err.message.startsWith('COPY into ') && pgErrorCode(err.cause) === '25P02';
 }
 
-const ORDER_COLUMNS = '(id, order_no, request_id, user_id, amount, status, paid_at, created_at)';
+const ORDER_COLUMNS = '(id, order_no, request_id, user_id, amount, status, paid_at, created_at, created_by, department_id)';
 const DETAIL_COLUMNS = '(order_id, product_id, product_name, price, quantity)';
 
 /** Times in the batch are wall-clock times of the display zone: COPY reads them in the session's. */
@@ -210,7 +213,7 @@ async function copyOrders(tx: Transaction, batch: Batch, tz: string, check: bool
 async function stageOrders(tx: Transaction, batch: Batch, tz: string): Promise<{ inserted: number; refused: Refused[] }> {
   await tx.script(`
     CREATE TEMP TABLE import_orders (id bigint, order_no text, request_id text, user_id bigint, amount numeric,
-      status text, paid_at timestamptz, created_at timestamptz) ON COMMIT DROP;
+      status text, paid_at timestamptz, created_at timestamptz, created_by bigint, department_id bigint) ON COMMIT DROP;
     CREATE TEMP TABLE import_details (k bigint GENERATED ALWAYS AS IDENTITY, order_id bigint, product_id bigint,
       product_name text, price numeric, quantity int) ON COMMIT DROP;`);
   await useZone(tx, tz);
@@ -226,8 +229,8 @@ async function stageOrders(tx: Transaction, batch: Batch, tz: string): Promise<{
     // the same keys conflicted). Only that row's details are added; a refused row adds nothing.
     const done = new Set((await tx.query<{ staged: number }>(
       `WITH o AS (
-         INSERT INTO admin.orders (order_no, request_id, user_id, amount, status, paid_at, created_at)
-         SELECT order_no, request_id, user_id, amount, status, paid_at, created_at FROM import_orders
+         INSERT INTO admin.orders (order_no, request_id, user_id, amount, status, paid_at, created_at, created_by, department_id)
+         SELECT order_no, request_id, user_id, amount, status, paid_at, created_at, created_by, department_id FROM import_orders
          WHERE $1::bigint[] IS NULL OR id = ANY($1::bigint[])
          ORDER BY id
          ON CONFLICT DO NOTHING

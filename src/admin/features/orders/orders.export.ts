@@ -11,6 +11,7 @@ import type { Database } from '../../../platform/db/database.ts';
 import { rendered } from '../../../platform/db/statements.ts';
 import type { CsvExportKind } from '../../../platform/jobs/export-kinds.ts';
 import { orderDetails, orders } from '../../db/schema.ts';
+import type { DataScope } from '../../kernel/data-scope.ts';
 import { ORDER_CSV_COLUMNS } from './orders.csv.ts';
 import type { OrderExportQuery, OrderOrderField } from './orders.schema.ts';
 import { ORDER_RANGE_MONTHS, orderFilterValues, ordersList, type OrdersList } from './orders.service.ts';
@@ -23,12 +24,15 @@ const PGLITE_PAGE = 5000;
  * What is queued with the task: the request, and the time it was made, so that a default
  * time range ("the last 3 months") means the same when the worker runs it.
  */
-export type OrderExportParams = Static<typeof OrderExportQuery> & { requested_at: string };
+export type OrderExportParams = Static<typeof OrderExportQuery> & { requested_at: string; scope?: DataScope };
 
-/** The task parameters of a request; invalid filters (a range over 3 months…) throw InvalidInput (400). */
-export function orderExportParams(q: Static<typeof OrderExportQuery>, tz: string, now = new Date()): OrderExportParams {
+/**
+ * The task parameters of a request, with the caller's data scope when it is not `all` (the file
+ * holds what the caller could list); invalid filters (a range over 3 months…) throw InvalidInput (400).
+ */
+export function orderExportParams(q: Static<typeof OrderExportQuery>, tz: string, scope: DataScope, now = new Date()): OrderExportParams {
   orderFilterValues(q, tz, now);
-  const params: OrderExportParams = { order_by: q.order_by, requested_at: now.toISOString() };
+  const params: OrderExportParams = { order_by: q.order_by, requested_at: now.toISOString(), ...(scope.all ? {} : { scope }) };
   for (const key of ['user_id', 'order_no', 'status', 'min_amount', 'max_amount', 'start_time', 'end_time'] as const) {
     if (q[key] !== undefined) Object.assign(params, { [key]: q[key] });
   }
@@ -85,7 +89,7 @@ interface Key {
 
 /** The list's filters and, for PGlite pages, the keyset range after `after` and up to `through`. */
 function whereOf(list: OrdersList, p: OrderExportParams, tz: string, range: { after?: Key | undefined; through?: Key | undefined }) {
-  const values = orderFilterValues(p, tz, new Date(p.requested_at));
+  const values = { ...orderFilterValues(p, tz, new Date(p.requested_at)), scope: p.scope };
   const sort = sortOf(p.order_by);
   const [after, through] = sort.direction === 'asc' ? ['>', '<='] : ['<', '>='];
   const keyset = (op: string, k: Key | undefined) =>

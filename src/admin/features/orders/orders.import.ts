@@ -72,8 +72,10 @@ export class OrderImportStopped extends AppError {
 
 export interface OrderImportOptions {
   db: Database;
-  /** The administrator who runs the import (the only one who may download its rejected rows). */
+  /** The administrator who runs the import (the only one who may download its rejected rows), who creates its orders. */
   adminId: number;
+  /** Their department: the imported orders belong to it (data scopes). */
+  departmentId: number | null;
   logger: FastifyBaseLogger;
   /** DISPLAY_TIMEZONE: the zone of paid_at and created_at. */
   tz: string;
@@ -113,8 +115,9 @@ export async function importOrders(source: Readable, o: OrderImportOptions): Pro
   let header: { index: Parameters<typeof readOrderRecord>[1]; width: number; ignored: number } | undefined;
   let row = 1;
   // Two batches: one filling while the other is written.
-  let filling = new Batch(o.batchRows);
-  let spare = new Batch(o.batchRows);
+  const owner = { createdBy: o.adminId, departmentId: o.departmentId };
+  let filling = new Batch(o.batchRows, owner);
+  let spare = new Batch(o.batchRows, owner);
   let inflight: Promise<void> | undefined;
   let lastWritten = 1;
 

@@ -125,7 +125,7 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
           throw new AppError(E.VALIDATION, { detail: msg('admin.orders.unexpectedPart', { FILE_FIELD, fieldname: part.fieldname.slice(0, 64) }) });
         }
         summary = await importOrders(part.file, {
-          db, adminId: request.admin!.adminId, logger: request.log, tz, batchRows: config.ORDER_IMPORT_BATCH_ROWS, signal: platform.stopping,
+          db, adminId: request.admin!.adminId, departmentId: request.admin!.scope.departmentId, logger: request.log, tz, batchRows: config.ORDER_IMPORT_BATCH_ROWS, signal: platform.stopping,
         });
         // Anything after the file part is not read.
         break;
@@ -231,7 +231,7 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       request.body ??= {};
     },
   }, async (request) => {
-    const params = orderExportParams(request.query, tz);
+    const params = orderExportParams(request.query, tz, request.admin!.scope);
     const task = await tasks.create(ORDERS_EXPORT_KIND, { ...params }, request.admin!.adminId);
     return ok(request, { ...renderExportTask(tasks, task, prefix, tz), download_url: null });
   });
@@ -250,7 +250,7 @@ export const orderIoRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
       response: { 200: ExportTaskReply, 404: ErrorEnvelope },
     },
   }, async (request) => {
-    const task = await visibleExportTask(tasks, request.admin!, request.params.id, ORDERS_EXPORT_KIND);
+    const task = await visibleExportTask(db, tasks, request.admin!, request.params.id, ORDERS_EXPORT_KIND);
     return ok(request, renderExportTask(tasks, task, prefix, tz));
   });
 };

@@ -29,7 +29,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       response: { 200: OrderList },
     },
   }, async (request) => {
-    const { rows, total, capped } = await service.list(request.query);
+    const { rows, total, capped } = await service.list(request.query, request.admin!.scope);
     return okCappedList(request, rows.map((r) => renderOrder(r, tz)), request.query, total, capped);
   });
 
@@ -60,7 +60,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       querystring: OrderLookupQuery,
       response: { 200: OrderReply, ...withNotFound },
     },
-  }, async (request) => ok(request, renderOrderWithDetails(await service.get({ id: request.params.id, order_no: request.query.order_no }), tz)));
+  }, async (request) => ok(request, renderOrderWithDetails(await service.get({ id: request.params.id, order_no: request.query.order_no }, request.admin!.scope), tz)));
 
   app.put('/orders/:id', {
     config: { permission: 'order.update' },
@@ -82,6 +82,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   }, async (request) => {
     const { order, details, payment } = await service.setStatus(
       { id: request.params.id, order_no: request.query.order_no },
+      request.admin!.scope,
       request.body.status,
       request.body.payment_method_id,
     );
@@ -98,5 +99,5 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
       querystring: OrderLookupQuery,
       response: { 200: OrderDeletedReply, ...withNotFound },
     },
-  }, async (request) => ok(request, await service.remove({ id: request.params.id, order_no: request.query.order_no })));
+  }, async (request) => ok(request, await service.remove({ id: request.params.id, order_no: request.query.order_no }, request.admin!.scope)));
 };

@@ -9,7 +9,7 @@
 // - `pending → paid | cancelled` only. Marking paid locks the order, picks the payment method
 //   and writes the payment record in the same transaction, so an order is paid at most once.
 import { randomUUID } from 'node:crypto';
-import { asc, eq, getTableColumns, gte, ilike, lte, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, ilike, lte, sql, type Placeholder } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
 import type { Config } from '../../../platform/config.ts';
@@ -22,6 +22,7 @@ import { parseTimeRange } from '../../../platform/http/schemas.ts';
 import { addMonths } from '../../../platform/time.ts';
 import { admins, orderDetails, orders, paymentMethods, payments, type OrderDetailRow, type OrderRow, type OrderStatus, type PaymentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import { inScope, scopeCondition, scopeFilter, scopeValues, type DataScope } from '../../kernel/data-scope.ts';
 import { newPaymentNo } from '../../kernel/payment-records.ts';
 import { checkOrder, newOrderNo } from './orders.rules.ts';
 import type { CreateOrderBody, OrderListQuery, OrderOrderField } from './orders.schema.ts';
@@ -45,7 +46,7 @@ export interface OrderLookup {
 
 /** admin.orders as the create's statement returns it: the columns named and typed as in OrderRow. */
 const ORDER_COLUMNS = `id, order_no AS "orderNo", request_id AS "requestId", user_id AS "userId", amount::text AS amount, status,
-  created_by AS "createdBy", paid_at AS "paidAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  created_by AS "createdBy", department_id AS "departmentId", paid_at AS "paidAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** An order as read: its row and its creator's name (null when none, or that administrator was deleted). */
 export type OrderView = OrderRow & { createdByName: string | null };
@@ -78,6 +79,8 @@ const orderFilters = {
   // Numbers go to numeric as their decimal text: no binary rounding on the way.
   min_amount: { param: (n: number) => String(n), where: (x: Placeholder) => gte(orders.amount, sql`${x}::numeric`) },
   max_amount: { param: (n: number) => String(n), where: (x: Placeholder) => lte(orders.amount, sql`${x}::numeric`) },
+  // The caller's data scope: the creator's department when the order was made, or the creator.
+  scope: scopeFilter(orders.departmentId, orders.createdBy),
 };
 type OrderFilters = typeof orderFilters;
 
@@ -114,8 +117,8 @@ export type OrdersList = ReturnType<typeof ordersList>;
 // Raw: one statement writes the order and its details (a CTE write), on the hot POST /orders.
 const CREATE_SQL = `
 WITH o AS (
-  INSERT INTO admin.orders (order_no, request_id, user_id, amount, created_by)
-  VALUES ($1, $2, $3, $4::numeric, $5)
+  INSERT INTO admin.orders (order_no, request_id, user_id, amount, created_by, department_id)
+  VALUES ($1, $2, $3, $4::numeric, $5, (SELECT department_id FROM admin.admins WHERE id = $5))
   ON CONFLICT (request_id) DO NOTHING
   RETURNING ${ORDER_COLUMNS}
 ), d AS (
@@ -138,6 +141,8 @@ type CreatedRow = OrderView & { d_id: number; d_product_id: number; d_product_na
  * The reads of POST /orders (the order holding a request_id: placeholder `request_id`) and of
  * the detail (an order and its details by `order_no` or by `id`), built once.
  */
+const inOrdersScope = scopeCondition(orders.departmentId, orders.createdBy);
+
 const readStatements = (orm: Orm) => {
   const withDetails = () => orm.select({ orders, order_details: orderDetails, createdByName: CREATOR_NAME }).from(orders)
     .leftJoin(orderDetails, eq(orderDetails.orderId, orders.id))
@@ -145,8 +150,8 @@ const readStatements = (orm: Orm) => {
   return {
     byRequestId: orm.select({ orderNo: orders.orderNo }).from(orders).where(eq(orders.requestId, p('request_id'))).prepare('order_by_request_id'),
     detail: {
-      order_no: withDetails().where(eq(orders.orderNo, p('key'))).orderBy(asc(orderDetails.id)).prepare('order_detail_by_no'),
-      id: withDetails().where(eq(orders.id, p('key'))).orderBy(asc(orderDetails.id)).prepare('order_detail_by_id'),
+      order_no: withDetails().where(and(eq(orders.orderNo, p('key')), inOrdersScope)).orderBy(asc(orderDetails.id)).prepare('order_detail_by_no'),
+      id: withDetails().where(and(eq(orders.id, p('key')), inOrdersScope)).orderBy(asc(orderDetails.id)).prepare('order_detail_by_id'),
     },
   };
 };
@@ -200,14 +205,15 @@ export class OrdersService {
     }
   }
 
-  async list(q: OrderListInput): Promise<{ rows: OrderView[]; total: number; capped: boolean }> {
-    return this.orders.page(orderFilterValues(q, this.tz), q);
+  /** The orders of the caller's data scope matching the filters. */
+  async list(q: OrderListInput, scope: DataScope): Promise<{ rows: OrderView[]; total: number; capped: boolean }> {
+    return this.orders.page({ ...orderFilterValues(q, this.tz), scope }, q);
   }
 
-  /** The order and its details (one statement, one snapshot). */
-  async get(lookup: OrderLookup): Promise<{ order: OrderView; details: OrderDetailRow[] }> {
+  /** The order and its details (one statement, one snapshot); outside the caller's scope, 404. */
+  async get(lookup: OrderLookup, scope: DataScope): Promise<{ order: OrderView; details: OrderDetailRow[] }> {
     const { by, key, label } = lookupOf(lookup);
-    const rows = await this.reads.detail[by].execute({ key });
+    const rows = await this.reads.detail[by].execute({ key, ...scopeValues(scope) });
     const first = rows[0];
     if (!first) throw notFound(label);
     return { order: { ...first.orders, createdByName: first.createdByName }, details: rows.flatMap((r) => (r.order_details ? [r.order_details] : [])) };
@@ -217,11 +223,11 @@ export class OrdersService {
    * Moves a pending order to `paid` (writing its payment record) or `cancelled`. Anything
    * else is refused with 40003; an unknown or inactive payment method with 30001.
    */
-  async setStatus(lookup: OrderLookup, status: OrderStatus, paymentMethodId?: number): Promise<{ order: OrderView; details: OrderDetailRow[]; payment: PaymentRow | null }> {
+  async setStatus(lookup: OrderLookup, scope: DataScope, status: OrderStatus, paymentMethodId?: number): Promise<{ order: OrderView; details: OrderDetailRow[]; payment: PaymentRow | null }> {
     if (paymentMethodId !== undefined && status !== 'paid') {
       throw new AppError(E.VALIDATION, { detail: msg('admin.orders.paymentMethodOnlyWhenPaid'), details: { field: 'payment_method_id' } });
     }
-    const { where, label } = lookupOf(lookup);
+    const { where, label } = lookupOf(lookup, scope);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction(async (tx) => {
@@ -248,6 +254,8 @@ export class OrdersService {
               paymentMethodId: methodId,
               amount: order!.amount,
               status: 'paid',
+              createdBy: order!.createdBy,
+              departmentId: order!.departmentId,
               // now() is the transaction's start: the order's paid_at to the microsecond.
               paidAt: sql`now()`,
             }).returning() as [PaymentRow];
@@ -265,8 +273,8 @@ export class OrdersService {
   }
 
   /** Deletes an order and its detail rows in one transaction; payment records stay (order_id becomes null). */
-  async remove(lookup: OrderLookup): Promise<{ id: number; order_no: string; details_deleted: number }> {
-    const { where, label } = lookupOf(lookup);
+  async remove(lookup: OrderLookup, scope: DataScope): Promise<{ id: number; order_no: string; details_deleted: number }> {
+    const { where, label } = lookupOf(lookup, scope);
     return this.db.transaction(async (tx) => {
       const [order] = await tx.orm.select({ id: orders.id, orderNo: orders.orderNo }).from(orders).where(where).for('update');
       if (!order) throw notFound(label);
@@ -277,14 +285,18 @@ export class OrdersService {
   }
 }
 
-/** The order's condition, and the column (`by`) and value (`key`) it compares, for the detail's statements. */
-function lookupOf(lookup: OrderLookup) {
+/**
+ * The order's condition (within `scope` when given), and the column (`by`) and value (`key`) it
+ * compares, for the detail's statements.
+ */
+function lookupOf(lookup: OrderLookup, scope?: DataScope) {
+  const within = scope && inScope(scope, orders.departmentId, orders.createdBy);
   if (lookup.order_no) {
-    return { where: eq(orders.orderNo, lookup.order_no), by: 'order_no' as const, key: lookup.order_no, label: msg('admin.orders.orderNumbered', { orderNo: lookup.order_no }) };
+    return { where: and(eq(orders.orderNo, lookup.order_no), within)!, by: 'order_no' as const, key: lookup.order_no, label: msg('admin.orders.orderNumbered', { orderNo: lookup.order_no }) };
   }
   const id = Number(lookup.id);
   if (!Number.isSafeInteger(id) || id < 1) throw new InvalidInput(msg('admin.orders.invalidLookup'), 'id');
-  return { where: eq(orders.id, id), by: 'id' as const, key: id, label: msg('admin.orders.orderWithId', { id }) };
+  return { where: and(eq(orders.id, id), within)!, by: 'id' as const, key: id, label: msg('admin.orders.orderWithId', { id }) };
 }
 
 const notFound = (label: Msg) => new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.orders.notFound', { label }) });

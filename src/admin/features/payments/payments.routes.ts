@@ -25,12 +25,12 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
       response: { 200: PaymentList },
     },
   }, async (request) => {
-    const { rows, total, capped } = await service.list(request.query);
+    const { rows, total, capped } = await service.list(request.query, request.admin!.scope);
     return okCappedList(request, rows.map((r) => renderPaymentWithMethod(r, tz)), request.query, total, capped);
   });
 
   app.get('/payments/:id', {
     config: { permission: 'payment.view' },
     schema: { tags, summary: 'One payment record', params: IdParam, response: { 200: PaymentReply, 404: ErrorEnvelope } },
-  }, async (request) => ok(request, renderPaymentWithMethod(await service.get(request.params.id), tz)));
+  }, async (request) => ok(request, renderPaymentWithMethod(await service.get(request.params.id, request.admin!.scope), tz)));
 };

@@ -1,7 +1,7 @@
 // Payment records: read-only through the API. They are written by the flows that take money
 // (an order marked paid, see orders.service.ts; the seed command) and outlive their order:
 // a deleted order leaves its payments with order_id null and their order number.
-import { eq, getTableColumns, ilike } from 'drizzle-orm';
+import { and, eq, getTableColumns, ilike } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
@@ -12,6 +12,7 @@ import { AppError } from '../../../platform/http/errors.ts';
 import { parseTimeRange } from '../../../platform/http/schemas.ts';
 import { paymentMethods, payments, type PaymentRow } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import { scopeCondition, scopeFilter, scopeValues, type DataScope } from '../../kernel/data-scope.ts';
 import type { PaymentListQuery, PaymentOrderField } from './payments.schema.ts';
 import { msg } from '../../../platform/i18n.ts';
 
@@ -33,6 +34,8 @@ const paymentsList = (orm: Orm, countLimit: number) =>
       status: (x) => eq(payments.status, x),
       from: atOrAfter(payments.createdAt),
       to: atOrBefore(payments.createdAt),
+      // The caller's data scope: the order's creator and their department then.
+      scope: scopeFilter(payments.departmentId, payments.createdBy),
     },
     sort: {
       id: payments.id,
@@ -48,10 +51,10 @@ const paymentsList = (orm: Orm, countLimit: number) =>
     nullsLast: ['paid_at'],
   });
 
-/** A payment with its method's name and code (placeholder `id`). */
+/** A payment with its method's name and code (placeholder `id`), in the scope (scopeValues). */
 const paymentOf = (orm: Orm) =>
   orm.select(LIST_COLUMNS).from(payments).innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId))
-    .where(eq(payments.id, p('id'))).prepare('payment');
+    .where(and(eq(payments.id, p('id')), scopeCondition(payments.departmentId, payments.createdBy))).prepare('payment');
 
 export class PaymentsService {
   private readonly db: Database;
@@ -65,12 +68,14 @@ export class PaymentsService {
     this.paymentOf = paymentOf(this.db.orm);
   }
 
-  async list(q: Static<typeof PaymentListQuery>): Promise<{ rows: PaymentListRow[]; total: number; capped: boolean }> {
-    return this.paymentsList.page({ ...q, ...parseTimeRange(q, this.tz) }, q);
+  /** The payments of the caller's data scope matching the filters. */
+  async list(q: Static<typeof PaymentListQuery>, scope: DataScope): Promise<{ rows: PaymentListRow[]; total: number; capped: boolean }> {
+    return this.paymentsList.page({ ...q, ...parseTimeRange(q, this.tz), scope }, q);
   }
 
-  async get(id: number): Promise<PaymentListRow> {
-    const [row] = await this.paymentOf.execute({ id });
+  /** A payment; outside the caller's scope, 404. */
+  async get(id: number, scope: DataScope): Promise<PaymentListRow> {
+    const [row] = await this.paymentOf.execute({ id, ...scopeValues(scope) });
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.payments.paymentNotFound', { id }) });
     return row;
   }

@@ -1,4 +1,5 @@
-// Roles: name, slug, status, and the sets of permissions and menus they grant. Writes are
+// Roles: name, slug, status, whether they require an authenticator (enforced at sign-in:
+// features/auth), and the sets of permissions and menus they grant. Writes are
 // the grant catalogue's (kernel/grant-catalogue.ts): one transaction, and a change to what a
 // role grants applies to its administrators' next request. Updates and deletions run through
 // the administration guard (no lock-out, no losing one's own `admin.update`). Nobody but a
@@ -14,7 +15,7 @@ import { p } from '../../../platform/db/statements.ts';
 import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
-import { adminRoles, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
+import { adminRoles, departments, menus, permissions, roleDepartments, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { GrantCatalogue } from '../../kernel/grant-catalogue.ts';
 import type { Principal } from '../../kernel/guard.ts';
@@ -36,11 +37,13 @@ const ORDER_COLUMNS: Record<RoleOrderField, AnyColumn> = {
 
 const isSuperRole = (r: Row) => r.slug === SUPER_ADMIN_ROLE;
 
-/** The permission and menu links of the roles `ids` (a placeholder: an array of ids), each set ascending. */
+/** The permission, menu and (custom data scope) department links of the roles `ids` (a placeholder: an array of ids), each set ascending. */
 const setsOf = (orm: Orm) => ({
   permissions: orm.select().from(rolePermissions).where(sql`${rolePermissions.roleId} = any(${p('ids')})`).orderBy(asc(rolePermissions.permissionId))
     .prepare('role_permissions_of'),
   menus: orm.select().from(roleMenus).where(sql`${roleMenus.roleId} = any(${p('ids')})`).orderBy(asc(roleMenus.menuId)).prepare('role_menus_of'),
+  departments: orm.select().from(roleDepartments).where(sql`${roleDepartments.roleId} = any(${p('ids')})`).orderBy(asc(roleDepartments.departmentId))
+    .prepare('role_departments_of'),
 });
 
 export class RolesService extends GrantCatalogue<typeof roles> {
@@ -77,6 +80,7 @@ export class RolesService extends GrantCatalogue<typeof roles> {
     return this.write(input.slug, async (tx) => {
       await this.checkIds(tx, input);
       await this.checkGrantable(tx, caller, heldMenus, input, { permissions: [], menus: [] });
+      this.checkScope(caller, input, undefined);
       const [row] = await tx
         .insert(roles)
         .values({
@@ -87,6 +91,8 @@ export class RolesService extends GrantCatalogue<typeof roles> {
           descriptionI18n: description.translations,
           status: input.status ?? 1,
           sort: input.sort ?? 0,
+          requireAuthenticator: input.require_authenticator ?? false,
+          dataScope: input.data_scope ?? 'all',
         })
         .returning();
       await this.replaceSets(tx, row!.id, input);
@@ -106,6 +112,7 @@ export class RolesService extends GrantCatalogue<typeof roles> {
       const name = writeText({ base: current.name, translations: current.nameI18n }, input.name, input.name_i18n, locale);
       const description = writeText({ base: current.description, translations: current.descriptionI18n }, input.description, input.description_i18n, locale);
       await this.checkGrantable(tx, caller, heldMenus, input, await this.setsOfRole(tx, id));
+      this.checkScope(caller, input, current);
       // The sets first, then the row: a failure of either (a duplicate slug) undoes both.
       await this.replaceSets(tx, id, input);
       const [row] = await tx
@@ -119,12 +126,16 @@ export class RolesService extends GrantCatalogue<typeof roles> {
           descriptionI18n: description?.translations,
           status: input.status,
           sort: input.sort,
+          // Applies at its holders' next sign-in: nothing to invalidate now.
+          requireAuthenticator: input.require_authenticator,
+          dataScope: input.data_scope,
           updatedAt: new Date(),
         })
         .where(eq(roles.id, id))
         .returning();
       const grantsChange = input.permission_ids !== undefined || input.menu_ids !== undefined
-        || (input.status !== undefined && input.status !== current.status);
+        || (input.status !== undefined && input.status !== current.status)
+        || input.data_scope !== undefined || input.department_ids !== undefined;
       return { value: (await this.records(tx, [row!], locale))[0]!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
     }, { caller, failure: E.UPDATE_FAILED });
   }
@@ -153,10 +164,12 @@ export class RolesService extends GrantCatalogue<typeof roles> {
     if (unknownPermissions.length) problems.push(msg('admin.roles.unknownPermissionIds', { unknownPermissions }));
     const unknownMenus = await missingIds(tx, menus.id, input.menu_ids ?? []);
     if (unknownMenus.length) problems.push(msg('admin.roles.unknownMenuIds', { unknownMenus }));
+    const unknownDepartments = await missingIds(tx, departments.id, input.department_ids ?? []);
+    if (unknownDepartments.length) problems.push(msg('admin.roles.unknownDepartmentIds', { unknownDepartments }));
     if (problems.length) {
       throw new AppError(E.VALIDATION, {
         detail: problems,
-        details: { field: unknownPermissions.length ? 'permission_ids' : 'menu_ids' },
+        details: { field: unknownPermissions.length ? 'permission_ids' : unknownMenus.length ? 'menu_ids' : 'department_ids' },
       });
     }
   }
@@ -209,6 +222,22 @@ export class RolesService extends GrantCatalogue<typeof roles> {
     if (problems.length) throw new AppError(E.ACCESS_DENIED, { detail: problems });
   }
 
+  /**
+   * Refuses (403, 20003) a data scope wider than the caller's own: a caller who does not reach
+   * every row may set only `self`, or `custom` over departments they reach (what the role has
+   * now may stay).
+   */
+  private checkScope(caller: Principal, input: Static<typeof UpdateRoleBody>, current: Row | undefined) {
+    if (caller.scope.all) return;
+    const scope = input.data_scope ?? current?.dataScope ?? 'all';
+    if (input.data_scope === undefined && input.department_ids === undefined && current) return;
+    const reached = new Set(caller.scope.departments);
+    const beyond = scope === 'custom' ? (input.department_ids ?? []).filter((id) => !reached.has(id)) : [];
+    if ((scope !== 'self' && scope !== 'custom') || beyond.length > 0) {
+      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.scopeBeyondOwn', { scope, departments: beyond }) });
+    }
+  }
+
   /** Replaces the sets that `input` carries (an absent set is left as it is). */
   private async replaceSets(tx: Orm, roleId: number, input: Static<typeof UpdateRoleBody>) {
     if (input.permission_ids !== undefined) {
@@ -221,6 +250,12 @@ export class RolesService extends GrantCatalogue<typeof roles> {
       await tx.delete(roleMenus).where(eq(roleMenus.roleId, roleId));
       if (input.menu_ids.length) {
         await tx.insert(roleMenus).values(input.menu_ids.map((menuId) => ({ roleId, menuId })));
+      }
+    }
+    if (input.department_ids !== undefined) {
+      await tx.delete(roleDepartments).where(eq(roleDepartments.roleId, roleId));
+      if (input.department_ids.length) {
+        await tx.insert(roleDepartments).values(input.department_ids.map((departmentId) => ({ roleId, departmentId })));
       }
     }
   }
@@ -238,10 +273,13 @@ export class RolesService extends GrantCatalogue<typeof roles> {
     const sets = this.sets.on(orm);
     const perms = await sets.permissions.execute({ ids });
     const menuRows = await sets.menus.execute({ ids });
+    const departmentRows = await sets.departments.execute({ ids });
     const permsOf = new Map<number, number[]>();
     for (const p of perms) (permsOf.get(p.roleId) ?? permsOf.set(p.roleId, []).get(p.roleId)!).push(p.permissionId);
     const menusOf = new Map<number, number[]>();
     for (const m of menuRows) (menusOf.get(m.roleId) ?? menusOf.set(m.roleId, []).get(m.roleId)!).push(m.menuId);
+    const departmentsOf = new Map<number, number[]>();
+    for (const d of departmentRows) (departmentsOf.get(d.roleId) ?? departmentsOf.set(d.roleId, []).get(d.roleId)!).push(d.departmentId);
     return rows.map((r) => ({
       id: r.id,
       name: localized(r.name, r.nameI18n, locale),
@@ -252,6 +290,9 @@ export class RolesService extends GrantCatalogue<typeof roles> {
       status: r.status,
       sort: r.sort,
       is_system: r.isSystem,
+      require_authenticator: r.requireAuthenticator,
+      data_scope: r.dataScope,
+      department_ids: r.dataScope === 'custom' ? (departmentsOf.get(r.id) ?? []) : [],
       ...displayStamps(r, this.tz),
       permission_ids: permsOf.get(r.id) ?? [],
       menu_ids: menusOf.get(r.id) ?? [],

@@ -10,6 +10,7 @@ import { AppError } from '../../../platform/http/errors.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import { admins, sessions } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import { inScope, scopeFilter } from '../../kernel/data-scope.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import type { Sessions } from '../../kernel/sessions.ts';
@@ -44,6 +45,8 @@ const onlineList = (orm: Orm) =>
       now: { param: (at: Date) => at.toISOString(), where: (x) => gt(sessions.expiresAt, x) },
       username: { param: contains, where: (x) => or(ilike(admins.username, x), ilike(admins.nickname, x)) },
       ip: { param: contains, where: (x) => ilike(sessions.ip, x) },
+      // The caller's data scope: the session's administrator (their department now).
+      scope: scopeFilter(admins.departmentId, admins.id),
     },
     sort: { id: sessions.id },
     id: sessions.id,
@@ -71,7 +74,7 @@ export class SessionsService {
 
   /** A page of live sessions, newest first; `is_current` marks the caller's own. */
   async list(q: Static<typeof OnlineQuery>, caller: Principal): Promise<{ list: Static<typeof OnlineSession>[]; total: number }> {
-    const { rows, total } = await this.online.page({ ...q, now: new Date() }, { ...q, order_by: 'id:desc' });
+    const { rows, total } = await this.online.page({ ...q, now: new Date(), scope: caller.scope }, { ...q, order_by: 'id:desc' });
     const list = rows.map((r) => ({
       ...r,
       login_at: formatDisplay(r.login_at, this.tz)!,
@@ -82,9 +85,12 @@ export class SessionsService {
     return { list, total };
   }
 
-  /** Ends live sessions among `ids`; refuses the whole call if one belongs to a protected administrator other than the caller. */
+  /**
+   * Ends live sessions among `ids` (those outside the caller's data scope are not found);
+   * refuses the whole call if one belongs to a protected administrator other than the caller.
+   */
   async kick(caller: Principal, ids: number[]): Promise<{ kicked: number[]; not_found: number[] }> {
-    const owners = await this.liveOwners(ids);
+    const owners = await this.liveOwners(caller, ids);
     for (const owner of owners) {
       if (owner.adminId !== caller.adminId && (await this.rbac.isProtected(owner.adminId))) {
         throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.sessions.protectedSession', { id: owner.id, username: owner.username }) });
@@ -95,14 +101,14 @@ export class SessionsService {
     return { kicked, not_found: ids.filter((id) => !kicked.includes(id)) };
   }
 
-  /** Live sessions among `ids`, with who owns them. */
-  private async liveOwners(ids: number[]) {
+  /** Live sessions among `ids` in the caller's data scope, with who owns them. */
+  private async liveOwners(caller: Principal, ids: number[]) {
     if (ids.length === 0) return [];
     return this.db.orm
       .select({ id: sessions.id, adminId: sessions.adminId, username: admins.username })
       .from(sessions)
       .innerJoin(admins, eq(admins.id, sessions.adminId))
-      .where(this.liveWhere(inArray(sessions.id, ids)));
+      .where(this.liveWhere(and(inArray(sessions.id, ids), inScope(caller.scope, admins.departmentId, admins.id))));
   }
 
   /** Each administrator whose sessions someone else ended is told so (one notification each). */
