@@ -29,6 +29,7 @@ import { dictionariesRoutes } from './features/dictionaries/dictionaries.routes.
 import { DictionariesService } from './features/dictionaries/dictionaries.service.ts';
 import { exportsRoutes } from './features/exports/exports.routes.ts';
 import { operationRecorder } from './features/logs/logs.recorder.ts';
+import { logsExportRoutes } from './features/logs/logs.export.ts';
 import { logsRoutes } from './features/logs/logs.routes.ts';
 import { LogsService } from './features/logs/logs.service.ts';
 import { LogWriter } from './features/logs/logs.writer.ts';
@@ -171,7 +172,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
 
   for (const feature of [
     authRoutes, sessionsRoutes, adminsRoutes, authenticatorRoutes, rolesRoutes, permissionsRoutes, menusRoutes, departmentsRoutes,
-    dictionariesRoutes, blacklistsRoutes, logsRoutes, dashboardRoutes, monitorRoutes, adminsExportRoutes, exportsRoutes,
+    dictionariesRoutes, blacklistsRoutes, logsRoutes, logsExportRoutes, dashboardRoutes, monitorRoutes, adminsExportRoutes, exportsRoutes,
     ordersRoutes, orderIoRoutes, paymentMethodsRoutes, paymentsRoutes, attachmentsRoutes, notificationsRoutes,
   ]) {
     await app.register(feature, { ctx });

@@ -13,7 +13,7 @@ import { assemblyOwner, MERGE_LEASE_MS, type MergeTiming } from '../../src/admin
 import { AttachmentsService } from '../../src/admin/features/attachments/attachments.service.ts';
 import { createStorage, type ByteRange } from '../../src/platform/storage/index.ts';
 import { LocalStorage } from '../../src/platform/storage/local.ts';
-import { onPostgres, startApp, type TestApp } from '../helpers/app.ts';
+import { onPostgres, startApp, within, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 import { call, login, signedInAdmin, type Reply } from '../helpers/http.ts';
 
@@ -395,6 +395,14 @@ describe('chunked uploads', () => {
     assert.equal(done.status, 'merged');
     assert.equal(done.attachment_id, created.id);
     assertError(await sendChunk(superToken, { chunk_id, index: 0, total, filename, data: pieces[0]! }), 400, 40005);
+    // The operation log: the merges wrote their rows, the chunks none of their own (issue 31).
+    const merges = await within(5000, async () => {
+      const rows = await app.platform.db.query<{ n: number }>("SELECT count(*)::int AS n FROM admin.operation_logs WHERE route LIKE '%/attachments/merge'");
+      return rows[0]!.n >= 3 ? rows[0]!.n : undefined;
+    });
+    assert.ok(merges, 'the merges are in the operation log');
+    const chunkRows = await app.platform.db.query<{ n: number }>("SELECT count(*)::int AS n FROM admin.operation_logs WHERE route LIKE '%/attachments/chunk%'");
+    assert.equal(chunkRows[0]!.n, 0);
   });
 
   test('a chunk re-sent with other content is refused; filename and total_chunks must stay the same', async () => {

@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyPluginAsync } from 'fastify';
+import ExcelJS from 'exceljs';
+import { parse } from 'csv-parse/sync';
 import { formatDisplay } from '../../src/platform/time.ts';
 import { moduleAndAction, recordSystemLog } from '../../src/admin/features/logs/logs.recorder.ts';
 import { redact } from '../../src/admin/features/logs/logs.redact.ts';
@@ -596,4 +598,45 @@ test('a 500 keeps the first lines of its stack in the system log', async () => {
   }, 'system row');
   assert.match(row.context.err.stack, /^Error: kaboom\n\s+at /);
   assert.ok(row.context.err.stack.split('\n').length > 3);
+});
+
+describe('log exports (CSV and XLSX, through the export queue)', () => {
+  /** Queues an export, waits for it and downloads the file. */
+  async function exported(path: string): Promise<Buffer> {
+    const task = assertOk(await call(app, 'POST', path, { token: superToken, body: {} }));
+    assert.equal(task.download_url, null);
+    const done = await eventually(async () => {
+      const t = assertOk(await call(app, 'GET', `/api/admin/exports/${task.id}`, { token: superToken }));
+      return t.status === 'completed' || t.status === 'failed' ? t : undefined;
+    }, 'the export');
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const file = await app.app.inject({ method: 'GET', url: done.download_url, headers: { authorization: `Bearer ${superToken}` } });
+    assert.equal(file.statusCode, 200);
+    return file.rawPayload;
+  }
+
+  test('the operation log with the list’s filters, as CSV; the login log as XLSX; a bad range is refused before queueing', async () => {
+    const res = await call(app, 'POST', '/api/admin/test/boom', { token: superToken, body: {} });
+    const traceId = res.body.trace_id as string;
+    await eventually(async () => (await call(app, 'GET', `/api/admin/logs/operation?trace_id=${traceId}`, { token: superToken })).body.data.list[0], 'the row');
+    const csv: string[][] = parse((await exported(`/api/admin/logs/operation/export?trace_id=${traceId}`)).toString('utf8'), { bom: true });
+    assert.deepEqual(csv[0], ['id', 'created_at', 'admin_id', 'username', 'action', 'module', 'method', 'path', 'status_code', 'duration_ms', 'ip', 'trace_id', 'params']);
+    assert.equal(csv.length, 2);
+    const listed = (await call(app, 'GET', `/api/admin/logs/operation?trace_id=${traceId}`, { token: superToken })).body.data.list[0];
+    assert.deepEqual(csv[1]!.slice(0, 4), [String(listed.id), listed.created_at, String(superId), 'admin']);
+    assert.equal(csv[1]![8], '500');
+    assert.equal(csv[1]![11], traceId);
+
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await exported('/api/admin/logs/login/export?format=xlsx&status=1')) as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), ['id', 'created_at', 'admin_id', 'username', 'status', 'reason', 'ip', 'user_agent']);
+    const logins = (await call(app, 'GET', '/api/admin/logs/login?status=1&page_size=100', { token: superToken })).body.data;
+    assert.equal(sheet.actualRowCount - 1, logins.total);
+    assert.equal(sheet.getRow(2).getCell(1).value, logins.list[0].id);
+    assert.equal(sheet.getRow(2).getCell(5).value, 1);
+
+    assertError(await call(app, 'POST', '/api/admin/logs/login/export?start_date=2026-02-30', { token: superToken, body: {} }), 400, 30001);
+    assertError(await call(app, 'POST', '/api/admin/logs/login/export?format=pdf', { token: superToken, body: {} }), 400, 30001);
+  });
 });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
+import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { recordSystemLog } from '../../src/admin/features/logs/logs.recorder.ts';
 import { within } from '../helpers/app.ts';
@@ -148,6 +149,18 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await rows(w.page).filter({ hasText: '/api/admin/dictionaries' }).waitFor();
     assert.equal(await rows(w.page).count(), 1, 'only the row of the trace');
     await screenshot(w.page, 'system-operation-log-trace');
+    // The same filter exported as an Excel file: the one row of the trace.
+    await w.page.getByRole('button', { name: 'Export Excel' }).click();
+    const exporting = w.page.getByRole('dialog', { name: 'Export' });
+    await exporting.getByText('Ready: 1 rows').waitFor();
+    const downloading = w.page.waitForEvent('download');
+    await exporting.getByRole('button', { name: 'Download the file' }).click();
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await (await downloading).path()));
+    const sheet = book.worksheets[0]!;
+    assert.equal(sheet.actualRowCount, 2);
+    assert.equal(sheet.getRow(2).getCell(12).value, trace);
+    await exporting.getByRole('button', { name: 'Close', exact: true }).last().click();
     // And back: the operation row links to the system rows of its trace.
     await rows(w.page).first().getByRole('button', { name: /^Details/ }).click();
     await w.page.getByRole('dialog').getByRole('link', { name: 'System log rows of this trace' }).click();

@@ -25,8 +25,9 @@ import { Periodic } from '../../../platform/jobs/periodic.ts';
 const RECORDED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Covered by the login log (paths under the service prefix). */
 // Sign-in is in the login log; a token renewal and a socket ticket are the session's own
-// plumbing (every page load asks for them), not something an administrator did.
-const NOT_RECORDED = ['/login', '/captcha', '/refresh-token', '/ws/ticket'];
+// plumbing (every page load asks for them), not something an administrator did; each chunk of a
+// chunked upload is a part of one upload, whose merge writes its row.
+const NOT_RECORDED = ['/login', '/captcha', '/refresh-token', '/ws/ticket', '/attachments/chunk'];
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** Writers of the admin apps open in this process, newest last (recordSystemLog uses the newest). */

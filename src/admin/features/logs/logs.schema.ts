@@ -42,6 +42,27 @@ export const LoginLogQuery = Type.Object({
   order_by: OrderByQuery(['id', 'created_at'], 'id:desc'),
 });
 
+const ExportFormat = Type.Optional(Type.Enum(['csv', 'xlsx'], { description: 'the file: `csv` (default) or `xlsx`' }));
+
+/** The operation log list's filters (no paging: every matching row, newest first) and the file's format. */
+export const OperationLogExportQuery = Type.Object({
+  admin_id: Type.Optional(Id),
+  module: OperationLogQuery.properties.module,
+  action: OperationLogQuery.properties.action,
+  trace_id: Type.Optional(TraceIdQuery),
+  ...DateRangeQuery,
+  format: ExportFormat,
+});
+
+/** The login log list's filters (no paging: every matching row, newest first) and the file's format. */
+export const LoginLogExportQuery = Type.Object({
+  admin_id: Type.Optional(Id),
+  ip: LoginLogQuery.properties.ip,
+  status: LoginLogQuery.properties.status,
+  ...DateRangeQuery,
+  format: ExportFormat,
+});
+
 export const SystemLogQuery = Type.Object({
   ...PagingQuery,
   level: Type.Optional(Type.String({ enum: [...SYSTEM_LOG_LEVELS], description: SYSTEM_LOG_LEVELS.join(', ') })),

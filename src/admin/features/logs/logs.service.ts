@@ -1,6 +1,6 @@
 // Reading the three logs: filters, paging and sort over indexed columns; times shown in the
 // display zone; each operation named in the reader's language (`action_label`).
-import { desc, eq, ilike, type AnyColumn } from 'drizzle-orm';
+import { and, desc, eq, ilike, lt, type AnyColumn } from 'drizzle-orm';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
@@ -131,8 +131,10 @@ const systemColumns = {
   created_at: systemLogs.createdAt,
 };
 
-type OperationQuery = Paged & { admin_id?: number | undefined; module?: string | undefined; action?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
-type LoginQuery = Paged & { admin_id?: number | undefined; ip?: string | undefined; status?: number | undefined; start_date?: string | undefined; end_date?: string | undefined };
+export type OperationQuery = Paged & { admin_id?: number | undefined; module?: string | undefined; action?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
+export type LoginQuery = Paged & { admin_id?: number | undefined; ip?: string | undefined; status?: number | undefined; start_date?: string | undefined; end_date?: string | undefined };
+/** A list's filters without its page and order (an export). */
+export type LogFilter<Q> = Omit<Q, keyof Paged>;
 type SystemQuery = Paged & { level?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
 
 export class LogsService implements RecentLogs {
@@ -175,6 +177,45 @@ export class LogsService implements RecentLogs {
   async system(q: SystemQuery) {
     const { rows, total, capped } = await this.systemList.page({ ...q, ...parseDateRange(q, this.tz) }, q);
     return { list: this.shown(rows), total, capped };
+  }
+
+  /**
+   * Every operation row of the filters and the data scope (an export), newest first, read in
+   * pages of `pageSize` by keyset on id: memory stays bounded whatever the count.
+   */
+  async *operationRows(q: LogFilter<OperationQuery>, scope: DataScope | undefined, locale: Locale, signal?: AbortSignal, pageSize = 1000) {
+    const list = this.operationsList;
+    const values = { ...q, ...parseDateRange(q, this.tz), scope };
+    const params = list.params(values);
+    const filter = list.where(values, params);
+    for (let last: number | undefined; ;) {
+      signal?.throwIfAborted();
+      const rows = await this.orm.select(operationColumns).from(operationLogs)
+        .where(and(filter, last === undefined ? undefined : lt(operationLogs.id, last)))
+        .orderBy(desc(operationLogs.id)).limit(pageSize)
+        .prepare('operation_logs_export').execute(params.values);
+      yield* this.shownOperations(rows, locale);
+      if (rows.length < pageSize) return;
+      last = rows.at(-1)!.id;
+    }
+  }
+
+  /** Every login row of the filters and the data scope (an export), newest first, in pages by keyset on id. */
+  async *loginRows(q: LogFilter<LoginQuery>, scope: DataScope | undefined, signal?: AbortSignal, pageSize = 1000) {
+    const list = this.loginsList;
+    const values = { ...q, ...parseDateRange(q, this.tz), scope };
+    const params = list.params(values);
+    const filter = list.where(values, params);
+    for (let last: number | undefined; ;) {
+      signal?.throwIfAborted();
+      const rows = await this.orm.select(loginColumns).from(loginLogs)
+        .where(and(filter, last === undefined ? undefined : lt(loginLogs.id, last)))
+        .orderBy(desc(loginLogs.id)).limit(pageSize)
+        .prepare('login_logs_export').execute(params.values);
+      yield* this.shown(rows);
+      if (rows.length < pageSize) return;
+      last = rows.at(-1)!.id;
+    }
   }
 
   /** The newest `n` rows of the login and operation logs of the caller's data scope (dashboard). */

@@ -21,7 +21,8 @@ addStrings('export', {
   },
 });
 
-export function ExportTask({ start, fileName, disabled }: { start: () => Promise<{ id: number }>; fileName: string; disabled?: boolean }) {
+/** `label`: the button's words when a screen offers several files (default "Export"). */
+export function ExportTask({ start, fileName, disabled, label }: { start: () => Promise<{ id: number }>; fileName: string; disabled?: boolean; label?: string }) {
   const { t } = useTranslation(['export', 'common']);
   const run = useAction();
   const [taskId, setTaskId] = useState<number | null>(null);
@@ -36,7 +37,7 @@ export function ExportTask({ start, fileName, disabled }: { start: () => Promise
   const done = s?.status === 'completed';
   return (
     <>
-      <Button icon={<ExportOutlined />} onClick={begin} disabled={disabled}>{t('common:action.export')}</Button>
+      <Button icon={<ExportOutlined />} onClick={begin} disabled={disabled}>{label ?? t('common:action.export')}</Button>
       <Modal
         open={taskId !== null}
         title={t('title')}

@@ -3,11 +3,14 @@
 import { Card, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../../shared/antd/ListView.tsx';
-import type { PageOf, QueryOfList } from '../../../../shared/list/params.ts';
+import { filtersFor, type PageOf, type QueryOfList } from '../../../../shared/list/params.ts';
+import { api, unwrap } from '../../api/client.ts';
+import type { paths } from '../../api/schema.gen.ts';
 import { useList } from '../../../../shared/list/useList.ts';
-import { LogList, timeFilter } from './shared.tsx';
+import { LogExports, LogList, timeFilter } from './shared.tsx';
 import { loginLogsQuery } from './query.ts';
 
+type ExportQuery = NonNullable<paths['/api/admin/logs/login/export']['post']['parameters']['query']>;
 type Row = PageOf<typeof loginLogsQuery>['list'][number];
 
 export default function LoginLogs() {
@@ -35,6 +38,7 @@ export default function LoginLogs() {
       <LogList
         list={list}
         columns={columns}
+        toolbar={<LogExports name="login-log" start={(format) => unwrap(api.POST('/api/admin/logs/login/export', { params: { query: { ...filtersFor<ExportQuery>(list.filters, ['admin_id', 'ip', 'status', 'start_date', 'end_date']), format } }, body: {} }))} />}
         details={(r) => [
           { label: t('username'), value: r.username },
           { label: t('adminId'), value: r.admin_id ?? '—' },

@@ -4,11 +4,14 @@
 import { Alert, Button, Card, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../../shared/antd/ListView.tsx';
-import type { PageOf, QueryOfList } from '../../../../shared/list/params.ts';
+import { filtersFor, type PageOf, type QueryOfList } from '../../../../shared/list/params.ts';
+import { api, unwrap } from '../../api/client.ts';
+import type { paths } from '../../api/schema.gen.ts';
 import { useList } from '../../../../shared/list/useList.ts';
-import { JsonBlock, LogList, statusTag, timeFilter, TraceLinks } from './shared.tsx';
+import { JsonBlock, LogExports, LogList, statusTag, timeFilter, TraceLinks } from './shared.tsx';
 import { operationLogsQuery } from './query.ts';
 
+type ExportQuery = NonNullable<paths['/api/admin/logs/operation/export']['post']['parameters']['query']>;
 type Row = PageOf<typeof operationLogsQuery>['list'][number];
 
 export default function OperationLogs() {
@@ -47,6 +50,7 @@ export default function OperationLogs() {
       <LogList
         list={list}
         columns={columns}
+        toolbar={<LogExports name="operation-log" start={(format) => unwrap(api.POST('/api/admin/logs/operation/export', { params: { query: { ...filtersFor<ExportQuery>(list.filters, ['admin_id', 'module', 'action', 'trace_id', 'start_date', 'end_date']), format } }, body: {} }))} />}
         details={(r, close) => [
           { label: t('admin'), value: who(r) },
           { label: t('action'), value: r.action_label },

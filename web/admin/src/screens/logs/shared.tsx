@@ -7,6 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/auth.tsx';
+import { ExportTask } from '../../components/ExportTask.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
 import type { ListState } from '../../../../shared/list/useList.ts';
 import { addStrings } from '../../i18n/index.ts';
@@ -31,10 +32,11 @@ type Details = { label: string; value: ReactNode }[];
  * A log's list: the kit's list with a last column that opens a row's detail, in a drawer.
  * `details(row, close)` gives the drawer's fields (`close`, for a link that leaves the drawer).
  */
-export function LogList<Row extends { id: number }, Q>({ list, columns, details }: {
+export function LogList<Row extends { id: number }, Q>({ list, columns, details, toolbar }: {
   list: ListState<Q, { list: Row[]; total: number }>;
   columns: Column<Row, Q>[];
   details: (row: Row, close: () => void) => Details;
+  toolbar?: ReactNode;
 }) {
   const { t } = useTranslation(['logs', 'common']);
   const [open, setOpen] = useState<Row | null>(null);
@@ -45,7 +47,7 @@ export function LogList<Row extends { id: number }, Q>({ list, columns, details 
   };
   return (
     <>
-      <ListView<Row, Q, { list: Row[]; total: number }> list={list} columns={[...columns, detail]} table={{ size: 'middle' }} />
+      <ListView<Row, Q, { list: Row[]; total: number }> list={list} columns={[...columns, detail]} table={{ size: 'middle' }} toolbar={toolbar} />
       <Drawer open={open !== null} onClose={close} title={open && t('detailOf', { id: open.id })} size="large" destroyOnHidden closable={{ 'aria-label': t('common:action.close') }}>
         {open && <Descriptions column={1} bordered size="small" items={details(open, close).map((i) => ({ key: i.label, label: i.label, children: i.value }))} />}
       </Drawer>
@@ -62,6 +64,20 @@ export function JsonBlock({ value, label }: { value: unknown; label: string }) {
       <Typography.Paragraph copyable={{ text }} style={{ marginBottom: 4 }} />
       <pre aria-label={label} style={{ margin: 0, maxHeight: 360, overflow: 'auto', padding: 8, borderRadius: 6, background: 'rgba(127,127,127,0.1)', fontSize: 12, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{text}</pre>
     </div>
+  );
+}
+
+/**
+ * The export buttons of a log (CSV and XLSX, with the list's current filters), for holders of
+ * the list's permission: `start(format)` queues the task.
+ */
+export function LogExports({ name, start }: { name: string; start: (format: 'csv' | 'xlsx') => Promise<{ id: number }> }) {
+  const { t } = useTranslation(['logs']);
+  return (
+    <Space wrap>
+      <ExportTask label={t('exportCsv')} fileName={`${name}.csv`} start={() => start('csv')} />
+      <ExportTask label={t('exportXlsx')} fileName={`${name}.xlsx`} start={() => start('xlsx')} />
+    </Space>
   );
 }
 
