@@ -284,6 +284,12 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     await screenshot(w.page, 'profile-authenticator-wrong-code');
     await w.page.getByLabel('Authenticator code').fill(totpCode(secret));
     await w.page.getByRole('button', { name: 'Turn on' }).click();
+    // The recovery codes, shown once, before the card says the authenticator is on.
+    const codes = w.page.getByRole('list', { name: 'Recovery codes' });
+    await codes.waitFor();
+    assert.equal(await codes.getByRole('listitem').count(), 10);
+    await w.page.getByRole('checkbox', { name: 'I have saved these codes somewhere safe' }).check();
+    await w.page.getByRole('button', { name: 'Done' }).click();
     await w.page.getByText('An authenticator app protects this account').waitFor();
     const [row] = await server.app.platform.db.query<{ totp_secret: string | null }>('SELECT totp_secret FROM admin.admins WHERE id = $1', [who.id]);
     assert.equal(row?.totp_secret, secret);

@@ -17,6 +17,8 @@ import { EXTRA_ROUTES, SCREENS, type Screen } from './screens/registry.tsx';
 
 // Loaded after sign-in: the sign-in page stays small.
 const Shell = lazy(() => import('./layout/Shell.tsx'));
+// Only for an account whose role requires an authenticator it has not bound yet.
+const BindAuthenticator = lazy(() => import('./auth/BindAuthenticator.tsx'));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -69,11 +71,13 @@ function ScreenError() {
 
 /** Signed-in part: routes from the menu tree; the first page is the home. */
 function Protected() {
-  const { session, profile, restoring } = useAuth();
+  const { session, profile, restoring, bindingRequired } = useAuth();
   const location = useLocation();
   if (restoring) return <Spin fullscreen />;
   // Signed out on purpose: the next sign-in (perhaps of someone else) starts at its own home.
   if (!session) return <Navigate to={endReason() === 'signed-out' ? '/login' : `/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  // A role requires an authenticator: the session is good for binding one, and nothing else yet.
+  if (bindingRequired) return <BindAuthenticator />;
   if (!profile) return <Spin fullscreen />;
   return <Shell />;
 }

@@ -9,6 +9,11 @@ export interface Session {
   token: string;
   /** ISO 8601 UTC. */
   expiresAt: string;
+  /**
+   * The session is good only for binding an authenticator (a role of the account requires one):
+   * the console shows the binding step until it is bound (auth/BindAuthenticator.tsx).
+   */
+  bindOnly?: boolean;
 }
 
 export type EndReason = 'expired' | 'revoked' | 'signed-out' | 'invalid';

@@ -1,8 +1,9 @@
 // Sign-in: username, password and the captcha picture (click for another); a second step asks
-// for the authenticator code when the account has one. Every refusal is the server's own
+// for the authenticator code when the account has one, or one of its recovery codes instead
+// (sent in the same field, `google_code`). Every refusal is the server's own
 // message in the chosen language (wrong password, lockout, disabled account, wrong captcha,
 // too many attempts); a session that ended elsewhere is explained here too.
-import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { KeyOutlined, LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Spin } from 'antd';
 import { useState } from 'react';
@@ -22,6 +23,8 @@ interface Values {
 }
 
 const AUTHENTICATOR_NEEDED = 10008;
+/** A recovery code as typed: ten letters and digits, in two groups of five (case, spaces, hyphen as one likes). */
+const RECOVERY_CODE = /^\s*[a-z0-9]{5}[\s-]*[a-z0-9]{5}\s*$/i;
 export default function SignIn() {
   const { t } = useTranslation();
   const { session, restoring, signIn } = useAuth();
@@ -29,6 +32,8 @@ export default function SignIn() {
   const [form] = Form.useForm<Values>();
   const [error, setError] = useState<ApiError | null>(null);
   const [secondStep, setSecondStep] = useState(false);
+  // The second step asks for a recovery code instead of the app's code.
+  const [recovery, setRecovery] = useState(false);
   const [ended] = useState(endReason);
   const captcha = useQuery({ queryKey: ['captcha'], queryFn: () => unwrap(api.GET('/api/admin/captcha')), staleTime: Infinity, gcTime: 0, enabled: !restoring && !session });
   // The server may run without captchas (CAPTCHA_ENABLED=false): then none is asked for or sent.
@@ -91,11 +96,19 @@ export default function SignIn() {
               <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
             </Form.Item>
           </div>
-          {secondStep && (
+          {secondStep && !recovery && (
             <>
               <p className="sign-in-hint">{t('signIn.authenticatorHint')}</p>
               <Form.Item name="google_code" label={t('signIn.authenticator')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('signIn.codeFormat') }]}>
                 <Input prefix={<SafetyOutlined />} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
+              </Form.Item>
+            </>
+          )}
+          {secondStep && recovery && (
+            <>
+              <p className="sign-in-hint">{t('signIn.recoveryHint')}</p>
+              <Form.Item name="google_code" label={t('signIn.recovery')} rules={[{ required: true, pattern: RECOVERY_CODE, message: t('signIn.recoveryFormat') }]}>
+                <Input prefix={<KeyOutlined />} autoComplete="off" autoCapitalize="none" spellCheck={false} maxLength={20} placeholder="xxxxx-xxxxx" autoFocus />
               </Form.Item>
             </>
           )}
@@ -114,7 +127,12 @@ export default function SignIn() {
           )}
           <Button type="primary" htmlType="submit" block loading={busy}>{t('signIn.submit')}</Button>
           {secondStep && (
-            <Button type="link" block onClick={() => { setSecondStep(false); setError(null); }}>{t('signIn.back')}</Button>
+            <>
+              <Button type="link" block onClick={() => { setRecovery(!recovery); form.setFieldValue('google_code', ''); setError(null); }}>
+                {recovery ? t('signIn.useAuthenticator') : t('signIn.useRecovery')}
+              </Button>
+              <Button type="link" block onClick={() => { setSecondStep(false); setRecovery(false); setError(null); }}>{t('signIn.back')}</Button>
+            </>
           )}
         </Form>
       </main>

@@ -3,7 +3,9 @@
 // from the refresh cookie (restoring: nothing is decided until the answer). The token is
 // refreshed a minute before it expires, by one tab at a time; a refresh or any request answered
 // 401 "expired/revoked/invalid" ends the session, and every screen then goes to the sign-in page,
-// which says why. Sign-out ends the session on the server and clears the cookie.
+// which says why. Sign-out ends the session on the server and clears the cookie. A session good
+// only for binding an authenticator (the sign-in's `must_bind_authenticator`, or a 403 10011 from
+// /info) reads no profile: the console shows the binding step, and its end opens the app.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, unwrap } from '../api/client.ts';
@@ -22,13 +24,26 @@ interface Auth {
   profile: Profile | undefined;
   /** Whether the signed-in administrator holds `slug` (the server still decides). */
   can: (slug: string) => boolean;
-  signIn: (token: { token: string; expires_at: string }) => void;
+  signIn: (token: TokenReply) => void;
   signOut: (reason?: EndReason) => Promise<void>;
+  /** A role requires an authenticator and none is bound: only the binding step can be shown. */
+  bindingRequired: boolean;
+  /** The authenticator is bound: the same session now opens the app. */
+  finishBinding: () => void;
 }
+
+interface TokenReply {
+  token: string;
+  expires_at: string;
+  must_bind_authenticator?: boolean;
+}
+
+/** A session good only for binding an authenticator, on any other route (/info). */
+export const AUTHENTICATOR_BINDING_REQUIRED = 10011;
 
 const AuthContext = createContext<Auth | null>(null);
 
-const asSession = (t: { token: string; expires_at: string }): Session => ({ token: t.token, expiresAt: t.expires_at });
+const asSession = (t: TokenReply): Session => ({ token: t.token, expiresAt: t.expires_at, ...(t.must_bind_authenticator ? { bindOnly: true } : {}) });
 
 /** A new token for `from` (the current token; none: the refresh cookie), unless another tab refreshed meanwhile. */
 function refreshSession(from: Session | null): Promise<void> {
@@ -62,7 +77,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     void restore().then(() => setRestoring(false));
   }, []);
 
-  const profile = useQuery({ queryKey: ['profile', session?.token], queryFn: loadProfile, enabled: session !== null, staleTime: 60_000 });
+  const profile = useQuery({ queryKey: ['profile', session?.token], queryFn: loadProfile, enabled: session !== null && !session.bindOnly, staleTime: 60_000 });
+  const bindingRequired = session?.bindOnly === true
+    || (profile.error instanceof ApiError && profile.error.code === AUTHENTICATOR_BINDING_REQUIRED);
 
   // Refresh a minute before expiry (a refreshed token replaces the old one in every tab).
   useEffect(() => {
@@ -71,7 +88,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => clearTimeout(timer);
   }, [session]);
 
-  const signIn = useCallback((t: { token: string; expires_at: string }) => setSession(asSession(t)), []);
+  const signIn = useCallback((t: TokenReply) => setSession(asSession(t)), []);
+  const finishBinding = useCallback(() => {
+    const current = getSession();
+    if (current) setSession({ token: current.token, expiresAt: current.expiresAt });
+    void queryClient.invalidateQueries({ queryKey: ['profile'] });
+  }, [queryClient]);
   const signOut = useCallback(async (reason: EndReason = 'signed-out') => {
     await unwrap(api.POST('/api/admin/logout')).catch(() => {});
     setSession(null, reason);
@@ -84,7 +106,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     can: (slug) => permissions.has(slug),
     signIn,
     signOut,
-  }), [session, restoring, profile.data, permissions, signIn, signOut]);
+    bindingRequired,
+    finishBinding,
+  }), [session, restoring, profile.data, permissions, signIn, signOut, bindingRequired, finishBinding]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -1,15 +1,19 @@
 // The signed-in administrator's own page: their profile (from /info), changing the password,
-// turning the authenticator on (QR code and secret, then a code) or off (a code), and their
+// turning the authenticator on (QR code and secret, then a code; the recovery codes shown once)
+// or off (a code or a recovery code), how many recovery codes are left and new ones, and their
 // own sessions (for holders of online.list), ending the others (online.kick).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Col, Descriptions, Form, Image, Input, Popconfirm, Row, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Form, Input, Popconfirm, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap, type Body } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { useAction, QueryError } from '../../../../shared/antd/feedback.tsx';
+import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { useSave } from '../../../../shared/antd/useSave.ts';
+import { AUTHENTICATOR_CODE_WRONG, AuthenticatorSetup } from '../../components/AuthenticatorSetup.tsx';
+import { RecoveryCodes } from '../../components/RecoveryCodes.tsx';
 import { plainMessage } from '../../api/errors.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
@@ -41,7 +45,7 @@ export default function Profile() {
         <ChangePassword />
       </Col>
       <Col xs={24} xl={12}>
-        <Authenticator bound={profile.is_2fa_bound} />
+        <Authenticator bound={profile.is_2fa_bound} username={profile.username} />
       </Col>
       {can('online.list') && (
         <Col xs={24}>
@@ -51,9 +55,6 @@ export default function Profile() {
     </Row>
   );
 }
-
-/** A wrong or reused authenticator code (the server's code since issue 27; 30001 before). */
-const AUTHENTICATOR_CODE_WRONG = 10010;
 
 const PASSWORD_FIELDS = ['old_password', 'password_confirmation', 'password'] as const;
 
@@ -112,61 +113,104 @@ function ChangePassword() {
   );
 }
 
-function Authenticator({ bound }: { bound: boolean }) {
+/** A code as the unbinding and new recovery codes take it: six digits, or a recovery code (ten letters and digits). */
+const CODE_OR_RECOVERY = /^\s*(\d{3}\s?\d{3}|[a-z0-9]{5}[\s-]*[a-z0-9]{5})\s*$/i;
+
+/** A wrong code (or password) said next to the field that holds it, in words. */
+const codeFieldErrors = <N extends 'code' | 'password'>(name: N) => (err: unknown): { name: N; errors: string[] }[] =>
+  err instanceof ApiError && !err.field && (err.code === 30001 || err.code === AUTHENTICATOR_CODE_WRONG) ? [{ name, errors: [plainMessage(err)] }] : [];
+
+function Authenticator({ bound, username }: { bound: boolean; username: string }) {
   const { t } = useTranslation(['profile', 'common']);
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ code: string }>();
-  const [pending, setPending] = useState<{ secret: string; qrcode: string } | null>(null);
-  const run = useAction();
-  const refreshProfile = () => void queryClient.invalidateQueries({ queryKey: ['profile'] });
-
-  const setUp = () => void run(async () => {
-    const q = await unwrap(api.GET('/api/admin/google-authenticator/qrcode'));
-    setPending({ secret: q.secret, qrcode: q.qrcode });
-  }, t('scan'));
+  // New recovery codes, shown once (after binding, or after asking for new ones).
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [renewing, setRenewing] = useState(false);
+  const status = useQuery({ queryKey: ['authenticator-status'], queryFn: () => unwrap(api.GET('/api/admin/google-authenticator/status')), enabled: bound });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['profile'] });
+    void queryClient.invalidateQueries({ queryKey: ['authenticator-status'] });
+  };
   const { submit, isPending } = useSave(form, {
-    save: ({ code }: { code: string }) => bound
-      ? unwrap(api.POST('/api/admin/google-authenticator/unbind', { body: { code } }))
-      : unwrap(api.POST('/api/admin/google-authenticator/bind', { body: { secret: pending!.secret, code } })),
-    success: bound ? t('unbound') : t('bound'),
-    // A wrong code is said next to the field, in words.
-    fieldsOf: (err) => err instanceof ApiError && !err.field && (err.code === 30001 || err.code === AUTHENTICATOR_CODE_WRONG) ? [{ name: 'code', errors: [plainMessage(err)] }] : [],
+    save: ({ code }: { code: string }) => unwrap(api.POST('/api/admin/google-authenticator/unbind', { body: { code } })),
+    success: t('unbound'),
+    fieldsOf: codeFieldErrors('code'),
     onSaved: () => {
-      setPending(null);
       form.resetFields();
-      refreshProfile();
+      refresh();
     },
   });
-  const codeField = (
-    <Form form={form} layout="inline" onFinish={submit}>
-      <Form.Item name="code" label={t('code')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('codeRule') }]}>
-        <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" style={{ width: 120 }} />
-      </Form.Item>
-      <Button type="primary" htmlType="submit" danger={bound} loading={isPending}>{bound ? t('unbind') : t('bind')}</Button>
-    </Form>
-  );
+  const left = status.data?.recovery_codes_left;
 
   return (
     <Card title={t('authenticator')} extra={bound ? <Tag color="green">{t('on')}</Tag> : <Tag>{t('off')}</Tag>}>
-      <Typography.Paragraph>{bound ? t('authOn') : t('authOff')}</Typography.Paragraph>
-      {bound ? (
-        <>
-          <Typography.Paragraph type="secondary">{t('unbindHint')}</Typography.Paragraph>
-          {codeField}
-        </>
-      ) : pending ? (
-        <Space direction="vertical">
-          <Typography.Text type="secondary">{t('scan')}</Typography.Text>
-          <Image src={pending.qrcode} alt={t('qrAlt')} width={180} preview={false} />
-          <Typography.Text>
-            {t('secret')}: <Typography.Text code copyable aria-label={t('secret')} data-secret={pending.secret}>{pending.secret}</Typography.Text>
-          </Typography.Text>
-          {codeField}
-        </Space>
+      {codes ? (
+        <RecoveryCodes codes={codes} username={username} doneText={t('codesDone')} onDone={() => setCodes(null)} />
       ) : (
-        <Button type="primary" onClick={setUp}>{t('setUp')}</Button>
+        <>
+          <Typography.Paragraph>{bound ? t('authOn') : t('authOff')}</Typography.Paragraph>
+          {bound ? (
+            <>
+              <Typography.Paragraph>
+                <Space wrap>
+                  <span>{t('codesLeftLabel')}</span>
+                  {left === undefined ? '—' : <Tag color={left <= 2 ? 'orange' : 'default'} aria-label={t('codesLeft')}>{t('codesLeftCount', { count: left })}</Tag>}
+                  <Button size="small" onClick={() => setRenewing(true)}>{t('newCodes')}</Button>
+                </Space>
+              </Typography.Paragraph>
+              {left !== undefined && left <= 2 && <Alert type="warning" showIcon title={t('codesLow')} style={{ marginBottom: 12 }} />}
+              <Typography.Paragraph type="secondary">{t('unbindHint')}</Typography.Paragraph>
+              <Form form={form} layout="inline" onFinish={submit}>
+                <Form.Item name="code" label={t('code')} rules={[{ required: true, pattern: CODE_OR_RECOVERY, message: t('codeOrRecoveryRule') }]}>
+                  <Input autoComplete="one-time-code" maxLength={20} style={{ width: 150 }} />
+                </Form.Item>
+                <Button type="primary" htmlType="submit" danger loading={isPending}>{t('unbind')}</Button>
+              </Form>
+            </>
+          ) : (
+            <AuthenticatorSetup success={t('bound')} onBound={(made) => { setCodes(made); refresh(); }} />
+          )}
+        </>
       )}
+      {renewing && <NewRecoveryCodes onClose={(made) => { setRenewing(false); if (made) { setCodes(made); refresh(); } }} />}
     </Card>
+  );
+}
+
+type RenewValues = { proof: 'code' | 'password'; code?: string; password?: string };
+
+/** New recovery codes, proven by the authenticator's code (or a recovery code) or by the password. */
+function NewRecoveryCodes({ onClose }: { onClose: (codes?: string[]) => void }) {
+  const { t } = useTranslation(['profile', 'common']);
+  const [form] = Form.useForm<RenewValues>();
+  const proof = Form.useWatch('proof', form) ?? 'code';
+  const { submit, isPending } = useSave(form, {
+    save: (v: RenewValues) => unwrap(api.POST('/api/admin/google-authenticator/recovery-codes', {
+      body: v.proof === 'code' ? { code: v.code ?? '' } : { password: v.password ?? '' },
+    })),
+    success: t('codesMade'),
+    fieldsOf: (err, v) => (v.proof === 'code' ? codeFieldErrors('code')(err) : codeFieldErrors('password')(err)),
+    onSaved: (reply) => onClose(reply.recovery_codes),
+  });
+  return (
+    <FormModal<RenewValues> form={form} name="recovery-codes" title={t('newCodes')} pending={isPending} onClose={() => onClose()} onFinish={submit}
+      initialValues={{ proof: 'code' }} okText={t('makeCodes')}
+      intro={<Typography.Paragraph type="secondary">{t('newCodesHint')}</Typography.Paragraph>}
+    >
+      <Form.Item name="proof" label={t('proveWith')}>
+        <Segmented<'code' | 'password'> options={[{ value: 'code', label: t('code') }, { value: 'password', label: t('passwordProof') }]} />
+      </Form.Item>
+      {proof === 'code' ? (
+        <Form.Item name="code" label={t('code')} rules={[{ required: true, pattern: CODE_OR_RECOVERY, message: t('codeOrRecoveryRule') }]}>
+          <Input autoComplete="one-time-code" maxLength={20} />
+        </Form.Item>
+      ) : (
+        <Form.Item name="password" label={t('passwordProof')} rules={[{ required: true, max: 128, message: t('required') }]}>
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+      )}
+    </FormModal>
   );
 }
 
