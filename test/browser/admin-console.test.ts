@@ -173,25 +173,37 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
     await w.context.close();
   });
 
-  test('the dashboard charts today hour by hour with a legend; operations and permissions are named in the reader’s language', async () => {
-    for (const [language, names, created, viewPermissions] of [
-      ['en-US', ['Operations', 'Successful sign-ins'], 'Create orders', 'View permissions'],
-      ['zh-CN', ['操作', '成功登录'], '新增订单', '查看权限'],
+  test('the dashboard’s Business tab charts 30 days with a legend; its System tab charts today hour by hour; operations and permissions are named in the reader’s language', async () => {
+    for (const [language, names, created, viewPermissions, business] of [
+      ['en-US', ['Operations', 'Successful sign-ins'], 'Create orders', 'View permissions', ['Orders', 'Revenue', 'System', 'Top products by quantity']],
+      ['zh-CN', ['操作', '成功登录'], '新增订单', '查看权限', ['订单数', '收入', '系统', '销量最高的商品']],
     ] as const) {
       const w = await adminPage(browser, server.base, language, DESK);
       const { page } = w;
+      // Business first (the default tab): the 30 days' chart, its legend naming both series with the period's totals.
+      const figures = (await call(server.app, 'GET', '/api/admin/dashboard/business', { token })).body.data as { period: { orders: number }; by_day: unknown[] };
+      assert.equal(figures.by_day.length, 30);
+      const businessLegend = page.locator('.dashboard-by-day .recharts-legend-item-text');
+      await businessLegend.first().waitFor();
+      const series = await businessLegend.allInnerTexts();
+      assert.deepEqual(series.map((t) => t.replace(/ \(.*\)$/, '')).sort(), [business[0], business[1]].sort());
+      const ordersItem = series.find((t) => t.startsWith(`${business[0]} (`));
+      assert.equal(ordersItem, `${business[0]} (${figures.period.orders})`);
+      await page.locator('.dashboard-products').getByText(business[3]).waitFor();
+      await screenshot(page, `console-dashboard-business-${language}`);
+      await page.getByRole('tab', { name: business[2] }).click();
       const stats = await call(server.app, 'GET', '/api/admin/dashboard/stats', { token, headers: { 'accept-language': language } });
       const activity = stats.body.data.activity_today as { date: string; series: { name: string; total: number }[] };
       // Both series of the whole day, named by the server: not a guess from the newest ten rows.
-      const legend = page.locator('.recharts-legend-item-text');
+      const legend = page.locator('.dashboard-activity .recharts-legend-item-text');
       await legend.first().waitFor();
       const texts = await legend.allInnerTexts();
       assert.deepEqual(texts.map((t) => t.replace(/ \(\d+\)$/, '')).sort(), [...names].sort());
       const operations = Number(/\((\d+)\)$/.exec(texts.find((t) => t.startsWith(names[0]))!)![1]);
       assert.ok(operations >= 12, `the day’s operations (${operations}) count every order this test created, not the newest ten rows`);
       assert.equal(activity.series.length, 2);
-      await page.getByText(activity.date).first().waitFor();
-      assert.equal(await page.locator('.recharts-wrapper text', { hasText: /^00:00$/ }).count(), 1, 'the x axis starts at midnight');
+      await page.locator('.dashboard-activity').getByText(activity.date).first().waitFor();
+      assert.equal(await page.locator('.dashboard-activity .recharts-wrapper text', { hasText: /^00:00$/ }).count(), 1, 'the x axis starts at midnight');
       // Recent operations: what was done, not the module and action slugs.
       await page.locator('.ant-card', { hasText: language === 'en-US' ? 'Recent operations' : '最近操作' }).getByText(created).first().waitFor();
       await screenshot(page, `console-dashboard-${language}`);
@@ -249,6 +261,8 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
       const w = await adminPage(browser, server.base, language, PHONE);
       const { page } = w;
       assert.equal(await page.locator('.shell-sider').count(), 0, 'no sidebar on a phone');
+      await page.locator('.dashboard-by-day .recharts-legend-item-text').first().waitFor();
+      assert.ok((await overflow(page)).page <= 0, 'the business dashboard does not scroll sideways');
       await screenshot(page, `console-390-dashboard-${language}`);
       await page.getByRole('button', { name: language === 'en-US' ? 'Menu' : '菜单' }).click();
       const drawer = page.getByRole('dialog');

@@ -4,7 +4,7 @@ import type { FeatureOptions } from '../../context.ts';
 import { localeOf } from '../../../platform/http/conventions.ts';
 import { Envelope, ok } from '../../http.ts';
 import { LoginLogRecord, OperationLogRecord } from '../../kernel/log-records.ts';
-import { ACTIVITY_SERIES, RECENT_ROWS } from './dashboard.service.ts';
+import { ACTIVITY_SERIES, BUSINESS_MAX_DAYS, RECENT_ROWS, TOP_PRODUCTS } from './dashboard.service.ts';
 
 const DashboardStats = Envelope(
   Type.Object({
@@ -32,6 +32,52 @@ const DashboardStats = Envelope(
   }),
 );
 
+const MoneyOut = (description: string) => Type.Number({ description: `${description}; money, a number with at most 2 decimals (summed in SQL as numeric)` });
+const Day = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: `${description}, YYYY-MM-DD in the display time zone` });
+const figures = {
+  orders: Type.Integer({ description: 'orders created, whatever their status (= paid + pending + cancelled)' }),
+  revenue: MoneyOut('the amount of the paid orders among them'),
+  paid: Type.Integer({ description: 'orders now paid' }),
+  pending: Type.Integer({ description: 'orders now pending' }),
+  cancelled: Type.Integer({ description: 'orders now cancelled' }),
+  average_order_value: MoneyOut('revenue / paid, rounded half up to the cent; 0 without paid orders'),
+};
+
+const BusinessQuery = Type.Object({
+  days: Type.Integer({ minimum: 1, maximum: BUSINESS_MAX_DAYS, default: 30, description: `the period: the last \`days\` days, today included (1 to ${BUSINESS_MAX_DAYS}, default 30)` }),
+}, { additionalProperties: false });
+
+const BusinessFigures = Envelope(
+  Type.Object({
+    time_zone: Type.String({ description: 'the display time zone the days are in (IANA name)' }),
+    today: Type.Object({ date: Day('today'), ...figures }, { description: 'the orders created today' }),
+    period: Type.Object({
+      days: Type.Integer(),
+      from: Day('the first day of the period'),
+      to: Day('the last day of the period (today)'),
+      ...figures,
+    }, { description: 'the orders created in the period: the sums of `by_day`' }),
+    by_day: Type.Array(Type.Object({
+      date: Day('the day'),
+      orders: Type.Integer({ description: 'orders created that day' }),
+      paid: Type.Integer({ description: 'of which paid' }),
+      revenue: MoneyOut('the amount of the paid ones'),
+    }), { description: 'every day of the period, oldest first, zero-filled; the last is today' }),
+    payments_by_method: Type.Array(Type.Object({
+      method_id: Type.Integer(),
+      name: Type.String({ description: 'the payment method’s name' }),
+      count: Type.Integer({ description: 'paid payment records written in the period' }),
+      amount: MoneyOut('their amount'),
+    }), { description: 'paid payment records written in the period, by method, largest amount first; methods without any are absent' }),
+    top_products: Type.Array(Type.Object({
+      product_id: Type.Integer(),
+      product_name: Type.String({ description: 'the name it was last sold under' }),
+      quantity: Type.Integer({ description: 'units sold in the period’s paid orders' }),
+      revenue: MoneyOut('sum of price × quantity of those units'),
+    }), { maxItems: TOP_PRODUCTS, description: `the ${TOP_PRODUCTS} products with the most units in the period’s paid orders (then by id)` }),
+  }),
+);
+
 export const dashboardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const { dashboard } = ctx;
 
@@ -43,4 +89,22 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async 
       response: { 200: DashboardStats },
     },
   }, async (request) => ok(request, await dashboard.stats(request.admin!.scope, localeOf(request))));
+
+  app.get('/dashboard/business', {
+    config: { permission: 'dashboard.view' },
+    schema: {
+      tags: ['Dashboard'],
+      summary: 'Orders, revenue, payments by method and top products, today and over the last days, day by day',
+      description: [
+        'Every figure is in the caller’s data scope (orders and payments by their creator’s department then and their creator).',
+        'Days are those of the display time zone; an order counts on the day it was created, with its status now;',
+        '`revenue` is the amount of the paid ones. `period` is the sum of `by_day` and `today` is its last day, so the figures and the chart agree.',
+        '`payments_by_method` counts the paid payment records written in the period; `top_products` the units of the period’s paid orders.',
+        'Money is summed in SQL (numeric) and added in integer cents, returned as a number with at most 2 decimals.',
+        'Computed from the orders at each request over the indexes on `created_at` (no rollup; see docs/BENCHMARKS.md).',
+      ].join(' '),
+      querystring: BusinessQuery,
+      response: { 200: BusinessFigures },
+    },
+  }, async (request) => ok(request, await dashboard.businessFigures(request.admin!.scope, request.query.days)));
 };

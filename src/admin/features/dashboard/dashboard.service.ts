@@ -1,17 +1,24 @@
 // Dashboard figures: counts by SQL (index-backed for the logs, never loading rows), today's
 // activity hour by hour, and the newest login and operation log rows. Today's totals are the
 // sums of the hourly figures, read by one statement, so the chart and the totals always agree.
-import { and, count, eq, gte, sql, type AnyColumn } from 'drizzle-orm';
+// The business figures (orders, revenue, payments by method, top products) are aggregated by SQL
+// over the period's rows in the caller's data scope; the period's and today's totals are the sums
+// of the days, added up in integer cents, so the chart and the figures always agree.
+import { and, count, desc, eq, gte, lt, sql, type AnyColumn } from 'drizzle-orm';
 import type { Config } from '../../../platform/config.ts';
-import type { Database, Orm } from '../../../platform/db/database.ts';
+import { PLAN_PER_CALL, type Database, type Orm } from '../../../platform/db/database.ts';
 import { p } from '../../../platform/db/statements.ts';
-import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
+import { centsToNumber, decimalToCents } from '../../../platform/money.ts';
+import { dateOfDay, dayNumber, formatDisplay, parseDisplay } from '../../../platform/time.ts';
 import { translate, type Locale, type MessageKey } from '../../../platform/i18n.ts';
-import { admins, loginLogs, menus, operationLogs, roles } from '../../db/schema.ts';
+import { admins, loginLogs, menus, operationLogs, orderDetails, orders, paymentMethods, payments, roles } from '../../db/schema.ts';
 import { ownerScopeCondition, scopeCondition, scopeValues, type DataScope } from '../../kernel/data-scope.ts';
 import type { RecentLogs } from '../../kernel/log-records.ts';
 
 export const RECENT_ROWS = 10;
+
+/** The calendar date `n` days after `date` (YYYY-MM-DD; n may be negative). */
+export const addDays = (date: string, n: number): string => dateOfDay(dayNumber(date) + n);
 
 /** Midnight of the current day in `tz` (or its first existing minute when a DST change skips midnight). */
 export function startOfDay(now: Date, tz: string): Date {
@@ -22,6 +29,79 @@ export function startOfDay(now: Date, tz: string): Date {
   }
   return new Date(now.getTime() - 86_400_000);
 }
+
+/** Midnight starting the calendar day `date` (YYYY-MM-DD) in `tz` (or its first existing minute). */
+export function startOfDate(date: string, tz: string): Date {
+  for (const time of ['00:00:00', '00:30:00', '01:00:00']) {
+    const at = parseDisplay(`${date} ${time}`, tz);
+    if (at) return at;
+  }
+  throw new Error(`no start of day for ${date} in ${tz}`);
+}
+
+/** The longest period the business figures cover, in days. */
+export const BUSINESS_MAX_DAYS = 90;
+/** How many products the top list holds. */
+export const TOP_PRODUCTS = 10;
+
+interface DayFigures { orders: number; paid: number; pending: number; cancelled: number; revenue: bigint }
+const noFigures = (): DayFigures => ({ orders: 0, paid: 0, pending: 0, cancelled: 0, revenue: 0n });
+
+/** A day's or a period's figures as the API renders them; the average order value is revenue / paid orders, rounded half up to the cent. */
+function renderFigures(f: DayFigures) {
+  const average = f.paid === 0 ? 0n : (2n * f.revenue + BigInt(f.paid)) / (2n * BigInt(f.paid));
+  return { orders: f.orders, revenue: centsToNumber(f.revenue), paid: f.paid, pending: f.pending, cancelled: f.cancelled, average_order_value: centsToNumber(average) };
+}
+
+/**
+ * The business figures' statements: placeholders `from` and `to` (ISO times, [from, to)), `tz`,
+ * and the caller's data scope (scopeValues). Orders are counted on their creation day in the
+ * display time zone; revenue is the amount of the paid ones; payments are the paid payment
+ * records written in the period; top products are those of the period's paid orders.
+ */
+const businessStatements = (orm: Orm) => {
+  // Planned for their values at each call: the period's width and the scope decide the plan.
+  const ordersInPeriod = and(PLAN_PER_CALL, gte(orders.createdAt, p('from')), lt(orders.createdAt, p('to')), scopeCondition(orders.departmentId, orders.createdBy));
+  const window = orm
+    .select({
+      day: sql<string>`to_char(${orders.createdAt} at time zone ${p('tz')}, 'YYYY-MM-DD')`.as('day'),
+      status: orders.status,
+      amount: orders.amount,
+    })
+    .from(orders)
+    .where(ordersInPeriod)
+    .as('w');
+  return {
+    // Day and status over the period's orders: at most days × 3 rows.
+    days: orm
+      .select({ day: window.day, status: window.status, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${window.amount})::text` })
+      .from(window)
+      .groupBy(window.day, window.status)
+      .prepare('dashboard_business_days'),
+    methods: orm
+      .select({ methodId: payments.paymentMethodId, name: paymentMethods.name, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${payments.amount})::text` })
+      .from(payments)
+      .innerJoin(paymentMethods, eq(paymentMethods.id, payments.paymentMethodId))
+      .where(and(PLAN_PER_CALL, gte(payments.createdAt, p('from')), lt(payments.createdAt, p('to')), eq(payments.status, 'paid'), scopeCondition(payments.departmentId, payments.createdBy)))
+      .groupBy(payments.paymentMethodId, paymentMethods.name)
+      .orderBy(desc(sql`sum(${payments.amount})`), payments.paymentMethodId)
+      .prepare('dashboard_business_methods'),
+    products: orm
+      .select({
+        productId: orderDetails.productId,
+        productName: sql<string>`max(${orderDetails.productName})`,
+        quantity: sql<string>`sum(${orderDetails.quantity})::bigint`,
+        revenue: sql<string>`sum(${orderDetails.price} * ${orderDetails.quantity})::text`,
+      })
+      .from(orderDetails)
+      .innerJoin(orders, eq(orders.id, orderDetails.orderId))
+      .where(and(ordersInPeriod, eq(orders.status, 'paid')))
+      .groupBy(orderDetails.productId)
+      .orderBy(desc(sql`sum(${orderDetails.quantity})`), orderDetails.productId)
+      .limit(TOP_PRODUCTS)
+      .prepare('dashboard_business_products'),
+  };
+};
 
 /** The series of today's activity chart, in the order they are drawn, with their legend names. */
 export const ACTIVITY_SERIES = [
@@ -63,11 +143,52 @@ export class DashboardService {
   private readonly tz: string;
   private readonly logs: RecentLogs;
   private readonly counts: ReturnType<typeof countStatements>;
+  private readonly business: ReturnType<typeof businessStatements>;
   constructor(deps: { db: Database; config: Config; logs: RecentLogs }) {
     this.orm = deps.db.orm;
     this.tz = deps.config.DISPLAY_TIMEZONE;
     this.logs = deps.logs;
     this.counts = countStatements(this.orm);
+    this.business = businessStatements(this.orm);
+  }
+
+  /**
+   * The business figures of the caller's data scope over the last `days` days of the display
+   * time zone (today included): today's and the period's, day by day (every day, zero-filled),
+   * payments by method and the top products. `now` is for tests.
+   */
+  async businessFigures(scope: DataScope, days: number, now = new Date()) {
+    const today = formatDisplay(now, this.tz)!.slice(0, 10);
+    const first = addDays(today, 1 - days);
+    const values = {
+      from: startOfDate(first, this.tz).toISOString(),
+      to: startOfDate(addDays(today, 1), this.tz).toISOString(),
+      tz: this.tz,
+      ...scopeValues(scope),
+    };
+    const b = this.business;
+    const [dayRows, methodRows, productRows] = await Promise.all([b.days.execute(values), b.methods.execute(values), b.products.execute(values)]);
+    const byDay = new Map<string, DayFigures>();
+    for (let i = 0; i < days; i++) byDay.set(addDays(first, i), noFigures());
+    const period = noFigures();
+    for (const row of dayRows) {
+      const f = byDay.get(row.day);
+      if (!f) continue; // (cannot happen: the statement reads the period only)
+      for (const target of [f, period]) {
+        const n = Number(row.n);
+        target.orders += n;
+        target[row.status] += n;
+        if (row.status === 'paid') target.revenue += decimalToCents(row.amount);
+      }
+    }
+    return {
+      time_zone: this.tz,
+      today: { date: today, ...renderFigures(byDay.get(today)!) },
+      period: { days, from: first, to: today, ...renderFigures(period) },
+      by_day: [...byDay].map(([date, f]) => ({ date, orders: f.orders, paid: f.paid, revenue: centsToNumber(f.revenue) })),
+      payments_by_method: methodRows.map((r) => ({ method_id: Number(r.methodId), name: r.name, count: Number(r.n), amount: centsToNumber(decimalToCents(r.amount)) })),
+      top_products: productRows.map((r) => ({ product_id: Number(r.productId), product_name: r.productName, quantity: Number(r.quantity), revenue: centsToNumber(decimalToCents(r.revenue)) })),
+    };
   }
 
   /** The figures of the caller's data scope (the roles and menus are everyone's). */
