@@ -1,16 +1,43 @@
 // The console's access-control screens in Chromium: a role built from the permission and menu
 // trees decides what its administrator sees; the department tree is edited and a refused delete
-// says why; a menu added under a directory takes its place in the tree.
+// says why; a menu added under a directory takes its place in the tree; a role's data scope
+// decides whose orders and figures its holder sees, and is changed in the role form's tree.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, type ConsoleServer } from '../helpers/browser.ts';
-import { call, login } from '../helpers/http.ts';
+import { assertOk } from '../helpers/assert.ts';
+import { adminPage, browserSkip, newPage, onConsole, screenshot, settled, signIn, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
+import { call, login, seedAdmin } from '../helpers/http.ts';
 
 /** The row of a table that holds `text`. */
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 /** The control labelled `label` (a required field's label starts with its mark). */
 const field = (scope: Page | Locator, label: string) => scope.getByLabel(new RegExp(`^(\\* ?)?${label}( :)?$`));
+
+/**
+ * The screen at a desk's width (1440 px) and a phone's (390 px), with a picture of each (when
+ * TEST_SCREENSHOTS=1): the page never scrolls sideways; at the desk's width, nor does a list's
+ * table, whose rows stay under 80 px high (as every list's in admin-console.test.ts); back at
+ * the usual 1400 px after. `shown`: what the pictures show, scrolled into view.
+ */
+async function atBothWidths(page: Page, name: string, shown?: Locator): Promise<void> {
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    const tables = width === 390 ? '[]' : `[...document.querySelectorAll('.ant-table-content')].map((el) => el.scrollWidth - el.clientWidth)`;
+    const overflow = `[document.documentElement.scrollWidth - window.innerWidth, ...${tables}]`;
+    // The layout follows the width once the console has read the new breakpoint.
+    const fits = await waitUntil(page, `${overflow}.every((x) => x <= 1)`).then(() => true, () => false);
+    await shown?.scrollIntoViewIfNeeded();
+    await settled(page);
+    await screenshot(page, `${name}-${width}`);
+    assert.ok(fits, `${name} at ${width} px scrolls sideways (the page, then each table): ${JSON.stringify(await page.evaluate(overflow))}`);
+    if (width === 1440) {
+      const heights = await page.evaluate<number[]>(`[...document.querySelectorAll('.ant-table-tbody .ant-table-row')].map((r) => r.offsetHeight)`);
+      assert.ok(heights.every((h) => h <= 80), `${name} at 1440 px: rows ${JSON.stringify(heights)} px high`);
+    }
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+}
 
 describe('console roles, menus, permissions and departments', { skip: browserSkip() }, () => {
   let browser: Browser;
@@ -186,6 +213,117 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await zh.page.goto(`${server.base}/system/permissions?slug=role.`);
     await row(zh.page, 'role.update').getByText('编辑角色').waitFor();
     await screenshot(zh.page, 'permissions-zh');
+    assert.deepEqual(zh.errors, []);
+    assert.deepEqual(zh.failed, []);
+    await zh.context.close();
+  });
+
+  test('data scopes: a clerk of Sales sees Sales’ orders and figures; made custom over Support in the role form, Support’s', async () => {
+    const root = await login(server.app);
+    const department = async (name: string, parentId = 1): Promise<number> =>
+      assertOk(await call(server.app, 'POST', '/api/admin/departments', { token: root, body: { name, parent_id: parentId } })).id;
+    const sales = await department('Sales');
+    const support = await department('Support');
+    for (const name of ['Sales East', 'Sales West', 'Sales North', 'Sales South']) await department(name, sales);
+    /** An administrator of `departmentId` whose one role has `scope`, and one order of theirs. */
+    const person = async (username: string, departmentId: number, scope: string, permissions: string[], menus: string[] = []) => {
+      const who = await seedAdmin(server.app, { username, permissions: ['order.create', ...permissions], menus });
+      assertOk(await call(server.app, 'PUT', `/api/admin/admins/${who.id}`, { token: root, body: { department_id: departmentId } }));
+      assertOk(await call(server.app, 'PUT', `/api/admin/roles/${who.roleId}`, { token: root, body: { data_scope: scope } }));
+      const token = await login(server.app, who.username, who.password);
+      const order = assertOk(await call(server.app, 'POST', '/api/admin/orders', {
+        token, body: { user_id: 7, amount: 12.5, products: [{ product_id: 1, product_name: 'Tea', price: 2.5, quantity: 5 }] },
+      })).order as { order_no: string };
+      return { ...who, orderNo: order.order_no };
+    };
+    const clerk = await person('sales_clerk', sales, 'department',
+      ['dashboard.view', 'order.list', 'order.view', 'role.list', 'role.update'], ['dashboard', 'trade', 'order', 'system', 'role']);
+    const colleague = await person('sales_lead', sales, 'department_and_below', []);
+    const agent = await person('support_agent', support, 'self', []);
+
+    // The clerk sees the orders of Sales only, and Sales' figures.
+    const them = await newPage(browser);
+    await signIn(them.page, server.base, clerk.username, clerk.password);
+    await them.page.waitForURL(/\/dashboard$/);
+    await them.page.getByRole('tab', { name: 'System' }).click();
+    await them.page.getByRole('group', { name: 'Administrators' }).getByText('2', { exact: true }).waitFor();
+    await them.page.goto(`${server.base}/trade/orders`);
+    await row(them.page, colleague.orderNo).waitFor();
+    await row(them.page, clerk.orderNo).waitFor();
+    assert.equal(await row(them.page, agent.orderNo).count(), 0, 'Support’s order is not listed');
+    assert.equal(await them.page.getByRole('row').count(), 3, 'the header and the two orders of Sales');
+
+    // Their role says so, and they cannot widen it: the refusal is said in the form.
+    await them.page.goto(`${server.base}/system/roles`);
+    await row(them.page, `Role ${clerk.username}`).getByText('Their department only').waitFor();
+    await them.page.getByRole('button', { name: `Edit Role ${clerk.username}` }).click();
+    const own = them.page.getByRole('dialog', { name: `Edit Role ${clerk.username}` });
+    await own.getByRole('radio', { name: 'All data' }).check();
+    const refused = them.page.waitForResponse((r) => r.request().method() === 'PUT' && new URL(r.url()).pathname === `/api/admin/roles/${clerk.roleId}`);
+    await own.getByRole('button', { name: 'Save' }).click();
+    assert.equal((await refused).status(), 403);
+    await own.getByRole('alert').getByText(/data scope cannot reach further than yours/).waitFor();
+    await own.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual(them.errors, []);
+    assert.deepEqual(them.failed, [`PUT /api/admin/roles/${clerk.roleId} 403`]);
+
+    // The super administrator makes the clerk's role custom, over Support.
+    const w = await adminPage(browser, server.base);
+    await w.page.goto(`${server.base}/system/roles`);
+    await w.page.getByRole('button', { name: `Edit Role ${clerk.username}` }).click();
+    const dialog = w.page.getByRole('dialog', { name: `Edit Role ${clerk.username}` });
+    assert.equal(await dialog.getByRole('radio', { name: 'Their department only' }).isChecked(), true);
+    await dialog.getByRole('radio', { name: 'Chosen departments' }).check();
+    const tree = dialog.getByRole('tree', { name: 'Department tree' });
+    await tree.getByText('Support', { exact: true }).click();
+    await dialog.getByRole('tabpanel', { name: 'Details' }).getByText('1 chosen').waitFor();
+    await atBothWidths(w.page, 'roles-data-scope-en-US', tree);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await w.page.getByText('Saved').first().waitFor();
+    await row(w.page, `Role ${clerk.username}`).getByText('Support', { exact: true }).waitFor();
+    await atBothWidths(w.page, 'roles-list-data-scope-en-US');
+    const role = assertOk(await call(server.app, 'GET', `/api/admin/roles?name=${encodeURIComponent(`Role ${clerk.username}`)}`, { token: root })).list[0];
+    assert.deepEqual([role.data_scope, role.department_ids], ['custom', [support]]);
+
+    // The administrators say what each one reaches.
+    await w.page.goto(`${server.base}/system/admins`);
+    await row(w.page, clerk.username).getByText('Support', { exact: true }).waitFor();
+    await row(w.page, agent.username).getByText('Only their own data').waitFor();
+    // Sales and the four below it: the first two, and "+3" naming the others.
+    const lead = row(w.page, colleague.username);
+    for (const name of ['Sales', 'Sales East', '+3']) await lead.getByText(name, { exact: true }).waitFor();
+    await lead.getByLabel('3 more: Sales West, Sales North, Sales South').waitFor();
+    await row(w.page, 'Protected').getByText('All data').waitFor();
+    await atBothWidths(w.page, 'admins-data-scope-en-US');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+
+    // The clerk, at the next request: Support's orders, and their own.
+    await them.page.goto(`${server.base}/trade/orders`);
+    await row(them.page, agent.orderNo).waitFor();
+    await row(them.page, clerk.orderNo).waitFor();
+    assert.equal(await row(them.page, colleague.orderNo).count(), 0, 'the Sales colleague’s order is no longer listed');
+    assert.equal(await them.page.getByRole('row').count(), 3, 'the header, Support’s order and their own');
+    assert.deepEqual(them.errors, []);
+    await them.context.close();
+
+    // In Chinese.
+    const zh = await adminPage(browser, server.base, 'zh-CN');
+    await zh.page.goto(`${server.base}/system/roles`);
+    await row(zh.page, `Role ${clerk.username}`).getByText('Support', { exact: true }).waitFor();
+    await row(zh.page, `Role ${colleague.username}`).getByText('本部门及以下', { exact: true }).waitFor();
+    await zh.page.getByRole('button', { name: `编辑 Role ${clerk.username}` }).click();
+    const zhDialog = zh.page.getByRole('dialog', { name: `编辑 Role ${clerk.username}` });
+    assert.equal(await zhDialog.getByRole('radio', { name: '指定部门' }).isChecked(), true);
+    const zhTree = zhDialog.getByRole('tree', { name: '部门树' });
+    await zhTree.getByText('Support', { exact: true }).waitFor();
+    await atBothWidths(zh.page, 'roles-data-scope-zh-CN', zhTree);
+    await zhDialog.getByRole('button', { name: '取消' }).click();
+    await zh.page.goto(`${server.base}/system/admins`);
+    await row(zh.page, agent.username).getByText('仅本人数据').waitFor();
+    await row(zh.page, '受保护').getByText('全部数据').waitFor();
+    await atBothWidths(zh.page, 'admins-data-scope-zh-CN');
     assert.deepEqual(zh.errors, []);
     assert.deepEqual(zh.failed, []);
     await zh.context.close();

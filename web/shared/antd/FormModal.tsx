@@ -1,12 +1,13 @@
 // The dialog every form opens in, with its form: the title, Save (the form's submit, loading
 // while the save is pending) and Cancel, the form laid out vertically, and nothing kept when it
 // closes. The dialog's children are the form's fields; `intro` is shown above the form, `aside`
-// beside it (a map, a preview).
-import { Form, Modal, type FormInstance, type FormProps } from 'antd';
+// beside it (a map, a preview), and `refusal` (useSave's: a refusal that names no field) above
+// the intro, as an alert.
+import { Alert, Form, Modal, type FormInstance, type FormProps } from 'antd';
 import type { Key, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-export function FormModal<V>({ form, name, title, pending, onClose, onFinish, onFinishFailed, initialValues, formKey, intro, aside, width, okText, okDisabled, children }: {
+export function FormModal<V>({ form, name, title, pending, onClose, onFinish, onFinishFailed, initialValues, formKey, intro, aside, width, okText, okDisabled, refusal, children }: {
   form: FormInstance<V>;
   /** The form's name: its fields' element ids start with it. */
   name: string;
@@ -27,6 +28,8 @@ export function FormModal<V>({ form, name, title, pending, onClose, onFinish, on
   okText?: string;
   /** Save cannot be pressed (the form has nothing it could save). */
   okDisabled?: boolean;
+  /** The save's refusal that no field took (useSave's `refusal`), shown above the form. */
+  refusal?: string | undefined;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -48,6 +51,7 @@ export function FormModal<V>({ form, name, title, pending, onClose, onFinish, on
       okButtonProps={okDisabled ? { disabled: true } : undefined}
       destroyOnHidden
     >
+      {refusal && <Alert type="error" showIcon role="alert" style={{ marginBottom: 12 }} title={refusal} />}
       {intro}
       {aside ? <div className={aside.className}>{body}{aside.node}</div> : body}
     </Modal>

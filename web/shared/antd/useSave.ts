@@ -1,9 +1,11 @@
 // The form hook: an antd Form whose values are a request body (its generated type), saved through
 // TanStack Query's useMutation. The button's loading is the mutation's `isPending`; a refusal is
-// said in a toast and, when it names a field the form shows, next to that field (its typed key);
-// a success says so and invalidates the lists it changes.
+// said in a toast and, when it names a field the form shows, next to that field (its typed key),
+// otherwise in `refusal` (for FormModal's `refusal`: shown in the form, above its fields); a
+// success says so and invalidates the lists it changes.
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { App, type FormInstance } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorsOf, messageOf } from '../feedback.ts';
 
@@ -31,8 +33,11 @@ export function useSave<V, R = unknown>(form: FormInstance<V>, options: SaveOpti
   const { message } = App.useApp();
   const { t } = useTranslation();
   const client = useQueryClient();
+  // The last refusal no field took (a 403 about the whole request, say), until the next save.
+  const [refusal, setRefusal] = useState<string>();
   const mutation = useMutation({
     mutationFn: options.save,
+    onMutate: () => setRefusal(undefined),
     onSuccess: (reply, values) => {
       if (options.success !== false) void message.success(options.success ?? t('kit:state.saved'));
       for (const queryKey of options.invalidates ?? []) void client.invalidateQueries({ queryKey });
@@ -50,10 +55,18 @@ export function useSave<V, R = unknown>(form: FormInstance<V>, options: SaveOpti
       if (placed.length > 0) {
         form.setFields(placed as Parameters<typeof form.setFields>[0]);
         options.onFieldErrors?.(placed.map((f) => (Array.isArray(f.name) ? f.name[0] : f.name) as keyof V & string));
+      } else {
+        setRefusal(text);
       }
     },
   });
-  return { submit: (values: V) => mutation.mutate(values), isPending: mutation.isPending, mutation };
+  return {
+    submit: (values: V) => mutation.mutate(values),
+    isPending: mutation.isPending,
+    /** The last refusal that names no field of the form, in words (undefined once a save starts again). */
+    refusal,
+    mutation,
+  };
 }
 
 /** A Switch for a 1/0 field (status): checked is 1. */

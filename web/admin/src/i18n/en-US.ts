@@ -39,6 +39,14 @@ export default {
     captchaHint: 'Click the picture for another one', submit: 'Sign in', authenticator: 'Authenticator code',
     authenticatorHint: 'This account uses two-step verification: enter the 6-digit code from your authenticator app.',
     back: 'Use another account', required: 'Required', codeFormat: 'Six digits',
+    recovery: 'Recovery code', recoveryHint: 'Enter one of the recovery codes you saved when you turned on the authenticator. Each code works once.',
+    recoveryFormat: 'Ten letters and digits, as xxxxx-xxxxx', useRecovery: 'Lost your authenticator? Use a recovery code', useAuthenticator: 'Use the authenticator code',
+  },
+  bindStep: {
+    title: 'Turn on two-step sign-in',
+    required: 'A role of your account requires an authenticator app.',
+    how: 'Bind one now (Google Authenticator, Microsoft Authenticator…) to go on: set it up, type the code it shows, then save your recovery codes.',
+    bound: 'Authenticator turned on', continue: 'Continue to the back office',
   },
   layout: {
     language: 'Language', theme: 'Theme', light: 'Light', dark: 'Dark', notifications: 'Notifications', home: 'Home', menu: 'Menu',
@@ -51,4 +59,12 @@ export default {
     'monitor-system': 'Server', attachment: 'Files', notification: 'Notifications', profile: 'Profile',
   },
   pending: { title: 'Not available yet', text: 'This screen is not part of this console yet.' },
+  // A role's data scope and an administrator's (components/DataScope.tsx); a list says department_and_below in short.
+  dataScope: {
+    title: 'Data scope',
+    all: 'All data', department_and_below: 'Their department and those below it', department: 'Their department only',
+    departmentAndBelowShort: 'Their department and below',
+    custom: 'Chosen departments', self: 'Only their own data',
+    more: '{{count}} more: {{list}}', departments: '{{count}} departments', departments_one: '1 department',
+  },
 };

@@ -41,6 +41,14 @@ const zh: typeof en = {
     captchaHint: '点击图片换一张', submit: '登录', authenticator: '动态验证码',
     authenticatorHint: '该账号已开启两步验证：请输入身份验证器中的 6 位数字。',
     back: '使用其他账号', required: '必填', codeFormat: '6 位数字',
+    recovery: '恢复码', recoveryHint: '请输入开启身份验证器时保存的一个恢复码。每个恢复码只能使用一次。',
+    recoveryFormat: '10 位字母和数字，格式为 xxxxx-xxxxx', useRecovery: '身份验证器不在身边？使用恢复码', useAuthenticator: '使用动态验证码',
+  },
+  bindStep: {
+    title: '开启两步验证',
+    required: '你的账号所属角色要求使用身份验证器应用。',
+    how: '请先绑定（Google Authenticator、Microsoft Authenticator 等）再继续：完成设置，输入应用显示的验证码，然后保存恢复码。',
+    bound: '已开启身份验证器', continue: '进入后台管理',
   },
   layout: {
     language: '语言', theme: '主题', light: '浅色', dark: '深色', notifications: '通知', home: '首页', menu: '菜单',
@@ -53,6 +61,13 @@ const zh: typeof en = {
     'monitor-system': '服务器', attachment: '文件', notification: '通知', profile: '个人中心',
   },
   pending: { title: '暂未提供', text: '控制台暂未提供此页面。' },
+  dataScope: {
+    title: '数据范围',
+    all: '全部数据', department_and_below: '本部门及以下部门', department: '仅本部门',
+    departmentAndBelowShort: '本部门及以下',
+    custom: '指定部门', self: '仅本人数据',
+    more: '另有 {{count}} 个：{{list}}', departments: '{{count}} 个部门', departments_one: '1 个部门',
+  },
 };
 
 export default zh;

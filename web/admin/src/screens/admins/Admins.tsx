@@ -1,12 +1,14 @@
 // Administrators: every filter of the contract (in the URL), the department tree beside the
-// list, create and edit (roles, department), enable/disable, reset password, unbind another
-// administrator's authenticator, delete (protected accounts shown as such), and export as a task.
+// list, each one's data scope in words (the departments named from that tree), create and edit
+// (roles, department), enable/disable, reset password, unbind another administrator's
+// authenticator, delete (protected accounts shown as such), and export as a task.
 import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Form, Input, Row, Select, Space, Switch, Tag, Tree, TreeSelect, Typography } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
+import { useNarrow } from '../../../../shared/antd/DataList.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { switchOneZero, useSave } from '../../../../shared/antd/useSave.ts';
 import { filtersFor, type PageOf } from '../../../../shared/list/params.ts';
@@ -14,6 +16,7 @@ import { useList } from '../../../../shared/list/useList.ts';
 import { api, unwrap, type Body, type ListQuery } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { ExportTask } from '../../components/ExportTask.tsx';
+import { departmentNames, departmentTree, ScopeTags } from '../../components/DataScope.tsx';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
 import { adminsQuery } from './query.ts';
@@ -43,7 +46,11 @@ export default function Admins() {
   const [resetting, setResetting] = useState<Admin | null>(null);
   const [unbinding, setUnbinding] = useState<Admin | null>(null);
 
-  const departments = useQuery({ queryKey: ['departments'], queryFn: () => unwrap(api.GET('/api/admin/departments', { params: { query: {} } })) });
+  const departments = useQuery(departmentTree);
+  const names = useMemo(() => departments.data && departmentNames(departments.data.list), [departments.data]);
+  // Each one's effective scope is under their roles; on a phone, under the username (in view without scrolling sideways).
+  const narrow = useNarrow();
+  const scopeOf = (a: Admin) => <ScopeTags all={a.data_scope.all} departmentIds={a.data_scope.department_ids} names={names} />;
   const roles = useQuery({ queryKey: ['roles', 'all'], queryFn: () => unwrap(api.GET('/api/admin/roles', { params: { query: { page: 1, page_size: 100 } } })) });
   const f = list.filters;
 
@@ -58,13 +65,21 @@ export default function Admins() {
     { title: t('common:field.id'), dataIndex: 'id', width: 70 },
     {
       first: true, title: t('username'), dataIndex: 'username', filter: { kind: 'text', key: 'username' },
-      render: (v: string, a) => <Space>{v}{isProtected(a) && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('protected')}</Tag>}</Space>,
+      render: (v: string, a) => {
+        const name = <Space>{v}{isProtected(a) && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('protected')}</Tag>}</Space>;
+        return narrow ? <div className="cell-lines">{name}{scopeOf(a)}</div> : name;
+      },
     },
     { detail: true, title: t('nickname'), dataIndex: 'nickname', filter: { kind: 'text', key: 'nickname' } },
     { detail: true, title: t('department'), render: (_: unknown, a) => a.department?.name ?? '—' },
     {
-      title: t('roles'), render: (_: unknown, a) => a.roles.map((r) => <Tag key={r.id}>{r.name}</Tag>),
-      filter: { kind: 'select', key: 'role_id', width: 160, order: 3.5, options: (roles.data?.list ?? []).map((r) => ({ value: r.id, label: r.name })) },
+      // The effective data scope under the roles it comes from (a column of its own did not fit at 1440 px).
+      title: narrow ? t('roles') : t('rolesAndScope'),
+      render: (_: unknown, a) => {
+        const roleTags = a.roles.length > 0 && <span className="tag-row">{a.roles.map((r) => <Tag key={r.id}>{r.name}</Tag>)}</span>;
+        return narrow ? roleTags : <div className="cell-lines">{roleTags}{scopeOf(a)}</div>;
+      },
+      filter: { kind: 'select', key: 'role_id', label: t('roles'), width: 160, order: 3.5, options: (roles.data?.list ?? []).map((r) => ({ value: r.id, label: r.name })) },
     },
     { detail: true, title: t('twoFactor'), dataIndex: 'is_2fa_bound', render: (b: boolean) => (b ? <Tag color="green">{t('bound')}</Tag> : <Tag>{t('notBound')}</Tag>) },
     {
@@ -136,6 +151,7 @@ export default function Admins() {
           admin={editing === 'new' ? null : editing}
           roles={(roles.data?.list ?? []).map((r) => ({ value: r.id, label: r.name }))}
           departments={treeOf((departments.data?.list ?? []))}
+          names={names}
           onClose={() => setEditing(null)}
         />
       )}
@@ -147,10 +163,11 @@ export default function Admins() {
 
 type Values = Body<'/api/admin/admins', 'post'>;
 
-function AdminForm({ admin, roles, departments, onClose }: {
+function AdminForm({ admin, roles, departments, names, onClose }: {
   admin: Admin | null;
   roles: { value: number; label: string }[];
   departments: TreeNode[];
+  names: ReadonlyMap<number, string> | undefined;
   onClose: () => void;
 }) {
   const { t } = useTranslation(['admins', 'common']);
@@ -190,6 +207,11 @@ function AdminForm({ admin, roles, departments, onClose }: {
         <TreeSelectDepartments data={convert(departments)} />
       </Form.Item>
       <Form.Item name="role_ids" label={t('roles')}><Select mode="multiple" options={roles} allowClear /></Form.Item>
+      {admin && (
+        <Form.Item label={t('common:dataScope.title')} extra={t('scopeHint')}>
+          <ScopeTags all={admin.data_scope.all} departmentIds={admin.data_scope.department_ids} names={names} />
+        </Form.Item>
+      )}
       <Form.Item name="status" label={t('common:field.enabled')} {...switchOneZero}><Switch /></Form.Item>
     </FormModal>
   );

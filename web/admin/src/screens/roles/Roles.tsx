@@ -1,10 +1,11 @@
 // Roles: the paged list (filters by name and status in the URL), create and edit (name, slug,
-// status, sort, description), the permissions a role grants as a tree grouped by module and its
-// menus as the menu tree (both saved with the role: the sets replace the previous ones), delete.
+// status, sort, description, whether it requires an authenticator), the permissions a role grants as a tree grouped by module and its
+// menus as the menu tree (both saved with the role: the sets replace the previous ones), its data
+// scope (the departments of a `custom` one ticked in the department tree), delete.
 // The super-administrator role is marked; its slug and status, and its grants, are not editable.
-import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { PlusOutlined, SafetyCertificateOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, InputNumber, Space, Switch, Tabs, Tag, theme, Tree, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, InputNumber, Radio, Space, Switch, Tabs, Tag, theme, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +14,7 @@ import type { components } from '../../api/schema.gen.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { QueryError, useAction } from '../../../../shared/antd/feedback.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
+import { useNarrow } from '../../../../shared/antd/DataList.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { useSave } from '../../../../shared/antd/useSave.ts';
 import type { PageOf, QueryOfList } from '../../../../shared/list/params.ts';
@@ -20,6 +22,7 @@ import { useList } from '../../../../shared/list/useList.ts';
 import { statusFilter } from '../../components/statusFilter.ts';
 import { addStrings } from '../../i18n/index.ts';
 import { menuTitle } from '../../components/menuTitle.ts';
+import { DATA_SCOPES, departmentNames, departmentTree, RoleScope, type DepartmentNode, type ScopeFields } from '../../components/DataScope.tsx';
 import { menusForPermissions, permissionsForMenus, roleView } from './grants.ts';
 import { strings } from './strings.ts';
 import { rolesQuery } from './query.ts';
@@ -54,6 +57,12 @@ export default function Roles() {
   const queryClient = useQueryClient();
   const list = useList(rolesQuery);
   const [editing, setEditing] = useState<{ role: Role | null; tab: Tab } | null>(null);
+  // The names of a custom scope's departments.
+  const departments = useQuery({ ...departmentTree, enabled: can('department.list') });
+  const names = useMemo(() => departments.data && departmentNames(departments.data.list), [departments.data]);
+  // The scope is under the permissions and menus; on a phone, under the name (in view without scrolling sideways).
+  const narrow = useNarrow();
+  const scopeOf = (r: Role) => <RoleScope scope={r.data_scope} departmentIds={r.department_ids} names={names} />;
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: rolesQuery.key });
@@ -71,17 +80,26 @@ export default function Roles() {
       title: t('name'), dataIndex: 'name', filter: { kind: 'text', key: 'name', max: 64 },
       render: (v: string, r) => (
         <>
-          <Space wrap size={4}>{v}{r.is_system && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('superAdmin')}</Tag>}</Space>
+          <Space wrap size={4}>
+            {v}
+            {r.is_system && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('superAdmin')}</Tag>}
+            {r.require_authenticator && <Tag color="blue" icon={<SafetyOutlined />}>{t('authenticatorTag')}</Tag>}
+          </Space>
+          {narrow && <div style={{ marginTop: 4 }}>{scopeOf(r)}</div>}
           {r.description && <Typography.Paragraph type="secondary" ellipsis={{ tooltip: r.description }} style={{ margin: 0, maxWidth: 320 }}>{r.description}</Typography.Paragraph>}
         </>
       ),
     },
     { title: t('slug'), dataIndex: 'slug', width: 150, render: (v: string) => <code>{v}</code> },
     {
-      title: t('grants'), key: 'grants', width: 190,
-      render: (_: unknown, r) => (r.is_system
-        ? <Typography.Text type="secondary">{t('superAdmin')}</Typography.Text>
-        : <Space size={4}><Tag>{t('permissionCount', { count: r.permission_ids.length })}</Tag><Tag>{t('menuCount', { count: r.menu_ids.length })}</Tag></Space>),
+      // The data scope under the permissions and menus (a column of its own did not fit at 1440 px).
+      title: narrow ? t('grants') : t('grantsAndScope'), key: 'grants', width: 190,
+      render: (_: unknown, r) => {
+        const grants = r.is_system
+          ? <Typography.Text type="secondary">{t('superAdmin')}</Typography.Text>
+          : <span className="tag-row"><Tag>{t('permissionCount', { count: r.permission_ids.length })}</Tag><Tag>{t('menuCount', { count: r.menu_ids.length })}</Tag></span>;
+        return narrow ? grants : <div className="cell-lines">{grants}{scopeOf(r)}</div>;
+      },
     },
     { detail: true, title: t('common:field.sort'), dataIndex: 'sort', width: 70 },
     {
@@ -117,12 +135,29 @@ export default function Roles() {
   );
 }
 
-interface FormValues {
+interface FormValues extends Partial<ScopeFields> {
   name: string;
   slug: string;
   description?: string;
   sort?: number | null;
   status?: boolean;
+  require_authenticator?: boolean;
+}
+
+const sameIds = (a: readonly number[], b: readonly number[]) => {
+  const [x, y] = [[...a].sort((m, n) => m - n), [...b].sort((m, n) => m - n)];
+  return x.length === y.length && x.every((id, i) => id === y[i]);
+};
+
+/**
+ * The scope fields of a save: always for a new role; for an edit, only when the scope changed (a
+ * caller whose own scope is not `all` could not send the one a role has now, and may leave it).
+ */
+function scopeBody(v: FormValues, role: Role | null): Partial<ScopeFields> {
+  const scope = v.data_scope ?? role?.data_scope ?? 'all';
+  const ids = scope === 'custom' ? v.department_ids ?? role?.department_ids ?? [] : [];
+  if (role && scope === role.data_scope && (scope !== 'custom' || sameIds(ids, role.department_ids))) return {};
+  return scope === 'custom' ? { data_scope: scope, department_ids: ids } : { data_scope: scope };
 }
 
 function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose: (saved: boolean) => void }) {
@@ -150,7 +185,7 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
     if (linked && added.length > 0) setPermissionIds(permissionsForMenus(added, permissionIds, flatMenus, permissions.data));
   };
 
-  const { submit, isPending } = useSave(form, {
+  const { submit, isPending, refusal } = useSave(form, {
     save: (v: FormValues) => {
       const base = { name: v.name.trim(), description: v.description ?? '', sort: v.sort ?? 0 };
       // Only the sets the console could show are sent (without the list right, they are left as they are).
@@ -158,8 +193,9 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
         ...(permissions.data ? { permission_ids: permissionIds } : {}),
         ...(menus.data ? { menu_ids: menuIds } : {}),
       };
-      if (!role) return unwrap(api.POST('/api/admin/roles', { body: { ...base, slug: v.slug, status: v.status === false ? 0 : 1, ...grants } }));
-      const body = fixed ? base : { ...base, slug: v.slug, status: v.status === false ? 0 : 1, ...grants };
+      const rules = { slug: v.slug, status: v.status === false ? 0 : 1, require_authenticator: v.require_authenticator === true, ...scopeBody(v, role) };
+      if (!role) return unwrap(api.POST('/api/admin/roles', { body: { ...base, ...rules, ...grants } }));
+      const body = fixed ? base : { ...base, ...rules, ...grants };
       return unwrap(api.PUT('/api/admin/roles/{id}', { params: { path: { id: role.id } }, body }));
     },
     onSaved: () => onClose(true),
@@ -172,9 +208,13 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
       name="roles-form"
       onFinish={submit}
       onFinishFailed={() => setActive('details')}
+      refusal={refusal}
       initialValues={role
-        ? { name: role.name, slug: role.slug, description: role.description, sort: role.sort, status: role.status === 1 }
-        : { sort: 0, status: true }}
+        ? {
+            name: role.name, slug: role.slug, description: role.description, sort: role.sort, status: role.status === 1, require_authenticator: role.require_authenticator,
+            data_scope: role.data_scope, department_ids: role.department_ids,
+          }
+        : { sort: 0, status: true, require_authenticator: false, data_scope: 'all', department_ids: [] }}
       intro={<>
         {fixed && <Alert type="warning" showIcon icon={<SafetyCertificateOutlined />} style={{ marginBottom: 12 }} title={t('superHint')} />}
         {linked && <RoleView permissionIds={permissionIds} menuIds={menuIds} menus={flatMenus} permissions={permissions.data} />}
@@ -200,7 +240,11 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
                   </Form.Item>
                   <Form.Item name="status" label={t('common:field.enabled')} style={{ flex: 1 }} valuePropName="checked"><Switch disabled={fixed} /></Form.Item>
                 </div>
+                <Form.Item name="require_authenticator" label={t('requireAuthenticator')} valuePropName="checked" extra={t('requireAuthenticatorHint')}>
+                  <Switch disabled={fixed} />
+                </Form.Item>
                 <Form.Item name="description" label={t('description')} rules={[{ max: 255 }]}><Input.TextArea rows={3} showCount maxLength={255} /></Form.Item>
+                <DataScopeFields fixed={fixed} />
               </>
             ),
           },
@@ -223,6 +267,72 @@ function RoleForm({ role, tab, onClose }: { role: Role | null; tab: Tab; onClose
 }
 
 const flatten = (nodes: Menu[]): Menu[] => nodes.flatMap((m) => [m, ...flatten(m.children)]);
+
+/** The data scope: the five scopes in words, and the department tree of a `custom` one. */
+function DataScopeFields({ fixed }: { fixed: boolean }) {
+  const { t } = useTranslation(['roles', 'common']);
+  const scope = Form.useWatch<FormValues['data_scope']>('data_scope', Form.useFormInstance());
+  return (
+    <>
+      <Form.Item name="data_scope" label={t('common:dataScope.title')} extra={t('scopeHint')}>
+        <Radio.Group disabled={fixed} style={{ display: 'flex', flexDirection: 'column', gap: 8 }}
+          options={DATA_SCOPES.map((s) => ({ value: s, label: t(`common:dataScope.${s}`) }))} />
+      </Form.Item>
+      {scope === 'custom' && (
+        <Form.Item name="department_ids" label={t('scopeDepartments')} rules={[{ type: 'array', required: true, min: 1, message: t('scopeDepartmentsRule') }]}>
+          <DepartmentPicker disabled={fixed} />
+        </Form.Item>
+      )}
+    </>
+  );
+}
+
+const departmentNodes = (nodes: readonly DepartmentNode[], off: string): DataNode[] =>
+  nodes.map((d) => ({
+    key: String(d.id),
+    title: <span>{d.name}{d.status !== 1 && <Tag style={{ marginLeft: 4 }}>{off}</Tag>}</span>,
+    children: departmentNodes(d.children, off),
+  }));
+
+/** The departments of a `custom` scope, each ticked on its own (one under a ticked department is not included with it). */
+function DepartmentPicker({ value = [], onChange, disabled }: { value?: number[]; onChange?: (ids: number[]) => void; disabled: boolean }) {
+  const { t } = useTranslation(['roles', 'common']);
+  const { can } = useAuth();
+  const departments = useQuery({ ...departmentTree, enabled: can('department.list') });
+  const all = useMemo(() => [...departmentNames(departments.data?.list ?? []).keys()], [departments.data]);
+  const treeData = useMemo(() => departmentNodes(departments.data?.list ?? [], t('disabledTag')), [departments.data, t]);
+  const [expanded, setExpanded] = useState<string[] | null>(null);
+  if (!can('department.list')) return <Alert type="warning" showIcon title={t('scopeNoDepartments', { count: value.length })} />;
+  if (departments.error) return <QueryError error={departments.error} onRetry={() => void departments.refetch()} />;
+  // In the tree's order.
+  const change = (ids: number[]) => onChange?.(all.filter((id) => ids.includes(id)));
+  return (
+    <>
+      <Toolbar
+        hint={t('scopeDepartmentsHint')}
+        count={value.length}
+        disabled={disabled}
+        onAll={() => change(all)}
+        onNone={() => change([])}
+        onExpand={(open) => setExpanded(open ? all.map(String) : [])}
+      />
+      <TreeBox>
+        <Tree
+          aria-label={t('departmentTree')}
+          checkable
+          checkStrictly
+          selectable={false}
+          disabled={disabled}
+          treeData={treeData}
+          expandedKeys={expanded ?? all.map(String)}
+          onExpand={(keys) => setExpanded(keys.map(String))}
+          checkedKeys={{ checked: value.map(String), halfChecked: [] }}
+          onCheck={(checked) => change((Array.isArray(checked) ? checked : checked.checked).map(Number))}
+        />
+      </TreeBox>
+    </>
+  );
+}
 
 /** What the role will see: its screens, and what it was granted but cannot reach (or reach but not read). */
 function RoleView({ permissionIds, menuIds, menus, permissions }: { permissionIds: number[]; menuIds: number[]; menus: Menu[]; permissions: Permission[] }) {
