@@ -355,7 +355,12 @@ export const enUSAdmin = {
   'admin.roles.unknownPermissionIds': 'unknown permission_ids: {unknownPermissions}',
   'admin.roles.unknownMenuIds': 'unknown menu_ids: {unknownMenus}',
   'admin.roles.unknownDepartmentIds': 'unknown department_ids: {unknownDepartments}',
-  'admin.roles.scopeBeyondOwn': 'a role’s data scope cannot reach further than yours: you reach only some departments’ rows, so you may set “self”, or “custom” over departments you reach (asked: {scope})',
+  'admin.roles.scope.all': 'all data',
+  'admin.roles.scope.department_and_below': 'their department and those below it',
+  'admin.roles.scope.department': 'their department only',
+  'admin.roles.scope.custom': 'chosen departments',
+  'admin.roles.scope.self': 'only their own data',
+  'admin.roles.scopeBeyondOwn': 'a role’s data scope cannot reach further than yours: you reach only some departments’ rows, so you may give a role “only their own data”, or “chosen departments” among those you reach (asked: {scope})',
   'admin.roles.referenceVanished': 'a permission, menu or role referred to no longer exists',
 
   'admin.sessions.sessionNotFound': 'no live session {token_id}',

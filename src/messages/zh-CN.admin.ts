@@ -357,7 +357,12 @@ export const zhCNAdmin: Record<keyof typeof enUSAdmin, string> = {
   'admin.roles.unknownPermissionIds': '未知的 permission_ids：{unknownPermissions}',
   'admin.roles.unknownMenuIds': '未知的 menu_ids：{unknownMenus}',
   'admin.roles.unknownDepartmentIds': '未知的 department_ids：{unknownDepartments}',
-  'admin.roles.scopeBeyondOwn': '角色的数据范围不能超出你自己的范围：你只能访问部分部门的数据，因此只能设置“仅本人”，或在你可访问的部门内“自定义”（请求的范围：{scope}）',
+  'admin.roles.scope.all': '全部数据',
+  'admin.roles.scope.department_and_below': '本部门及以下',
+  'admin.roles.scope.department': '仅本部门',
+  'admin.roles.scope.custom': '自定义部门',
+  'admin.roles.scope.self': '仅本人数据',
+  'admin.roles.scopeBeyondOwn': '角色的数据范围不能超出你自己的范围：你只能访问部分部门的数据，因此只能设置“仅本人数据”，或在你可访问的部门中“自定义部门”（请求的范围：{scope}）',
   'admin.roles.referenceVanished': '引用的权限、菜单或角色已不存在',
 
   'admin.sessions.sessionNotFound': '在线会话 {token_id} 不存在',

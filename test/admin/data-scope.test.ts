@@ -272,7 +272,11 @@ describe('data scopes: roles, union and moves', () => {
     assertError(await call(app, 'PUT', `/api/admin/roles/${people.auditor.roleId}`, { token: root, body: { department_ids: [987654] } }), 400, 30001);
     assertError(await call(app, 'PUT', `/api/admin/roles/${people.loner.roleId}`, { token: root, body: { data_scope: 'everything' } }), 400, 30001);
     const t = people.salesLead.token;
-    assertError(await call(app, 'PUT', `/api/admin/roles/${people.loner.roleId}`, { token: t, body: { data_scope: 'all' } }), 403, 20003);
+    const wider = await call(app, 'PUT', `/api/admin/roles/${people.loner.roleId}`, { token: t, body: { data_scope: 'all' } });
+    assertError(wider, 403, 20003);
+    assert.match(wider.body.message, /\(asked: all data\)$/);
+    const widerZh = await call(app, 'PUT', `/api/admin/roles/${people.loner.roleId}`, { token: t, body: { data_scope: 'all' }, headers: { 'accept-language': 'zh-CN' } });
+    assert.match(widerZh.body.message, /（请求的范围：全部数据）$/);
     assertError(await call(app, 'PUT', `/api/admin/roles/${people.loner.roleId}`, { token: t, body: { data_scope: 'custom', department_ids: [dept.support] } }), 403, 20003);
     assertOk(await call(app, 'PUT', `/api/admin/roles/${people.loner.roleId}`, { token: t, body: { data_scope: 'custom', department_ids: [dept.east] } }));
     const loner = assertOk(await call(app, 'GET', '/api/admin/orders?page_size=100', { token: people.loner.token }));

@@ -15,8 +15,6 @@ import type { Database } from '../../platform/db/database.ts';
 import { p } from '../../platform/db/statements.ts';
 import { adminRoles, admins, departments, roleDepartments, roles, type DataScopeKind } from '../db/schema.ts';
 
-export { DATA_SCOPES, type DataScopeKind } from '../db/schema.ts';
-
 /** What a caller reaches: every row (`all`), or the rows of `departments` and their own. */
 export interface DataScope {
   all: boolean;

@@ -234,7 +234,7 @@ export class RolesService extends GrantCatalogue<typeof roles> {
     const reached = new Set(caller.scope.departments);
     const beyond = scope === 'custom' ? (input.department_ids ?? []).filter((id) => !reached.has(id)) : [];
     if ((scope !== 'self' && scope !== 'custom') || beyond.length > 0) {
-      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.scopeBeyondOwn', { scope, departments: beyond }) });
+      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.roles.scopeBeyondOwn', { scope: msg(`admin.roles.scope.${scope}`) }) });
     }
   }
 
