@@ -56,7 +56,7 @@ describe('console sign-in', { skip: browserSkip() }, () => {
 
   test('the super administrator signs in, sees the whole menu and the dashboard; signs out', async () => {
     const w = await adminPage(browser, server.base);
-    await w.page.getByText('Sign-ins today').waitFor();
+    await w.page.getByRole('tab', { name: 'Business', selected: true }).waitFor();
     const nav = w.page.getByRole('navigation', { name: 'Back office' });
     for (const entry of ['Dashboard', 'System', 'Trade', 'Logs', 'Monitoring', 'Files', 'Notifications']) {
       assert.equal(await nav.getByRole('menuitem', { name: entry, exact: true }).count(), 1, entry);

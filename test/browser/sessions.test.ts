@@ -52,7 +52,7 @@ describe('sessions: the administration console', { skip: browserSkip() }, () => 
 
   test('a reload keeps the session (refresh cookie); no token is readable; sign-out ends it for good', async () => {
     const w = await adminPage(browser, server.base);
-    await w.page.getByText('Sign-ins today').waitFor();
+    await w.page.getByRole('tab', { name: 'Business', selected: true }).waitFor();
     await assertNoTokenReadable(w.page, 'signed in');
     const cookies = await w.context.cookies(`${server.base}/api/admin/refresh-token`);
     const refresh = cookies.find((c) => c.name === 'fieldops_admin_refresh');
@@ -75,9 +75,9 @@ describe('sessions: the administration console', { skip: browserSkip() }, () => 
     // Two tabs: a refresh in one (a reload) hands the new token to the other, which keeps working.
     const second = await w.context.newPage();
     await second.goto(`${server.base}/dashboard`);
-    await second.getByText('Sign-ins today').waitFor();
+    await second.getByRole('tab', { name: 'Business', selected: true }).waitFor();
     await w.page.getByRole('menuitem', { name: 'Dashboard' }).click();
-    await w.page.getByText('Sign-ins today').waitFor();
+    await w.page.getByRole('tab', { name: 'Business', selected: true }).waitFor();
     await second.close();
 
     await w.page.getByRole('button', { name: 'Profile' }).hover();
