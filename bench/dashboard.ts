@@ -13,7 +13,6 @@
 // Targets: >= 0.80 of the bare throughput, and a p99 under 200 ms on PostgreSQL.
 // BENCH_DATABASE_URL (a fresh database next to it, dropped at the end); PGlite otherwise.
 // Knobs: BENCH_ORDERS (1,000,000), BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CONCURRENCY (4).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,9 +20,8 @@ import Fastify from 'fastify';
 import { seedOrders } from '../src/admin/features/orders/orders.seed.ts';
 import { hashPassword } from '../src/platform/auth/password.ts';
 import { loadConfig } from '../src/platform/config.ts';
-import type { TracedStatement } from '../src/platform/db/database.ts';
 import { buildServer } from '../src/server.ts';
-import { closedLoop, concurrentGroups, fmt, freshDatabase, median, pairFigures, pinServerAndClient, type ClosedLoad, type SideFigures } from './lib.ts';
+import { closedLoop, fmt, freshDatabase, median, pairFigures, pinServerAndClient, replayHandler, statementRecorder, type ClosedLoad, type SideFigures } from './lib.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -100,36 +98,18 @@ async function main() {
     { label: 'GET /dashboard/business?days=30 (department and below)', token: await login('bench_scoped', SCOPED_PASSWORD) },
   ];
 
-  // Record each caller's statements (the request's own, told by their async context) and build its bare twin.
-  const recording = new AsyncLocalStorage<TracedStatement[]>();
-  const httpServer = server.app.server;
-  const listeners = httpServer.listeners('request') as ((...args: unknown[]) => void)[];
-  httpServer.removeAllListeners('request');
-  let statements: TracedStatement[] = [];
-  httpServer.on('request', (req: { headers: Record<string, unknown> }, res: unknown) => {
-    const dispatch = () => {
-      for (const l of listeners) l.call(httpServer, req, res);
-    };
-    if (req.headers['x-bench-record']) recording.run(statements, dispatch);
-    else dispatch();
-  });
-  db.trace = (s) => recording.getStore()?.push(s);
+  // Record each caller's statements and build its bare twin (statementRecorder, bench/lib.ts).
+  const recorder = statementRecorder(server.app.server, db);
   const pairs: { label: string; note: string; route: ClosedLoad; bare: string }[] = [];
   for (const [i, c] of callers.entries()) {
-    const request = async (record: boolean) => {
-      const res = await fetch(`${origin}${URL_PATH}`, { headers: { authorization: `Bearer ${c.token}`, ...(record ? { 'x-bench-record': '1' } : {}) } });
+    const request = async (headers: Record<string, string> = {}) => {
+      const res = await fetch(`${origin}${URL_PATH}`, { headers: { authorization: `Bearer ${c.token}`, ...headers } });
       if (!res.ok) throw new Error(`${c.label}: ${res.status} ${(await res.text()).slice(0, 300)}`);
       return res.json() as Promise<{ data: { period: { orders: number } } }>;
     };
-    const first = await request(false);
-    statements = [];
-    await request(true);
-    const groups = concurrentGroups(statements);
-    bare.get(`/bare/${i}`, async (_request, reply) => {
-      const out: unknown[] = [];
-      for (const group of groups) out.push(...(await Promise.all(group.map((s) => db.query(s.text, s.params)))));
-      return reply.type('application/json').send(JSON.stringify(out));
-    });
+    const first = await request();
+    const { statements, groups } = await recorder.of(request);
+    bare.get(`/bare/${i}`, replayHandler(db, groups));
     pairs.push({
       label: c.label,
       note: `${fmt(first.data.period.orders)} orders in the period; ${statements.length} stmts in ${groups.length} step${groups.length === 1 ? '' : 's'}`,
@@ -137,7 +117,7 @@ async function main() {
       bare: `/bare/${i}`,
     });
   }
-  db.trace = undefined;
+  recorder.stop();
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareOrigin = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
 

@@ -1,5 +1,6 @@
 // Load generation for benchmarks: autocannon runs in a child process so that it does not
 // share the server's event loop, and pairs are run alternately so drift hits both sides.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -8,7 +9,8 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import type { Page } from 'playwright-core';
-import type { TracedStatement } from '../src/platform/db/database.ts';
+import type { Server as HttpServer } from 'node:http';
+import type { Database, TracedStatement } from '../src/platform/db/database.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { buildServer } from '../src/server.ts';
 import { ensureConsoleBuilt } from '../test/helpers/browser.ts';
@@ -245,6 +247,55 @@ export function concurrentGroups(statements: TracedStatement[]): TracedStatement
   }
   return groups;
 }
+
+const RECORD_HEADER = 'x-bench-record';
+
+/**
+ * Records the statements routes issue, for their bare twins. The statements of a recorded
+ * request are told from any background work's by their async context: the HTTP server's request
+ * listener runs a request carrying the record header in the store of the recording (app.inject
+ * does not keep the caller's context through Fastify). `of(send)` sends one request through
+ * `send` (given the header to add) with nothing else in flight and answers its statements, in
+ * steps as they overlapped; `stop()` turns the tracer off.
+ */
+export function statementRecorder(httpServer: HttpServer, db: Database) {
+  const recording = new AsyncLocalStorage<TracedStatement[]>();
+  let current: TracedStatement[] = [];
+  const listeners = httpServer.listeners('request') as ((...args: unknown[]) => void)[];
+  httpServer.removeAllListeners('request');
+  httpServer.on('request', (req: { headers: Record<string, unknown> }, res: unknown) => {
+    const dispatch = () => {
+      for (const l of listeners) l.call(httpServer, req, res);
+    };
+    if (req.headers[RECORD_HEADER]) recording.run(current, dispatch);
+    else dispatch();
+  });
+  db.trace = (s) => recording.getStore()?.push(s);
+  return {
+    async of(send: (headers: Record<string, string>) => Promise<unknown>): Promise<{ statements: TracedStatement[]; groups: TracedStatement[][] }> {
+      const statements: TracedStatement[] = [];
+      current = statements;
+      await send({ [RECORD_HEADER]: '1' });
+      return { statements, groups: concurrentGroups(statements) };
+    },
+    stop() {
+      db.trace = undefined;
+    },
+  };
+}
+
+/**
+ * A bare twin's handler: replays `groups` (statementRecorder's) through db.query on the same pool,
+ * each step's statements together, and replies JSON.stringify of the results.
+ */
+export const replayHandler = (db: Database, groups: TracedStatement[][]) => async (_request: unknown, reply: { type(t: string): { send(body: string): unknown } }) => {
+  const out: unknown[] = [];
+  for (const group of groups) {
+    if (group.length === 1) out.push(await db.query(group[0]!.text, group[0]!.params));
+    else out.push(...(await Promise.all(group.map((s) => db.query(s.text, s.params)))));
+  }
+  return reply.type('application/json').send(JSON.stringify(out));
+};
 
 /** Network latency the browser benchmarks add to every request of the page (DevTools protocol), ms. */
 export const PAGE_LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 40);

@@ -35,7 +35,6 @@
 // at the end) and BENCH_REDIS_URL for PostgreSQL and Redis. Knobs: BENCH_SECONDS (3),
 // BENCH_ROUNDS (3), BENCH_CONCURRENCY (8), BENCH_ONLY (substrings of "METHOD /path", separated by |),
 // BENCH_SCALE (1; 0.01 for a quick run).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,13 +43,12 @@ import type { FeatureOptions } from '../src/admin/context.ts';
 import type { Principal } from '../src/admin/kernel/guard.ts';
 import { renderOrderWithDetails } from '../src/admin/features/orders/orders.view.ts';
 import { loadConfig } from '../src/platform/config.ts';
-import type { TracedStatement } from '../src/platform/db/database.ts';
 import { addMonths, formatDisplay } from '../src/platform/time.ts';
 import { buildServer } from '../src/server.ts';
 import { ClockService } from '../src/timeclock/features/clock/clock.service.ts';
 import { LocationService } from '../src/timeclock/features/location/location.service.ts';
 import { SecurityEvents } from '../src/timeclock/kernel/security-events.ts';
-import { closedLoop, concurrentGroups, fmt, freshDatabase, median, pairFigures, pinServerAndClient, type ClosedLoad, type SideFigures } from './lib.ts';
+import { closedLoop, fmt, freshDatabase, median, pairFigures, pinServerAndClient, replayHandler, statementRecorder, type ClosedLoad, type SideFigures } from './lib.ts';
 import { deviceUuid, SCOPED_PASSWORD, SCOPED_USERNAME, seedRoutes, seedSizes, SITE_CENTRE, WORKER_PASSWORD } from './routes-seed.ts';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -250,44 +248,20 @@ async function main() {
   for (const s of skipped) console.log(`  ${s}`);
 
   // Record each route's statements: a warm-up request, then one with the tracer on and nothing
-  // else in flight. The statements of the recorded request are told from any background work's
-  // by their async context: the HTTP server's request listener runs that request in the store
-  // of the recording (app.inject does not keep the caller's context through Fastify).
-  const recording = new AsyncLocalStorage<TracedStatement[]>();
-  const RECORD_HEADER = 'x-bench-record';
-  let statements: TracedStatement[] = [];
-  const httpServer = server.app.server;
-  const listeners = httpServer.listeners('request') as ((...args: unknown[]) => void)[];
-  httpServer.removeAllListeners('request');
-  httpServer.on('request', (req: { headers: Record<string, unknown> }, res: unknown) => {
-    const dispatch = () => {
-      for (const l of listeners) l.call(httpServer, req, res);
-    };
-    if (req.headers[RECORD_HEADER]) recording.run(statements, dispatch);
-    else dispatch();
-  });
-  db.trace = (s) => recording.getStore()?.push(s);
+  // else in flight (statementRecorder, bench/lib.ts).
+  const recorder = statementRecorder(server.app.server, db);
   const pairs: Pair[] = [];
   try {
     for (const [i, m] of measured.entries()) {
-      const request = async (record: boolean) => {
-        const res = await fetch(`${origin}${m.url}`, { headers: { authorization: `Bearer ${m.token}`, ...(record ? { [RECORD_HEADER]: '1' } : {}) } });
+      const request = async (headers: Record<string, string> = {}) => {
+        const res = await fetch(`${origin}${m.url}`, { headers: { authorization: `Bearer ${m.token}`, ...headers } });
         const body = await res.text();
         if (!res.ok) throw new Error(`${m.label}: warm-up answered ${res.status} ${body.slice(0, 300)}`);
       };
-      await request(false);
-      statements = [];
-      await request(true);
-      const groups = concurrentGroups(statements);
+      await request();
+      const { statements, groups } = await recorder.of(request);
       const bareUrl = `/bare/${i}`;
-      bare.get(bareUrl, async (_request, reply) => {
-        const out: unknown[] = [];
-        for (const group of groups) {
-          if (group.length === 1) out.push(await db.query(group[0]!.text, group[0]!.params));
-          else out.push(...(await Promise.all(group.map((s) => db.query(s.text, s.params)))));
-        }
-        return reply.type('application/json').send(JSON.stringify(out));
-      });
+      bare.get(bareUrl, replayHandler(db, groups));
       pairs.push({
         label: m.label,
         kind: 'read',
@@ -297,7 +271,7 @@ async function main() {
       });
     }
   } finally {
-    db.trace = undefined;
+    recorder.stop();
   }
 
   // ---------------------------------------------------------------- the writes

@@ -41,7 +41,7 @@ import { payrollKind, type PayrollParams } from '../src/timeclock/features/hours
 import type { TimesheetsQueryT } from '../src/timeclock/features/hours/hours.schema.ts';
 import { CorrectionsService } from '../src/timeclock/features/corrections/corrections.service.ts';
 import { HoursService } from '../src/timeclock/features/hours/hours.service.ts';
-import { closedLoop, concurrentGroups, fmt, median, pair, pairFigures, pinServerAndClient, type ClosedLoad, type SideFigures } from './lib.ts';
+import { closedLoop, concurrentGroups, fmt, median, pair, pairFigures, pinServerAndClient, replayHandler, type ClosedLoad, type SideFigures } from './lib.ts';
 import { SITE_CENTRE } from './routes-seed.ts';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -134,14 +134,7 @@ async function main() {
     db.trace = undefined;
   }
   const groups = concurrentGroups(statements);
-  bare.get('/bare/sql', async (_request, reply) => {
-    const out: unknown[] = [];
-    for (const group of groups) {
-      if (group.length === 1) out.push(await db.query(group[0]!.text, group[0]!.params));
-      else out.push(...(await Promise.all(group.map((s) => db.query(s.text, s.params)))));
-    }
-    return reply.type('application/json').send(JSON.stringify(out));
-  });
+  bare.get('/bare/sql', replayHandler(db, groups));
   bare.get('/bare/page', async (_request, reply) => reply.type('application/json').send(JSON.stringify(await hours.page(query, 'en-US'))));
   // The twins of the corrections section: the recorded steps of each, replayed by index.
   const twinSteps: TracedStatement[][][] = [];
