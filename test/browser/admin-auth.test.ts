@@ -64,8 +64,8 @@ describe('console sign-in', { skip: browserSkip() }, () => {
     await w.page.getByRole('menuitem', { name: 'System' }).click();
     await w.page.getByRole('link', { name: 'Administrators' }).waitFor();
     await screenshot(w.page, 'dashboard');
-    await w.page.getByRole('button', { name: 'Profile' }).hover();
-    await w.page.getByText('Sign out').click();
+    await w.page.getByRole('button', { name: 'Profile' }).click();
+    await w.page.getByRole('menuitem', { name: 'Sign out' }).click();
     await w.page.waitForURL(/\/login/);
     await w.page.getByText('You have signed out.').waitFor();
     assert.deepEqual(w.errors, []);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { within } from '../helpers/app.ts';
-import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
+import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, waitUntil, visit, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login } from '../helpers/http.ts';
 
 // The functions passed to page.evaluate run in the page; this project's type-check has no DOM types.
@@ -231,7 +231,7 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
       await screenshot(page, `console-1440-dashboard-${language}`);
       const wide: string[] = [];
       for (const path of LISTS) {
-        await page.goto(`${server.base}${path}`);
+        await visit(page, path);
         await settle(page, path);
         const o = await overflow(page);
         if (o.page > 0 || o.tables.some((x) => x > 1)) wide.push(`${path} ${JSON.stringify(o)}`);
@@ -273,7 +273,7 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
       await drawer.waitFor({ state: 'hidden' });
       const problems: string[] = [];
       for (const path of ['/trade/orders', ...LISTS.filter((p) => p !== '/trade/orders')]) {
-        if (path !== '/trade/orders') await page.goto(`${server.base}${path}`);
+        if (path !== '/trade/orders') await visit(page, path);
         await settle(page, path);
         const o = await overflow(page);
         if (o.page > 0) problems.push(`${path} page ${o.page} px too wide`);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { MANAGER_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, newPage, onConsole, screenshot, settled, signInClock, type ConsoleServer } from '../helpers/browser.ts';
+import { browserSkip, newPage, onConsole, screenshot, settled, signInClock, visit, type ConsoleServer } from '../helpers/browser.ts';
 import { call } from '../helpers/http.ts';
 import { circle, clock, createQr, createSite, createWorker, managerToken, workerLogin } from '../helpers/timeclock.ts';
 
@@ -55,7 +55,7 @@ describe('time-clock manager console: every screen', { skip: browserSkip() }, ()
     // The seeded manager is named in the console's language.
     await w.page.locator('.mgr-header').getByText(en ? 'Manager' : '主管', { exact: true }).waitFor();
     for (const screen of SCREENS) {
-      await w.page.goto(`${server.base}/clock/manager/${screen}`);
+      await visit(w.page, `/clock/manager/${screen}`);
       await w.page.locator('.ant-table, .ant-card').first().waitFor();
       // The seeded default site, named in the console's language.
       if (screen === 'sites') await w.page.getByRole('cell', { name: en ? /^Default site/ : /^默认场地/ }).waitFor();
@@ -103,7 +103,7 @@ describe('time-clock manager console: every screen', { skip: browserSkip() }, ()
     const wide = () => page.evaluate<string[]>(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 390.5)
       .slice(0, 5).map((e) => e.tagName + '.' + String(e.className).slice(0, 60) + ' ' + Math.round(e.getBoundingClientRect().right))`);
     for (const screen of SCREENS) {
-      await page.goto(`${server.base}/clock/manager/${screen}`);
+      await visit(page, `/clock/manager/${screen}`);
       await page.locator('.mgr-cards, .mgr-cards-empty').first().waitFor();
       await settled(page);
       await screenshot(page, `clock-manager-phone-${screen}-${lang}`);

@@ -245,7 +245,7 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     const who = await seedAdmin(server.app, { menus: ['notification'] });
     const w = await newPage(browser);
     await signedIn(w.page, server.base, who.username, who.password);
-    await w.page.getByRole('button', { name: 'Profile' }).hover();
+    await w.page.getByRole('button', { name: 'Profile' }).click();
     await w.page.getByRole('menuitem', { name: 'Profile' }).click();
     await w.page.waitForURL(/\/profile$/);
     await w.page.getByText(who.username, { exact: true }).waitFor();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { assertOk } from '../helpers/assert.ts';
-import { adminPage, browserSkip, newPage, onConsole, screenshot, settled, signIn, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
+import { adminPage, browserSkip, newPage, onConsole, screenshot, settled, signIn, visit, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
 /** The row of a table that holds `text`. */
@@ -46,7 +46,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
 
   test('a role made in the console with ticked permissions and a menu gives its administrator exactly that menu', async () => {
     const w = await adminPage(browser, server.base);
-    await w.page.goto(`${server.base}/system/roles`);
+    await visit(w.page, '/system/roles');
     await row(w.page, 'super_admin').getByText('Super administrator').first().waitFor();
     await screenshot(w.page, 'roles');
 
@@ -109,7 +109,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
 
   test('the department tree: a child is added and renamed; deleting a department with members is refused with the reason', async () => {
     const w = await adminPage(browser, server.base);
-    await w.page.goto(`${server.base}/system/departments`);
+    await visit(w.page, '/system/departments');
     await w.page.getByRole('button', { name: 'Add child Head Office' }).click();
     const create = w.page.getByRole('dialog', { name: 'New department under Head Office' });
     await field(create, 'Department').fill('Field team');
@@ -137,7 +137,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
 
   test('a menu created under a directory appears in the tree; a directory with children cannot be deleted', async () => {
     const w = await adminPage(browser, server.base);
-    await w.page.goto(`${server.base}/system/menus`);
+    await visit(w.page, '/system/menus');
     await w.page.getByRole('button', { name: 'Add child Logs' }).click();
     const create = w.page.getByRole('dialog', { name: 'New menu under Logs' });
     await field(create, 'Title').fill('Audit trail');
@@ -162,7 +162,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
 
   test('the permissions list, filtered in the URL; the screens in Chinese', async () => {
     const w = await adminPage(browser, server.base);
-    await w.page.goto(`${server.base}/system/permissions`);
+    await visit(w.page, '/system/permissions');
     await field(w.page, 'Slug').fill('role.');
     await w.page.getByRole('button', { name: 'Search' }).click();
     await w.page.waitForURL(/slug=role\./);
@@ -196,21 +196,21 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await w.context.close();
 
     const zh = await adminPage(browser, server.base, 'zh-CN');
-    await zh.page.goto(`${server.base}/system/roles`);
+    await visit(zh.page, '/system/roles');
     await zh.page.getByRole('button', { name: '新建' }).click();
     await zh.page.getByRole('dialog', { name: '新建角色' }).getByRole('tab', { name: /权限/ }).click();
     await zh.page.getByRole('tab', { name: /权限/, selected: true }).waitFor();
     await zh.page.getByRole('tree', { name: '权限树' }).getByText('role.update', { exact: true }).waitFor();
     await zh.page.getByRole('tree', { name: '权限树' }).getByText(/^编辑角色/).waitFor();
     await screenshot(zh.page, 'roles-zh');
-    await zh.page.goto(`${server.base}/system/departments`);
+    await visit(zh.page, '/system/departments');
     await zh.page.getByRole('button', { name: '新增下级 总部' }).waitFor();
     await screenshot(zh.page, 'departments-zh');
-    await zh.page.goto(`${server.base}/system/menus`);
+    await visit(zh.page, '/system/menus');
     await row(zh.page, 'audit-trail').waitFor();
     await zh.page.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
     await screenshot(zh.page, 'menus-zh');
-    await zh.page.goto(`${server.base}/system/permissions?slug=role.`);
+    await visit(zh.page, '/system/permissions?slug=role.');
     await row(zh.page, 'role.update').getByText('编辑角色').waitFor();
     await screenshot(zh.page, 'permissions-zh');
     assert.deepEqual(zh.errors, []);
@@ -247,14 +247,14 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await them.page.waitForURL(/\/dashboard$/);
     await them.page.getByRole('tab', { name: 'System' }).click();
     await them.page.getByRole('group', { name: 'Administrators' }).getByText('2', { exact: true }).waitFor();
-    await them.page.goto(`${server.base}/trade/orders`);
+    await visit(them.page, '/trade/orders');
     await row(them.page, colleague.orderNo).waitFor();
     await row(them.page, clerk.orderNo).waitFor();
     assert.equal(await row(them.page, agent.orderNo).count(), 0, 'Support’s order is not listed');
     assert.equal(await them.page.getByRole('row').count(), 3, 'the header and the two orders of Sales');
 
     // Their role says so, and they cannot widen it: the refusal is said in the form.
-    await them.page.goto(`${server.base}/system/roles`);
+    await visit(them.page, '/system/roles');
     await row(them.page, `Role ${clerk.username}`).getByText('Their department only').waitFor();
     await them.page.getByRole('button', { name: `Edit Role ${clerk.username}` }).click();
     const own = them.page.getByRole('dialog', { name: `Edit Role ${clerk.username}` });
@@ -269,7 +269,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
 
     // The super administrator makes the clerk's role custom, over Support.
     const w = await adminPage(browser, server.base);
-    await w.page.goto(`${server.base}/system/roles`);
+    await visit(w.page, '/system/roles');
     await w.page.getByRole('button', { name: `Edit Role ${clerk.username}` }).click();
     const dialog = w.page.getByRole('dialog', { name: `Edit Role ${clerk.username}` });
     assert.equal(await dialog.getByRole('radio', { name: 'Their department only' }).isChecked(), true);
@@ -286,7 +286,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     assert.deepEqual([role.data_scope, role.department_ids], ['custom', [support]]);
 
     // The administrators say what each one reaches.
-    await w.page.goto(`${server.base}/system/admins`);
+    await visit(w.page, '/system/admins');
     await row(w.page, clerk.username).getByText('Support', { exact: true }).waitFor();
     await row(w.page, agent.username).getByText('Only their own data').waitFor();
     // Sales and the four below it: the first two, and "+3" naming the others.
@@ -310,7 +310,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
 
     // In Chinese.
     const zh = await adminPage(browser, server.base, 'zh-CN');
-    await zh.page.goto(`${server.base}/system/roles`);
+    await visit(zh.page, '/system/roles');
     await row(zh.page, `Role ${clerk.username}`).getByText('Support', { exact: true }).waitFor();
     await row(zh.page, `Role ${colleague.username}`).getByText('本部门及以下', { exact: true }).waitFor();
     await zh.page.getByRole('button', { name: `编辑 Role ${clerk.username}` }).click();
@@ -320,7 +320,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await zhTree.getByText('Support', { exact: true }).waitFor();
     await atBothWidths(zh.page, 'roles-data-scope-zh-CN', zhTree);
     await zhDialog.getByRole('button', { name: '取消' }).click();
-    await zh.page.goto(`${server.base}/system/admins`);
+    await visit(zh.page, '/system/admins');
     await row(zh.page, agent.username).getByText('仅本人数据').waitFor();
     await row(zh.page, '受保护').getByText('全部数据').waitFor();
     await atBothWidths(zh.page, 'admins-data-scope-zh-CN');

@@ -80,8 +80,8 @@ describe('sessions: the administration console', { skip: browserSkip() }, () => 
     await w.page.getByRole('tab', { name: 'Business', selected: true }).waitFor();
     await second.close();
 
-    await w.page.getByRole('button', { name: 'Profile' }).hover();
-    await w.page.getByText('Sign out').click();
+    await w.page.getByRole('button', { name: 'Profile' }).click();
+    await w.page.getByRole('menuitem', { name: 'Sign out' }).click();
     await w.page.waitForURL(/\/login/);
     assert.equal((await w.context.cookies(`${server.base}/api/admin/refresh-token`)).length, 0, 'sign-out clears the cookie');
     await w.page.reload();

@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { recordSystemLog } from '../../src/admin/features/logs/logs.recorder.ts';
 import { within } from '../helpers/app.ts';
-import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, type ConsoleServer } from '../helpers/browser.ts';
+import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, visit, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
 /** Rows of the main table (antd's measure row left out). */
@@ -26,7 +26,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
 
   test('a dictionary type and one of its items are created and found; a code used twice is refused next to the field', async () => {
     const w = await adminPage(browser, server.base);
-    await w.page.goto(`${server.base}/system/dictionaries`);
+    await visit(w.page, '/system/dictionaries');
     await w.page.getByText('Choose a dictionary type on the left').waitFor();
 
     await w.page.getByRole('button', { name: 'New type' }).click();
@@ -73,7 +73,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
 
   test('a CIDR rule is created; one blocking the caller is refused; two rules are deleted together', async () => {
     const w = await adminPage(browser, server.base);
-    await w.page.goto(`${server.base}/system/blacklists`);
+    await visit(w.page, '/system/blacklists');
     await w.page.getByText('Nothing here yet').waitFor();
     await w.page.getByRole('button', { name: 'Create' }).click();
     const form = w.page.getByRole('dialog', { name: 'New rule' });
@@ -113,7 +113,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
     assert.deepEqual(w.failed, ['POST /api/admin/blacklists 400']);
 
     // The operation log has the row of the rule just created, found by module.
-    await w.page.goto(`${server.base}/logs/operation`);
+    await visit(w.page, '/logs/operation');
     await w.page.getByRole('textbox', { name: 'Module' }).fill('blacklist');
     await w.page.getByRole('button', { name: 'Search', exact: true }).click();
     await w.page.waitForURL(/module=blacklist/);
@@ -136,7 +136,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
     assert.equal(made.status, 200);
     recordSystemLog('warning', 'a warning written while handling the traced request', { hint: 'test' }, trace);
     const w = await adminPage(browser, server.base);
-    await w.page.goto(`${server.base}/logs/system?level=warning`);
+    await visit(w.page, '/logs/system?level=warning');
     const row = rows(w.page).filter({ hasText: 'a warning written while handling the traced request' });
     await row.getByRole('button', { name: /^Details/ }).click();
     await w.page.getByRole('dialog').getByLabel('Context').getByText('"hint": "test"').waitFor();
@@ -169,7 +169,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
     assert.equal(await rows(w.page).count(), 1);
     await screenshot(w.page, 'system-system-logs');
 
-    await w.page.goto(`${server.base}/logs/login`);
+    await visit(w.page, '/logs/login');
     await w.page.getByRole('combobox', { name: 'Result' }).click();
     await w.page.getByTitle('Success', { exact: true }).click();
     await w.page.getByRole('switch', { name: 'Time of day' }).click();
@@ -211,7 +211,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await login(server.app, who.username, who.password);
 
     const w = await adminPage(browser, server.base);
-    await w.page.goto(`${server.base}/monitor/online`);
+    await visit(w.page, '/monitor/online');
     await rows(w.page).filter({ hasText: 'This session' }).waitFor();
     await w.page.getByRole('textbox', { name: 'Username' }).fill(who.username);
     await w.page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -241,7 +241,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
 
   test('the monitor shows the host, runtime, database and cache figures and samples them again every 5 seconds', async () => {
     const w = await adminPage(browser, server.base);
-    await w.page.goto(`${server.base}/monitor/system`);
+    await visit(w.page, '/monitor/system');
     const sample = w.page.getByRole('status').filter({ hasText: 'Last sample' });
     await sample.waitFor();
     for (const label of ['CPU Usage', 'Memory Usage', 'Disk Usage', 'Heap']) await w.page.getByRole('progressbar', { name: label }).waitFor();
@@ -280,7 +280,7 @@ describe('console system screens', { skip: browserSkip() }, () => {
       ['/monitor/system', '数据库', 'monitor'],
     ];
     for (const [path, text, name] of screens) {
-      await w.page.goto(`${server.base}${path}`);
+      await visit(w.page, path);
       await w.page.getByText(text).first().waitFor();
       await w.page.locator('.ant-spin-spinning').waitFor({ state: 'detached' }).catch(() => undefined);
       await screenshot(w.page, `system-${name}-zh`);

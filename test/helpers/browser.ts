@@ -84,7 +84,9 @@ export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 84
 
 /** A new page in a fresh context (its own storage), watched for errors. */
 export async function newPage(browser: Browser, language = 'en-US', options: BrowserContextOptions = {}): Promise<Watched> {
-  const context = await browser.newContext({ locale: language, viewport: { width: 1400, height: 900 }, ...options });
+  // Reduced motion: the clients then show dialogs, drawers and menus without animating them, so
+  // a step does not wait for an element to stop moving (web/shared/antd/motion.ts).
+  const context = await browser.newContext({ locale: language, viewport: { width: 1400, height: 900 }, reducedMotion: 'reduce', ...options });
   // Playwright's 30 s for an action or a wait: a CI machine loaded by the other files running
   // beside this one has taken longer to load a console. A real failure only takes longer to show.
   context.setDefaultTimeout(STEP_TIMEOUT_MS);
@@ -129,6 +131,16 @@ export async function adminPage(browser: Browser, base: string, language = 'en-U
   await signIn(w.page, base, 'admin', ADMIN_PASSWORD);
   await w.page.waitForURL(/\/dashboard$/);
   return w;
+}
+
+/**
+ * Goes to `path` (with its query) of the client the page shows, as its own links do: through the
+ * browser's history, so the client's router renders the screen without loading the page again
+ * (a full load parses the client's scripts and styles anew). For visiting screen after screen;
+ * a test about what a typed address or a reload does uses page.goto or page.reload.
+ */
+export async function visit(page: Page, path: string): Promise<void> {
+  await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`);
 }
 
 /** Signs in to the time-clock app (/clock/login, or `at`: a page that leads there) as a worker or a manager. */

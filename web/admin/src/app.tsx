@@ -12,6 +12,7 @@ import { ApiError } from './api/errors.ts';
 import { endReason, getSession } from './api/session.ts';
 import { AuthProvider, useAuth, type MenuNode } from './auth/auth.tsx';
 import SignIn from './auth/SignIn.tsx';
+import { useMotionToken } from '../../shared/antd/motion.ts';
 import { ThemeState } from './layout/theme.tsx';
 import { EXTRA_ROUTES, SCREENS, type Screen } from './screens/registry.tsx';
 
@@ -109,13 +110,14 @@ function Routed() {
 
 export function App() {
   const { i18n } = useTranslation();
+  const motion = useMotionToken();
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeState>
         {(dark) => (
           <ConfigProvider
             locale={i18n.language === 'zh-CN' ? zhCN : enUS}
-            theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, zeroRuntime: true }}
+            theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, zeroRuntime: true, token: motion }}
             // Labels as written (antd puts a space inside two-character Chinese labels).
             button={{ autoInsertSpace: false }}
           >

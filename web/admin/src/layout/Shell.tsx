@@ -158,6 +158,7 @@ export default function Shell() {
               <Button type="text" icon={<BulbOutlined />} onClick={toggle} aria-label={`${t('layout.theme')}: ${dark ? t('layout.light') : t('layout.dark')}`} />
             </Tooltip>
             <Dropdown
+              trigger={['click']}
               menu={{
                 items: [
                   { key: 'profile', icon: <UserOutlined />, label: t('action.profile'), onClick: () => void navigate('/profile') },

@@ -16,6 +16,7 @@ import { useAuth } from '../auth/auth.tsx';
 import { LanguageButton } from '../components/LanguageButton.tsx';
 import { addStrings } from '../i18n/index.ts';
 import { useNarrow } from '../../../shared/antd/DataList.tsx';
+import { useMotionToken } from '../../../shared/antd/motion.ts';
 import { queryClient, useSites } from './common.tsx';
 import './manager.css';
 import { strings } from './strings.ts';
@@ -152,11 +153,12 @@ function Shell() {
 export default function ManagerApp() {
   const { i18n } = useTranslation();
   const zh = i18n.language === 'zh-CN';
+  const motion = useMotionToken();
   useEffect(() => void dayjs.locale(zh ? 'zh-cn' : 'en'), [zh]);
   return (
     <ConfigProvider
       locale={zh ? zhCN : enUS}
-      theme={{ token: { colorPrimary: '#0b6e4f' } }}
+      theme={{ token: { colorPrimary: '#0b6e4f', ...motion } }}
       // Labels as written (antd puts a space inside two-character Chinese labels).
       button={{ autoInsertSpace: false }}
     >
