@@ -58,7 +58,7 @@ const loginRes = await fetch(`${base}/login`, {
   body: JSON.stringify({ username: 'admin', password: PASSWORD }),
 });
 const token = ((await loginRes.json()) as { data: { token: string } }).data.token;
-const superPrincipal: Principal = { sessionId: 1, adminId: 1, username: 'admin', isSuper: true, permissions: new Set(), bindingOnly: false, scope: { all: true, departments: [], adminId: 1, departmentId: null } };
+const superPrincipal: Principal = { sessionId: 1, adminId: 1, username: 'admin', isSuper: true, permissions: new Set(), restriction: null, scope: { all: true, departments: [], adminId: 1, departmentId: null } };
 const bearer = { authorization: `Bearer ${token}` };
 
 console.log(`# auth benchmark (${platform.db.kind}${platform.redis ? ' + redis' : ''}, Node ${process.versions.node}, ${availableParallelism()} cores, ${ROUNDS} rounds x ${SECONDS}s; login ${LOGIN_ROUNDS} rounds x ${LOGIN_SECONDS}s)`);

@@ -232,7 +232,7 @@ async function main(): Promise<void> {
   });
   bare.post('/bare/clock', async (request) => {
     const b = request.body as { userId: number; eventType: 'clock_in' | 'clock_out'; qrCodeValue: string; latitude: number; longitude: number };
-    return clocks.clock({ userId: b.userId, role: 'worker', tokenVersion: 0 }, b);
+    return clocks.clock({ userId: b.userId, role: 'worker', tokenVersion: 0, mustChangePassword: false }, b);
   });
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareBase = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/bare`;

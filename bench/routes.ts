@@ -290,7 +290,7 @@ async function main() {
     request_id: 'bench-{{n}}',
   });
   const adminBody = JSON.stringify({ username: 'b{{n}}', password: 'Bench-pass-123', nickname: 'Bench {{n}}', email: '', department_id: 1 });
-  const superAdmin: Principal = { sessionId: 0, adminId: 1, username: 'admin', isSuper: true, permissions: new Set(), bindingOnly: false, scope: { all: true, departments: [], adminId: 1, departmentId: null } };
+  const superAdmin: Principal = { sessionId: 0, adminId: 1, username: 'admin', isSuper: true, permissions: new Set(), restriction: null, scope: { all: true, departments: [], adminId: 1, departmentId: null } };
   const ctx = holder.admin!;
   bare.post('/bare/orders', async (request, reply) =>
     reply.type('application/json').send(JSON.stringify(renderOrderWithDetails(await ctx.orders.create(request.body as never, 1), tz))));
@@ -301,7 +301,7 @@ async function main() {
   const clocks = new ClockService({ db, logger: platform.logger, config, securityEvents: new SecurityEvents({ db, logger: platform.logger }) });
   bare.post('/bare/location', async (request, reply) => reply.type('application/json').send(JSON.stringify(await locations.update(request.body as never))));
   bare.post('/bare/clock', async (request, reply) =>
-    reply.type('application/json').send(JSON.stringify(await clocks.clock({ userId: managerId, role: 'manager', tokenVersion: 0 }, request.body as never))));
+    reply.type('application/json').send(JSON.stringify(await clocks.clock({ userId: managerId, role: 'manager', tokenVersion: 0, mustChangePassword: false }, request.body as never))));
 
   // Location: workers signed in on their seeded devices, in turn. Clock: the manager clocks
   // CLOCK_WORKERS workers in, then out, in turn (all clocked out after the seed).

@@ -14,6 +14,7 @@ import { migrate } from './platform/db/migrate.ts';
 import { buildValidator, RequestValidationError, validationMessages } from './platform/http/validation.ts';
 import { buildSerializer } from './platform/http/serializers.ts';
 import { createPlatform, type Platform, type PlatformOptions } from './platform/platform.ts';
+import type { PasswordPolicies } from './platform/auth/password-policy.ts';
 import { resolveJwtSecret } from './platform/secrets.ts';
 import { requestLogger } from './platform/logger.ts';
 import { installCors } from './platform/http/cors.ts';
@@ -204,14 +205,18 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     );
 
     if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
+    // The one password policy is the back office's (stored in its schema); a time clock in the
+    // same process applies it too, and one running without the back office its defaults.
+    let passwordPolicies: PasswordPolicies | undefined;
     if (config.services.has('admin')) {
       await app.register(async (admin) => {
         const ctx = await adminService(admin, { platform, jwtSecret });
+        passwordPolicies = ctx.passwordPolicies;
         if (opts.adminExtras) await admin.register(opts.adminExtras, { ctx });
       }, { prefix: ADMIN_PREFIX });
     }
     if (config.services.has('timeclock')) {
-      await app.register(timeclockService, { prefix: TIMECLOCK_PREFIX, platform, jwtSecret });
+      await app.register(timeclockService, { prefix: TIMECLOCK_PREFIX, platform, jwtSecret, passwordPolicies });
     }
     // onClose hooks run last-registered first: this one runs right after the listener has
     // closed and before the services' own hooks (log writers, pollers) and the database close.

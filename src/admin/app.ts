@@ -45,6 +45,8 @@ import { ordersRoutes } from './features/orders/orders.routes.ts';
 import { OrdersService } from './features/orders/orders.service.ts';
 import { paymentMethodsRoutes } from './features/payment-methods/payment-methods.routes.ts';
 import { PaymentMethodsService } from './features/payment-methods/payment-methods.service.ts';
+import { passwordPolicyRoutes } from './features/password-policy/password-policy.routes.ts';
+import { PasswordPolicyService } from './features/password-policy/password-policy.service.ts';
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
 import { PaymentsService } from './features/payments/payments.service.ts';
 import { permissionsRoutes } from './features/permissions/permissions.routes.ts';
@@ -58,6 +60,7 @@ import { ADMIN_FRAMEWORK_ERRORS, E } from './errors.ts';
 import { ErrorEnvelope } from './http.ts';
 import { adminExportTasks } from './kernel/export-tasks.ts';
 import { Guard } from './kernel/guard.ts';
+import { adminPasswordPolicies } from './kernel/passwords.ts';
 import { RbacService } from './kernel/rbac.ts';
 import { MenuNodeShared } from './kernel/rbac.schema.ts';
 import { SecondFactor } from './kernel/second-factor.ts';
@@ -84,13 +87,14 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   // Every service object, built once; features take theirs from the context.
   const jwt = jwtCodec<AdminTokenClaims>(deriveKey(jwtSecret, 'admin'));
   const rbac = new RbacService({ db, config });
-  const sessions = new Sessions({ db, pubsub, config, jwt, refreshJwt: jwtCodec<AdminRefreshClaims>(deriveKey(jwtSecret, 'admin-refresh')) });
+  const passwordPolicies = adminPasswordPolicies({ db, config, pubsub });
+  const sessions = new Sessions({ db, pubsub, config, jwt, refreshJwt: jwtCodec<AdminRefreshClaims>(deriveKey(jwtSecret, 'admin-refresh')), policies: passwordPolicies });
   const guard = new Guard({ jwt, sessions, rbac, config });
   sessions.onInvalidate((m) => guard.invalidate(m));
   const notifications = new NotificationsService({ db, pubsub, logger });
   const logWriter = new LogWriter(db.orm, logger);
   const secondFactor = new SecondFactor({ db, notifier: notifications, systemLog: logWriter });
-  const auth = new AuthService({ db, kv, config, sessions, rbac, secondFactor, logger, metrics: platform.metrics });
+  const auth = new AuthService({ db, kv, config, sessions, rbac, secondFactor, logger, metrics: platform.metrics, policies: passwordPolicies });
   const logs = new LogsService({ db, config });
   // The permission catalogue: the slugs the routes declare (filled as they register, below).
   const declared: DeclaredPermission[] = [];
@@ -100,13 +104,15 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     rbac,
     guard,
     secondFactor,
+    passwordPolicies,
     exports: adminExportTasks({ db, config, logger }),
     notifications,
     push: new NotificationPush({ config, kv, pubsub, logger, sessions, guard, notifications }),
     logWriter,
     auth,
     authenticator: new AuthenticatorService({ db, kv, sessions, secondFactor }),
-    admins: new AdminsService({ db, config, sessions, rbac, notifications }),
+    admins: new AdminsService({ db, config, sessions, rbac, notifications, policies: passwordPolicies }),
+    passwordPolicy: new PasswordPolicyService({ db, config, policies: passwordPolicies }),
     roles: new RolesService({ db, config, sessions, rbac }),
     permissions: new PermissionsService({ db, config, sessions, rbac, declared }),
     menus: new MenusService({ db, config }),
@@ -142,7 +148,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     }
     const signedIn = cfg.auth !== 'public';
     // Counted first, so that every attempt counts and carries the headers.
-    route.onRequest = [...(cfg.limitPerIp ? [perIp] : []), ...(signedIn ? [guard.hookFor(cfg.permission, cfg.bindingStep)] : []), ...[route.onRequest ?? []].flat()];
+    route.onRequest = [...(cfg.limitPerIp ? [perIp] : []), ...(signedIn ? [guard.hookFor(cfg.permission, cfg.steps)] : []), ...[route.onRequest ?? []].flat()];
     const refusals = signedIn ? [400, 401, 403] : [403];
     if (cfg.limitPerIp) refusals.push(429);
     documentAccess(route, { bearer: signedIn, errors: refusals }, ErrorEnvelope);
@@ -173,15 +179,17 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   for (const feature of [
     authRoutes, sessionsRoutes, adminsRoutes, authenticatorRoutes, rolesRoutes, permissionsRoutes, menusRoutes, departmentsRoutes,
     dictionariesRoutes, blacklistsRoutes, logsRoutes, logsExportRoutes, dashboardRoutes, monitorRoutes, adminsExportRoutes, exportsRoutes,
-    ordersRoutes, orderIoRoutes, paymentMethodsRoutes, paymentsRoutes, attachmentsRoutes, notificationsRoutes,
+    ordersRoutes, orderIoRoutes, paymentMethodsRoutes, paymentsRoutes, attachmentsRoutes, notificationsRoutes, passwordPolicyRoutes,
   ]) {
     await app.register(feature, { ctx });
   }
 
   app.addHook('onReady', async () => {
     await guard.start(pubsub);
+    await passwordPolicies.start();
     await syncPermissionCatalogue(db, declared);
     await ensureBootstrapAdmin(db, config, logger, platform.generatedCredentials);
+    await ctx.dashboard.start(logger);
     ctx.exports.start();
     platform.metrics.watchQueue('export_tasks', () => ctx.exports.backlog());
     platform.metrics.watchValue('websockets_open', 'Notification WebSockets open on this instance', () => ctx.push.hub.size);
@@ -191,6 +199,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     await auth.stop();
     await ctx.exports.stop();
     await guard.stop();
+    await passwordPolicies.stop();
   });
   return ctx;
 }

@@ -29,7 +29,8 @@ export async function ensureBootstrapAdmin(db: Database, config: Config, logger:
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['bootstrap:admin']);
     if (await hasAdmins(tx)) return false;
     const [admin] = await tx.orm.insert(admins)
-      .values({ username: config.ADMIN_USERNAME, passwordHash: hash, nickname: 'Super Administrator', departmentId: 1 })
+      // A generated password was chosen for them: they choose their own at the first sign-in.
+      .values({ username: config.ADMIN_USERNAME, passwordHash: hash, nickname: 'Super Administrator', departmentId: 1, mustChangePassword: generated })
       .returning({ id: admins.id });
     const [role] = await tx.orm.select({ id: roles.id }).from(roles).where(eq(roles.slug, SUPER_ADMIN_ROLE));
     if (role) await tx.orm.insert(adminRoles).values({ adminId: admin!.id, roleId: role.id });

@@ -2,6 +2,7 @@
 // object of the admin service, each built once by app.ts. A service's constructor takes one
 // object naming its dependencies (platform parts under their Platform names, other services
 // under their names here), so that app.ts is the one place where services are wired.
+import type { PasswordPolicies } from '../platform/auth/password-policy.ts';
 import type { ExportTasks } from '../platform/jobs/export-tasks.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { AdminsService } from './features/admins/admins.service.ts';
@@ -20,6 +21,7 @@ import type { NotificationPush } from './features/notifications/notifications.pu
 import type { NotificationsService } from './features/notifications/notifications.service.ts';
 import type { OrdersService } from './features/orders/orders.service.ts';
 import type { PaymentMethodsService } from './features/payment-methods/payment-methods.service.ts';
+import type { PasswordPolicyService } from './features/password-policy/password-policy.service.ts';
 import type { PaymentsService } from './features/payments/payments.service.ts';
 import type { PermissionsService } from './features/permissions/permissions.service.ts';
 import type { RolesService } from './features/roles/roles.service.ts';
@@ -38,6 +40,8 @@ export interface AdminContext {
   guard: Guard;
   /** Authenticator and recovery codes, as sign-in and the self-service routes accept them. */
   secondFactor: SecondFactor;
+  /** The password and account policy in force (kernel/passwords.ts), also handed to the time clock when it runs in this process. */
+  passwordPolicies: PasswordPolicies;
 
   /** The export-task queue of this service; features register their kinds on it. */
   exports: ExportTasks;
@@ -51,6 +55,7 @@ export interface AdminContext {
   auth: AuthService;
   authenticator: AuthenticatorService;
   admins: AdminsService;
+  passwordPolicy: PasswordPolicyService;
   roles: RolesService;
   permissions: PermissionsService;
   menus: MenusService;

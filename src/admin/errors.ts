@@ -19,6 +19,8 @@ export const E = defineErrors({
   AUTHENTICATOR_CODE_WRONG: e(10010, 400, 'admin.error.AUTHENTICATOR_CODE_WRONG'),
   /** A session opened for binding an authenticator only (a role requires one), on any other route. */
   AUTHENTICATOR_BINDING_REQUIRED: e(10011, 403, 'admin.error.AUTHENTICATOR_BINDING_REQUIRED'),
+  /** A session of an administrator who must choose a new password (someone else set it, or it expired), on any other route. */
+  PASSWORD_CHANGE_REQUIRED: e(10012, 403, 'admin.error.PASSWORD_CHANGE_REQUIRED'),
   NO_PERMISSION: e(20001, 403, 'admin.error.NO_PERMISSION'),
   NOT_FOUND: e(20002, 404, 'admin.error.NOT_FOUND'),
   ACCESS_DENIED: e(20003, 403, 'admin.error.ACCESS_DENIED'),
@@ -29,6 +31,8 @@ export const E = defineErrors({
   INVALID_FORMAT: e(30004, 400, 'admin.error.INVALID_FORMAT'),
   BODY_TOO_LARGE: e(30005, 413, 'admin.error.BODY_TOO_LARGE'),
   UNSUPPORTED_MEDIA_TYPE: e(30006, 415, 'admin.error.UNSUPPORTED_MEDIA_TYPE'),
+  /** A new password the password policy refuses; the detail names the rule (so a client can tell it from other validation failures). */
+  PASSWORD_REFUSED: e(30007, 400, 'admin.error.PASSWORD_REFUSED'),
   OPERATION_FAILED: e(40001, 400, 'admin.error.OPERATION_FAILED'),
   DELETE_FAILED: e(40002, 400, 'admin.error.DELETE_FAILED'),
   UPDATE_FAILED: e(40003, 400, 'admin.error.UPDATE_FAILED'),

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { localeOf } from '../platform/http/conventions.ts';
 import { translate } from '../platform/i18n.ts';
+import type { SessionStep } from './kernel/guard.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,11 +17,12 @@ declare module 'fastify' {
     /** Counted per client IP, AUTH_RATE_LIMIT a minute, with the X-RateLimit-* headers (captcha and login). */
     limitPerIp?: boolean;
     /**
-     * A step of binding an authenticator (its status, QR code, the binding itself, sign-out): open
-     * to a session good only for that (a role requires an authenticator); every other signed-in
-     * route refuses such a session with 403 10011.
+     * The restricted sessions this route serves (kernel/guard.ts): `change_password` (changing the
+     * password, its rules, sign-out) and `bind_authenticator` (the authenticator's status, QR code,
+     * the binding itself, sign-out). Every other signed-in route refuses a restricted session (403
+     * 10012 or 10011).
      */
-    bindingStep?: boolean;
+    steps?: readonly SessionStep[];
     /** Body fields the operation log censors although their names are not secret ones (an authenticator `code`). */
     secretFields?: readonly string[];
   }

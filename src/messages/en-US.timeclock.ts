@@ -6,6 +6,7 @@ export const enUSTimeclock = {
   'timeclock.error.TOKEN_INVALID': 'Missing or invalid token',
   'timeclock.error.DEVICE_NOT_AUTHORIZED': 'Device not authorized',
   'timeclock.error.FORBIDDEN': 'Forbidden',
+  'timeclock.error.PASSWORD_CHANGE_REQUIRED': 'Choose a new password before going on: your password was set by someone else, or it has expired',
   'timeclock.error.ACCOUNT_DISABLED': 'Account disabled',
   'timeclock.error.OUTSIDE_GEOFENCE': 'Outside the geofence',
   'timeclock.error.SECURITY_VIOLATION': 'Security violation',
@@ -38,6 +39,7 @@ export const enUSTimeclock = {
   'timeclock.auth.tokenRevoked': 'token revoked',
   'timeclock.auth.ownUserIdOnly': 'a worker may act only on their own userId',
   'timeclock.auth.refreshFailed': 'refresh failed',
+  'timeclock.auth.currentPasswordIncorrect': 'currentPassword is incorrect',
   'timeclock.auth.boundToAnotherDevice': 'this account is bound to another device; ask a manager to reset it',
   'timeclock.auth.deviceOfAnotherUser': 'this device is registered to another user',
 

@@ -69,6 +69,13 @@ export const enUS = {
   'platform.schemas.timeRangeMustNot': 'the time range must not exceed {maxMonths} months',
   'platform.tree.cannotOwnParent': '{noun} {id} cannot be its own parent',
   'platform.tree.parentIdDescendantMoving': 'parent_id {parentId} is a descendant of {noun} {id}: moving it there would make a cycle',
+  // The password policy (src/platform/auth/password-policy.ts): each refusal names its rule
+  'platform.password.minLength': 'the password must be at least {min} characters long',
+  'platform.password.charClasses': 'the password must mix at least {min} of the 4 kinds of characters: lower-case letters, upper-case letters, digits, other characters (symbols, spaces)',
+  'platform.password.username': 'the password must not contain the username',
+  'platform.password.common': 'the password is one of the 10,000 most common passwords: choose a less guessable one',
+  'platform.password.history': 'the password must differ from the last {count} passwords of the account',
+  'platform.password.sameAsCurrent': 'the new password must differ from the current one',
 
   // Each service's own messages
   ...enUSAdmin,

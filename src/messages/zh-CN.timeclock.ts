@@ -8,6 +8,7 @@ export const zhCNTimeclock: Record<keyof typeof enUSTimeclock, string> = {
   'timeclock.error.TOKEN_INVALID': '令牌缺失或无效',
   'timeclock.error.DEVICE_NOT_AUTHORIZED': '设备未授权',
   'timeclock.error.FORBIDDEN': '禁止访问',
+  'timeclock.error.PASSWORD_CHANGE_REQUIRED': '请先设置新密码再继续：你的密码由他人设置，或已过期',
   'timeclock.error.ACCOUNT_DISABLED': '账号已停用',
   'timeclock.error.OUTSIDE_GEOFENCE': '不在地理围栏范围内',
   'timeclock.error.SECURITY_VIOLATION': '安全违规',
@@ -40,6 +41,7 @@ export const zhCNTimeclock: Record<keyof typeof enUSTimeclock, string> = {
   'timeclock.auth.tokenRevoked': '令牌已被撤销',
   'timeclock.auth.ownUserIdOnly': '员工只能以自己的 userId 操作',
   'timeclock.auth.refreshFailed': '刷新令牌失败',
+  'timeclock.auth.currentPasswordIncorrect': 'currentPassword 不正确',
   'timeclock.auth.boundToAnotherDevice': '该账号已绑定另一台设备，请联系管理人员重置',
   'timeclock.auth.deviceOfAnotherUser': '该设备已注册给其他用户',
 

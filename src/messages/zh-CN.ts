@@ -68,6 +68,12 @@ export const zhCN: Record<MessageKey, string> = {
   'platform.schemas.timeRangeMustNot': '时间范围不能超过 {maxMonths} 个月',
   'platform.tree.cannotOwnParent': '{noun} {id} 不能是自己的上级',
   'platform.tree.parentIdDescendantMoving': '上级 parent_id {parentId} 是{noun} {id} 的下级：移到那里会形成循环',
+  'platform.password.minLength': '密码长度至少为 {min} 个字符',
+  'platform.password.charClasses': '密码须至少包含以下 4 类字符中的 {min} 类：小写字母、大写字母、数字、其他字符（符号、空格）',
+  'platform.password.username': '密码不能包含用户名',
+  'platform.password.common': '该密码属于最常用的 10,000 个密码之一：请换一个不易被猜到的密码',
+  'platform.password.history': '新密码不能与该账号最近 {count} 次使用的密码相同',
+  'platform.password.sameAsCurrent': '新密码不能与当前密码相同',
 
   // Each service's own messages
   ...zhCNAdmin,

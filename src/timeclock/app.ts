@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { documentAccess, installConventions, registerDocs } from '../platform/http/conventions.ts';
 import { deriveKey, jwtCodec, type JwtCodec } from '../platform/auth/jwt.ts';
+import { defaultPolicy, PasswordPolicies } from '../platform/auth/password-policy.ts';
 import type { Platform } from '../platform/platform.ts';
 import { TimeclockAuth, type TimeclockClaims } from './kernel/auth.ts';
 import { ensureBootstrapManager } from './bootstrap.ts';
@@ -51,14 +52,21 @@ export const TIMECLOCK_PREFIX = '/api';
 export interface TimeclockOptions {
   platform: Platform;
   jwtSecret: string;
+  /**
+   * The password policy of the back office, when it runs in this process (src/server.ts): one
+   * policy for every account. Without it, the policy's defaults apply.
+   */
+  passwordPolicies?: PasswordPolicies | undefined;
 }
 
 export { ErrorBody } from './http.ts';
 
 /** Every service object of the time-clock, each built once. */
-function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refreshJwt: JwtCodec<TimeclockClaims>): TimeclockContext {
+function buildContext(
+  platform: Platform, jwt: JwtCodec<TimeclockClaims>, refreshJwt: JwtCodec<TimeclockClaims>, passwordPolicies: PasswordPolicies,
+): TimeclockContext {
   const { config, db, logger } = platform;
-  const auth = new TimeclockAuth({ db, jwt, refreshJwt, pubsub: platform.pubsub });
+  const auth = new TimeclockAuth({ db, jwt, refreshJwt, pubsub: platform.pubsub, policies: passwordPolicies });
   const securityEvents = new SecurityEvents({ db, logger });
   const devices = new DevicesService({ db, securityEvents });
   const hours = new HoursService({ db, config });
@@ -67,9 +75,10 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refres
     platform,
     jwt,
     auth,
-    signIn: new AuthService({ db, jwt, refreshJwt, config, logger, devices, metrics: platform.metrics }),
+    passwordPolicies,
+    signIn: new AuthService({ db, jwt, refreshJwt, config, logger, devices, metrics: platform.metrics, auth, policies: passwordPolicies }),
     devices,
-    workers: new WorkersService({ db, auth, trackingWindowSeconds: config.TRACKING_WINDOW_SECONDS }),
+    workers: new WorkersService({ db, auth, policies: passwordPolicies, trackingWindowSeconds: config.TRACKING_WINDOW_SECONDS }),
     sites: new SitesService({ db, defaultTimezone: config.DISPLAY_TIMEZONE }),
     qrCodes: new QrCodesService({ db }),
     clock: new ClockService({ db, logger, config, securityEvents }),
@@ -100,7 +109,7 @@ function buildContext(platform: Platform, jwt: JwtCodec<TimeclockClaims>, refres
   };
 }
 
-export async function timeclockService(app: FastifyInstance, { platform, jwtSecret }: TimeclockOptions): Promise<void> {
+export async function timeclockService(app: FastifyInstance, { platform, jwtSecret, passwordPolicies }: TimeclockOptions): Promise<void> {
   installConventions(app, {
     errors: TIMECLOCK_FRAMEWORK_ERRORS,
     render: ({ def, message, details }) => ({ message, code: def.code, details }),
@@ -111,6 +120,7 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
     platform,
     jwtCodec<TimeclockClaims>(deriveKey(jwtSecret, 'timeclock')),
     jwtCodec<TimeclockClaims>(deriveKey(jwtSecret, 'timeclock-refresh')),
+    passwordPolicies ?? new PasswordPolicies({ defaults: defaultPolicy(platform.config) }),
   );
   app.decorateRequest('user', null);
   const limits = await installLimits(app, platform);
@@ -131,11 +141,12 @@ export async function timeclockService(app: FastifyInstance, { platform, jwtSecr
       documentAccess(route, { bearer: false, errors: cfg.limit ? [429] : [] }, ErrorBody);
     } else {
       // Per IP (`auth`): counted before the token is checked, so that refused attempts count and carry the headers.
-      const authenticate = ctx.auth.hookFor(cfg.access);
+      const authenticate = ctx.auth.hookFor(cfg.access, cfg.passwordStep);
       route.onRequest = cfg.limit === 'auth'
         ? [limits.auth, authenticate, ...existing]
         : [authenticate, limits[cfg.limit ?? 'general'], ...existing];
-      documentAccess(route, { bearer: true, errors: cfg.access === 'manager' ? [400, 401, 403, 429] : [400, 401, 429] }, ErrorBody);
+      // 403: a manager route refuses workers; every route but the password steps an account that must choose a new password first.
+      documentAccess(route, { bearer: true, errors: cfg.access === 'manager' || !cfg.passwordStep ? [400, 401, 403, 429] : [400, 401, 429] }, ErrorBody);
     }
   });
 

@@ -20,7 +20,8 @@ export async function ensureBootstrapManager(db: Database, config: Config, logge
     // Raw: an advisory lock (instances starting together create one manager).
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['bootstrap:manager']);
     if ((await managers(tx)) > 0) return false;
-    await tx.orm.insert(users).values({ username: config.MANAGER_USERNAME, passwordHash: hash, fullName: FIRST_MANAGER_NAME.value, role: 'manager' });
+    // A generated password was chosen for them: they choose their own at the first sign-in.
+    await tx.orm.insert(users).values({ username: config.MANAGER_USERNAME, passwordHash: hash, fullName: FIRST_MANAGER_NAME.value, role: 'manager', mustChangePassword: generated });
     return true;
   });
   if (!created) return;

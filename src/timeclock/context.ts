@@ -1,6 +1,7 @@
 // What every time-clock feature plugin receives: the platform, the access kernel and every
 // service of the time-clock, each built once by app.ts (buildContext).
 import type { JwtCodec } from '../platform/auth/jwt.ts';
+import type { PasswordPolicies } from '../platform/auth/password-policy.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { TimeclockAuth, TimeclockClaims } from './kernel/auth.ts';
 import type { SecurityEvents } from './kernel/security-events.ts';
@@ -29,6 +30,8 @@ export interface TimeclockContext {
   /** Signs and verifies the service's tokens (payload exactly userId, role, iat, exp). */
   jwt: JwtCodec<TimeclockClaims>;
   auth: TimeclockAuth;
+  /** The password policy in force: the back office's when it runs in this process, else the defaults. */
+  passwordPolicies: PasswordPolicies;
   signIn: AuthService;
   devices: DevicesService;
   workers: WorkersService;

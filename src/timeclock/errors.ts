@@ -12,6 +12,9 @@ export const E = defineErrors({
   TOKEN_INVALID: e('TOKEN_INVALID', 401, 'timeclock.error.TOKEN_INVALID'), // ours
   DEVICE_NOT_AUTHORIZED: e('DEVICE_NOT_AUTHORIZED', 403, 'timeclock.error.DEVICE_NOT_AUTHORIZED'),
   FORBIDDEN: e('FORBIDDEN', 403, 'timeclock.error.FORBIDDEN'), // ours
+  // A token of an account that must choose a new password first (someone else set it, or it
+  // expired), on any route but the change (PUT /api/me/password), its rules and /api/me.
+  PASSWORD_CHANGE_REQUIRED: e('PASSWORD_CHANGE_REQUIRED', 403, 'timeclock.error.PASSWORD_CHANGE_REQUIRED'), // ours
   ACCOUNT_DISABLED: e('ACCOUNT_DISABLED', 403, 'timeclock.error.ACCOUNT_DISABLED'), // ours
   OUTSIDE_GEOFENCE: e('OUTSIDE_GEOFENCE', 403, 'timeclock.error.OUTSIDE_GEOFENCE'),
   SECURITY_VIOLATION: e('SECURITY_VIOLATION', 403, 'timeclock.error.SECURITY_VIOLATION'),

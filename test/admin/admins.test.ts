@@ -69,7 +69,7 @@ async function create(body: Record<string, unknown>, token = superToken): Promis
 function assertRecord(r: any) {
   assert.deepEqual(
     Object.keys(r).sort(),
-    ['avatar', 'created_at', 'data_scope', 'department', 'department_id', 'email', 'id', 'is_2fa_bound', 'last_login_at', 'nickname', 'phone', 'roles', 'status', 'updated_at', 'username'],
+    ['avatar', 'created_at', 'data_scope', 'department', 'department_id', 'email', 'id', 'is_2fa_bound', 'last_login_at', 'locked_until', 'nickname', 'phone', 'roles', 'status', 'updated_at', 'username'],
   );
   assert.match(r.created_at, DISPLAY_TIME);
   assert.match(r.updated_at, DISPLAY_TIME);

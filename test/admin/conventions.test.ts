@@ -334,7 +334,7 @@ describe('success envelope', () => {
   test('login answers { code: 200, message: "success", data, trace_id }', async () => {
     const res = await call(app, 'POST', LOGIN, { body: { username: 'admin', password: 'Admin-pass-123' } });
     const data = assertOk(res);
-    assert.deepEqual(Object.keys(data).sort(), ['expires_at', 'must_bind_authenticator', 'token']);
+    assert.deepEqual(Object.keys(data).sort(), ['expires_at', 'must_bind_authenticator', 'must_change_password', 'token']);
     assert.match(data.expires_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
     assert.match(res.body.trace_id, GENERATED_TRACE_ID);
   });

@@ -75,7 +75,7 @@ describe('GET /menus', () => {
       assertNodeShape(root);
     }
     const system = list.find((m) => m.slug === 'system')!;
-    assert.deepEqual(system.children.map((m) => m.slug), ['admin', 'role', 'menu', 'permission', 'department', 'dictionary', 'blacklist']);
+    assert.deepEqual(system.children.map((m) => m.slug), ['admin', 'role', 'menu', 'permission', 'department', 'dictionary', 'blacklist', 'password-policy']);
     assert.deepEqual(system.children[0], {
       id: 3, parent_id: 2, title: 'Administrators', title_i18n: { 'en-US': 'Administrators', 'zh-CN': '管理员' }, slug: 'admin', icon: 'user', path: '/system/admins',
       component: 'system/admin/index', type: 2, status: 1, sort: 1, children: [],

@@ -62,7 +62,7 @@ describe('the refresh cookie set at sign-in', () => {
     assert.ok(https.cookie.attrs.has('secure'));
     // The reply body is the contract's, unchanged.
     const res = await call(app, 'POST', '/api/admin/login', { body: { username: 'admin', password: 'Admin-pass-123' } });
-    assert.deepEqual(Object.keys(res.body.data).sort(), ['expires_at', 'must_bind_authenticator', 'token']);
+    assert.deepEqual(Object.keys(res.body.data).sort(), ['expires_at', 'must_bind_authenticator', 'must_change_password', 'token']);
   });
 });
 

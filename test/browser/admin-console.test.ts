@@ -9,7 +9,7 @@ import { before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { within } from '../helpers/app.ts';
 import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, waitUntil, visit, type ConsoleServer } from '../helpers/browser.ts';
-import { call, login } from '../helpers/http.ts';
+import { acceptGivenPassword, call, login } from '../helpers/http.ts';
 
 // The functions passed to page.evaluate run in the page; this project's type-check has no DOM types.
 declare const document: any, window: any;
@@ -157,6 +157,7 @@ describe('console frame and lists', { skip: browserSkip() }, () => {
     const clerk = await call(server.app, 'POST', '/api/admin/admins', { token, body: { username: 'orderclerk', password: 'Clerk-pass-123', role_ids: [role.id], department_id: 1 } });
     assert.equal(clerk.status, 200, JSON.stringify(clerk.body));
     const them = await newPage(browser, 'en-US', DESK);
+    await acceptGivenPassword(server.app, 'orderclerk');
     await signIn(them.page, server.base, 'orderclerk', 'Clerk-pass-123');
     await them.page.waitForURL(/\/trade\/orders/);
     const nav = them.page.getByRole('navigation', { name: 'Back office' });

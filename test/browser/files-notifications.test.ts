@@ -255,17 +255,17 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     await w.page.getByLabel('New password', { exact: true }).fill('short');
     await w.page.getByLabel('Confirm the new password').fill('other');
     await w.page.getByRole('button', { name: 'Change password' }).click();
-    await w.page.getByText('8 to 128 characters').waitFor();
+    await w.page.getByText('At least 12 characters', { exact: true }).waitFor();
     await w.page.getByText('The two passwords differ').waitFor();
     // A wrong current password: the server's refusal is shown next to that field.
     await w.page.getByLabel('Current password').fill('Not-my-password-1');
     await w.page.getByLabel('New password', { exact: true }).fill('Brand-new-pass-7');
     await w.page.getByLabel('Confirm the new password').fill('Brand-new-pass-7');
     await w.page.getByRole('button', { name: 'Change password' }).click();
-    await w.page.locator('#old_password_help').getByText('old_password is incorrect').waitFor();
+    await w.page.locator('#change-password_old_password_help').getByText('old_password is incorrect').waitFor();
     await w.page.getByLabel('Current password').fill(who.password);
     await w.page.getByRole('button', { name: 'Change password' }).click();
-    await w.page.getByText('Saved').waitFor();
+    await w.page.getByText('Password changed').waitFor();
     assert.equal((await call(server.app, 'POST', '/api/admin/login', { body: { username: who.username, password: who.password } })).status, 401);
     assert.equal((await call(server.app, 'POST', '/api/admin/login', { body: { username: who.username, password: 'Brand-new-pass-7' } })).status, 200);
 

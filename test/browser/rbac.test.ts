@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { assertOk } from '../helpers/assert.ts';
 import { adminPage, browserSkip, newPage, onConsole, screenshot, settled, signIn, visit, waitUntil, type ConsoleServer } from '../helpers/browser.ts';
-import { call, login, seedAdmin } from '../helpers/http.ts';
+import { acceptGivenPassword, call, login, seedAdmin } from '../helpers/http.ts';
 
 /** The row of a table that holds `text`. */
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
@@ -94,6 +94,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     await w.context.close();
 
     const reader = await newPage(browser);
+    await acceptGivenPassword(server.app, 'log.reader');
     await signIn(reader.page, server.base, 'log.reader', 'Reader-pass-1');
     await reader.page.waitForURL(/\/logs\/(operation|login)$/);
     const nav = reader.page.getByRole('navigation', { name: 'Back office' });

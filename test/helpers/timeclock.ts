@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Server } from '../../src/server.ts';
 import { MANAGER_PASSWORD } from './app.ts';
-import { call, type Reply } from './http.ts';
+import { TIMECLOCK_AUTH_CHANNEL } from '../../src/timeclock/kernel/auth.ts';
+import { broadcast, call, type Reply } from './http.ts';
 
 /** A fence as the sites API takes it. */
 export type Fence =
@@ -47,7 +48,22 @@ export async function managerToken(app: Server): Promise<string> {
 
 let seq = 0;
 
-/** Creates a worker through `POST /api/managers/workers`; returns its id and credentials. */
+/**
+ * Takes a worker's (or manager's) password as their own choice, as if they had replaced the one a
+ * manager gave them: such an account must otherwise choose a new one before anything else
+ * (test/timeclock/password-policy.test.ts covers that), and tests about other things sign in with
+ * the password the manager set.
+ */
+export async function acceptGivenPassword(app: Server, username: string): Promise<void> {
+  const changed = await app.platform.db.query<{ id: number }>(
+    'UPDATE timeclock.users SET must_change_password = false WHERE lower(username) = lower($1) AND must_change_password RETURNING id',
+    [username],
+  );
+  // Accounts the server has cached are read again, as after any change of an account.
+  if (changed.length > 0) await broadcast(app, TIMECLOCK_AUTH_CHANNEL, { users: changed.map((r) => Number(r.id)) });
+}
+
+/** Creates a worker through `POST /api/managers/workers` (its password taken as its own: acceptGivenPassword); returns its id and credentials. */
 export async function createWorker(
   app: Server,
   token: string,
@@ -62,11 +78,13 @@ export async function createWorker(
     body: { username, password, fullName, ...(opts.tagIds ? { tagIds: opts.tagIds } : {}) },
   });
   if (res.status !== 201) throw new Error(`worker creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  await acceptGivenPassword(app, username);
   return { id: res.body.id as number, username, password, fullName };
 }
 
-/** Signs in a worker (binding `deviceUuid` on the first login) and returns the token. */
+/** Signs in a worker (binding `deviceUuid` on the first login; the password taken as their own: acceptGivenPassword) and returns the token. */
 export async function workerLogin(app: Server, username: string, password: string, deviceUuid = newDeviceUuid()): Promise<string> {
+  await acceptGivenPassword(app, username);
   const res = await call(app, 'POST', '/api/auth/login', { body: { username, password, deviceUuid } });
   if (res.status !== 200) throw new Error(`login of ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.token as string;

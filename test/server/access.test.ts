@@ -1,7 +1,8 @@
 // Every route of both services keeps the access its declaration states, read from the route
 // table the app itself builds (so a new route is covered as soon as it is declared): without a
 // token a signed-in route is a 401, and a token lacking the route's permission (admin) or role
-// (time clock: manager routes) is a 403, each in its service's error envelope; and the OpenAPI
+// (time clock: manager routes) is a 403, each in its service's error envelope; a restricted token
+// (an authenticator to bind, a new password to choose) passes only its steps; and the OpenAPI
 // document says so. The refusals come before input validation, so placeholder parameters do.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -11,7 +12,7 @@ import { TIMECLOCK_PREFIX } from '../../src/timeclock/app.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { assertError } from '../helpers/assert.ts';
 import { call, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
-import { assertTcError, managerToken, signedInWorker } from '../helpers/timeclock.ts';
+import { assertTcError, createWorker, managerToken, newDeviceUuid, signedInWorker } from '../helpers/timeclock.ts';
 
 interface Route {
   method: string;
@@ -23,7 +24,9 @@ const declared: RouteOptions[] = [];
 let app: TestApp;
 let adminWithoutGrants: string;
 let bindingOnly: string;
+let passwordOnly: string;
 let worker: string;
+let workerPasswordOnly: string;
 
 before(async () => {
   app = await startApp({}, { onRoute: (route) => void declared.push(route) });
@@ -35,7 +38,20 @@ before(async () => {
   const signed = await call(app, 'POST', '/api/admin/login', { body: { username: bound.username, password: bound.password } });
   assert.equal(signed.body.data.must_bind_authenticator, true);
   bindingOnly = signed.body.data.token;
-  worker = (await signedInWorker(app, await managerToken(app))).token;
+  // Every permission, and a password someone else set: a token good only for choosing a new one.
+  const told = await seedAdmin(app);
+  await app.platform.db.query('UPDATE admin.admins SET must_change_password = true WHERE id = $1', [told.id]);
+  await app.platform.db.query('INSERT INTO admin.role_permissions (role_id, permission_id) SELECT $1, id FROM admin.permissions', [told.roleId]);
+  const changing = await call(app, 'POST', '/api/admin/login', { body: { username: told.username, password: told.password } });
+  assert.equal(changing.body.data.must_change_password, true);
+  passwordOnly = changing.body.data.token;
+  const manager = await managerToken(app);
+  worker = (await signedInWorker(app, manager)).token;
+  const given = await createWorker(app, manager);
+  await app.platform.db.query('UPDATE timeclock.users SET must_change_password = true WHERE id = $1', [given.id]);
+  const workerSignIn = await call(app, 'POST', '/api/auth/login', { body: { username: given.username, password: given.password, deviceUuid: newDeviceUuid() } });
+  assert.equal(workerSignIn.body.mustChangePassword, true);
+  workerPasswordOnly = workerSignIn.body.token;
 });
 after(() => app?.close());
 
@@ -93,12 +109,20 @@ describe('admin routes', () => {
     assert.deepEqual(await refusals(guarded(), adminWithoutGrants, (res) => assertError(res, 403, 20001)), []);
   });
 
+  const stepOf = (step: 'bind_authenticator' | 'change_password') => (r: Route) => r.config?.steps?.includes(step) === true;
+
   test('a token good only for binding an authenticator is refused by every signed-in route but the binding steps: 403 10011', async () => {
-    const steps = signedIn().filter((r) => r.config?.bindingStep).map(label).sort();
+    const steps = signedIn().filter(stepOf('bind_authenticator')).map(label).sort();
     assert.deepEqual(steps, [
       'GET /api/admin/google-authenticator/qrcode', 'GET /api/admin/google-authenticator/status', 'POST /api/admin/google-authenticator/bind', 'POST /api/admin/logout',
     ]);
-    assert.deepEqual(await refusals(signedIn().filter((r) => !r.config?.bindingStep), bindingOnly, (res) => assertError(res, 403, 10011)), []);
+    assert.deepEqual(await refusals(signedIn().filter((r) => !stepOf('bind_authenticator')(r)), bindingOnly, (res) => assertError(res, 403, 10011)), []);
+  });
+
+  test('a token good only for choosing a new password is refused by every signed-in route but the password steps: 403 10012', async () => {
+    const steps = signedIn().filter(stepOf('change_password')).map(label).sort();
+    assert.deepEqual(steps, ['GET /api/admin/password/policy', 'POST /api/admin/logout', 'PUT /api/admin/password']);
+    assert.deepEqual(await refusals(signedIn().filter((r) => !stepOf('change_password')(r)), passwordOnly, (res) => assertError(res, 403, 10012)), []);
   });
 
   test('the document shows each signed-in route’s bearer scheme and its 401 and 403', async () => {
@@ -134,12 +158,21 @@ describe('time-clock routes', () => {
     assert.deepEqual(await refusals(managers(), worker, (res) => assertTcError(res, 403, 'FORBIDDEN')), []);
   });
 
-  test('the document shows each signed-in route’s bearer scheme and its 401, and each manager route’s 403', async () => {
+  test('a token of an account that must choose a new password is refused by every signed-in route but the password steps: 403 PASSWORD_CHANGE_REQUIRED', async () => {
+    const steps = signedIn().filter((r) => r.config?.passwordStep).map(label).sort();
+    assert.deepEqual(steps, ['GET /api/me', 'GET /api/me/password-policy', 'PUT /api/me/password']);
+    assert.deepEqual(
+      await refusals(signedIn().filter((r) => !r.config?.passwordStep), workerPasswordOnly, (res) => assertTcError(res, 403, 'PASSWORD_CHANGE_REQUIRED')),
+      [],
+    );
+  });
+
+  test('the document shows each signed-in route’s bearer scheme and its 401, and the 403 of each route but the password steps', async () => {
     for (const [r, op] of await operations(`${TIMECLOCK_PREFIX}/docs/openapi.json`, signedIn())) {
       assert.ok(op, `${label(r)} is documented`);
       assert.deepEqual(op.security, [{ bearer: [] }], label(r));
       assert.ok(op.responses['401'], `${label(r)} documents 401`);
-      if (r.config?.access === 'manager') assert.ok(op.responses['403'], `${label(r)} documents 403`);
+      if (r.config?.access === 'manager' || !r.config?.passwordStep) assert.ok(op.responses['403'], `${label(r)} documents 403`);
     }
   });
 });

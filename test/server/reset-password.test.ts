@@ -107,7 +107,14 @@ describe('npm run reset-password', () => {
     // The old administrator token is refused.
     assert.equal((await call(s, 'GET', '/api/admin/info', { token: adminToken })).status, 401);
     assert.equal((await call(s, 'POST', '/api/admin/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).status, 401);
-    const fresh = await login(s, 'admin', newAdminPassword);
+    // Someone else chose it: the administrator replaces it before anything else, with the same session.
+    const signed = await call(s, 'POST', '/api/admin/login', { body: { username: 'admin', password: newAdminPassword } });
+    assert.equal(signed.body.data.must_change_password, true);
+    const fresh = signed.body.data.token as string;
+    assert.equal((await call(s, 'GET', '/api/admin/logs/operation', { token: fresh })).body.code, 10012);
+    const chosen = 'Chosen-own-pass-91';
+    const changed = await call(s, 'PUT', '/api/admin/password', { token: fresh, body: { old_password: newAdminPassword, password: chosen, password_confirmation: chosen } });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
     const logs = await call(s, 'GET', '/api/admin/logs/operation?module=admin&action=reset_password', { token: fresh });
     assert.equal(logs.status, 200);
     assert.equal(logs.body.data.total, 1);
@@ -125,7 +132,10 @@ describe('npm run reset-password', () => {
       if (status !== 401) await new Promise((r) => setTimeout(r, 100));
     }
     assert.equal(status, 401);
-    assert.ok(await workerLogin(s, worker.username, 'Fresh-worker-pass-1', device));
+    const workerSignIn = await call(s, 'POST', '/api/auth/login', { body: { username: worker.username, password: 'Fresh-worker-pass-1', deviceUuid: device } });
+    assert.equal(workerSignIn.status, 200);
+    assert.equal(workerSignIn.body.mustChangePassword, true, 'the worker replaces the password the operator set before anything else');
+    assert.equal((await call(s, 'GET', `/api/location/status/${worker.id}`, { token: workerSignIn.body.token })).status, 403);
   });
 
   test('an unknown account, a short password from standard input and a wrong service are refused, with nothing changed', async () => {

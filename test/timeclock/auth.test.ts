@@ -29,7 +29,7 @@ describe('time-clock authentication', () => {
     const w = await createWorker(app, manager, { fullName: 'Ada Lovelace' });
     const res = await call(app, 'POST', '/api/auth/login', { body: { username: w.username, password: w.password, deviceUuid: newDeviceUuid('ios') } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(Object.keys(res.body).sort(), ['fullName', 'role', 'token', 'userId']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['fullName', 'mustChangePassword', 'role', 'token', 'userId']);
     assert.equal(res.body.fullName, 'Ada Lovelace');
     assert.equal(res.body.userId, w.id);
     assert.equal(res.body.role, 'worker');
@@ -152,7 +152,7 @@ describe('time-clock authentication', () => {
     const { token, ...w } = await signedInWorker(app, manager);
     const res = await call(app, 'POST', '/api/auth/refresh', { token });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(Object.keys(res.body), ['token']);
+    assert.deepEqual(Object.keys(res.body), ['token', 'mustChangePassword']);
     const payload = decode(res.body.token);
     assert.deepEqual(Object.keys(payload).sort(), ['exp', 'iat', 'role', 'tokenVersion', 'userId']);
     assert.equal(payload.userId, w.id);

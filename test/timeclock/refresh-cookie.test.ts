@@ -50,7 +50,7 @@ const refreshByCookie = (value: string) => call(app, 'POST', '/api/auth/refresh'
 describe('the refresh cookie set at sign-in', () => {
   test('HttpOnly, SameSite=Strict, only for the refresh route, TIMECLOCK_REFRESH_TTL long; Secure over HTTPS; the reply is the contract’s', async () => {
     const w = await signedIn();
-    assert.deepEqual(Object.keys(w.body).sort(), ['fullName', 'role', 'token', 'userId']);
+    assert.deepEqual(Object.keys(w.body).sort(), ['fullName', 'mustChangePassword', 'role', 'token', 'userId']);
     assert.ok(w.cookie.attrs.has('httponly'));
     assert.equal(w.cookie.attrs.get('samesite'), 'Strict');
     assert.equal(w.cookie.attrs.get('path'), '/api/auth/refresh');
@@ -67,7 +67,7 @@ describe('POST /api/auth/refresh with the cookie', () => {
     const w = await signedIn();
     const res = await refreshByCookie(w.cookie.value);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(Object.keys(res.body), ['token']);
+    assert.deepEqual(Object.keys(res.body), ['token', 'mustChangePassword']);
     assert.equal(tokenUserId(res.body.token), w.id);
     assert.equal((await call(app, 'GET', `/api/workers/${w.id}`, { token: res.body.token })).status, 200);
     const next = cookieOf(res);

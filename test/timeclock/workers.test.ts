@@ -28,7 +28,7 @@ describe('workers and tags', () => {
     const night = await tag('Night');
     const res = await call(app, 'POST', '/api/managers/workers', {
       token: manager,
-      body: { username: 'grace', password: 'Grace-pass-1', fullName: 'Grace Hopper', tagIds: [night] },
+      body: { username: 'grace', password: 'Hopper-pass-1', fullName: 'Grace Hopper', tagIds: [night] },
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.equal(res.body.username, 'grace');
@@ -43,7 +43,7 @@ describe('workers and tags', () => {
     const [row] = await app.platform.db.query<{ password_hash: string; role: string }>(`SELECT password_hash, role FROM timeclock.users WHERE id = $1`, [res.body.id]);
     assert.match(row!.password_hash, /^\$argon2id\$/);
     assert.equal(row!.role, 'worker');
-    assert.ok(await verifyPassword(row!.password_hash, 'Grace-pass-1'));
+    assert.ok(await verifyPassword(row!.password_hash, 'Hopper-pass-1'));
   });
 
   test('create: duplicate username (any case, managers included) is 409; bad fields and unknown tags are 400', async () => {

@@ -1,9 +1,10 @@
 // Drizzle descriptions of every table of the admin schema (migrations/admin/*.sql creates
 // them); row types are `typeof table.$inferSelect`. The value lists of CHECK constraints are
 // declared here too, so that the columns' types are their literal unions.
+import { passwordHistoryTable } from '../../platform/auth/password-history.ts';
 import { exportTasksTable } from '../../platform/jobs/export-tasks.ts';
 import type { Translations } from '../../platform/translations.ts';
-import { bigint, boolean, char, integer, jsonb, numeric, pgSchema, primaryKey, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { bigint, boolean, char, date, integer, jsonb, numeric, pgSchema, primaryKey, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 
 export const adminSchema = pgSchema('admin');
 
@@ -43,6 +44,28 @@ export const admins = adminSchema.table('admins', {
   lastLoginAt: ts('last_login_at'),
   lastLoginIp: varchar('last_login_ip', { length: 64 }),
   ...stamps,
+  /** When the password was set: its age, against the policy's maximum. */
+  passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
+  /** Someone else set the password: sign-in gives a session good only for choosing a new one. */
+  mustChangePassword: boolean('must_change_password').notNull().default(false),
+});
+
+/** The hashes of administrators' earlier passwords (`account_id` an administrator; kernel/passwords.ts). */
+export const passwordHistory = passwordHistoryTable(adminSchema);
+
+/** The one row of the password and account policy (kernel/passwords.ts); none: the defaults. */
+export const passwordPolicy = adminSchema.table('password_policy', {
+  id: smallint('id').primaryKey().default(1),
+  minLength: integer('min_length').notNull(),
+  minClasses: integer('min_classes').notNull(),
+  rejectCommon: boolean('reject_common').notNull(),
+  rejectUsername: boolean('reject_username').notNull(),
+  history: integer('history').notNull(),
+  maxAgeDays: integer('max_age_days').notNull(),
+  lockMaxFailures: integer('lock_max_failures').notNull(),
+  lockSeconds: integer('lock_seconds').notNull(),
+  updatedBy: ref('updated_by'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
 /** A role's data scope (kernel/data-scope.ts): which departments' and administrators' rows its holders reach. */
@@ -290,6 +313,46 @@ export const payments = adminSchema.table('payments', {
   ...stamps,
 });
 
+/** The time zone whose calendar days the business rollup below is kept in (one row; migration 0019). */
+export const businessRollupZone = adminSchema.table('business_rollup_zone', {
+  onlyRow: boolean('only_row').primaryKey().default(true),
+  timeZone: text('time_zone').notNull(),
+});
+
+// The business rollup (migration 0019, kept by its triggers): sums per day of the rollup's zone
+// and per department of the order (0: none). A sum that fell to zero keeps its row.
+const rollupDay = () => date('day', { mode: 'string' }).notNull();
+const rollupDepartment = () => ref('department_id').notNull();
+
+/** Orders by day, department and status: how many, and their amount, in shares (`slot`) that add up. */
+export const businessOrdersDaily = adminSchema.table('business_orders_daily', {
+  day: rollupDay(),
+  departmentId: rollupDepartment(),
+  status: varchar('status', { length: 16, enum: ORDER_STATUSES }).notNull(),
+  slot: smallint('slot').notNull(),
+  orders: integer('orders').notNull(),
+  amount: numeric('amount').notNull(),
+}, (t) => [primaryKey({ columns: [t.day, t.departmentId, t.status, t.slot] })]);
+
+/** Paid payment records by the day they were written, department and method. */
+export const businessPaymentsDaily = adminSchema.table('business_payments_daily', {
+  day: rollupDay(),
+  departmentId: rollupDepartment(),
+  paymentMethodId: ref('payment_method_id').notNull(),
+  payments: integer('payments').notNull(),
+  amount: numeric('amount').notNull(),
+}, (t) => [primaryKey({ columns: [t.day, t.departmentId, t.paymentMethodId] })]);
+
+/** Details of paid orders by the order's department (also -1: every department) and day, product and product name. */
+export const businessProductsDaily = adminSchema.table('business_products_daily', {
+  departmentId: rollupDepartment(),
+  day: rollupDay(),
+  productId: ref('product_id').notNull(),
+  productName: varchar('product_name', { length: 200 }).notNull(),
+  quantity: integer('quantity').notNull(),
+  revenue: numeric('revenue').notNull(),
+}, (t) => [primaryKey({ columns: [t.departmentId, t.day, t.productId, t.productName] })]);
+
 export const ATTACHMENT_TYPES = ['image', 'document', 'video'] as const;
 export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 
@@ -354,6 +417,8 @@ export const loginFailures = adminSchema.table('login_failures', {
   accountKey: text('account_key').primaryKey(),
   failures: integer('failures').notNull(),
   endsAt: ts('ends_at').notNull(),
+  /** Set by the failure that reached the policy's limit: the name is locked until then. */
+  lockedUntil: ts('locked_until'),
 });
 
 export type DictionaryRow = typeof dictionaries.$inferSelect;

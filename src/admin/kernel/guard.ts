@@ -5,19 +5,30 @@
 // dropped at once when any instance publishes an invalidation, so a logout or kick-out is
 // refused everywhere within a second.
 //
-// A session opened for binding an authenticator only (a role of its administrator requires one,
-// and none is bound: see sessions.bindingOnly) passes only the routes that declare
-// `bindingStep`; every other one refuses it with 403 10011 until the binding opens it fully.
+// A restricted session is good for one step only, and passes only the routes that declare that
+// step (`steps`): choosing a new password, when someone else set the administrator's password or
+// it expired (every other route refuses it with 403 10012 until the change, which opens it at
+// once); binding an authenticator, when a role of the administrator requires one and none is
+// bound (sessions.bindingOnly; 403 10011 until the binding). The password comes first.
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { JwtCodec } from '../../platform/auth/jwt.ts';
 import type { PubSub } from '../../platform/cache/pubsub.ts';
 import type { Config } from '../../platform/config.ts';
-import { AppError } from '../../platform/http/errors.ts';
+import { AppError, type ErrorDef } from '../../platform/http/errors.ts';
 import { E } from '../errors.ts';
 import type { DataScope } from './data-scope.ts';
 import type { RbacService } from './rbac.ts';
 import { AUTH_CHANNEL, type AdminTokenClaims, type AuthInvalidation, type Sessions } from './sessions.ts';
 import { msg } from '../../platform/i18n.ts';
+
+/** The one thing a restricted session may do (besides signing out and renewing its token). */
+export type SessionStep = 'change_password' | 'bind_authenticator';
+
+/** The refusal of a restricted session on a route that is not its step. */
+export const STEP_REFUSALS: Record<SessionStep, ErrorDef> = {
+  change_password: E.PASSWORD_CHANGE_REQUIRED,
+  bind_authenticator: E.AUTHENTICATOR_BINDING_REQUIRED,
+};
 
 export interface Principal {
   sessionId: number;
@@ -27,8 +38,8 @@ export interface Principal {
   permissions: ReadonlySet<string>;
   /** The rows of departments and administrators the caller reaches (kernel/data-scope.ts). */
   scope: DataScope;
-  /** The session is good only for binding an authenticator (routes with `bindingStep`). */
-  bindingOnly: boolean;
+  /** The step the session is good for only (routes declaring it in `steps`); null: an ordinary session. */
+  restriction: SessionStep | null;
 }
 
 declare module 'fastify' {
@@ -85,14 +96,14 @@ export class Guard {
   }
 
   /**
-   * The onRequest hook of one route: authenticates (401), refuses a binding-only session unless
-   * the route is a `bindingStep` (403 10011) and, when `permission` is given, checks it (403).
-   * Cached sessions are checked without leaving the current tick.
+   * The onRequest hook of one route: authenticates (401), refuses a restricted session unless the
+   * route is one of its `steps` (403 10012 or 10011) and, when `permission` is given, checks it
+   * (403). Cached sessions are checked without leaving the current tick.
    */
-  hookFor(permission: string | undefined, bindingStep = false): onRequestHookHandler {
+  hookFor(permission: string | undefined, steps: readonly SessionStep[] = []): onRequestHookHandler {
     const authorize = (request: FastifyRequest, principal: Principal) => {
       request.admin = principal;
-      if (principal.bindingOnly && !bindingStep) throw new AppError(E.AUTHENTICATOR_BINDING_REQUIRED);
+      if (principal.restriction && !steps.includes(principal.restriction)) throw new AppError(STEP_REFUSALS[principal.restriction]);
       if (permission && !principal.isSuper && !principal.permissions.has(permission)) {
         throw new AppError(E.NO_PERMISSION, { detail: msg('admin.guard.permissionNeeded', { permission }) });
       }
@@ -149,6 +160,7 @@ export class Guard {
     }
     const grants = await this.rbac.grantsOf(row.adminId);
     const scope = await this.rbac.scopeOf(row.adminId, grants);
+    const passwordDue = await this.sessions.passwordDue(row);
     if (now - row.lastActiveAt.getTime() > TOUCH_EVERY_MS) {
       this.sessions.touch(sid).catch(() => {});
     }
@@ -163,7 +175,7 @@ export class Guard {
         isSuper: grants.isSuper,
         permissions: new Set(grants.permissions),
         scope,
-        bindingOnly: row.bindingOnly,
+        restriction: passwordDue ? 'change_password' : row.bindingOnly ? 'bind_authenticator' : null,
       },
     };
   }

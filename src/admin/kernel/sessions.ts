@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
 import { expiryIn, type JwtCodec } from '../../platform/auth/jwt.ts';
+import { passwordChangeDue, type PasswordPolicies } from '../../platform/auth/password-policy.ts';
 import type { PubSub } from '../../platform/cache/pubsub.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database, Executor, Orm } from '../../platform/db/database.ts';
@@ -52,6 +53,8 @@ export interface IssuedToken {
   refresh: string;
   /** The session is good only for binding an authenticator (a role of the administrator requires one). */
   bindingOnly: boolean;
+  /** The administrator must choose a new password first (someone else set it, or it expired): the session is good only for that. */
+  mustChangePassword: boolean;
 }
 
 /** How a sign-in went, as the session's login-log row says: `recovery_code` when a recovery code stood in for the authenticator code. */
@@ -84,6 +87,8 @@ const lookupOf = (orm: Orm) =>
       username: admins.username,
       status: admins.status,
       bindingOnly: sessions.bindingOnly,
+      mustChangePassword: admins.mustChangePassword,
+      passwordChangedAt: admins.passwordChangedAt,
     })
     .from(sessions)
     .innerJoin(admins, eq(admins.id, sessions.adminId))
@@ -97,8 +102,12 @@ export class Sessions {
   private readonly refreshJwt: JwtCodec<AdminRefreshClaims>;
   private readonly ttlSeconds: number;
   private readonly lookupOf: ReturnType<typeof lookupOf>;
-  constructor(deps: { db: Database; pubsub: PubSub; config: Config; jwt: JwtCodec<AdminTokenClaims>; refreshJwt: JwtCodec<AdminRefreshClaims> }) {
+  private readonly policies: PasswordPolicies;
+  constructor(deps: {
+    db: Database; pubsub: PubSub; config: Config; jwt: JwtCodec<AdminTokenClaims>; refreshJwt: JwtCodec<AdminRefreshClaims>; policies: PasswordPolicies;
+  }) {
     this.db = deps.db;
+    this.policies = deps.policies;
     this.pubsub = deps.pubsub;
     this.jwt = deps.jwt;
     this.refreshJwt = deps.refreshJwt;
@@ -117,7 +126,7 @@ export class Sessions {
     admin: { id: number; username: string },
     ip: string,
     userAgent: string,
-    opts: { bindingOnly?: boolean; reason?: LoginSuccess } = {},
+    opts: { bindingOnly?: boolean; mustChangePassword?: boolean; reason?: LoginSuccess } = {},
   ): Promise<IssuedToken & { sessionId: number }> {
     const jti = newJti();
     const expiresAt = expiryIn(this.ttlSeconds);
@@ -134,11 +143,23 @@ export class Sessions {
        SELECT id FROM s, c`,
       [admin.id, jti, ip, ua, expiresAt, admin.username.slice(0, 64), bindingOnly, opts.reason ?? 'success'],
     );
-    return { sessionId: row!.id, ...this.issue(row!.id, admin.id, jti, expiresAt, bindingOnly) };
+    return { sessionId: row!.id, ...this.issue(row!.id, admin.id, jti, expiresAt, bindingOnly, opts.mustChangePassword ?? false) };
   }
 
-  private issue(sid: number, uid: number, jti: string, expiresAt: Date, bindingOnly: boolean): IssuedToken {
-    return { token: this.jwt.sign({ sid, uid, jti }, expiresAt), expiresAt, refresh: this.refreshJwt.sign({ sid, jti }, expiresAt), bindingOnly };
+  private issue(sid: number, uid: number, jti: string, expiresAt: Date, bindingOnly: boolean, mustChangePassword: boolean): IssuedToken {
+    return {
+      token: this.jwt.sign({ sid, uid, jti }, expiresAt), expiresAt, refresh: this.refreshJwt.sign({ sid, jti }, expiresAt), bindingOnly, mustChangePassword,
+    };
+  }
+
+  /**
+   * Whether the administrator of a looked-up session must choose a new password before anything
+   * else: someone else set it, or it is older than the policy allows. Read with the session (not
+   * fixed at sign-in), so a change of password opens the session at once, and a password that
+   * expires restricts the sessions open at the time too.
+   */
+  async passwordDue(row: { mustChangePassword: boolean; passwordChangedAt: Date }): Promise<boolean> {
+    return passwordChangeDue(await this.policies.current(), { mustChange: row.mustChangePassword, changedAt: row.passwordChangedAt });
   }
 
   /** Turns a session opened for binding an authenticator only into an ordinary one (on `tx`; the caller publishes). */
@@ -149,9 +170,9 @@ export class Sessions {
   /**
    * New token for a live session; the previous token (and refresh credential) stops working.
    * With `expectJti`, only if that is still the session's token id (a refresh credential used
-   * twice rotates once).
+   * twice rotates once). `mustChangePassword` says what the reply says of the session (passwordDue).
    */
-  async rotate(sessionId: number, adminId: number, expectJti?: string): Promise<IssuedToken | null> {
+  async rotate(sessionId: number, adminId: number, mustChangePassword: boolean, expectJti?: string): Promise<IssuedToken | null> {
     const jti = newJti();
     const expiresAt = expiryIn(this.ttlSeconds);
     const updated = await this.db.orm
@@ -166,7 +187,7 @@ export class Sessions {
       .returning({ id: sessions.id, bindingOnly: sessions.bindingOnly });
     if (updated.length === 0) return null;
     await this.publish({ sessions: [sessionId] });
-    return this.issue(sessionId, adminId, jti, expiresAt, updated[0]!.bindingOnly);
+    return this.issue(sessionId, adminId, jti, expiresAt, updated[0]!.bindingOnly, mustChangePassword);
   }
 
   /**
@@ -182,7 +203,7 @@ export class Sessions {
     const row = await this.lookup(sid);
     if (!row || row.endedAt || row.status !== 1 || row.jti !== jti) return 'revoked';
     if (row.expiresAt.getTime() <= Date.now()) return 'expired';
-    return (await this.rotate(sid, row.adminId, jti)) ?? 'revoked';
+    return (await this.rotate(sid, row.adminId, await this.passwordDue(row), jti)) ?? 'revoked';
   }
 
   /**

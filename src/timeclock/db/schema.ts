@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint, boolean, doublePrecision, integer, jsonb, pgSchema, primaryKey, smallint, text, timestamp, uuid, varchar, type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { passwordHistoryTable } from '../../platform/auth/password-history.ts';
 import { exportTasksTable } from '../../platform/jobs/export-tasks.ts';
 import type { Fence } from '../kernel/geofence.ts';
 
@@ -41,7 +42,14 @@ export const users = timeclockSchema.table('users', {
   tokensValidAfter: bigint('tokens_valid_after', { mode: 'number' }).notNull().default(0),
   /** Every token carries it; a password change, disabling or deleting adds one, revoking every earlier token. */
   tokenVersion: integer('token_version').notNull().default(0),
+  /** When the password was set: its age, against the policy's maximum. */
+  passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
+  /** Someone else set the password: the account's tokens are good only for choosing a new one (kernel/auth.ts). */
+  mustChangePassword: boolean('must_change_password').notNull().default(false),
 });
+
+/** The hashes of workers' and managers' earlier passwords (`account_id` a user; kernel/passwords.ts). */
+export const passwordHistory = passwordHistoryTable(timeclockSchema);
 
 export const tags = timeclockSchema.table('tags', {
   id: id(),

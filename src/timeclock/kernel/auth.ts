@@ -11,9 +11,15 @@
 // row (role, status, version) is read at most every USER_CACHE_MS per instance; `forget` drops
 // it at once on this instance and, through the platform's pub/sub (Redis, or PostgreSQL
 // LISTEN/NOTIFY), on every other one, the cache's expiry bounding the delay if a message is lost.
+//
+// An account whose password someone else set (a manager, the reset-password command, the first
+// manager's generated one), or whose password is older than the password policy allows, may only
+// choose a new one: its tokens pass only the routes that declare `passwordStep` (the change, its
+// rules, `/me`), every other route answering 403 PASSWORD_CHANGE_REQUIRED until the change.
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { JwtCodec } from '../../platform/auth/jwt.ts';
+import { passwordChangeDue, type PasswordPolicies } from '../../platform/auth/password-policy.ts';
 import type { PubSub } from '../../platform/cache/pubsub.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/errors.ts';
@@ -42,6 +48,8 @@ export interface Caller {
   role: Role;
   /** The account's current token version (what a token signed for the caller carries). */
   tokenVersion: number;
+  /** The account must choose a new password before anything else (routes with `passwordStep` only). */
+  mustChangePassword: boolean;
 }
 
 export type RouteAccess = 'public' | 'user' | 'manager';
@@ -58,6 +66,8 @@ declare module 'fastify' {
      * `location` 60/min per user; signed-in routes default to `general`, 100/min per user.
      */
     limit?: 'auth' | 'clock' | 'location' | 'general';
+    /** A signed-in route open to an account that must choose a new password first (the change itself, its rules, `/me`). */
+    passwordStep?: boolean;
   }
 }
 
@@ -70,12 +80,16 @@ export class TimeclockAuth {
   private readonly jwt: JwtCodec<TimeclockClaims>;
   private readonly refreshJwt: JwtCodec<TimeclockClaims>;
   private readonly pubsub: PubSub;
+  private readonly policies: PasswordPolicies;
   private unsubscribe: (() => Promise<void>) | undefined;
   /** Counts invalidations: a read that started before one is not cached (it may predate the change). */
   private epoch = 0;
 
-  constructor({ db, jwt, refreshJwt, pubsub }: { db: Database; jwt: JwtCodec<TimeclockClaims>; refreshJwt: JwtCodec<TimeclockClaims>; pubsub: PubSub }) {
+  constructor({ db, jwt, refreshJwt, pubsub, policies }: {
+    db: Database; jwt: JwtCodec<TimeclockClaims>; refreshJwt: JwtCodec<TimeclockClaims>; pubsub: PubSub; policies: PasswordPolicies;
+  }) {
     this.db = db;
+    this.policies = policies;
     this.jwt = jwt;
     this.refreshJwt = refreshJwt;
     this.pubsub = pubsub;
@@ -106,9 +120,10 @@ export class TimeclockAuth {
     this.cache.delete(userId);
   }
 
-  hookFor(access: Exclude<RouteAccess, 'public'>): onRequestAsyncHookHandler {
+  hookFor(access: Exclude<RouteAccess, 'public'>, passwordStep = false): onRequestAsyncHookHandler {
     return async (request) => {
       const caller = await this.authenticate(request);
+      if (caller.mustChangePassword && !passwordStep) throw new AppError(E.PASSWORD_CHANGE_REQUIRED);
       if (access === 'manager' && caller.role !== 'manager') throw new AppError(E.FORBIDDEN, { detail: msg('timeclock.auth.managersOnly') });
       request.user = caller;
     };
@@ -141,7 +156,8 @@ export class TimeclockAuth {
     // A token without a version predates them: version 0, and issued after the last time-based revocation.
     const revoked = tokenVersion === undefined ? account.tokenVersion !== 0 || iat < account.validAfter : tokenVersion !== account.tokenVersion;
     if (revoked) throw new AppError(E.TOKEN_INVALID, { detail: msg('timeclock.auth.tokenRevoked') });
-    return { userId, role: account.role, tokenVersion: account.tokenVersion };
+    const mustChangePassword = passwordChangeDue(await this.policies.current(), account.password);
+    return { userId, role: account.role, tokenVersion: account.tokenVersion, mustChangePassword };
   }
 
   private async account(userId: number): Promise<Account | null> {
@@ -150,11 +166,16 @@ export class TimeclockAuth {
     if (hit && now - hit.checkedAt < USER_CACHE_MS) return hit.account;
     const epoch = this.epoch;
     // Raw: signed-in requests run it (measured hot; the cache above bounds it to once a second per user).
-    const [row] = await this.db.query<{ role: Role; tokens_valid_after: number; token_version: number }>(
-      'SELECT role, tokens_valid_after, token_version FROM timeclock.users WHERE id = $1 AND status = 1',
+    const [row] = await this.db.query<{ role: Role; tokens_valid_after: number; token_version: number; must_change_password: boolean; password_changed_at: Date }>(
+      'SELECT role, tokens_valid_after, token_version, must_change_password, password_changed_at FROM timeclock.users WHERE id = $1 AND status = 1',
       [userId],
     );
-    const account = row ? { role: row.role, validAfter: Number(row.tokens_valid_after), tokenVersion: row.token_version } : null;
+    const account = row
+      ? {
+        role: row.role, validAfter: Number(row.tokens_valid_after), tokenVersion: row.token_version,
+        password: { mustChange: row.must_change_password, changedAt: new Date(row.password_changed_at) },
+      }
+      : null;
     if (epoch === this.epoch) {
       if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(userId, { checkedAt: now, account });
@@ -169,6 +190,8 @@ interface Account {
   validAfter: number;
   /** Tokens of another version are revoked. */
   tokenVersion: number;
+  /** Whether someone else set the password, and when it was set (passwordChangeDue). */
+  password: { mustChange: boolean; changedAt: Date };
 }
 
 /** 403 unless the caller is `userId` or a manager (DESIGN §6). */

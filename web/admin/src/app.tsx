@@ -20,6 +20,8 @@ import { EXTRA_ROUTES, SCREENS, type Screen } from './screens/registry.tsx';
 const Shell = lazy(() => import('./layout/Shell.tsx'));
 // Only for an account whose role requires an authenticator it has not bound yet.
 const BindAuthenticator = lazy(() => import('./auth/BindAuthenticator.tsx'));
+// Only for an account whose password someone else set, or whose password expired.
+const ChangePasswordStep = lazy(() => import('./auth/ChangePasswordStep.tsx'));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -72,11 +74,13 @@ function ScreenError() {
 
 /** Signed-in part: routes from the menu tree; the first page is the home. */
 function Protected() {
-  const { session, profile, restoring, bindingRequired } = useAuth();
+  const { session, profile, restoring, bindingRequired, passwordRequired } = useAuth();
   const location = useLocation();
   if (restoring) return <Spin fullscreen />;
   // Signed out on purpose: the next sign-in (perhaps of someone else) starts at its own home.
   if (!session) return <Navigate to={endReason() === 'signed-out' ? '/login' : `/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  // Someone else set the password, or it expired: the session is good for a new one, and nothing else yet.
+  if (passwordRequired) return <ChangePasswordStep />;
   // A role requires an authenticator: the session is good for binding one, and nothing else yet.
   if (bindingRequired) return <BindAuthenticator />;
   if (!profile) return <Spin fullscreen />;

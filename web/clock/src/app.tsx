@@ -10,13 +10,16 @@ import SignIn from './auth/SignIn.tsx';
 
 const WorkerApp = lazy(() => import('./worker/WorkerApp.tsx'));
 const ManagerApp = lazy(() => import('./manager/ManagerApp.tsx'));
+// Only for an account whose password someone else set, or whose password expired.
+const ChangePassword = lazy(() => import('./auth/ChangePassword.tsx'));
 
 function RequireRole({ role, children }: { role: Role; children: ReactNode }) {
   const { session } = useAuth();
   const location = useLocation();
   if (!session) return <Navigate to={`/login?next=${encodeURIComponent(`${location.pathname}${location.search}`)}`} replace />;
   if (session.role !== role) return <Navigate to={session.role === 'manager' ? '/manager' : '/'} replace />;
-  return <Suspense fallback={<p className="loading" role="status">…</p>}>{children}</Suspense>;
+  // A new password first: the token is good for nothing else.
+  return <Suspense fallback={<p className="loading" role="status">…</p>}>{session.mustChangePassword ? <ChangePassword /> : children}</Suspense>;
 }
 
 const router = createBrowserRouter([

@@ -31,7 +31,8 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
     schema: {
       tags,
       summary: 'Create an administrator',
-      description: 'The username is unique regardless of case (30002). Granting a role needs every permission it carries; the super-administrator role only a super administrator can grant (403, 20003).',
+      description: 'The username is unique regardless of case (30002). Granting a role needs every permission it carries; the super-administrator role only a super administrator can grant (403, 20003). ' +
+        'The password must satisfy the password policy (400, 30007, its message naming the rule it breaks), and the new administrator must replace it at the first sign-in (`must_change_password`).',
       body: CreateAdminBody,
       response: { 200: AdminReply },
     },
@@ -51,7 +52,8 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
         'Only the fields sent change; `role_ids` replaces the roles. Protected administrators cannot be disabled or have their roles changed by others (403, 20003); nobody disables themself,',
         'nor sets their own `password` here (403, 20003: use PUT /password, which asks for the old one).',
         'A change that would leave no enabled super administrator, or take from the caller their own right to administer administrators (the super role or `admin.update`), is refused (400, 40003).',
-        'Disabling ends every session of the account at once, and so does a new password; role changes apply on the next request.',
+        'Disabling ends every session of the account at once, and so does a new password, which must satisfy the password policy and the account’s history (400, 30007, its message naming the rule)',
+        'and which its owner must replace at the next sign-in (`must_change_password`); role changes apply on the next request.',
       ].join(' '),
       params: IdParam,
       body: UpdateAdminBody,
@@ -78,13 +80,29 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
     schema: {
       tags,
       summary: 'Set a new password for an administrator',
-      description: 'Every session of the account ends. A protected administrator’s password only a super administrator can reset. Not for one’s own password (403, 20003): that is PUT /password, which asks for the old one.',
+      description: 'Every session of the account ends, and its owner must replace the new password at the next sign-in (`must_change_password`). ' +
+        'The password must satisfy the password policy and differ from the account’s last passwords (400, 30007, its message naming the rule). ' +
+        'A protected administrator’s password only a super administrator can reset. Not for one’s own password (403, 20003): that is PUT /password, which asks for the old one.',
       params: IdParam,
       body: ResetPasswordBody,
       response: { 200: NullReply, ...withNotFound },
     },
   }, async (request) => {
     await admins.resetPassword(request.admin!, request.params.id, request.body.password);
+    return ok(request, null);
+  });
+
+  app.post('/admins/:id/unlock', {
+    config: { permission: 'admin.unlock' },
+    schema: {
+      tags,
+      summary: 'End the lock failed sign-ins put on an administrator',
+      description: 'The account can sign in again at once; the failures counted so far are forgotten. Idempotent (an account that is not locked stays so). `locked_until` of the record says whether it is locked.',
+      params: IdParam,
+      response: { 200: NullReply, ...withNotFound },
+    },
+  }, async (request) => {
+    await admins.unlock(request.admin!, request.params.id);
     return ok(request, null);
   });
 

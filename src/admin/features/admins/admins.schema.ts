@@ -53,7 +53,9 @@ export const UpdateAdminBody = Body({
   password: Type.Optional(Type.String({ ...PASSWORD_RULE, description: `${PASSWORD_RULE.description}; omitted: unchanged` })),
 });
 
-export const ResetPasswordBody = Body({ password: Type.String(PASSWORD_RULE) });
+export const ResetPasswordBody = Body({
+  password: Type.String({ ...PASSWORD_RULE, description: `${PASSWORD_RULE.description}, and what the password policy asks (GET /password-policy)` }),
+});
 
 export const UnbindOtherBody = Body({
   code: Type.String({ ...AUTHENTICATOR_CODE, description: 'the caller’s own current 6-digit authenticator code (spaces ignored); wrong, reused or malformed: 400, 10010' }),
@@ -66,6 +68,9 @@ export const AdminRecord = Type.Object({
   created_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
   updated_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
   last_login_at: Type.Union([Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }), Type.Null()]),
+  locked_until: Type.Union([Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }), Type.Null()], {
+    description: 'until when failed sign-ins lock the account (the password policy’s lockout; `POST /admins/{id}/unlock` ends it); null: not locked',
+  }),
   data_scope: Type.Object({
     all: Type.Boolean({ description: 'reaches every row (a role with the scope `all`, or the super-administrator role)' }),
     department_ids: Type.Array(Type.Integer(), {

@@ -7,10 +7,13 @@
 // administrator); no change may take away the last enabled super administrator or the
 // caller's own right to administer administrators (checked in the write transaction).
 // Disabling, deleting, resetting a password and unbinding an authenticator end the
-// account's sessions on every instance; role changes apply on the next request.
+// account's sessions on every instance; role changes apply on the next request. A password set
+// here follows the password policy and is one someone else chose: its owner must replace it at
+// the next sign-in. Failed sign-ins lock an account's name; `unlock` ends the lock.
 import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { hashPassword } from '../../../platform/auth/password.ts';
+import type { PasswordPolicies } from '../../../platform/auth/password-policy.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
@@ -19,11 +22,14 @@ import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { parseTimeRange } from '../../../platform/http/schemas.ts';
 import { displayStamps, formatDisplay } from '../../../platform/time.ts';
-import { adminRoles, admins, departments, menus, permissions, roleDepartments, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE } from '../../db/schema.ts';
+import {
+  adminRoles, admins, departments, loginFailures, menus, permissions, roleDepartments, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE,
+} from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { inScope, resolveScope, scopeCondition, scopeFilter, scopeValues, type DataScope, type ScopedRole } from '../../kernel/data-scope.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
+import { assertPasswordAccepted, storePassword } from '../../kernel/passwords.ts';
 import { consumeTotp, dropRecoveryCodes } from '../../kernel/second-factor.ts';
 import type { EndReason, Sessions } from '../../kernel/sessions.ts';
 import type { Notifier } from '../../kernel/notifier.ts';
@@ -68,6 +74,9 @@ const rowColumns = {
   createdAt: admins.createdAt,
   updatedAt: admins.updatedAt,
   lastLoginAt: admins.lastLoginAt,
+  // The lock failed sign-ins put on the account's name (one primary-key read per row of a page).
+  lockedUntil: sql<Date | null>`(SELECT ${loginFailures.lockedUntil} FROM ${loginFailures}
+    WHERE ${loginFailures.accountKey} = lower(${admins.username}) AND ${loginFailures.lockedUntil} > now())`.mapWith(loginFailures.lockedUntil),
   departmentName: departments.name,
   departmentNameI18n: departments.nameI18n,
 };
@@ -129,6 +138,7 @@ export class AdminsService {
   private readonly sessions: Sessions;
   private readonly rbac: RbacService;
   private readonly notifications: Notifier;
+  private readonly policies: PasswordPolicies;
   private readonly adminsList: ReturnType<typeof adminsList>;
   /** Built on the transaction's connection when given one. */
   private readonly rolesOfPage: Declared<ReturnType<typeof rolesOf>>;
@@ -140,8 +150,10 @@ export class AdminsService {
     sessions: Sessions;
     rbac: RbacService;
     notifications: Notifier;
+    policies: PasswordPolicies;
   }) {
     this.db = deps.db;
+    this.policies = deps.policies;
     this.orm = deps.db.orm;
     this.tz = deps.config.DISPLAY_TIMEZONE;
     this.sessions = deps.sessions;
@@ -237,6 +249,7 @@ export class AdminsService {
       is_2fa_bound: r.bound,
       ...displayStamps(r, this.tz),
       last_login_at: formatDisplay(r.lastLoginAt, this.tz),
+      locked_until: formatDisplay(r.lockedUntil, this.tz),
       data_scope: scopeOf(r),
     }));
   }
@@ -307,6 +320,7 @@ export class AdminsService {
     await this.checkDepartment(caller.scope, input.department_id);
     const roleIds = input.role_ids ?? [];
     await this.checkRoleGrants(caller, roleIds, []);
+    await assertPasswordAccepted(this.policies, this.db, { password: input.password, username: input.username, field: 'password' });
     const passwordHash = await hashPassword(input.password);
     try {
       return await this.db.transaction(async (tx) => {
@@ -321,6 +335,7 @@ export class AdminsService {
             avatar: input.avatar ?? '',
             departmentId: input.department_id ?? null,
             status: input.status === undefined ? 1 : toStatus(input.status),
+            mustChangePassword: true,
           })
           .returning({ id: admins.id });
         if (roleIds.length > 0) await tx.orm.insert(adminRoles).values(roleIds.map((roleId) => ({ adminId: row!.id, roleId })));
@@ -340,7 +355,7 @@ export class AdminsService {
   }
 
   async update(caller: Principal, id: number, input: Static<typeof UpdateAdminBody>, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord> {
-    await this.exists(caller.scope, id);
+    const target = await this.exists(caller.scope, id);
     const self = caller.adminId === id;
     const status = input.status === undefined ? undefined : toStatus(input.status);
     const current = input.role_ids ? await this.currentRoleIds(id) : [];
@@ -355,6 +370,9 @@ export class AdminsService {
     }
     await this.checkDepartment(caller.scope, input.department_id);
     if (rolesChange) await this.checkRoleGrants(caller, input.role_ids!, current);
+    if (input.password !== undefined) {
+      await assertPasswordAccepted(this.policies, this.db, { password: input.password, username: target.username, adminId: id, field: 'password' });
+    }
     const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
 
     let ended: number[] = [];
@@ -376,10 +394,10 @@ export class AdminsService {
               avatar: input.avatar,
               departmentId: input.department_id,
               status,
-              passwordHash,
               updatedAt: new Date(),
             })
             .where(eq(admins.id, id));
+          if (passwordHash !== undefined) await storePassword(tx, id, passwordHash, 'other');
           if (rolesChange) {
             await tx.orm.delete(adminRoles).where(eq(adminRoles.adminId, id));
             if (input.role_ids!.length > 0) await tx.orm.insert(adminRoles).values(input.role_ids!.map((roleId) => ({ adminId: id, roleId })));
@@ -421,18 +439,28 @@ export class AdminsService {
   }
 
   async resetPassword(caller: Principal, id: number, password: string) {
-    await this.exists(caller.scope, id);
+    const target = await this.exists(caller.scope, id);
     if (caller.adminId === id) throw new AppError(E.ACCESS_DENIED, { detail: OWN_PASSWORD });
     if (!caller.isSuper && (await this.rbac.isProtected(id))) {
       throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.onlySuperResetsProtectedPassword') });
     }
+    await assertPasswordAccepted(this.policies, this.db, { password, username: target.username, adminId: id, field: 'password' });
     const passwordHash = await hashPassword(password);
     const ended = await this.db.transaction(async (tx) => {
-      await tx.orm.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, id));
+      await storePassword(tx, id, passwordHash, 'other');
       return this.sessions.endAllOf(id, 'password_reset', undefined, tx);
     });
     await this.sessions.publish({ admins: [id], sessions: ended });
     await this.notifyPasswordReset(caller, id);
+  }
+
+  /**
+   * Ends the lock that failed sign-ins put on an administrator's name (of the caller's data scope:
+   * outside it 404), and forgets the failures counted so far.
+   */
+  async unlock(caller: Principal, id: number) {
+    const target = await this.exists(caller.scope, id);
+    await this.orm.delete(loginFailures).where(eq(loginFailures.accountKey, target.username.toLowerCase()));
   }
 
   /** The administrator whose password someone else set is told who did it. */

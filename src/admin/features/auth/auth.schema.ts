@@ -36,8 +36,25 @@ export const TokenReply = Envelope(
     must_bind_authenticator: Type.Boolean({
       description: 'true: a role of the administrator requires an authenticator and none is bound, so this token is good only for binding one ' +
         '(`GET /google-authenticator/status`, `GET /google-authenticator/qrcode`, `POST /google-authenticator/bind`, `POST /logout`, `POST /refresh-token`); ' +
-        'every other route answers 403 10011. Binding makes it an ordinary token of the same session.',
+        'every other route answers 403 10011. Binding makes it an ordinary token of the same session. With `must_change_password` too, the password comes first.',
     }),
+    must_change_password: Type.Boolean({
+      description: 'true: someone else set the password (an administrator creating the account or giving it a new password, the `reset-password` command, ' +
+        'the generated password of the first administrator), or it is older than the policy’s `max_age_days`; this token is good only for choosing a new one ' +
+        '(`PUT /password`, `GET /password/policy`, `POST /logout`, `POST /refresh-token`), every other route answering 403 10012. ' +
+        'The change makes it an ordinary token of the same session (or one for binding an authenticator, with `must_bind_authenticator`): no new sign-in.',
+    }),
+  }),
+);
+
+export const PasswordRulesReply = Envelope(
+  Type.Object({
+    min_length: Type.Integer({ description: 'characters a new password has at least' }),
+    min_classes: Type.Integer({ description: 'kinds of characters it mixes at least, of 4: lower-case letters, upper-case letters, digits, others' }),
+    reject_common: Type.Boolean({ description: 'not one of the 10,000 most common passwords' }),
+    reject_username: Type.Boolean({ description: 'not containing the username' }),
+    history: Type.Integer({ description: 'it differs from the account’s last this many passwords (the current one included); 0: only from the current one' }),
+    max_age_days: Type.Integer({ description: 'days before sign-in asks for a new one; 0: never' }),
   }),
 );
 
@@ -45,7 +62,7 @@ export const NullReply = Envelope(Type.Null());
 
 export const PasswordBody = Body({
   old_password: Type.String({ minLength: 1, maxLength: 128 }),
-  password: Type.String(PASSWORD_RULE),
+  password: Type.String({ ...PASSWORD_RULE, description: `${PASSWORD_RULE.description}, and what the password policy asks (GET /password/policy)` }),
   password_confirmation: Type.String({ minLength: 1, maxLength: 128 }),
 });
 

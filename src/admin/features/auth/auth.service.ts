@@ -2,12 +2,15 @@
 // its recovery codes), lockout after repeated failures, and the login log. Unknown usernames go
 // through the same steps (a dummy hash is verified, failures are counted) so that accounts
 // cannot be enumerated. An administrator holding an enabled role that requires an authenticator,
-// with none bound, gets a session good only for binding one (kernel/guard.ts).
+// with none bound, gets a session good only for binding one; one whose password someone else set,
+// or whose password expired, a session good only for choosing a new one (kernel/guard.ts). The
+// lockout's thresholds are the password policy's (kernel/passwords.ts).
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { renderCaptcha } from '../../../platform/auth/captcha.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../../platform/auth/password.ts';
+import { passwordChangeDue, type PasswordPolicies } from '../../../platform/auth/password-policy.ts';
 import type { KvStore } from '../../../platform/cache/kv.ts';
 import type { Metrics } from '../../../platform/metrics.ts';
 import type { Config } from '../../../platform/config.ts';
@@ -19,6 +22,7 @@ import { formatDisplay } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
+import { assertPasswordAccepted, storePassword } from '../../kernel/passwords.ts';
 import type { SecondFactor } from '../../kernel/second-factor.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import type { IssuedToken, Sessions } from '../../kernel/sessions.ts';
@@ -46,7 +50,10 @@ interface AccountRow {
   totpSecret: string | null;
   /** No authenticator bound, and an enabled role of the account requires one. */
   mustBind: boolean;
+  mustChange: boolean | null;
+  changedAt: Date | null;
   failures: number;
+  /** Seconds the name stays locked; null when it is not locked. */
   lockSeconds: number | null;
 }
 
@@ -60,12 +67,15 @@ export class AuthService {
   private readonly secondFactor: SecondFactor;
   private readonly logger: Logger;
   private readonly metrics: Metrics;
+  private readonly policies: PasswordPolicies;
   private readonly purger: Periodic;
   /** GET /info's administrator with their department (placeholder `id`), built once. */
   private readonly profileOf;
   constructor(deps: {
     db: Database; kv: KvStore; config: Config; sessions: Sessions; rbac: RbacService; secondFactor: SecondFactor; logger: Logger; metrics: Metrics;
+    policies: PasswordPolicies;
   }) {
+    this.policies = deps.policies;
     this.db = deps.db;
     this.orm = deps.db.orm;
     this.kv = deps.kv;
@@ -145,16 +155,18 @@ export class AuthService {
               (a.totp_secret IS NULL AND EXISTS (
                 SELECT 1 FROM admin.admin_roles ar JOIN admin.roles r ON r.id = ar.role_id
                 WHERE ar.admin_id = a.id AND r.status = 1 AND r.require_authenticator)) AS "mustBind",
-              coalesce(f.failures, 0) AS failures, ceil(extract(epoch FROM f.ends_at - now()))::int AS "lockSeconds"
+              a.must_change_password AS "mustChange", a.password_changed_at AS "changedAt",
+              coalesce(f.failures, 0) AS failures,
+              CASE WHEN f.locked_until > now() THEN ceil(extract(epoch FROM f.locked_until - now()))::int END AS "lockSeconds"
        FROM (SELECT $1::text AS account_key) k
        LEFT JOIN admin.admins a ON lower(a.username) = k.account_key
        LEFT JOIN admin.login_failures f ON f.account_key = k.account_key AND f.ends_at > now()`,
       [key],
     );
     const failures = found!.failures;
-    if (failures >= this.config.LOGIN_MAX_FAILURES) {
+    if (found!.lockSeconds !== null) {
       await this.log(username, null, client, 'locked');
-      throw this.lockedError(found!.lockSeconds!);
+      throw this.lockedError(found!.lockSeconds);
     }
     const admin = found!.id === null ? undefined : (found as AccountRow & { id: number; username: string; passwordHash: string; status: number });
 
@@ -186,32 +198,40 @@ export class AuthService {
     }
 
     if (failures > 0) await this.db.query(`DELETE FROM admin.login_failures WHERE account_key = $1`, [key]);
+    const policy = await this.policies.current();
     return this.sessions.openForLogin(admin, client.ip, client.userAgent, {
       bindingOnly: admin.mustBind === true,
+      mustChangePassword: passwordChangeDue(policy, { mustChange: admin.mustChange === true, changedAt: new Date(admin.changedAt!) }),
       reason: recovered ? 'recovery_code' : 'success',
     });
   }
 
   /**
-   * Counts a failure and logs it, in one statement. The count starts a window of
-   * LOGIN_LOCK_SECONDS; the failure that reaches the limit locks the name for a full window.
+   * Counts a failure and logs it, in one statement. The count starts a window of the policy's
+   * `lockSeconds`; the failure that reaches its `lockMaxFailures` locks the name for a full window.
    */
   private async fail(key: string, username: string, adminId: number | null, client: ClientInfo, reason: Exclude<LoginReason, 'success'>) {
     this.metrics.loginFailure('admin', reason);
+    const { lockSeconds, lockMaxFailures } = await this.policies.current();
     const [row] = await this.db.query<{ failures: number }>(
       `WITH f AS (
-         INSERT INTO admin.login_failures AS f (account_key, failures, ends_at) VALUES ($1, 1, now() + make_interval(secs => $2))
+         INSERT INTO admin.login_failures AS f (account_key, failures, ends_at, locked_until)
+         VALUES ($1, 1, now() + make_interval(secs => $2), CASE WHEN $3::int <= 1 THEN now() + make_interval(secs => $2) END)
          ON CONFLICT (account_key) DO UPDATE SET
            failures = CASE WHEN f.ends_at <= now() THEN 1 ELSE f.failures + 1 END,
-           ends_at = CASE WHEN f.ends_at <= now() OR f.failures + 1 >= $3 THEN now() + make_interval(secs => $2) ELSE f.ends_at END
+           ends_at = CASE WHEN f.ends_at <= now() OR f.failures + 1 >= $3 THEN now() + make_interval(secs => $2) ELSE f.ends_at END,
+           locked_until = CASE
+             WHEN (CASE WHEN f.ends_at <= now() THEN 1 ELSE f.failures + 1 END) >= $3 THEN now() + make_interval(secs => $2)
+             WHEN f.ends_at <= now() THEN NULL
+             ELSE f.locked_until END
          RETURNING failures
        ), l AS (
          INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($4, $5, $6, $7, 0, $8)
        )
        SELECT failures FROM f`,
-      [key, this.config.LOGIN_LOCK_SECONDS, this.config.LOGIN_MAX_FAILURES, adminId, username.slice(0, 64), client.ip, client.userAgent.slice(0, 512), reason],
+      [key, lockSeconds, lockMaxFailures, adminId, username.slice(0, 64), client.ip, client.userAgent.slice(0, 512), reason],
     );
-    if (row!.failures === this.config.LOGIN_MAX_FAILURES) {
+    if (row!.failures === lockMaxFailures) {
       this.metrics.lockout('admin');
       this.logger.warn({ username, ip: client.ip }, 'administrator login locked after repeated failures');
     }
@@ -241,7 +261,7 @@ export class AuthService {
       if (typeof issued !== 'string') return issued;
       throw new AppError(issued === 'expired' ? E.TOKEN_EXPIRED : issued === 'invalid' ? E.TOKEN_INVALID : E.TOKEN_REVOKED);
     }
-    const rotated = await this.sessions.rotate(by.sessionId, by.adminId);
+    const rotated = await this.sessions.rotate(by.sessionId, by.adminId, by.restriction === 'change_password');
     if (!rotated) throw new AppError(E.TOKEN_REVOKED);
     return rotated;
   }
@@ -269,7 +289,19 @@ export class AuthService {
     };
   }
 
-  /** Checks the old password, stores the new one and ends the administrator's other sessions. */
+  /** What a new password must be, as the policy says (the change form shows it). */
+  async passwordRules() {
+    const p = await this.policies.current();
+    return {
+      min_length: p.minLength, min_classes: p.minClasses, reject_common: p.rejectCommon, reject_username: p.rejectUsername, history: p.history, max_age_days: p.maxAgeDays,
+    };
+  }
+
+  /**
+   * Checks the old password and the policy, stores the new one and ends the administrator's other
+   * sessions; a session restricted to this change becomes an ordinary one (or one for binding an
+   * authenticator, when a role requires one) as the guard reads it again.
+   */
   async changePassword(principal: Principal, input: { old_password: string; password: string; password_confirmation: string }) {
     if (input.password !== input.password_confirmation) {
       throw new AppError(E.VALIDATION, { detail: msg('admin.auth.passwordConfirmationMismatch'), details: { field: 'password_confirmation' } });
@@ -281,9 +313,10 @@ export class AuthService {
     if (input.old_password === input.password) {
       throw new AppError(E.VALIDATION, { detail: msg('admin.auth.newPasswordMustDiffer'), details: { field: 'password' } });
     }
+    await assertPasswordAccepted(this.policies, this.db, { password: input.password, username: principal.username, adminId: principal.adminId, field: 'password' });
     const hash = await hashPassword(input.password);
     const ended = await this.db.transaction(async (tx) => {
-      await tx.orm.update(admins).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(admins.id, principal.adminId));
+      await storePassword(tx, principal.adminId, hash, 'owner');
       return this.sessions.endAllOf(principal.adminId, 'password_changed', principal.sessionId, tx);
     });
     await this.sessions.publish({ admins: [principal.adminId], sessions: ended });

@@ -53,7 +53,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   const { authenticator } = ctx;
 
   app.get('/google-authenticator/status', {
-    config: { auth: 'self', bindingStep: true },
+    config: { auth: 'self', steps: ['bind_authenticator'] },
     schema: {
       tags,
       summary: 'Whether the caller has an authenticator bound, and how many recovery codes are left',
@@ -63,7 +63,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   }, async (request) => ok(request, await authenticator.status(request.admin!)));
 
   app.get('/google-authenticator/qrcode', {
-    config: { auth: 'self', bindingStep: true },
+    config: { auth: 'self', steps: ['bind_authenticator'] },
     schema: {
       tags,
       summary: 'New authenticator secret, pending for 10 minutes until bound',
@@ -73,7 +73,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   }, async (request) => ok(request, await authenticator.newSecret(request.admin!)));
 
   app.post('/google-authenticator/bind', {
-    config: { auth: 'self', bindingStep: true, secretFields: ['code'] },
+    config: { auth: 'self', steps: ['bind_authenticator'], secretFields: ['code'] },
     schema: {
       tags,
       summary: 'Bind the pending secret with a current code; the reply holds the recovery codes',

@@ -71,7 +71,7 @@ const BusinessFigures = Envelope(
     }), { description: 'paid payment records written in the period, by method, largest amount first; methods without any are absent' }),
     top_products: Type.Array(Type.Object({
       product_id: Type.Integer(),
-      product_name: Type.String({ description: 'the name it was last sold under' }),
+      product_name: Type.String({ description: 'of the names it was sold under in the period, the last in sort order' }),
       quantity: Type.Integer({ description: 'units sold in the period’s paid orders' }),
       revenue: MoneyOut('sum of price × quantity of those units'),
     }), { maxItems: TOP_PRODUCTS, description: `the ${TOP_PRODUCTS} products with the most units in the period’s paid orders (then by id)` }),
@@ -101,7 +101,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async 
         '`revenue` is the amount of the paid ones. `period` is the sum of `by_day` and `today` is its last day, so the figures and the chart agree.',
         '`payments_by_method` counts the paid payment records written in the period; `top_products` the units of the period’s paid orders.',
         'Money is summed in SQL (numeric) and added in integer cents, returned as a number with at most 2 decimals.',
-        'Computed from the orders at each request over the indexes on `created_at` (no rollup; see docs/BENCHMARKS.md).',
+        'Read from a daily rollup: sums per day of the display time zone and per department, kept in the transaction of every write of orders, their details and payments; the caller’s own orders outside the departments of their scope are read from the orders (see docs/BENCHMARKS.md).',
       ].join(' '),
       querystring: BusinessQuery,
       response: { 200: BusinessFigures },

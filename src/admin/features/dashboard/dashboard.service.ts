@@ -1,17 +1,23 @@
 // Dashboard figures: counts by SQL (index-backed for the logs, never loading rows), today's
 // activity hour by hour, and the newest login and operation log rows. Today's totals are the
 // sums of the hourly figures, read by one statement, so the chart and the totals always agree.
-// The business figures (orders, revenue, payments by method, top products) are aggregated by SQL
-// over the period's rows in the caller's data scope; the period's and today's totals are the sums
-// of the days, added up in integer cents, so the chart and the figures always agree.
-import { and, count, desc, eq, gte, lt, sql, type AnyColumn } from 'drizzle-orm';
+// The business figures (orders, revenue, payments by method, top products) add up the business
+// rollup's sums per day and department (migration 0019) over the period's days in the caller's
+// data scope, with the caller's own orders outside the scope's departments read from the orders;
+// the period's and today's totals are the sums of the days, added up in integer cents, so the
+// chart and the figures always agree.
+import { and, count, desc, eq, gt, gte, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import type { Config } from '../../../platform/config.ts';
-import { PLAN_PER_CALL, type Database, type Orm } from '../../../platform/db/database.ts';
+import { PLAN_PER_CALL, type Database, type Executor, type Orm } from '../../../platform/db/database.ts';
 import { p } from '../../../platform/db/statements.ts';
 import { centsToNumber, decimalToCents } from '../../../platform/money.ts';
 import { dateOfDay, dayNumber, formatDisplay, parseDisplay } from '../../../platform/time.ts';
 import { translate, type Locale, type MessageKey } from '../../../platform/i18n.ts';
-import { admins, loginLogs, menus, operationLogs, orderDetails, orders, paymentMethods, payments, roles } from '../../db/schema.ts';
+import {
+  admins, businessOrdersDaily, businessPaymentsDaily, businessProductsDaily, businessRollupZone, loginLogs, menus, operationLogs, orderDetails, orders,
+  paymentMethods, payments, roles,
+} from '../../db/schema.ts';
 import { ownerScopeCondition, scopeCondition, scopeValues, type DataScope } from '../../kernel/data-scope.ts';
 import type { RecentLogs } from '../../kernel/log-records.ts';
 
@@ -53,13 +59,107 @@ function renderFigures(f: DayFigures) {
   return { orders: f.orders, revenue: centsToNumber(f.revenue), paid: f.paid, pending: f.pending, cancelled: f.cancelled, average_order_value: centsToNumber(average) };
 }
 
+/** The condition "a rollup row of a department the scope reaches" (placeholders of scopeValues); `all` reaches department 0, no department. */
+const rollupInScope = (department: AnyColumn): SQL => or(sql`${p('scope.all')}::boolean`, sql`${department} = any(${p('scope.departments')}::bigint[])`)!;
+
+/** The products' rollup row that holds a day's sums over every department (migration 0019). */
+const EVERY_DEPARTMENT = -1;
+
+/** rollupInScope over the products' rollup: with `all`, the rows of every department's sums only. */
+const productRowsInScope = (department: AnyColumn): SQL =>
+  or(
+    and(sql`${p('scope.all')}::boolean`, eq(department, EVERY_DEPARTMENT)),
+    and(sql`not ${p('scope.all')}::boolean`, sql`${department} = any(${p('scope.departments')}::bigint[])`),
+  )!;
+
 /**
- * The business figures' statements: placeholders `from` and `to` (ISO times, [from, to)), `tz`,
- * and the caller's data scope (scopeValues). Orders are counted on their creation day in the
- * display time zone; revenue is the amount of the paid ones; payments are the paid payment
- * records written in the period; top products are those of the period's paid orders.
+ * The caller's own rows that the scope's departments leave out (created by the caller in another
+ * department or in none): never with `all`; disjoint from rollupInScope's rows, so no order
+ * counts twice.
  */
-const businessStatements = (orm: Orm) => {
+const ownOutsideScope = (department: AnyColumn, owner: AnyColumn): SQL =>
+  and(sql`not ${p('scope.all')}::boolean`, eq(owner, p('scope.owner')), sql`not coalesce(${department} = any(${p('scope.departments')}::bigint[]), false)`)!;
+
+/**
+ * The business figures' statements, read from the business rollup (migration 0019: sums per day
+ * of the display time zone and department, kept by triggers in every write's transaction) for
+ * the departments of the caller's data scope, plus the caller's own rows outside them, read from
+ * the orders and payments by their creator (a few; index on created_by, created_at). Placeholders:
+ * `first` and `last` (the period's days, YYYY-MM-DD), `from` and `to` (the same as ISO times,
+ * [from, to)), `tz`, and the scope's (scopeValues). The orders' sums are added up over their
+ * slots (a slot's share may be negative); rows of payments and products fallen to zero are skipped.
+ */
+const rollupStatements = (orm: Orm) => {
+  const o = businessOrdersDaily;
+  const m = businessPaymentsDaily;
+  const d = businessProductsDaily;
+  // Planned for their values at each call: the scope decides the plan (`all` drops the own rows).
+  const days = (day: AnyColumn) => and(PLAN_PER_CALL, gte(day, p('first')), lte(day, p('last')));
+  const period = (at: AnyColumn) => and(gte(at, p('from')), lt(at, p('to')));
+  const orderRows = orm
+    .select({ day: o.day, status: o.status, n: o.orders, amount: o.amount })
+    .from(o)
+    .where(and(days(o.day), rollupInScope(o.departmentId)))
+    .unionAll(orm
+      .select({ day: sql<string>`(${orders.createdAt} at time zone ${p('tz')})::date`, status: orders.status, n: sql<number>`1`, amount: orders.amount })
+      .from(orders)
+      .where(and(period(orders.createdAt), ownOutsideScope(orders.departmentId, orders.createdBy))))
+    .as('o');
+  const paymentRows = orm
+    .select({ methodId: m.paymentMethodId, n: m.payments, amount: m.amount })
+    .from(m)
+    .where(and(days(m.day), gt(m.payments, 0), rollupInScope(m.departmentId)))
+    .unionAll(orm
+      .select({ methodId: payments.paymentMethodId, n: sql<number>`1`, amount: payments.amount })
+      .from(payments)
+      .where(and(period(payments.createdAt), eq(payments.status, 'paid'), ownOutsideScope(payments.departmentId, payments.createdBy))))
+    .as('m');
+  const productRows = orm
+    .select({ productId: d.productId, productName: d.productName, quantity: d.quantity, revenue: d.revenue })
+    .from(d)
+    .where(and(days(d.day), gt(d.quantity, 0), productRowsInScope(d.departmentId)))
+    .unionAll(orm
+      .select({ productId: orderDetails.productId, productName: orderDetails.productName, quantity: orderDetails.quantity, revenue: sql<string>`${orderDetails.price} * ${orderDetails.quantity}` })
+      .from(orderDetails)
+      .innerJoin(orders, eq(orders.id, orderDetails.orderId))
+      .where(and(period(orders.createdAt), eq(orders.status, 'paid'), ownOutsideScope(orders.departmentId, orders.createdBy))))
+    .as('d');
+  return {
+    days: orm
+      .select({ day: sql<string>`to_char(${orderRows.day}, 'YYYY-MM-DD')`, status: orderRows.status, n: sql<number>`sum(${orderRows.n})::int`, amount: sql<string>`sum(${orderRows.amount})::text` })
+      .from(orderRows)
+      .groupBy(orderRows.day, orderRows.status)
+      .prepare('dashboard_rollup_days'),
+    methods: orm
+      .select({ methodId: paymentRows.methodId, name: paymentMethods.name, n: sql<number>`sum(${paymentRows.n})::int`, amount: sql<string>`sum(${paymentRows.amount})::text` })
+      .from(paymentRows)
+      .innerJoin(paymentMethods, eq(paymentMethods.id, paymentRows.methodId))
+      .groupBy(paymentRows.methodId, paymentMethods.name)
+      .orderBy(desc(sql`sum(${paymentRows.amount})`), paymentRows.methodId)
+      .prepare('dashboard_rollup_methods'),
+    products: orm
+      .select({
+        productId: productRows.productId,
+        productName: sql<string>`max(${productRows.productName})`,
+        quantity: sql<string>`sum(${productRows.quantity})::bigint`,
+        revenue: sql<string>`sum(${productRows.revenue})::text`,
+      })
+      .from(productRows)
+      .groupBy(productRows.productId)
+      .orderBy(desc(sql`sum(${productRows.quantity})`), productRows.productId)
+      .limit(TOP_PRODUCTS)
+      .prepare('dashboard_rollup_products'),
+  };
+};
+
+/**
+ * The same figures computed from the orders, details and payments of the period (placeholders
+ * `from`, `to`, `tz` and the scope's): what a service not started reads, as its rollup may be
+ * kept in another time zone's days. Orders count on their creation day in the display time
+ * zone; revenue is the amount of the paid ones; payments are the paid payment records written in
+ * the period; top products are those of the period's paid orders.
+ */
+const liveStatements = (orm: Orm) => {
   // Planned for their values at each call: the period's width and the scope decide the plan.
   const ordersInPeriod = and(PLAN_PER_CALL, gte(orders.createdAt, p('from')), lt(orders.createdAt, p('to')), scopeCondition(orders.departmentId, orders.createdBy));
   const window = orm
@@ -139,17 +239,47 @@ const countStatements = (orm: Orm) => ({
 });
 
 export class DashboardService {
+  private readonly db: Database;
   private readonly orm: Orm;
   private readonly tz: string;
   private readonly logs: RecentLogs;
   private readonly counts: ReturnType<typeof countStatements>;
-  private readonly business: ReturnType<typeof businessStatements>;
+  private readonly rollup: ReturnType<typeof rollupStatements>;
+  private readonly live: ReturnType<typeof liveStatements>;
+  /** Whether start() found (or made) the rollup's days those of the display time zone. */
+  private rollupInZone = false;
   constructor(deps: { db: Database; config: Config; logs: RecentLogs }) {
+    this.db = deps.db;
     this.orm = deps.db.orm;
     this.tz = deps.config.DISPLAY_TIMEZONE;
     this.logs = deps.logs;
     this.counts = countStatements(this.orm);
-    this.business = businessStatements(this.orm);
+    this.rollup = rollupStatements(this.orm);
+    this.live = liveStatements(this.orm);
+  }
+
+  /**
+   * Makes the business rollup's days those of the display time zone: when it is kept in
+   * another zone's (DISPLAY_TIMEZONE changed, or the migration's UTC), rebuilds it from the
+   * orders in one transaction, writers waiting meanwhile. Under the rollup's lock, so that
+   * instances starting together rebuild once: the next finds the zone set. The figures are
+   * read from the rollup from then on.
+   */
+  async start(logger: Logger): Promise<void> {
+    const zone = (executor: Executor) => executor.orm.select({ timeZone: businessRollupZone.timeZone }).from(businessRollupZone).then(([kept]) => kept?.timeZone);
+    if (await zone(this.db) !== this.tz) {
+      await this.db.transaction(async (tx) => {
+        // Raw: an advisory lock, the one the rebuild takes and the rollup's triggers share (migration 0019).
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['admin.business_rollup']);
+        const kept = await zone(tx);
+        if (kept === this.tz) return;
+        logger.info({ from: kept ?? null, to: this.tz }, 'rebuilding the business rollup in the display time zone');
+        await tx.allowLongStatements();
+        // Raw: the migration's function, which sums as the triggers do (one definition of the sums).
+        await tx.query('SELECT admin.business_rollup_rebuild($1)', [this.tz]);
+      });
+    }
+    this.rollupInZone = true;
   }
 
   /**
@@ -161,12 +291,14 @@ export class DashboardService {
     const today = formatDisplay(now, this.tz)!.slice(0, 10);
     const first = addDays(today, 1 - days);
     const values = {
+      first,
+      last: today,
       from: startOfDate(first, this.tz).toISOString(),
       to: startOfDate(addDays(today, 1), this.tz).toISOString(),
       tz: this.tz,
       ...scopeValues(scope),
     };
-    const b = this.business;
+    const b = this.rollupInZone ? this.rollup : this.live;
     const [dayRows, methodRows, productRows] = await Promise.all([b.days.execute(values), b.methods.execute(values), b.products.execute(values)]);
     const byDay = new Map<string, DayFigures>();
     for (let i = 0; i < days; i++) byDay.set(addDays(first, i), noFigures());

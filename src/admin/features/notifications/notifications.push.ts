@@ -14,7 +14,7 @@ import type { KvStore } from '../../../platform/cache/kv.ts';
 import type { PubSub } from '../../../platform/cache/pubsub.ts';
 import type { Config } from '../../../platform/config.ts';
 import { E } from '../../errors.ts';
-import type { Guard, Principal } from '../../kernel/guard.ts';
+import { STEP_REFUSALS, type Guard, type Principal } from '../../kernel/guard.ts';
 import { AUTH_CHANNEL, type AuthInvalidation, type Sessions } from '../../kernel/sessions.ts';
 import { NOTIFY_CHANNEL, viewOf, type NotificationMessage, type NotificationsService, type PushMessage } from './notifications.service.ts';
 import { LOCALES, msg, type Locale } from '../../../platform/i18n.ts';
@@ -140,8 +140,8 @@ export class NotificationPush {
       return { userId: uid, sessionId: sid, expiresAt: session.expiresAt, epoch, lang: lang.asked ?? ticketLocale ?? lang.upgrade };
     }
     const principal = await this.deps.guard.authenticate(authorization);
-    // A session good only for binding an authenticator opens no socket (as it gets no ticket).
-    if (principal.bindingOnly) throw new AppError(E.AUTHENTICATOR_BINDING_REQUIRED);
+    // A restricted session (a new password or an authenticator first) opens no socket (as it gets no ticket).
+    if (principal.restriction) throw new AppError(STEP_REFUSALS[principal.restriction]);
     // The guard verified the token; its expiry is the session's (refresh moves both).
     const exp = (JSON.parse(Buffer.from(authorization!.split('.')[1]!, 'base64url').toString('utf8')) as { exp?: number }).exp;
     return { userId: principal.adminId, sessionId: principal.sessionId, expiresAt: (exp ?? 0) * 1000, epoch, lang: lang.asked ?? lang.upgrade };

@@ -1,5 +1,6 @@
-// Sign-in and token refresh, both limited per client IP (tier `auth`), and the web app's
-// sign-out. Sign-in and refresh also set the web app's refresh cookie: the app keeps its token in
+// Sign-in and token refresh, both limited per client IP (tier `auth`), the web app's sign-out,
+// and the account's own new password (also the step an account must take first when someone
+// else set its password). Sign-in and refresh also set the web app's refresh cookie: the app keeps its token in
 // memory only, and a reloaded (or reopened) app gets a token back from the refresh route with it.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -10,7 +11,7 @@ import { msg } from '../../../platform/i18n.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { E } from '../../errors.ts';
 import { errors } from '../../http.ts';
-import { LoginBody, LoginReply, MeReply, RefreshReply } from './auth.schema.ts';
+import { LoginBody, LoginReply, MeReply, PasswordChangeBody, PasswordRulesReply, RefreshReply } from './auth.schema.ts';
 
 const tags = ['Authentication'];
 
@@ -32,7 +33,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
         'Usernames are case-insensitive. Unknown username and wrong password both answer 401 `INVALID_CREDENTIALS`; a disabled account is told (403 `ACCOUNT_DISABLED`) only after the right password. ' +
         'A worker’s first successful login binds the device; another device is refused with 403 `DEVICE_NOT_AUTHORIZED` (recorded as a security event) until a manager resets the binding; ' +
         'a device registered to another worker is refused the same way. Managers are not bound to a device. ' +
-        'The reply has the contract’s `token` and `fullName`, and also the account’s `userId` and `role` (so a client needs not decode the token). ' +
+        'The reply has the contract’s `token` and `fullName`, and also the account’s `userId` and `role` (so a client needs not decode the token), and `mustChangePassword`: ' +
+        'when someone else set the password (a manager creating the worker or giving a new password, the `reset-password` command, the first manager’s generated one) or it is older than the password policy allows, ' +
+        'the token is good only for choosing a new one (`PUT /api/me/password`; other routes answer 403 `PASSWORD_CHANGE_REQUIRED`). ' +
         'The token lives `TIMECLOCK_TOKEN_TTL` seconds (12 h by default); a password change, disabling or deleting the account revokes it at once (re-enabling does not bring it back). 5 requests per minute per client IP. ' + cookieNote,
       body: LoginBody,
       response: { 200: LoginReply, ...errors(400, 401, 403) },
@@ -50,6 +53,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       summary: 'A new token from the current one',
       description:
         'Needs a valid, unexpired, unrevoked token of an enabled account (401 otherwise: `TOKEN_EXPIRED` or `TOKEN_INVALID`; a token revoked by a password change or by disabling the account cannot be refreshed, even once the account is enabled again). The current token stays valid until it expires. 5 requests per minute per client IP. ' +
+        '`mustChangePassword` as at sign-in: an account that must choose a new password gets tokens good only for that. ' +
         'Without an `Authorization` header, the web app’s refresh cookie set at sign-in is accepted instead, under the same checks (an enabled account, not revoked since the cookie was issued). ' +
         cookieNote,
       security: [{ bearer: [] }, {}],
@@ -78,8 +82,37 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
     return reply.status(204).send(null);
   });
 
+  app.put('/me/password', {
+    config: { access: 'user', limit: 'auth', passwordStep: true },
+    schema: {
+      tags,
+      summary: 'Change the own password; answers a new token',
+      description:
+        'Proven by `currentPassword` (400 `VALIDATION_ERROR`, `details.field` `currentPassword`, when wrong). `newPassword` must satisfy the password policy (`GET /api/me/password-policy`) ' +
+        'and differ from the account’s last passwords: a refusal is 400 `VALIDATION_ERROR` whose message names the rule (`details.rule`: `min_length`, `char_classes`, `username`, `common`, `history`). ' +
+        'Every earlier token of the account is revoked (other phones sign in again); the reply is a new, ordinary token (`mustChangePassword: false`) and a new refresh cookie. ' +
+        'Open to an account that must choose a new password. 5 requests per minute per client IP. ' + cookieNote,
+      body: PasswordChangeBody,
+      response: { 200: RefreshReply, ...errors(400) },
+    },
+  }, async (request, reply) => {
+    const { refresh, ...body } = await auth.changePassword(request.user!, request.body);
+    setRefreshCookie(request, reply, TIMECLOCK_REFRESH_COOKIE, refresh, ttl);
+    return body;
+  });
+
+  app.get('/me/password-policy', {
+    config: { access: 'user', passwordStep: true },
+    schema: {
+      tags,
+      summary: 'What a new password must be (the password policy’s rules), for the change step',
+      description: 'One policy for administrators, managers and workers, set in the administration console (defaults when the time clock runs without it). Open to an account that must choose a new password.',
+      response: { 200: PasswordRulesReply },
+    },
+  }, async () => auth.passwordRules());
+
   app.get('/me', {
-    config: { access: 'user' },
+    config: { access: 'user', passwordStep: true },
     schema: {
       tags,
       summary: 'The signed-in account',

@@ -1,10 +1,12 @@
 // Worker accounts and tags, managed by managers. Deleting a worker is a soft delete: the row
 // stays (with its clock history, alerts and positions) but disappears from every list and
 // lookup, its tokens stop working, its device binding and tags are released, and the username
-// becomes free for a new account.
+// becomes free for a new account. A password a manager sets follows the password policy and is
+// one someone else chose: the worker must replace it before anything else (kernel/auth.ts).
 import { and, asc, eq, ilike, inArray, isNull, or, sql, type Placeholder } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { hashPassword } from '../../../platform/auth/password.ts';
+import type { PasswordPolicies } from '../../../platform/auth/password-policy.ts';
 import type { Database, Executor, Orm } from '../../../platform/db/database.ts';
 import { isUniqueViolation } from '../../../platform/db/errors.ts';
 import { contains } from '../../../platform/db/like.ts';
@@ -12,6 +14,7 @@ import { declared, pagedList, type Declared } from '../../../platform/db/list.ts
 import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { REVOKE_TOKENS, type TimeclockAuth } from '../../kernel/auth.ts';
+import { assertPasswordAccepted, storePassword } from '../../kernel/passwords.ts';
 import { devices, lastPositions, tags, users, workerState, workerTags } from '../../db/schema.ts';
 import { isTrackingWithin } from '../../kernel/positions.ts';
 import { E } from '../../errors.ts';
@@ -36,6 +39,7 @@ const workerNotFound = (id: number) => new AppError(E.NOT_FOUND, { detail: msg('
 export class WorkersService {
   private readonly db: Database;
   private readonly auth: TimeclockAuth;
+  private readonly policies: PasswordPolicies;
   /** A worker's columns as lists show them, `tags` their tag names, comma-separated in alphabetical order. */
   private readonly itemColumns;
   private readonly workersList;
@@ -44,9 +48,10 @@ export class WorkersService {
   private readonly profileOf;
   private readonly allTags;
   private readonly trackingWindowSeconds: number;
-  constructor({ db, auth, trackingWindowSeconds }: { db: Database; auth: TimeclockAuth; trackingWindowSeconds: number }) {
+  constructor({ db, auth, policies, trackingWindowSeconds }: { db: Database; auth: TimeclockAuth; policies: PasswordPolicies; trackingWindowSeconds: number }) {
     this.db = db;
     this.auth = auth;
+    this.policies = policies;
     this.trackingWindowSeconds = trackingWindowSeconds;
     // Subqueries with a join, so that the builder qualifies every column: in a one-table query
     // it names columns bare, and the outer `id` would be taken for the inner table's.
@@ -149,11 +154,12 @@ export class WorkersService {
   }
 
   async create(input: Static<typeof WorkerCreateBody>): Promise<Static<typeof WorkerDetail>> {
+    await assertPasswordAccepted(this.policies, this.db, { password: input.password, username: input.username, field: 'password' });
     const hash = await hashPassword(input.password);
     const id = await this.db.transaction(async (tx) => {
       const [row] = await tx.orm
         .insert(users)
-        .values({ username: input.username, passwordHash: hash, fullName: input.fullName.trim(), role: 'worker' })
+        .values({ username: input.username, passwordHash: hash, fullName: input.fullName.trim(), role: 'worker', mustChangePassword: true })
         .returning({ id: users.id });
       if (input.tagIds?.length) await setTags(tx, row!.id, input.tagIds);
       return row!.id;
@@ -166,6 +172,11 @@ export class WorkersService {
     if (Object.values(input).every((v) => v === undefined)) {
       throw new AppError(E.VALIDATION_ERROR, { detail: msg('timeclock.workers.nothingToChange') });
     }
+    if (input.password !== undefined) {
+      const [current] = await this.db.orm.select({ username: users.username }).from(users).where(liveWorker(id));
+      if (!current) throw workerNotFound(id);
+      await assertPasswordAccepted(this.policies, this.db, { password: input.password, username: input.username ?? current.username, userId: id, field: 'password' });
+    }
     const hash = input.password === undefined ? undefined : await hashPassword(input.password);
     const result = await this.db.transaction(async (tx) => {
       const rows = await tx.orm
@@ -174,14 +185,14 @@ export class WorkersService {
           username: input.username,
           fullName: input.fullName?.trim(),
           status: input.status === undefined ? undefined : input.status === 'active' ? 1 : 0,
-          ...(hash === undefined ? {} : { passwordHash: hash }),
-          // A new password, or disabling, revokes every token issued before (enabling again does not bring them back).
-          ...(hash !== undefined || input.status === 'disabled' ? REVOKE_TOKENS : {}),
+          // Disabling revokes every token issued before (enabling again does not bring them back); so does a new password (below).
+          ...(input.status === 'disabled' ? REVOKE_TOKENS : {}),
           updatedAt: sql`now()`,
         })
         .where(liveWorker(id))
         .returning({ id: users.id });
       if (rows.length === 0) throw workerNotFound(id);
+      if (hash !== undefined) await storePassword(tx, id, hash, 'other');
       if (input.tagIds) await setTags(tx, id, input.tagIds);
       return this.detail(id, tx);
     }).catch(usernameTaken(input.username ?? ''));

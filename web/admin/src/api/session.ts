@@ -14,6 +14,11 @@ export interface Session {
    * the console shows the binding step until it is bound (auth/BindAuthenticator.tsx).
    */
   bindOnly?: boolean;
+  /**
+   * The session is good only for choosing a new password (someone else set it, or it expired):
+   * the console shows the change form first (auth/ChangePasswordStep.tsx).
+   */
+  changePassword?: boolean;
 }
 
 export type EndReason = 'expired' | 'revoked' | 'signed-out' | 'invalid';

@@ -3,9 +3,11 @@
 // from the refresh cookie (restoring: nothing is decided until the answer). The token is
 // refreshed a minute before it expires, by one tab at a time; a refresh or any request answered
 // 401 "expired/revoked/invalid" ends the session, and every screen then goes to the sign-in page,
-// which says why. Sign-out ends the session on the server and clears the cookie. A session good
-// only for binding an authenticator (the sign-in's `must_bind_authenticator`, or a 403 10011 from
-// /info) reads no profile: the console shows the binding step, and its end opens the app.
+// which says why. Sign-out ends the session on the server and clears the cookie. A restricted
+// session reads no profile: one good only for a new password (the sign-in's `must_change_password`,
+// or a 403 10012 from /info once the password expired) shows the change form first; one good only
+// for binding an authenticator (`must_bind_authenticator`, or a 403 10011) the binding step; the
+// end of each step goes on with the same session.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, unwrap } from '../api/client.ts';
@@ -30,20 +32,32 @@ interface Auth {
   bindingRequired: boolean;
   /** The authenticator is bound: the same session now opens the app. */
   finishBinding: () => void;
+  /** Someone else set the password, or it expired: only the change form can be shown. */
+  passwordRequired: boolean;
+  /** The password is changed: the same session goes on (to the binding step, when a role requires an authenticator). */
+  finishPasswordChange: () => void;
 }
 
 interface TokenReply {
   token: string;
   expires_at: string;
   must_bind_authenticator?: boolean;
+  must_change_password?: boolean;
 }
 
 /** A session good only for binding an authenticator, on any other route (/info). */
 export const AUTHENTICATOR_BINDING_REQUIRED = 10011;
+/** A session good only for choosing a new password, on any other route (/info). */
+export const PASSWORD_CHANGE_REQUIRED = 10012;
 
 const AuthContext = createContext<Auth | null>(null);
 
-const asSession = (t: TokenReply): Session => ({ token: t.token, expiresAt: t.expires_at, ...(t.must_bind_authenticator ? { bindOnly: true } : {}) });
+const asSession = (t: TokenReply): Session => ({
+  token: t.token,
+  expiresAt: t.expires_at,
+  ...(t.must_bind_authenticator ? { bindOnly: true } : {}),
+  ...(t.must_change_password ? { changePassword: true } : {}),
+});
 
 /** A new token for `from` (the current token; none: the refresh cookie), unless another tab refreshed meanwhile. */
 function refreshSession(from: Session | null): Promise<void> {
@@ -77,9 +91,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     void restore().then(() => setRestoring(false));
   }, []);
 
-  const profile = useQuery({ queryKey: ['profile', session?.token], queryFn: loadProfile, enabled: session !== null && !session.bindOnly, staleTime: 60_000 });
-  const bindingRequired = session?.bindOnly === true
-    || (profile.error instanceof ApiError && profile.error.code === AUTHENTICATOR_BINDING_REQUIRED);
+  const profile = useQuery({
+    queryKey: ['profile', session?.token], queryFn: loadProfile, enabled: session !== null && !session.bindOnly && !session.changePassword, staleTime: 60_000,
+  });
+  const refusedWith = (code: number) => profile.error instanceof ApiError && profile.error.code === code;
+  const passwordRequired = session?.changePassword === true || refusedWith(PASSWORD_CHANGE_REQUIRED);
+  const bindingRequired = session?.bindOnly === true || refusedWith(AUTHENTICATOR_BINDING_REQUIRED);
 
   // Refresh a minute before expiry (a refreshed token replaces the old one in every tab).
   useEffect(() => {
@@ -92,6 +109,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const finishBinding = useCallback(() => {
     const current = getSession();
     if (current) setSession({ token: current.token, expiresAt: current.expiresAt });
+    void queryClient.invalidateQueries({ queryKey: ['profile'] });
+  }, [queryClient]);
+  const finishPasswordChange = useCallback(() => {
+    const current = getSession();
+    if (current) setSession({ token: current.token, expiresAt: current.expiresAt, ...(current.bindOnly ? { bindOnly: true } : {}) });
     void queryClient.invalidateQueries({ queryKey: ['profile'] });
   }, [queryClient]);
   const signOut = useCallback(async (reason: EndReason = 'signed-out') => {
@@ -108,7 +130,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     signOut,
     bindingRequired,
     finishBinding,
-  }), [session, restoring, profile.data, permissions, signIn, signOut, bindingRequired, finishBinding]);
+    passwordRequired,
+    finishPasswordChange,
+  }), [session, restoring, profile.data, permissions, signIn, signOut, bindingRequired, finishBinding, passwordRequired, finishPasswordChange]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

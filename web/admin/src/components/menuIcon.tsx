@@ -6,7 +6,7 @@
 import {
   ApartmentOutlined, AppstoreOutlined, BarChartOutlined, BellOutlined, BookOutlined, BugOutlined, CloudServerOutlined,
   CloudUploadOutlined, CreditCardOutlined, DashboardOutlined, DatabaseOutlined, DesktopOutlined, EditOutlined, FileOutlined,
-  FileTextOutlined, FolderOutlined, FundOutlined, GlobalOutlined, HomeOutlined, LockOutlined, LoginOutlined, MailOutlined,
+  FileTextOutlined, FolderOutlined, FundOutlined, GlobalOutlined, HomeOutlined, KeyOutlined, LockOutlined, LoginOutlined, MailOutlined,
   MenuOutlined, MessageOutlined, MoneyCollectOutlined, ProfileOutlined, SafetyOutlined, SettingOutlined, ShoppingOutlined,
   TeamOutlined, ToolOutlined, UnorderedListOutlined, UserOutlined, WifiOutlined,
 } from '@ant-design/icons';
@@ -18,7 +18,7 @@ export const MENU_ICONS: Record<string, ComponentType<{ 'aria-hidden'?: boolean 
   lock: LockOutlined, tree: ApartmentOutlined, dict: BookOutlined, shield: SafetyOutlined, shopping: ShoppingOutlined,
   list: UnorderedListOutlined, money: MoneyCollectOutlined, form: CreditCardOutlined, log: FileTextOutlined, edit: EditOutlined,
   logininfor: LoginOutlined, bug: BugOutlined, monitor: FundOutlined, online: WifiOutlined, server: CloudServerOutlined,
-  upload: CloudUploadOutlined, message: MessageOutlined,
+  upload: CloudUploadOutlined, message: MessageOutlined, key: KeyOutlined,
   // A few more for menus an administrator adds.
   home: HomeOutlined, bell: BellOutlined, mail: MailOutlined, file: FileOutlined, folder: FolderOutlined, chart: BarChartOutlined,
   global: GlobalOutlined, tool: ToolOutlined, database: DatabaseOutlined, profile: ProfileOutlined, desktop: DesktopOutlined,

@@ -48,6 +48,11 @@ export default {
     how: 'Bind one now (Google Authenticator, Microsoft Authenticator…) to go on: set it up, type the code it shows, then save your recovery codes.',
     bound: 'Authenticator turned on', continue: 'Continue to the back office',
   },
+  passwordStep: {
+    title: 'Choose your own password',
+    required: 'Your password was set by someone else, or it has expired.',
+    how: 'Choose a new one to go on: only you will know it.',
+  },
   layout: {
     language: 'Language', theme: 'Theme', light: 'Light', dark: 'Dark', notifications: 'Notifications', home: 'Home', menu: 'Menu',
   },
@@ -56,7 +61,7 @@ export default {
     department: 'Departments', dictionary: 'Dictionaries', blacklist: 'IP blacklist', trade: 'Trade', order: 'Orders',
     'payment-method': 'Payment methods', payment: 'Payments', log: 'Logs', 'log-operation': 'Operation logs',
     'log-login': 'Login logs', 'log-system': 'System logs', monitor: 'Monitoring', online: 'Online administrators',
-    'monitor-system': 'Server', attachment: 'Files', notification: 'Notifications', profile: 'Profile',
+    'monitor-system': 'Server', attachment: 'Files', notification: 'Notifications', profile: 'Profile', 'password-policy': 'Password policy',
   },
   pending: { title: 'Not available yet', text: 'This screen is not part of this console yet.' },
   // A role's data scope and an administrator's (components/DataScope.tsx); a list says department_and_below in short.

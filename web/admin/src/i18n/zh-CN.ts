@@ -50,6 +50,11 @@ const zh: typeof en = {
     how: '请先绑定（Google Authenticator、Microsoft Authenticator 等）再继续：完成设置，输入应用显示的验证码，然后保存恢复码。',
     bound: '已开启身份验证器', continue: '进入后台管理',
   },
+  passwordStep: {
+    title: '设置你自己的密码',
+    required: '你的密码由他人设置，或已过期。',
+    how: '请设置一个新密码后继续：只有你知道它。',
+  },
   layout: {
     language: '语言', theme: '主题', light: '浅色', dark: '深色', notifications: '通知', home: '首页', menu: '菜单',
   },
@@ -58,7 +63,7 @@ const zh: typeof en = {
     department: '部门', dictionary: '字典', blacklist: 'IP 黑名单', trade: '交易', order: '订单',
     'payment-method': '支付方式', payment: '支付记录', log: '日志', 'log-operation': '操作日志',
     'log-login': '登录日志', 'log-system': '系统日志', monitor: '监控', online: '在线管理员',
-    'monitor-system': '服务器', attachment: '文件', notification: '通知', profile: '个人中心',
+    'monitor-system': '服务器', attachment: '文件', notification: '通知', profile: '个人中心', 'password-policy': '密码策略',
   },
   pending: { title: '暂未提供', text: '控制台暂未提供此页面。' },
   dataScope: {

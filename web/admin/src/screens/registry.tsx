@@ -32,6 +32,7 @@ export const SCREENS: Record<string, Screen> = {
   'system/department/index': { load: () => import('./departments/Departments.tsx') },
   'system/dictionary/index': { load: () => import('./dictionaries/Dictionaries.tsx') },
   'system/blacklist/index': { load: () => import('./blacklists/Blacklists.tsx'), data: blacklistsQuery.prefetch },
+  'system/password-policy/index': { load: () => import('./password-policy/PasswordPolicy.tsx') },
   'trade/order/index': { load: () => import('./orders/Orders.tsx'), data: ordersQuery.prefetch },
   'trade/payment-method/index': { load: () => import('./payment-methods/PaymentMethods.tsx'), data: paymentMethodsQuery.prefetch },
   'trade/payment/index': { load: () => import('./payments/Payments.tsx'), data: paymentsQuery.prefetch },

@@ -17,9 +17,18 @@ const REFRESH_PATH = '/api/auth/refresh' as const;
 
 const endOf = (body: unknown): EndReason => ((body as { code?: string } | null)?.code === 'TOKEN_EXPIRED' ? 'expired' : 'revoked');
 
+/** The refusal of any route but the password's to an account that must choose a new password first. */
+export const PASSWORD_CHANGE_REQUIRED = 'PASSWORD_CHANGE_REQUIRED';
+
 const client = apiClient<paths, EndReason>({
   session: store,
-  errorOf: (status, body, headers) => apiErrorOf(status, body, headers.get('retry-after')),
+  errorOf: (status, body, headers) => {
+    const err = apiErrorOf(status, body, headers.get('retry-after'));
+    // The password expired while signed in: the app asks for a new one before anything else.
+    const s = getSession();
+    if (err.code === PASSWORD_CHANGE_REQUIRED && s && !s.mustChangePassword) setSession({ ...s, mustChangePassword: true });
+    return err;
+  },
   networkError,
   // Only a refusal of this app's current token ends the session (a request sent without one,
   // before the refresh cookie could be tried, says nothing about the session).
@@ -70,8 +79,8 @@ async function restoreWith(s: Session): Promise<void> {
   }
   if (getSession() !== s) return;
   if (response.ok) {
-    const { token } = (await response.json()) as { token: string };
-    const next = sessionOf(token, s.fullName);
+    const { token, mustChangePassword } = (await response.json()) as { token: string; mustChangePassword?: boolean };
+    const next = sessionOf(token, s.fullName, mustChangePassword);
     if (next && next.userId === s.userId) return setSession(next);
     return setSession(null, 'revoked');
   }
@@ -99,8 +108,8 @@ export async function callPage<D>(pending: Promise<Result<D>>): Promise<{ items:
 const refreshDelay = (s: Session) => (s.token ? Math.max(5_000, s.issuedAt + (s.expiresAt - s.issuedAt) * 0.8 - Date.now()) : null);
 async function refresh(s: Session): Promise<number | void> {
   try {
-    const { token } = await call(api.POST(REFRESH_PATH));
-    const next = sessionOf(token, s.fullName);
+    const { token, mustChangePassword } = await call(api.POST(REFRESH_PATH));
+    const next = sessionOf(token, s.fullName, mustChangePassword);
     if (next) setSession(next);
   } catch (err) {
     if (err instanceof ApiError && (err.offline || err.status === 429 || err.status >= 500) && s.expiresAt > Date.now() + 60_000) return 60_000;

@@ -21,6 +21,11 @@ export interface Session {
   issuedAt: number;
   /** Epoch milliseconds (0 without a token). */
   expiresAt: number;
+  /**
+   * Someone else set the password (a manager, an operator), or it expired: the token is good only
+   * for choosing a new one, which the app asks for before anything else (auth/ChangePassword.tsx).
+   */
+  mustChangePassword?: boolean;
 }
 
 export type EndReason = 'expired' | 'revoked' | 'signed-out';
@@ -38,10 +43,12 @@ export function tokenPayload(token: string): { userId: number; role: Role; iat: 
   }
 }
 
-/** A session from a token the server issued. */
-export function sessionOf(token: string, fullName: string): Session | null {
+/** A session from a token the server issued (and whether it is good only for a new password). */
+export function sessionOf(token: string, fullName: string, mustChangePassword = false): Session | null {
   const p = tokenPayload(token);
-  return p ? { token, userId: p.userId, role: p.role, fullName, issuedAt: p.iat * 1000, expiresAt: p.exp * 1000 } : null;
+  return p
+    ? { token, userId: p.userId, role: p.role, fullName, issuedAt: p.iat * 1000, expiresAt: p.exp * 1000, ...(mustChangePassword ? { mustChangePassword: true } : {}) }
+    : null;
 }
 
 /** The remembered account, without a token yet. */

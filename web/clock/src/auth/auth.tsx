@@ -1,5 +1,6 @@
 // The session as React state: who is signed in (worker or manager), sign-in and sign-out (which
-// also clears the refresh cookie, so that a reload no longer signs in).
+// also clears the refresh cookie, so that a reload no longer signs in), and the new token a change
+// of one's own password answers.
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { api, call, signOut } from '../api/client.ts';
 import { deviceId } from '../api/device.ts';
@@ -11,6 +12,8 @@ interface Auth {
   session: Session | null;
   signIn: (username: string, password: string) => Promise<Session>;
   signOut: () => void;
+  /** The own password changed: the server's new, ordinary token replaces the session's. */
+  passwordChanged: (token: string) => void;
 }
 
 const AuthContext = createContext<Auth | null>(null);
@@ -33,12 +36,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
   const signIn = async (username: string, password: string) => {
     const reply = await call(api.POST('/api/auth/login', { body: { username, password, deviceUuid: deviceId() } }));
-    const next = sessionOf(reply.token, reply.fullName);
+    const next = sessionOf(reply.token, reply.fullName, reply.mustChangePassword);
     if (!next) throw new ApiError(500, 'TOKEN_INVALID', 'the server sent a token this app cannot read');
     setSession(next);
     return next;
   };
-  return <AuthContext.Provider value={{ session, signIn, signOut: () => void signOut() }}>{children}</AuthContext.Provider>;
+  const passwordChanged = (token: string) => {
+    const now = getSession();
+    const next = now && sessionOf(token, now.fullName);
+    if (next) setSession(next);
+  };
+  return <AuthContext.Provider value={{ session, signIn, signOut: () => void signOut(), passwordChanged }}>{children}</AuthContext.Provider>;
 }
 
 export function useAuth(): Auth {

@@ -1,10 +1,11 @@
 // Administrators: every filter of the contract (in the URL), the department tree beside the
 // list, each one's data scope in words (the departments named from that tree), create and edit
-// (roles, department), enable/disable, reset password, unbind another administrator's
-// authenticator, delete (protected accounts shown as such), and export as a task.
-import { PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+// (roles, department), enable/disable, reset password (the password policy's refusals at the
+// field), unbind another administrator's authenticator, unlock one that failed sign-ins locked
+// (marked "Locked"), delete (protected accounts shown as such), and export as a task.
+import { LockOutlined, PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Form, Input, Row, Select, Space, Switch, Tag, Tree, TreeSelect, Typography } from 'antd';
+import { Button, Card, Col, Form, Input, Row, Select, Space, Switch, Tag, Tooltip, Tree, TreeSelect, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
@@ -16,6 +17,7 @@ import { useList } from '../../../../shared/list/useList.ts';
 import { api, unwrap, type Body, type ListQuery } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { ExportTask } from '../../components/ExportTask.tsx';
+import { passwordRulesQuery, policyRefusal } from '../../components/ChangePassword.tsx';
 import { departmentNames, departmentTree, ScopeTags } from '../../components/DataScope.tsx';
 import { addStrings } from '../../i18n/index.ts';
 import { strings } from './strings.ts';
@@ -56,6 +58,8 @@ export default function Admins() {
 
   const setStatus = (a: Admin, status: 0 | 1) =>
     void change(() => unwrap(api.PUT('/api/admin/admins/{id}', { params: { path: { id: a.id } }, body: { status } })), t('common:state.saved'));
+  const unlock = (a: Admin) =>
+    void change(() => unwrap(api.POST('/api/admin/admins/{id}/unlock', { params: { path: { id: a.id } } })), t('unlocked', { name: a.username }));
   const remove = (a: Admin) =>
     void change(() => unwrap(api.DELETE('/api/admin/admins/{id}', { params: { path: { id: a.id } } })), t('common:state.deleted'));
   const isProtected = (a: Admin) => a.roles.some((r) => r.slug === 'super_admin');
@@ -66,7 +70,17 @@ export default function Admins() {
     {
       first: true, title: t('username'), dataIndex: 'username', filter: { kind: 'text', key: 'username' },
       render: (v: string, a) => {
-        const name = <Space>{v}{isProtected(a) && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('protected')}</Tag>}</Space>;
+        const name = (
+          <Space wrap size={4}>
+            {v}
+            {isProtected(a) && <Tag color="gold" icon={<SafetyCertificateOutlined />}>{t('protected')}</Tag>}
+            {a.locked_until && (
+              <Tooltip title={t('lockedUntil', { time: a.locked_until })}>
+                <Tag color="red" icon={<LockOutlined />} aria-label={t('lockedUntil', { time: a.locked_until })}>{t('locked')}</Tag>
+              </Tooltip>
+            )}
+          </Space>
+        );
         return narrow ? <div className="cell-lines">{name}{scopeOf(a)}</div> : name;
       },
     },
@@ -100,6 +114,7 @@ export default function Admins() {
       title: t('common:field.actions'), key: 'actions', fixed: 'right', width: 260,
       render: (_: unknown, a) => (
         <RowActions name={a.username} onEdit={can('admin.update') && (() => setEditing(a))} onDelete={can('admin.delete') && !self(a) && !isProtected(a) && (() => remove(a))}>
+          {can('admin.unlock') && a.locked_until && <Button type="link" size="small" onClick={() => unlock(a)}>{t('unlock')}</Button>}
           {can('admin.reset_password') && !self(a) && <Button type="link" size="small" onClick={() => setResetting(a)}>{t('resetPassword')}</Button>}
           {can('admin.unbind_2fa') && a.is_2fa_bound && !self(a) && <Button type="link" size="small" onClick={() => setUnbinding(a)}>{t('unbind')}</Button>}
         </RowActions>
@@ -172,8 +187,10 @@ function AdminForm({ admin, roles, departments, names, onClose }: {
 }) {
   const { t } = useTranslation(['admins', 'common']);
   const [form] = Form.useForm<Values>();
+  const minLength = useQuery(passwordRulesQuery).data?.min_length ?? 8;
   const convert = (nodes: TreeNode[]): DepartmentOption[] => nodes.map((n) => ({ value: Number(n.key), title: n.title, children: convert(n.children) }));
   const { submit, isPending } = useSave(form, {
+    fieldsOf: policyRefusal('password'),
     save: ({ username, password, ...v }) => {
       const body = { ...v, nickname: v.nickname ?? '', email: v.email ?? '', phone: v.phone ?? '', department_id: v.department_id ?? null, role_ids: v.role_ids ?? [] };
       return admin
@@ -196,7 +213,7 @@ function AdminForm({ admin, roles, departments, names, onClose }: {
         <Input disabled={!!admin} autoComplete="off" />
       </Form.Item>
       {!admin && (
-        <Form.Item name="password" label={t('password')} rules={[{ required: true, min: 8, max: 128, message: t('passwordRule') }]}>
+        <Form.Item name="password" label={t('password')} extra={t('passwordGiven')} rules={[{ required: true, min: minLength, max: 128, message: t('passwordRule', { count: minLength }) }]}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       )}
@@ -226,8 +243,10 @@ function TreeSelectDepartments({ data, value, onChange }: { data: DepartmentOpti
 function ResetPassword({ admin, onClose }: { admin: Admin; onClose: () => void }) {
   const { t } = useTranslation(['admins', 'common']);
   const [form] = Form.useForm<Body<'/api/admin/admins/{id}/reset-password', 'put'>>();
+  const minLength = useQuery(passwordRulesQuery).data?.min_length ?? 8;
   const { submit, isPending } = useSave(form, {
     save: (body) => unwrap(api.PUT('/api/admin/admins/{id}/reset-password', { params: { path: { id: admin.id } }, body })),
+    fieldsOf: policyRefusal('password'),
     onSaved: onClose,
   });
   return (
@@ -236,7 +255,7 @@ function ResetPassword({ admin, onClose }: { admin: Admin; onClose: () => void }
       onFinish={submit}
       intro={<Typography.Paragraph type="secondary">{t('resetHint')}</Typography.Paragraph>}
     >
-      <Form.Item name="password" label={t('newPassword')} rules={[{ required: true, min: 8, max: 128, message: t('passwordRule') }]}>
+      <Form.Item name="password" label={t('newPassword')} rules={[{ required: true, min: minLength, max: 128, message: t('passwordRule', { count: minLength }) }]}>
         <Input.Password autoComplete="new-password" />
       </Form.Item>
     </FormModal>

@@ -1,18 +1,20 @@
-// The signed-in administrator's own page: their profile (from /info), changing the password,
-// turning the authenticator on (QR code and secret, then a code; the recovery codes shown once)
-// or off (a code or a recovery code), how many recovery codes are left and new ones, and their
-// own sessions (for holders of online.list), ending the others (online.kick).
+// The signed-in administrator's own page: their profile (from /info), changing the password (with
+// the password policy's rules: components/ChangePassword.tsx), turning the authenticator on (QR
+// code and secret, then a code; the recovery codes shown once) or off (a code or a recovery code),
+// how many recovery codes are left and new ones, and their own sessions (for holders of
+// online.list), ending the others (online.kick).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Form, Input, Popconfirm, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap, type Body } from '../../api/client.ts';
+import { api, unwrap } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useAuth } from '../../auth/auth.tsx';
 import { useAction, QueryError } from '../../../../shared/antd/feedback.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { useSave } from '../../../../shared/antd/useSave.ts';
 import { AUTHENTICATOR_CODE_WRONG, AuthenticatorSetup } from '../../components/AuthenticatorSetup.tsx';
+import { ChangePassword } from '../../components/ChangePassword.tsx';
 import { RecoveryCodes } from '../../components/RecoveryCodes.tsx';
 import { plainMessage } from '../../api/errors.ts';
 import { addStrings } from '../../i18n/index.ts';
@@ -42,7 +44,7 @@ export default function Profile() {
         </Card>
       </Col>
       <Col xs={24} xl={12}>
-        <ChangePassword />
+        <ChangePasswordCard />
       </Col>
       <Col xs={24} xl={12}>
         <Authenticator bound={profile.is_2fa_bound} username={profile.username} />
@@ -56,59 +58,12 @@ export default function Profile() {
   );
 }
 
-const PASSWORD_FIELDS = ['old_password', 'password_confirmation', 'password'] as const;
-
-/**
- * A refusal that names no field, where the server names it in its message (`old_password is
- * incorrect`) rather than as `body.…`; one that names a field goes by the kit's usual mapping.
- */
-function passwordFieldErrors(err: unknown): { name: (typeof PASSWORD_FIELDS)[number]; errors: string[] }[] {
-  if (!(err instanceof ApiError) || err.field || err.code !== 30001) return [];
-  const name = PASSWORD_FIELDS.find((f) => new RegExp(`\\b${f}\\b`).test(err.message));
-  return name ? [{ name, errors: [err.message] }] : [];
-}
-
-type PasswordValues = Body<'/api/admin/password', 'put'>;
-
-function ChangePassword() {
+function ChangePasswordCard() {
   const { t } = useTranslation(['profile', 'common']);
-  const [form] = Form.useForm<PasswordValues>();
-  const { submit, isPending } = useSave(form, {
-    save: (v: PasswordValues) => unwrap(api.PUT('/api/admin/password', { body: v })),
-    fieldsOf: passwordFieldErrors,
-    onSaved: () => form.resetFields(),
-  });
   return (
     <Card title={t('password')}>
       <Typography.Paragraph type="secondary">{t('passwordHint')}</Typography.Paragraph>
-      <Form<PasswordValues> form={form} layout="vertical" onFinish={submit} style={{ maxWidth: 420 }}>
-        <Form.Item name="old_password" label={t('oldPassword')} rules={[{ required: true, max: 128, message: t('required') }]}>
-          <Input.Password autoComplete="current-password" />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('newPassword')}
-          dependencies={['old_password']}
-          rules={[
-            { required: true, min: 8, max: 128, message: t('passwordRule') },
-            ({ getFieldValue }) => ({ validator: (_, v: string) => (v && v === getFieldValue('old_password') ? Promise.reject(new Error(t('sameAsOld'))) : Promise.resolve()) }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="password_confirmation"
-          label={t('confirmPassword')}
-          dependencies={['password']}
-          rules={[
-            { required: true, max: 128, message: t('required') },
-            ({ getFieldValue }) => ({ validator: (_, v: string) => (!v || v === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('mismatch')))) }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" loading={isPending}>{t('changePassword')}</Button>
-      </Form>
+      <ChangePassword />
     </Card>
   );
 }

@@ -2,9 +2,8 @@ export const strings = {
   'en-US': {
     title: 'My profile', username: 'Username', nickname: 'Nickname', email: 'E-mail', phone: 'Phone', department: 'Department',
     roles: 'Roles', lastLogin: 'Last sign-in', twoFactor: 'Two-step verification', on: 'On', off: 'Off',
-    password: 'Change password', oldPassword: 'Current password', newPassword: 'New password', confirmPassword: 'Confirm the new password',
-    passwordRule: '8 to 128 characters', required: 'Required', mismatch: 'The two passwords differ', sameAsOld: 'The new password must differ from the current one',
-    passwordHint: 'Your other sessions end when the password changes.', changePassword: 'Change password',
+    password: 'Change password', required: 'Required',
+    passwordHint: 'Your other sessions end when the password changes.',
     authenticator: 'Authenticator', authOn: 'An authenticator app protects this account: signing in asks for its code.',
     authOff: 'Add an authenticator app (Google Authenticator, Microsoft Authenticator…) so that signing in also asks for its six-digit code.',
     code: 'Authenticator code', unbind: 'Turn off',
@@ -22,9 +21,8 @@ export const strings = {
   'zh-CN': {
     title: '个人资料', username: '用户名', nickname: '昵称', email: '邮箱', phone: '电话', department: '部门',
     roles: '角色', lastLogin: '最后登录', twoFactor: '两步验证', on: '已开启', off: '未开启',
-    password: '修改密码', oldPassword: '当前密码', newPassword: '新密码', confirmPassword: '确认新密码',
-    passwordRule: '8 至 128 个字符', required: '必填', mismatch: '两次输入的密码不一致', sameAsOld: '新密码不能与当前密码相同',
-    passwordHint: '修改密码后，您的其他会话将全部结束。', changePassword: '修改密码',
+    password: '修改密码', required: '必填',
+    passwordHint: '修改密码后，您的其他会话将全部结束。',
     authenticator: '身份验证器', authOn: '此账号已绑定身份验证器应用：登录时需要输入其验证码。',
     authOff: '绑定身份验证器应用（Google Authenticator、Microsoft Authenticator 等），登录时还需输入其 6 位验证码。',
     code: '验证码', unbind: '关闭',
