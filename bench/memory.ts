@@ -154,7 +154,10 @@ async function measure(label: string, target: number, env: Record<string, string
     const site = await json('POST', '/api/managers/sites', { name: 'Memory bench site', fence: { type: 'circle', center: SITE, radiusMetres: 300 } }, manager);
     const qr = (await json('POST', '/api/managers/qr-codes', { name: 'Memory bench gate', siteId: site.id }, manager)).id as string;
     await json('POST', '/api/managers/workers', { username: 'memworker', password: PASSWORD, fullName: 'Memory Worker' }, manager);
-    const worker = (await json('POST', '/api/auth/login', { username: 'memworker', password: PASSWORD, deviceUuid: `android-${randomUUID()}` })).token as string;
+    // The first sign-in with the password the manager gave: the worker chooses their own (the
+    // password policy), and the reply's token is an ordinary one.
+    const given = (await json('POST', '/api/auth/login', { username: 'memworker', password: PASSWORD, deviceUuid: `android-${randomUUID()}` })).token as string;
+    const worker = (await json('PUT', '/api/me/password', { currentPassword: PASSWORD, newPassword: `${PASSWORD}-own` }, given)).token as string;
     const workerId = (JSON.parse(Buffer.from(worker.split('.')[1]!, 'base64url').toString()) as { userId: number }).userId;
 
     let n = 0;
