@@ -187,7 +187,7 @@ describe('time clock: corrections of punches', { skip: browserSkip() }, () => {
     await page.goto(`${server.base}/clock/manager/exceptions?tab=auto`);
     await page.getByRole('tab', { name: '自动下班', selected: true }).waitFor();
     await page.getByText('没有待核对的自动下班。').waitFor();
-    await everyTabInView(page, ['更正申请', '自动下班', '合规']);
+    await everyTabInView(page, ['更正申请', '自动下班', '超时', '合规']);
     assert.ok(await width(page) <= 390, `the automatic clock-outs at 390 px: ${await width(page)}`);
     await settled(page);
     await screenshot(page, 'clock-corrections-inbox-auto-phone-zh-CN');
@@ -253,7 +253,7 @@ describe('time clock: corrections of punches', { skip: browserSkip() }, () => {
     assert.match(page.url(), /status=approved/);
     // At phone width, in English too, every tab in view (their shorter labels).
     await page.setViewportSize({ width: 390, height: 844 });
-    await everyTabInView(page, ['Requests', 'Auto clock-outs', 'Compliance']);
+    await everyTabInView(page, ['Requests', 'Auto clock-outs', 'Overdue', 'Compliance']);
     await settled(page);
     await screenshot(page, 'clock-corrections-inbox-phone-en-US');
     await page.setViewportSize(DESK.viewport);

@@ -5,12 +5,13 @@
 // it; the period is approved and the days marked; the period is locked for the worker and the days
 // marked locked; the payroll export limited to locked periods downloads a file with the locked day;
 // the period is unlocked, the reason required. The manager then sets the attendance rules in Work
-// rules and a site's closing time in Sites, read back from the API. On a phone, the worker reads the
-// reminder and the automatic clock-out, clocks in (a photo of the site's code) too soon after the
-// last day and is warned of the short rest, then, the clock-in moved earlier by a manager, is told
-// the day is over the daily maximum. Past punches are written into the tables as the clock route
-// records them (origin 'auto' for the automatic clock-out); the forgotten clock-out sweep is kept
-// from running.
+// rules and a site's closing time in Sites, read back from the API, and finds a session open too
+// long in its tab of the inbox (every tab in view at phone width) and adds its missing clock-out
+// from the row. On a phone, the worker reads the reminder and the automatic clock-out, clocks in (a
+// photo of the site's code) too soon after the last day and is warned of the short rest, then, the
+// clock-in moved earlier by a manager, is told the day is over the daily maximum. Past punches are
+// written into the tables as the clock route records them (origin 'auto' for the automatic
+// clock-out); the forgotten clock-out sweep is kept from running.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
@@ -230,6 +231,52 @@ describe('time clock: approved and locked periods', { skip: browserSkip() }, () 
     await page.getByRole('row', { name: /North yard/ }).getByText('21:30').waitFor();
     const saved = (await call(server.app, 'GET', '/api/managers/sites', { token: manager })).body.find((s: { id: number }) => s.id === site.id);
     assert.equal(saved.closesAt, '21:30');
+
+    // Last (another worker in the pickers above): a session open past the long-session limit (20 h,
+    // the sweep kept from running) listed under its tab, every tab in view at phone width; its
+    // missing clock-out added from the row.
+    const ben = await createWorker(server.app, manager, { username: 'ben.open', fullName: 'Ben Open' });
+    const since = new Date(Date.now() - 20 * 3_600_000);
+    since.setUTCSeconds(0, 0);
+    const [benIn] = await db().query<{ id: number }>(
+      `INSERT INTO timeclock.clock_events (user_id, event_type, qr_code_id, site_id, latitude, longitude, created_at, received_at)
+       VALUES ($1, 'clock_in', $2, $3, $4, $5, $6, $6) RETURNING id`,
+      [ben.id, qr, site.id, CENTRE.latitude, CENTRE.longitude, since.toISOString()],
+    );
+    await db().query(`INSERT INTO timeclock.worker_state (user_id, state, last_event_id) VALUES ($1, 'clock_in', $2)`, [ben.id, benIn!.id]);
+    const minute = (d: Date) => d.toISOString().slice(0, 16).replace('T', ' ');
+    await page.goto(`${server.base}/clock/manager/exceptions`);
+    await page.getByRole('tab', { name: 'Open too long (1)' }).click();
+    await page.waitForURL(/\?tab=open$/);
+    const open = page.getByRole('row', { name: /Ben Open/ });
+    await open.getByText(`In ${minute(since)}, open 20:`).waitFor();
+    await open.getByText('North yard').waitFor();
+    await open.getByText('No position').waitFor();
+    await settled(page);
+    await screenshot(page, 'clock-periods-open-sessions-en-US');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const bar = (await page.getByRole('tablist').boundingBox())!;
+    for (const name of ['Requests', 'Auto clock-outs', 'Overdue (1)', 'Compliance']) {
+      const tab = (await page.getByRole('tab', { name }).boundingBox())!;
+      assert.ok(tab.x >= bar.x && tab.x + tab.width <= Math.min(bar.x + bar.width, 390), `the tab ${name} in view at 390 px: ${JSON.stringify({ tab, bar })}`);
+    }
+    await page.locator('.mgr-card').filter({ hasText: 'Ben Open' }).waitFor();
+    await settled(page);
+    await screenshot(page, 'clock-periods-open-sessions-phone-en-US');
+    await page.setViewportSize(DESK.viewport);
+    const out = new Date(since.getTime() + 8 * 3_600_000);
+    await open.getByRole('button', { name: `Add the missing clock-out: Ben Open, in ${minute(since)}` }).click();
+    const add = page.getByRole('dialog', { name: `Add the clock-out of Ben Open (clocked in ${minute(since)})` });
+    await add.getByLabel('Clock-out time').fill(minute(out));
+    await add.getByLabel('Clock-out time').press('Enter');
+    await add.getByLabel('Reason').fill('Left at the end of the shift.');
+    await add.getByRole('button', { name: 'Correct', exact: true }).click();
+    await add.waitFor({ state: 'detached' });
+    await page.getByText('No session is open too long.').waitFor();
+    await page.getByRole('tab', { name: 'Open too long', exact: true }).waitFor();
+    const benOut = await db().query<{ at: string }>(`SELECT created_at AS at FROM timeclock.clock_events WHERE user_id = $1 AND event_type = 'clock_out'`, [ben.id]);
+    assert.deepEqual(benOut.map((r) => new Date(r.at).toISOString()), [out.toISOString()]);
+
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, ['POST /api/managers/timesheets/' + ana.id + '/approve 409']);
     await w.context.close();

@@ -2,9 +2,9 @@
 // time, across a daylight-saving change), the reminder when the worker left the fence, the
 // automatic clock-out at the last position inside the fence or at the limit, once however many
 // sweeps run (concurrently, on a second instance, after a restart), with its alert, notification,
-// webhook, timesheet flag and review. The sweep is the service's own class run on the app's
-// database; punches and positions of the past are written as the clock and location routes
-// write them.
+// webhook, timesheet flag and review; the sessions open too long, listed as the summary counts
+// them. The sweep is the service's own class run on the app's database; punches and positions of
+// the past are written as the clock and location routes write them.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AttendanceSweep, departure, limitOf, nextClosing } from '../../src/timeclock/features/attendance/attendance.sweep.ts';
@@ -184,5 +184,53 @@ describe('forgotten clock-outs', () => {
     } finally {
       await sibling.close();
     }
+  });
+
+  // Last: the sweeps of the tests above would close the sessions it leaves open past the limit.
+  test('the sessions open past `longSessionMinutes`: as many as the summary counts, oldest first, paged; one given its clock-out leaves; managers only', async () => {
+    const [a, b, c, recent] = [await signedInWorker(app, manager), await signedInWorker(app, manager), await signedInWorker(app, manager), await signedInWorker(app, manager)];
+    const now = Date.now();
+    const aIn = await clockIn(a.id, new Date(now - 30 * H));
+    await clockIn(b.id, new Date(now - 20 * H));
+    await clockIn(c.id, new Date(now - 17 * H));
+    await clockIn(recent.id, new Date(now - 2 * H));
+    const seen = new Date(now - 29 * H);
+    await position(a.id, seen, inside);
+    await position(c.id, new Date(now - 17 * H + 5 * MIN), outside);
+
+    const counted = (await call(app, 'GET', '/api/managers/exceptions/summary', { token: manager })).body.longOpenSessions;
+    const all = await call(app, 'GET', '/api/managers/open-sessions?limit=100', { token: manager });
+    assert.equal(all.status, 200, JSON.stringify(all.body));
+    assert.deepEqual([all.body.totalCount, all.body.openSessions.length, all.body.longSessionMinutes], [counted, counted, DEFAULT_WORK_RULES.longSessionMinutes]);
+    type Row = { userId: number; since: string; clockInEventId: number; site: unknown; minutesOpen: number; lastPositionAt: string | null; withinGeofence: boolean | null };
+    const rows = all.body.openSessions as Row[];
+    const starts = rows.map((r) => r.since);
+    assert.deepEqual(starts, [...starts].sort(), 'oldest first');
+    const ids = [a.id, b.id, c.id];
+    assert.deepEqual(rows.filter((r) => ids.includes(r.userId) || r.userId === recent.id).map((r) => r.userId), ids, 'the 2-hour session is not listed');
+    const first = rows.find((r) => r.userId === a.id)!;
+    assert.deepEqual(
+      [first.clockInEventId, first.since, first.site, first.lastPositionAt, first.withinGeofence],
+      [aIn, new Date(now - 30 * H).toISOString(), { id: siteId, name: 'Depot' }, seen.toISOString(), true],
+    );
+    assert.ok(Math.abs(first.minutesOpen - 30 * 60) <= 1, String(first.minutesOpen));
+    assert.deepEqual([rows.find((r) => r.userId === b.id)!.lastPositionAt, rows.find((r) => r.userId === b.id)!.withinGeofence], [null, null]);
+    assert.equal(rows.find((r) => r.userId === c.id)!.withinGeofence, false);
+
+    const second = await call(app, 'GET', '/api/managers/open-sessions?page=2&limit=1', { token: manager });
+    assert.deepEqual([second.body.openSessions, second.body.totalCount, second.body.currentPage, second.body.totalPages], [[rows[1]], counted, 2, counted]);
+
+    // The missing clock-out added by a correction (what the inbox's action does): b leaves the list and the count.
+    const added = await call(app, 'POST', '/api/managers/corrections', {
+      token: manager, body: { userId: b.id, kind: 'add', eventType: 'clock_out', at: new Date(now - 12 * H).toISOString(), reason: 'Left at the end of the shift.' },
+    });
+    assert.ok(added.status < 300, JSON.stringify(added.body));
+    const after = await call(app, 'GET', '/api/managers/open-sessions?limit=100', { token: manager });
+    assert.ok(!after.body.openSessions.some((r: Row) => r.userId === b.id));
+    assert.equal(after.body.totalCount, counted - 1);
+    assert.equal((await call(app, 'GET', '/api/managers/exceptions/summary', { token: manager })).body.longOpenSessions, counted - 1);
+
+    assertTcError(await call(app, 'GET', '/api/managers/open-sessions', { token: a.token }), 403, 'FORBIDDEN');
+    for (const q of ['page=0', 'limit=0', 'limit=101', 'page=x']) assertTcError(await call(app, 'GET', `/api/managers/open-sessions?${q}`, { token: manager }), 400, 'VALIDATION_ERROR');
   });
 });

@@ -1,11 +1,11 @@
-// Attendance exceptions: the forgotten clock-out sweep (started and stopped with the service) and
-// the automatic clock-outs managers review.
+// Attendance exceptions: the forgotten clock-out sweep (started and stopped with the service), the
+// automatic clock-outs managers review and the sessions open too long the sweep has not closed.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { errors, IdParam } from '../../http.ts';
 import { readWorkRules } from '../../kernel/work-rules.ts';
-import { AutoClockOut, AutoClockOutsQuery, AutoClockOutsReply, ExceptionsSummary } from './attendance.schema.ts';
+import { AutoClockOut, AutoClockOutsQuery, AutoClockOutsReply, ExceptionsSummary, OpenSessionsQuery, OpenSessionsReply } from './attendance.schema.ts';
 
 const tags = ['Attendance'];
 
@@ -24,7 +24,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
     config: { access: 'manager' },
     schema: {
       tags, summary: 'What waits in the exceptions inbox, counted',
-      description: 'Correction requests to decide (`GET /api/managers/corrections`), automatic clock-outs to review (`GET /api/managers/auto-clock-outs`), sessions open suspiciously long (the board), open `short_rest` alerts (`GET /api/managers/security/alerts?type=short_rest`); the compliance report of a period is `GET /api/managers/compliance`.',
+      description: 'Correction requests to decide (`GET /api/managers/corrections`), automatic clock-outs to review (`GET /api/managers/auto-clock-outs`), sessions open suspiciously long (`GET /api/managers/open-sessions`), open `short_rest` alerts (`GET /api/managers/security/alerts?type=short_rest`); the compliance report of a period is `GET /api/managers/compliance`.',
       response: { 200: ExceptionsSummary },
     },
   }, async () => attendance.summary((await readWorkRules(ctx.platform.db)).rules.longSessionMinutes));
@@ -33,6 +33,17 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
     config: { access: 'manager' },
     schema: { tags, summary: 'Automatic clock-outs of forgotten sessions', description: `Newest first; \`reviewed\`, \`page\`, \`limit\`. ${FORGOTTEN_DOC}`, querystring: AutoClockOutsQuery, response: { 200: AutoClockOutsReply } },
   }, async (request) => attendance.page(request.query, localeOf(request)));
+
+  app.get('/managers/open-sessions', {
+    config: { access: 'manager' },
+    schema: {
+      tags, summary: 'Sessions open past their limit',
+      description: 'The workers clocked in by a clock-in older than the work rules’ `longSessionMinutes` (default 960): the summary’s `longOpenSessions`, listed by the same rule, oldest first; `page`, `limit`. '
+        + 'Each with the clock-in, its site, the minutes open so far and the newest position known against the site’s fence. '
+        + 'These are sessions the sweep has not closed (`autoClockOutAfterMinutes` null or later than the threshold, or no closing time); add the missing clock-out with `POST /api/managers/corrections` (`add`, `clock_out`).',
+      querystring: OpenSessionsQuery, response: { 200: OpenSessionsReply },
+    },
+  }, async (request) => attendance.openSessions(request.query, (await readWorkRules(ctx.platform.db)).rules.longSessionMinutes, localeOf(request)));
 
   app.post('/managers/auto-clock-outs/:id/review', {
     config: { access: 'manager' },

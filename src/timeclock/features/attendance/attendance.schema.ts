@@ -34,3 +34,28 @@ export const ExceptionsSummary = Type.Object({
   longOpenSessions: Type.Integer({ description: 'sessions open longer than the work rules’ `longSessionMinutes` (a forgotten clock-out the sweep has not closed: `autoClockOutAfterMinutes` is null or later)' }),
   shortRestAlerts: Type.Integer({ description: 'open `short_rest` alerts (a day started before the minimum rest)' }),
 });
+
+export const OpenSessionsQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+
+export const OpenSession = Type.Object({
+  userId: Type.Integer(),
+  username: Type.String(),
+  fullName: Type.String(),
+  clockInEventId: Type.Integer({ description: 'the clock-in still open; a missing clock-out is added after it (`POST /api/managers/corrections`, `add`)' }),
+  since: Type.String({ description: 'time of the clock-in (its capture time), ISO 8601 UTC' }),
+  site: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() }, { description: 'the site of the clock-in' })),
+  minutesOpen: Type.Integer({ description: 'whole minutes from the clock-in to the server’s time of the answer' }),
+  lastPositionAt: Nullable(Type.String({ description: 'when the device took the worker’s newest position, ISO 8601 UTC; null when none' })),
+  withinGeofence: Nullable(Type.Boolean({ description: 'that position against the fence of the clock-in’s site; null when no position or no fence' })),
+});
+
+export const OpenSessionsReply = Type.Object({
+  openSessions: Type.Array(OpenSession),
+  totalCount: Type.Integer({ description: 'equals the summary’s `longOpenSessions` at the same moment' }),
+  currentPage: Type.Integer(),
+  totalPages: Type.Integer(),
+  longSessionMinutes: Type.Integer({ description: 'the threshold applied: the work rules’ `longSessionMinutes`' }),
+});

@@ -1,14 +1,16 @@
 // The automatic clock-outs managers review (the sweep, ./attendance.sweep.ts, writes them): a
 // page of them, newest first, and the review. A review only says a manager looked at it; to
-// change its time they correct it (corrections).
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+// change its time they correct it (corrections). Beside them, the sessions still open past the
+// work rules' `longSessionMinutes`, oldest first, which the summary counts.
+import { and, count, eq, isNotNull, isNull, sql, type Placeholder } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../../platform/db/database.ts';
 import { pagedList } from '../../../platform/db/list.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
-import { clockEvents, securityAlerts, sites, users } from '../../db/schema.ts';
+import { clockEvents, lastPositions, securityAlerts, sites, users, workerState } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
+import { insideFence } from '../../kernel/geofence.ts';
 import { siteName } from '../../seeds.ts';
 
 const reviewers = alias(users, 'reviewer');
@@ -16,6 +18,7 @@ const reviewers = alias(users, 'reviewer');
 export class AttendanceService {
   private readonly db: Database;
   private readonly list;
+  private readonly longOpen;
 
   constructor({ db }: { db: Database }) {
     this.db = db;
@@ -46,11 +49,64 @@ export class AttendanceService {
       sort: { created_at: clockEvents.createdAt },
       id: clockEvents.id,
     });
+    // The rule of the summary's `long_open` count, so that the list and the badge agree: a worker
+    // whose state is clock_in by a clock-in older than the threshold. The rest is by primary key
+    // (the board's reads: the site, the newest position).
+    const longOpenSince = (x: Placeholder) => sql`${clockEvents.createdAt} < now() - make_interval(mins => ${x}::int)`;
+    this.longOpen = pagedList(db.orm, {
+      name: 'tc_long_open_sessions',
+      rows: (orm) =>
+        orm
+          .select({
+            userId: workerState.userId,
+            username: users.username,
+            fullName: users.fullName,
+            eventId: clockEvents.id,
+            since: clockEvents.createdAt,
+            siteId: clockEvents.siteId,
+            site: { name: sites.name, isDefault: sites.isDefault, fence: sites.fence },
+            position: { latitude: lastPositions.latitude, longitude: lastPositions.longitude, recordedAt: lastPositions.recordedAt },
+            minutesOpen: sql<number>`floor(extract(epoch FROM now() - ${clockEvents.createdAt}) / 60)::int`.mapWith(Number),
+          })
+          .from(workerState)
+          .innerJoin(clockEvents, eq(clockEvents.id, workerState.lastEventId))
+          .innerJoin(users, eq(users.id, workerState.userId))
+          .leftJoin(sites, eq(sites.id, clockEvents.siteId))
+          .leftJoin(lastPositions, eq(lastPositions.userId, workerState.userId))
+          .$dynamic(),
+      table: workerState,
+      // The threshold is on the clock-in, so the count joins it too.
+      count: (orm, where) => orm.select({ n: count() }).from(workerState).innerJoin(clockEvents, eq(clockEvents.id, workerState.lastEventId)).where(where()),
+      always: eq(workerState.state, 'clock_in'),
+      filters: { longerThan: longOpenSince },
+      sort: { since: clockEvents.createdAt },
+      id: workerState.userId,
+    });
   }
 
   async page(q: { reviewed?: boolean | undefined; page: number; limit: number }, locale: Locale) {
     const { rows, total } = await this.list.page({ reviewed: q.reviewed }, { page: q.page, page_size: q.limit, order_by: 'created_at:desc' });
     return { autoClockOuts: rows.map((r) => this.view(r, locale)), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit) };
+  }
+
+  /** A page of the sessions open longer than `longSessionMinutes`, oldest first (the summary's `longOpenSessions`, listed). */
+  async openSessions(q: { page: number; limit: number }, longSessionMinutes: number, locale: Locale) {
+    const { rows, total } = await this.longOpen.page({ longerThan: longSessionMinutes }, { page: q.page, page_size: q.limit, order_by: 'since:asc' });
+    const openSessions = rows.map((r) => {
+      const pos = r.position;
+      return {
+        userId: r.userId,
+        username: r.username,
+        fullName: r.fullName,
+        clockInEventId: r.eventId,
+        since: r.since.toISOString(),
+        site: r.siteId === null || !r.site ? null : { id: r.siteId, name: siteName(r.site.name, r.site.isDefault, locale) },
+        minutesOpen: r.minutesOpen,
+        lastPositionAt: pos?.recordedAt.toISOString() ?? null,
+        withinGeofence: pos && r.site?.fence ? insideFence(r.site.fence, pos).inside : null,
+      };
+    });
+    return { openSessions, totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / q.limit), longSessionMinutes };
   }
 
   /** What waits in the exceptions inbox, counted (the inbox's badges). */

@@ -5,8 +5,9 @@
 // inside and outside the fence in their colours, the point the trail suggests ringed), the
 // suggested time in words with what it rests on, the punches and refused scans of the window, the
 // device, and the history of the punch. Refusals are the server's, in words. Beside the requests,
-// the automatic clock-outs to review and the compliance report of a period (./attendance.tsx), the
-// tab chosen kept in the URL (`?tab=auto`, `?tab=compliance`).
+// the automatic clock-outs to review, the sessions open too long and the compliance report of a
+// period (./attendance.tsx), the tab chosen kept in the URL (`?tab=auto`, `?tab=open`,
+// `?tab=compliance`).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Drawer, Form, Input, Space, Tabs, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -21,7 +22,7 @@ import { useSave } from '../../../shared/antd/useSave.ts';
 import { listQuery } from '../../../shared/list/params.ts';
 import { useList } from '../../../shared/list/useList.ts';
 import { api, call, limitQuery, type ListQuery } from '../api/client.ts';
-import { AutoClockOuts, Compliance } from './attendance.tsx';
+import { AutoClockOuts, Compliance, OpenSessions } from './attendance.tsx';
 import { useConsoleSettings, useUrlTab } from './common.tsx';
 import { BeforeAfter, CorrectionSteps, PunchHistory, punchTime, StatusTag, whatOf, type Correction } from './corrections.tsx';
 import { FenceMap, type Fence, type Marker, type TrailPoint } from './FenceMap.tsx';
@@ -62,12 +63,13 @@ function useWorkerOptions(search: string, chosen: { id: number; name: string } |
   return { options, loading: found.isFetching };
 }
 
-const TABS = ['requests', 'auto', 'compliance'] as const;
+const TABS = ['requests', 'auto', 'open', 'compliance'] as const;
 
 /**
- * The inbox: the requests, the automatic clock-outs to review and the compliance report, the tab
- * chosen kept in the URL (`?tab=auto`). At phone width the tabs' labels are short, so that every
- * tab stays in view (none behind the tab bar's overflow menu).
+ * The inbox: the requests, the automatic clock-outs to review, the sessions open too long and the
+ * compliance report, the tab chosen kept in the URL (`?tab=auto`). At phone width the tabs' labels
+ * are short and close together, so that all four stay in view at 390 px (none behind the tab bar's
+ * overflow menu).
  */
 export default function Exceptions() {
   const { t } = useTranslation('corrections');
@@ -75,15 +77,17 @@ export default function Exceptions() {
   const [tab, setTab] = useUrlTab(TABS);
   const summary = useQuery({ queryKey: ['corrections', 'summary'], queryFn: () => call(api.GET('/api/managers/exceptions/summary')) });
   const autos = summary.data?.autoClockOutsToReview ?? 0;
+  const open = summary.data?.longOpenSessions ?? 0;
   const label = (key: (typeof TABS)[number], count = 0) => {
     const words = t(`tab.${key}${narrow ? 'Short' : ''}`);
     return count > 0 ? t('tab.count', { words, count }) : words;
   };
   return (
     <Card>
-      <Tabs activeKey={tab} onChange={(k) => setTab(k as (typeof TABS)[number])} destroyOnHidden tabBarGutter={narrow ? 20 : undefined} items={[
+      <Tabs activeKey={tab} onChange={(k) => setTab(k as (typeof TABS)[number])} destroyOnHidden tabBarGutter={narrow ? 12 : undefined} items={[
         { key: 'requests', label: label('requests'), children: <Requests /> },
         { key: 'auto', label: label('auto', autos), children: <AutoClockOuts /> },
+        { key: 'open', label: label('open', open), children: <OpenSessions /> },
         { key: 'compliance', label: label('compliance'), children: <Compliance /> },
       ]} />
     </Card>

@@ -1,6 +1,7 @@
 // The Exceptions inbox's other lists: the automatic clock-outs of forgotten sessions to review
-// (each marked reviewed, or its time corrected through the correction dialog of Timesheets), and
-// the compliance report of a period (days that broke a working-time rule: short rest, over the
+// (each marked reviewed, or its time corrected through the correction dialog of Timesheets), the
+// sessions still open past the work rules' long-session limit (each given its missing clock-out
+// through the same dialog), and the compliance report of a period (days that broke a working-time rule: short rest, over the
 // daily maximum, a missing break) with its export as a file (a task on the server, downloaded once
 // ready).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -80,6 +81,64 @@ export function AutoClockOuts() {
         <CorrectionForm userId={correcting.userId} name={correcting.fullName} action="moveOut"
           session={{ start: correcting.sessionStart ?? correcting.at, end: correcting.at, startEventId: null, endEventId: correcting.id }}
           onClose={() => setCorrecting(null)} />
+      )}
+    </section>
+  );
+}
+
+const openSessions = (page: number) => call(api.GET('/api/managers/open-sessions', { params: { query: { page, limit: PAGE_SIZE } } }));
+type Open = Awaited<ReturnType<typeof openSessions>>['openSessions'][number];
+
+/** The sessions open too long, oldest first; Add the missing clock-out. */
+export function OpenSessions() {
+  const { t } = useTranslation('corrections');
+  const [page, setPage] = useState(1);
+  // Under ['corrections'], which the correction dialog refreshes (with the inbox's counts) once saved.
+  const list = useQuery({ queryKey: ['corrections', 'open-sessions', page], queryFn: () => openSessions(page), placeholderData: keepPreviousData });
+  const [adding, setAdding] = useState<Open | null>(null);
+  const seen = (o: Open) => {
+    if (!o.lastPositionAt) return <Typography.Text type="secondary">{t('open.never')}</Typography.Text>;
+    const where = o.withinGeofence === null ? 'unknown' : o.withinGeofence ? 'inside' : 'outside';
+    return t(`open.seen_${where}`, { time: punchTime(o.lastPositionAt) });
+  };
+  return (
+    <section className="cx-open">
+      <Typography.Paragraph type="secondary">{t('open.intro', { limit: hm((list.data?.longSessionMinutes ?? 0) * 60) })}</Typography.Paragraph>
+      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
+        <DataList<Open>
+          rowKey="userId"
+          aria-label={t('open.title')}
+          loading={list.isFetching}
+          dataSource={list.data?.openSessions ?? []}
+          locale={{ emptyText: t('open.empty') }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, hideOnSinglePage: true, onChange: setPage }}
+          columns={[
+            { title: t('col.worker'), key: 'worker', render: (_: unknown, o: Open) => <span><span className="cx-name">{o.fullName}</span> <Typography.Text type="secondary">{o.username}</Typography.Text></span> },
+            {
+              title: t('open.session'), key: 'session',
+              render: (_: unknown, o: Open) => (
+                <span className="cx-what">
+                  {t('open.since', { start: punchTime(o.since), duration: hm(o.minutesOpen * 60) })}
+                  {o.site && <Typography.Text type="secondary"> · {o.site.name}</Typography.Text>}
+                </span>
+              ),
+            },
+            { title: t('open.seen'), key: 'seen', render: (_: unknown, o: Open) => seen(o) },
+            {
+              title: '', key: 'actions',
+              render: (_: unknown, o: Open) => (
+                <Space size={0} wrap className="cx-actions">
+                  <Button type="link" aria-label={t('open.addOutNamed', { name: o.fullName, start: punchTime(o.since) })} onClick={() => setAdding(o)}>{t('correct.addOut')}</Button>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      {adding && (
+        <CorrectionForm userId={adding.userId} name={adding.fullName} action="addOut"
+          session={{ start: adding.since, end: null, startEventId: adding.clockInEventId, endEventId: null }}
+          onClose={() => setAdding(null)} />
       )}
     </section>
   );

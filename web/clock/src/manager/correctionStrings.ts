@@ -76,8 +76,15 @@ const en = {
   },
   // The tabs' labels, shorter at phone width (every tab in view), with a count when there is one.
   tab: {
-    requests: 'Correction requests', auto: 'Automatic clock-outs', compliance: 'Compliance',
-    requestsShort: 'Requests', autoShort: 'Auto clock-outs', complianceShort: 'Compliance', count: '{{words}} ({{count}})',
+    requests: 'Correction requests', auto: 'Automatic clock-outs', open: 'Open too long', compliance: 'Compliance',
+    requestsShort: 'Requests', autoShort: 'Auto clock-outs', openShort: 'Overdue', complianceShort: 'Compliance', count: '{{words}} ({{count}})',
+  },
+  open: {
+    title: 'Sessions open too long',
+    intro: 'Workers still clocked in for longer than the work rules’ long-session limit ({{limit}}): most likely a forgotten clock-out that was not closed automatically. Add the missing clock-out at the time they left.',
+    empty: 'No session is open too long.', session: 'Session', since: 'In {{start}}, open {{duration}}',
+    seen: 'Last position', seen_inside: '{{time}}, inside the fence', seen_outside: '{{time}}, outside the fence', seen_unknown: '{{time}}', never: 'No position',
+    addOutNamed: 'Add the missing clock-out: {{name}}, in {{start}}',
   },
   auto: {
     title: 'Automatic clock-outs', intro: 'Sessions a worker forgot to close, closed automatically. Check each time: mark it reviewed, or correct it. A period with automatic clock-outs not reviewed cannot be approved.',
@@ -173,8 +180,15 @@ const zh: Strings = {
     breaksOrderFirst: '这样会出现一条之前没有上班打卡的下班打卡。上班和下班打卡必须交替。',
   },
   tab: {
-    requests: '更正申请', auto: '自动下班', compliance: '合规',
-    requestsShort: '更正申请', autoShort: '自动下班', complianceShort: '合规', count: '{{words}}（{{count}}）',
+    requests: '更正申请', auto: '自动下班', open: '超时未下班', compliance: '合规',
+    requestsShort: '更正申请', autoShort: '自动下班', openShort: '超时', complianceShort: '合规', count: '{{words}}（{{count}}）',
+  },
+  open: {
+    title: '超时未下班的工段',
+    intro: '上班时间超过工作规则中长工段上限（{{limit}}）仍未下班的员工：多半是忘记下班打卡且未被自动结束。请按其离开的时间补记下班打卡。',
+    empty: '没有超时未下班的工段。', session: '工段', since: '上班 {{start}}，已持续 {{duration}}',
+    seen: '最后位置', seen_inside: '{{time}}，在围栏内', seen_outside: '{{time}}，在围栏外', seen_unknown: '{{time}}', never: '没有位置',
+    addOutNamed: '补记下班打卡：{{name}}，{{start}} 上班',
   },
   auto: {
     title: '自动下班', intro: '员工忘记结束、已被自动结束的工段。请核对每个时间：标记为已核对，或更正。有未核对自动下班的期间不能批准。',
