@@ -110,7 +110,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await dialog.getByLabel('Full name').fill('Ana Field');
     await dialog.getByLabel('Password').fill('short');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await dialog.getByText('At least 8 characters.').waitFor();
+    await dialog.getByText('At least 12 characters.').waitFor();
     await dialog.getByLabel('Password').fill('Worker-pass-123');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('button', { name: 'Ana Field' }).waitFor();
@@ -136,7 +136,7 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     const reset = page.getByRole('dialog', { name: 'Reset password — Dan Reset' });
     await reset.getByLabel('New password').fill('short');
     await reset.getByRole('button', { name: 'Save' }).click();
-    await reset.getByText('At least 8 characters.').waitFor();
+    await reset.getByText('At least 12 characters.').waitFor();
     await reset.getByLabel('New password').fill('Worker-pass-456');
     await reset.getByRole('button', { name: 'Save' }).click();
     await reset.waitFor({ state: 'hidden' });

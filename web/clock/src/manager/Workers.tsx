@@ -103,10 +103,21 @@ export default function Workers() {
 /** The form's values: the body's, but tags may be new names (created on save). */
 type WorkerValues = { username: string; fullName: string; password?: string; tagIds?: (number | string)[]; status?: 'active' | 'disabled' };
 
+/**
+ * The length rule of the password policy (the back office's, GET /api/me/password-policy), so the
+ * form says before sending what the server would refuse; 8 until it is read. The other rules are
+ * the server's to name when it refuses.
+ */
+function usePasswordLength(): { min: number; max: number } {
+  const { data } = useQuery({ queryKey: ['password-policy'], queryFn: () => call(api.GET('/api/me/password-policy')), staleTime: 60_000 });
+  return { min: data?.minLength ?? 8, max: 128 };
+}
+
 function WorkerForm({ id, tags, onClose }: { id: number | 'new'; tags: { id: number; name: string }[]; onClose: (saved: boolean) => void }) {
   const { t } = useTranslation('manager');
   const [form] = Form.useForm<WorkerValues>();
   const client = useQueryClient();
+  const length = usePasswordLength();
   const isNew = id === 'new';
   const detail = useQuery({ queryKey: ['worker', id], enabled: !isNew, queryFn: () => call(api.GET('/api/managers/workers/{id}', { params: { path: { id: id as number } } })) });
   const save = useSave(form, {
@@ -139,7 +150,7 @@ function WorkerForm({ id, tags, onClose }: { id: number | 'new'; tags: { id: num
         <Input />
       </Form.Item>
       {isNew && (
-        <Form.Item name="password" label={t('workers.password')} rules={[{ required: true, message: t('workers.required') }, { min: 8, max: 128, message: t('workers.passwordRule') }]}>
+        <Form.Item name="password" label={t('workers.password')} rules={[{ required: true, message: t('workers.required') }, { ...length, message: t('workers.passwordRule', { count: length.min }) }]}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       )}
@@ -182,13 +193,14 @@ async function tagIdsOf(values: (number | string)[], tags: { id: number; name: s
 function ResetPassword({ worker, onClose }: { worker: WorkerItem; onClose: () => void }) {
   const { t } = useTranslation('manager');
   const [form] = Form.useForm<{ password: string }>();
+  const length = usePasswordLength();
   const { submit, isPending } = useSave(form, {
     save: (v) => call(api.PATCH('/api/managers/workers/{id}', { params: { path: { id: worker.id } }, body: { password: v.password } })),
     onSaved: onClose,
   });
   return (
     <FormModal form={form} name="reset-password" title={`${t('workers.resetPassword')} — ${worker.full_name}`} pending={isPending} onClose={onClose} onFinish={submit}>
-      <Form.Item name="password" label={t('workers.newPassword')} rules={[{ required: true, message: t('workers.required') }, { min: 8, max: 128, message: t('workers.passwordRule') }]}>
+      <Form.Item name="password" label={t('workers.newPassword')} rules={[{ required: true, message: t('workers.required') }, { ...length, message: t('workers.passwordRule', { count: length.min }) }]}>
         <Input.Password autoComplete="new-password" />
       </Form.Item>
     </FormModal>
