@@ -94,7 +94,9 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
   const notifications = new NotificationsService({ db, pubsub, logger });
   const logWriter = new LogWriter(db.orm, logger);
   const secondFactor = new SecondFactor({ db, notifier: notifications, systemLog: logWriter });
-  const auth = new AuthService({ db, kv, config, sessions, rbac, secondFactor, logger, metrics: platform.metrics, policies: passwordPolicies });
+  const auth = new AuthService({
+    db, kv, config, sessions, rbac, secondFactor, logger, metrics: platform.metrics, policies: passwordPolicies, notifier: notifications, systemLog: logWriter,
+  });
   const logs = new LogsService({ db, config });
   // The permission catalogue: the slugs the routes declare (filled as they register, below).
   const declared: DeclaredPermission[] = [];

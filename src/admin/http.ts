@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { localeOf } from '../platform/http/conventions.ts';
 import { translate } from '../platform/i18n.ts';
+import type { AuditSpec } from './kernel/audit.ts';
 import type { SessionStep } from './kernel/guard.ts';
 
 declare module 'fastify' {
@@ -25,6 +26,8 @@ declare module 'fastify' {
     steps?: readonly SessionStep[];
     /** Body fields the operation log censors although their names are not secret ones (an authenticator `code`). */
     secretFields?: readonly string[];
+    /** What a write route changes, for the before and after values of its operation log row (kernel/audit.ts). */
+    audit?: AuditSpec;
   }
 }
 

@@ -1,8 +1,8 @@
 // `npm run reset-password -- admin <username>` or `-- timeclock <username>`: an operator sets a
 // new password for an account whose password is lost (the bootstrap one included). A random
 // password is generated and printed once, or one is read from standard input with --stdin. The
-// account's sessions end everywhere, an administrator's sign-in lockout is cleared, and the
-// action is recorded in the operation log as done from the command line, all in one transaction.
+// account's sessions end everywhere, its sign-in lockout is cleared, and the action is recorded
+// in the operation log as done from the command line, all in one transaction.
 // Same configuration as the server (DATABASE_URL, or the embedded database under DATA_DIR,
 // which the server must not have open at the same time: it refuses, naming the process).
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -101,7 +101,7 @@ await runCommand(async (platform) => {
   } else {
     // Instances drop the account from their caches now (they also recheck within a second).
     await platform.pubsub.publish(TIMECLOCK_AUTH_CHANNEL, { users: [result.id] });
-    effects = `Every token issued before now is refused (within a second on running servers).`;
+    effects = `Every token issued before now is refused (within a second on running servers); sign-in lockout cleared.`;
   }
   const who = 'role' in result ? `time-clock ${result.role}` : 'administrator';
   process.stdout.write(

@@ -30,6 +30,7 @@ export const enUSTimeclock = {
   'timeclock.error.PAYLOAD_TOO_LARGE': 'Request body too large',
   'timeclock.error.UNSUPPORTED_MEDIA_TYPE': 'Unsupported media type',
   'timeclock.error.RATE_LIMITED': 'Too many requests',
+  'timeclock.error.ACCOUNT_LOCKED': 'Too many failed sign-ins: this account is locked. Try again in {minutes} min, or ask a manager to unlock it',
   'timeclock.error.INTERNAL_ERROR': 'Internal server error',
   'timeclock.error.SERVICE_UNAVAILABLE': 'Service temporarily unavailable; try again shortly',
 
@@ -92,8 +93,8 @@ export const enUSTimeclock = {
   'timeclock.sites.siteNotFound': 'site {id} not found',
   'timeclock.sites.sendAtLeastOne': 'send at least one field to change',
   'timeclock.sites.defaultSiteCannotDeleted': 'the default site cannot be deleted',
-  'timeclock.sites.siteStillHasQrCount': 'site {id} still has {value} QR code(s); move them first',
-  'timeclock.sites.siteStillHasQrCodes': 'site {id} still has QR codes',
+  'timeclock.sites.siteStillHasQrCount': 'site "{name}" still has {value} QR code(s); move them first',
+  'timeclock.sites.siteStillHasQrCodes': 'site "{name}" still has QR codes',
   'timeclock.sites.qrCodeNotFound': 'QR code {id} not found',
   'timeclock.sites.siteDoesNotExist': 'site {siteId} does not exist',
   'timeclock.sites.polygonTooFewPoints': 'a polygon needs at least 3 distinct points',

@@ -12,6 +12,8 @@ export const enUS = {
   'common.listSeparator': ', ',
   'common.sentenceSeparator': '; ',
   'common.verbatim': '{text}',
+  // Rendered as the country's name in the reader's language (countryName in platform/i18n.ts), not from this text.
+  'common.country': '{code}',
 
   // Requests the framework refuses before a route runs
   'request.route': '{method} {path}',

@@ -32,6 +32,7 @@ export const zhCNTimeclock: Record<keyof typeof enUSTimeclock, string> = {
   'timeclock.error.PAYLOAD_TOO_LARGE': '请求体过大',
   'timeclock.error.UNSUPPORTED_MEDIA_TYPE': '不支持的内容类型',
   'timeclock.error.RATE_LIMITED': '请求过于频繁',
+  'timeclock.error.ACCOUNT_LOCKED': '登录失败次数过多，该账号已被锁定。请 {minutes} 分钟后再试，或请管理人员解锁',
   'timeclock.error.INTERNAL_ERROR': '服务器内部错误',
   'timeclock.error.SERVICE_UNAVAILABLE': '服务暂时不可用，请稍后重试',
 
@@ -94,8 +95,8 @@ export const zhCNTimeclock: Record<keyof typeof enUSTimeclock, string> = {
   'timeclock.sites.siteNotFound': '场地 {id} 不存在',
   'timeclock.sites.sendAtLeastOne': '请至少提供一个要修改的字段',
   'timeclock.sites.defaultSiteCannotDeleted': '默认场地不能删除',
-  'timeclock.sites.siteStillHasQrCount': '场地 {id} 仍有 {value} 个二维码，请先移走',
-  'timeclock.sites.siteStillHasQrCodes': '场地 {id} 仍有二维码',
+  'timeclock.sites.siteStillHasQrCount': '场地 "{name}" 仍有 {value} 个二维码，请先移走',
+  'timeclock.sites.siteStillHasQrCodes': '场地 "{name}" 仍有二维码',
   'timeclock.sites.qrCodeNotFound': '二维码 {id} 不存在',
   'timeclock.sites.siteDoesNotExist': '场地 {siteId} 不存在',
   'timeclock.sites.polygonTooFewPoints': '多边形至少需要 3 个不同的点',

@@ -11,6 +11,8 @@ export const zhCN: Record<MessageKey, string> = {
   'common.listSeparator': '、',
   'common.sentenceSeparator': '；',
   'common.verbatim': '{text}',
+  // Rendered as the country's name in the reader's language (countryName in platform/i18n.ts), not from this text.
+  'common.country': '{code}',
 
   // Requests the framework refuses before a route runs
   'request.route': '{method} {path}',

@@ -53,7 +53,7 @@ export const ConfigSchema = Type.Object({
   TIMECLOCK_REFRESH_TTL: Int(2_592_000, 'lifetime in seconds of the time-clock web app’s refresh cookie (renewed at every refresh): how long a phone stays signed in without being used', 60, 365 * 86400),
   PROTECTED_ADMINS: Str('', 'comma-separated usernames that, like the super administrator, cannot be disabled, deleted or kicked out by others'),
   CAPTCHA_ENABLED: Bool(true, '`false` skips the captcha check (development and automated tests only)'),
-  LOGIN_MAX_FAILURES: Int(5, 'failed logins of one administrator account that lock it, until the password policy is saved in the console (which then decides)', 1, 100),
+  LOGIN_MAX_FAILURES: Int(5, 'failed logins of one account name (an administrator, a worker or a manager) that lock it, until the password policy is saved in the console (which then decides)', 1, 100),
   LOGIN_LOCK_SECONDS: Int(900, 'failure-counting window and lock duration, seconds, until the password policy is saved in the console (which then decides)', 1, 86400),
   AUTH_RATE_LIMIT: Int(60, 'captcha and login requests per minute per client IP on the admin service', 1, 1_000_000),
   SESSION_CACHE_MS: Int(1000, 'how long an instance trusts a checked session before checking it again (revocations are also pushed at once)', 0, 1000),

@@ -13,7 +13,8 @@ export const CATALOGUES: Record<Locale, Record<MessageKey, string>> = { 'en-US':
 
 /**
  * A message to render later, in the reader's language. A parameter may itself be a `Msg` (a
- * noun, a reason) or an array of values, which is joined with the language's list separator.
+ * noun, a reason), a value written in each language (`InLanguages`: a record's name) or an array
+ * of values, which is joined with the language's list separator.
  */
 export class Msg {
   readonly key: MessageKey;
@@ -43,6 +44,17 @@ function isStoredMsg(value: unknown): value is { key: MessageKey; params?: Recor
 }
 
 export const msg = (key: MessageKey, params?: Record<string, unknown>): Msg => new Msg(key, params);
+
+/**
+ * A value as written in each language, a parameter rendered in the reader's: the name of a
+ * record whose name has translations (platform/translations.ts `named`), in an error's detail.
+ */
+export class InLanguages {
+  readonly values: Readonly<Record<Locale, string>>;
+  constructor(values: Record<Locale, string>) {
+    this.values = values;
+  }
+}
 
 /** Several messages as one: rendered as sentences joined by the language's separator. */
 class Sentences {
@@ -76,6 +88,7 @@ export function pickLocale(header: string | string[] | undefined): Locale {
 function renderValue(value: unknown, locale: Locale): string {
   if (value instanceof Msg) return translate(value, locale);
   if (value instanceof Sentences) return translate(value.items, locale);
+  if (value instanceof InLanguages) return value.values[locale];
   if (Array.isArray(value)) return value.map((v) => renderValue(v, locale)).join(CATALOGUES[locale]['common.listSeparator']);
   return String(value);
 }
@@ -87,10 +100,30 @@ function renderValue(value: unknown, locale: Locale): string {
 export function translate(message: Msg | readonly Msg[] | MessageKey, locale: Locale, params?: Record<string, unknown>): string {
   if (Array.isArray(message)) return message.map((m) => translate(m, locale)).join(CATALOGUES[locale]['common.sentenceSeparator']);
   const m = typeof message === 'string' ? new Msg(message, params) : (message as Msg);
+  if (m.key === 'common.country') return countryName(typeof m.params?.code === 'string' ? m.params.code : '', locale);
   const template = CATALOGUES[locale][m.key];
   const p = m.params;
   return p ? template.replace(/\{(\w+)\}/g, (whole, k: string) => (k in p ? renderValue(p[k], locale) : whole)) : template;
 }
+
+const regionNames = new Map<Locale, Intl.DisplayNames>();
+
+/**
+ * A country or region in `locale`, by its ISO 3166-1 alpha-2 code (`US`: "United States", "美国"):
+ * the runtime's own names (Intl.DisplayNames, no catalogue entries); a code it does not know, as it is.
+ */
+export function countryName(code: string, locale: Locale): string {
+  let names = regionNames.get(locale);
+  if (!names) regionNames.set(locale, (names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' })));
+  try {
+    return names.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** A country as a message parameter, named in each reader's language when rendered (a stored notification too). */
+export const countryMsg = (code: string): Msg => new Msg('common.country', { code });
 
 /** A copy of `value` with every `Msg` in it rendered (structured error details). */
 export function translateDeep(value: unknown, locale: Locale): unknown {

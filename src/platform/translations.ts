@@ -15,7 +15,7 @@
 // `seededText`); any other value is someone's own and is shown as written in every language.
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { Type, type TSchema } from 'typebox';
-import { LOCALES, msg, translate, type Locale, type MessageKey, type Msg } from './i18n.ts';
+import { InLanguages, LOCALES, msg, translate, type Locale, type MessageKey, type Msg } from './i18n.ts';
 
 export const DEFAULT_LOCALE: Locale = 'en-US';
 
@@ -31,6 +31,11 @@ export function localized(base: string, translations: Translations | null | unde
 export interface LanguageValues {
   'en-US': string;
   'zh-CN': string | null;
+}
+
+/** A field's value in every language, as a message parameter: a record named in the reader's language. */
+export function named(base: string, translations: Translations | null | undefined): InLanguages {
+  return new InLanguages(Object.fromEntries(LOCALES.map((l) => [l, localized(base, translations, l)])) as Record<Locale, string>);
 }
 
 /** Every language's own value of a field (null: shown in the default language's). */

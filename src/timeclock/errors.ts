@@ -51,6 +51,9 @@ export const E = defineErrors({
   PAYLOAD_TOO_LARGE: e('PAYLOAD_TOO_LARGE', 413, 'timeclock.error.PAYLOAD_TOO_LARGE'), // ours
   UNSUPPORTED_MEDIA_TYPE: e('UNSUPPORTED_MEDIA_TYPE', 415, 'timeclock.error.UNSUPPORTED_MEDIA_TYPE'), // ours
   RATE_LIMITED: e('RATE_LIMITED', 429, 'timeclock.error.RATE_LIMITED'), // ours
+  // Sign-in: failed sign-ins locked the account name (the password policy's lockout) before the
+  // password was checked; Retry-After and `details.retryAfterSeconds` say how long it lasts.
+  ACCOUNT_LOCKED: e('ACCOUNT_LOCKED', 429, 'timeclock.error.ACCOUNT_LOCKED'), // ours
   INTERNAL_ERROR: e('INTERNAL_ERROR', 500, 'timeclock.error.INTERNAL_ERROR'), // ours
   SERVICE_UNAVAILABLE: e('SERVICE_UNAVAILABLE', 503, 'timeclock.error.SERVICE_UNAVAILABLE'), // ours
 });

@@ -364,9 +364,12 @@ describe('PUT /admins/{id}', () => {
 
   test('a non-super editor cannot grant the super role or stronger roles, even to themself (403 20003)', async () => {
     const editor = await signedInAdmin(app, { permissions: ['admin.update'] });
-    const strong = await createRole(uniq('Strong'), ['admin.delete']);
+    const strongName = uniq('Strong');
+    const strong = await createRole(strongName, ['admin.delete']);
     assertError(await put(editor.token, `${BASE}/${editor.id}`, { role_ids: [editor.roleId, superRoleId] }), 403, 20003);
-    assertError(await put(editor.token, `${BASE}/${editor.id}`, { role_ids: [editor.roleId, strong] }), 403, 20003);
+    const stronger = await put(editor.token, `${BASE}/${editor.id}`, { role_ids: [editor.roleId, strong] });
+    assertError(stronger, 403, 20003);
+    assert.ok(stronger.body.message.includes(`role "${strongName}" grants admin.delete, which the caller does not hold`), stronger.body.message);
     assertError(await get(editor.token, BASE), 403, 20001);
     const [n] = await app.platform.db.query<{ n: number | string }>('SELECT count(*) AS n FROM admin.admin_roles WHERE admin_id = $1', [editor.id]);
     assert.equal(Number(n!.n), 1);
@@ -375,15 +378,16 @@ describe('PUT /admins/{id}', () => {
   test('a non-super editor cannot hand on, through a role, a menu they do not see (403 20003)', async () => {
     const editor = await signedInAdmin(app, { permissions: ['admin.update', 'admin.list'], menus: ['admin'] });
     const target = await seedAdmin(app);
-    const withMenu = async (slug: string) => {
-      const id = await createRole(uniq('Menus'), ['admin.list']);
+    const withMenu = async (slug: string, name = uniq('Menus')) => {
+      const id = await createRole(name, ['admin.list']);
       await app.platform.db.query('INSERT INTO admin.role_menus (role_id, menu_id) SELECT $1, id FROM admin.menus WHERE slug = $2', [id, slug]);
       return id;
     };
-    const unseen = await withMenu('order');
+    const unseenName = uniq('Menus');
+    const unseen = await withMenu('order', unseenName);
     const res = await put(editor.token, `${BASE}/${target.id}`, { role_ids: [unseen] });
     assertError(res, 403, 20003);
-    assert.match(res.body.message, /grants the menu order, which the caller does not see/);
+    assert.ok(res.body.message.includes(`role "${unseenName}" grants the menu order, which the caller does not see`), res.body.message);
     // A menu they see (or the directory above it) is fine.
     assertOk(await put(editor.token, `${BASE}/${target.id}`, { role_ids: [await withMenu('admin'), await withMenu('system')] }));
   });

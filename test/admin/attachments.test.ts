@@ -719,10 +719,10 @@ describe('DELETE /attachments/{id}', () => {
     );
     const refused = await remove(created.id, superToken);
     assertError(refused, 400, 40002);
-    assert.match(refused.body.message, /still used \(1 administrator avatars, 1 payment methods\)/);
+    assert.match(refused.body.message, /attachment "used\.png" is still used \(1 administrator avatars, 1 payment methods\)/);
     const zh = await call(app, 'DELETE', `/api/admin/attachments/${created.id}`, { token: superToken, headers: { 'accept-language': 'zh-CN' } });
     assertError(zh, 400, 40002);
-    assert.match(zh.body.message, /仍在使用中/);
+    assert.match(zh.body.message, /附件 "used\.png" 仍在使用中/);
     assert.ok(tree(uploads).includes(stored(created.stored_name)));
     assert.equal((await download(created.url, superToken)).statusCode, 200);
 

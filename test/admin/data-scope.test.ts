@@ -164,7 +164,9 @@ describe('data scopes: administrators', () => {
     assert.equal(row?.nickname, `Nick ${people.eastClerk.username}`);
     // Inside: a colleague's nickname changes; a move out of the scope's departments is refused.
     assertOk(await call(app, 'PUT', `/api/admin/admins/${people.salesLead.id}`, { token: t, body: { nickname: 'Lead' } }));
-    assertError(await call(app, 'PUT', `/api/admin/admins/${people.salesLead.id}`, { token: t, body: { department_id: dept.support } }), 400, 30001);
+    const moved = await call(app, 'PUT', `/api/admin/admins/${people.salesLead.id}`, { token: t, body: { department_id: dept.support } });
+    assertError(moved, 400, 30001);
+    assert.ok(moved.body.message.includes('department "Support" is outside your data scope'), moved.body.message);
   });
 
   test('each administrator shows their effective scope', async () => {

@@ -357,13 +357,16 @@ describe('DELETE /departments/{id}', () => {
     assertError(await deleteDept(dept.id), 404, 30003);
   });
 
-  test('a department with child departments is refused with 400 40002', async () => {
-    const parent = await create();
+  test('a department with child departments is refused with 400 40002, naming it in the reader’s language', async () => {
+    const parent = await create({ name_i18n: { 'zh-CN': '待删上级部门' } });
     const child = await create({ parent_id: parent.id });
     const before = await snapshot();
     const res = await deleteDept(parent.id);
     assertError(res, 400, 40002);
-    assert.match(res.body.message, /child departments/);
+    assert.ok(res.body.message.includes(`department "${parent.name}" still has child departments`), res.body.message);
+    const zh = await call(app, 'DELETE', `/api/admin/departments/${parent.id}`, { token, headers: { 'accept-language': 'zh-CN' } });
+    assertError(zh, 400, 40002);
+    assert.ok(zh.body.message.includes('部门 "待删上级部门" 仍有下级部门'), zh.body.message);
     assert.equal(await snapshot(), before);
     assertOk(await deleteDept(child.id));
     assertOk(await deleteDept(parent.id));
@@ -375,7 +378,7 @@ describe('DELETE /departments/{id}', () => {
     const before = await snapshot();
     const res = await deleteDept(dept.id);
     assertError(res, 400, 40002);
-    assert.match(res.body.message, /administrator/);
+    assert.ok(res.body.message.includes(`department "${dept.name}" still has 1 administrator(s)`), res.body.message);
     assert.equal(await snapshot(), before);
 
     // The head office holds the bootstrap administrator.

@@ -121,14 +121,14 @@ describe('POST /dictionaries', () => {
 
   test('the parent must be an existing type: unknown id or an item is 400 30001, nothing created', async () => {
     const type = await newType();
-    const item = await newItem(type.id);
+    const item = await newItem(type.id, { name: 'Crimson' });
     const before = await snapshot();
     const unknown = await create({ parent_id: UNKNOWN_ID, name: 'Orphan', code: uniq('orphan') });
     assertError(unknown, 400, 30001);
     assert.match(unknown.body.message, /parent_id/);
     const nested = await create({ parent_id: item.id, name: 'Nested', code: uniq('nested') });
     assertError(nested, 400, 30001);
-    assert.match(nested.body.message, /items cannot nest/);
+    assert.ok(nested.body.message.includes('the parent "Crimson" (parent_id) is an item, not a dictionary type: items cannot nest'), nested.body.message);
     assert.deepEqual(await snapshot(), before);
   });
 
@@ -139,10 +139,14 @@ describe('POST /dictionaries', () => {
     assert.match(dupType.body.message, /ORDER_STATUS/);
     assert.deepEqual(await snapshot(), before);
 
-    const a = await newType();
+    const a = await newType({ name: 'Sizes', name_i18n: { 'zh-CN': '尺码' } });
     const b = await newType();
     await newItem(a.id, { code: 'shared' });
-    assertError(await create({ parent_id: a.id, name: 'Again', code: 'Shared' }), 400, 30002);
+    const dupItem = await create({ parent_id: a.id, name: 'Again', code: 'Shared' });
+    assertError(dupItem, 400, 30002);
+    assert.ok(dupItem.body.message.includes('code "Shared" already exists in dictionary type "Sizes"'), dupItem.body.message);
+    const dupItemZh = await call(app, 'POST', BASE, { token, body: { parent_id: a.id, name: 'Again', code: 'Shared' }, headers: { 'accept-language': 'zh-CN' } });
+    assert.ok(dupItemZh.body.message.includes('字典类型 "尺码" 中已存在编码 "Shared"'), dupItemZh.body.message);
     await newItem(b.id, { code: 'shared' });
     // An item may use a type's code: codes are unique among types and within one type.
     await newItem(b.id, { code: a.code });
@@ -347,7 +351,7 @@ describe('PUT /dictionaries/{id}', () => {
   });
 
   test('parent rules: move to another type, no nesting, no self parent, a type with items stays a type', async () => {
-    const t1 = await newType();
+    const t1 = await newType({ name: 'Colours' });
     const t2 = await newType();
     const item = await newItem(t1.id);
     const other = await newItem(t1.id);
@@ -356,7 +360,7 @@ describe('PUT /dictionaries/{id}', () => {
     assertError(await update(t1.id, { parent_id: t1.id }), 400, 30001);
     const typeWithItems = await update(t1.id, { parent_id: t2.id });
     assertError(typeWithItems, 400, 30001);
-    assert.match(typeWithItems.body.message, /items/);
+    assert.ok(typeWithItems.body.message.includes('dictionary type "Colours" has 2 items'), typeWithItems.body.message);
     assert.deepEqual(await snapshot(), before);
 
     assert.equal((assertOk(await update(item.id, { parent_id: t2.id })) as Dict).parent_id, t2.id);

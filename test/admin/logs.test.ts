@@ -620,7 +620,7 @@ describe('log exports (CSV and XLSX, through the export queue)', () => {
     const traceId = res.body.trace_id as string;
     await eventually(async () => (await call(app, 'GET', `/api/admin/logs/operation?trace_id=${traceId}`, { token: superToken })).body.data.list[0], 'the row');
     const csv: string[][] = parse((await exported(`/api/admin/logs/operation/export?trace_id=${traceId}`)).toString('utf8'), { bom: true });
-    assert.deepEqual(csv[0], ['id', 'created_at', 'admin_id', 'username', 'action', 'module', 'method', 'path', 'status_code', 'duration_ms', 'ip', 'trace_id', 'params']);
+    assert.deepEqual(csv[0], ['id', 'created_at', 'admin_id', 'username', 'action', 'module', 'method', 'path', 'status_code', 'duration_ms', 'ip', 'trace_id', 'params', 'changes']);
     assert.equal(csv.length, 2);
     const listed = (await call(app, 'GET', `/api/admin/logs/operation?trace_id=${traceId}`, { token: superToken })).body.data.list[0];
     assert.deepEqual(csv[1]!.slice(0, 4), [String(listed.id), listed.created_at, String(superId), 'admin']);
@@ -630,7 +630,7 @@ describe('log exports (CSV and XLSX, through the export queue)', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await exported('/api/admin/logs/login/export?format=xlsx&status=1')) as unknown as ArrayBuffer);
     const sheet = book.worksheets[0]!;
-    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), ['id', 'created_at', 'admin_id', 'username', 'status', 'reason', 'ip', 'user_agent']);
+    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), ['id', 'created_at', 'admin_id', 'username', 'status', 'reason', 'ip', 'user_agent', 'location', 'country', 'city']);
     const logins = (await call(app, 'GET', '/api/admin/logs/login?status=1&page_size=100', { token: superToken })).body.data;
     assert.equal(sheet.actualRowCount - 1, logins.total);
     assert.equal(sheet.getRow(2).getCell(1).value, logins.list[0].id);

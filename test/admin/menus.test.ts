@@ -176,12 +176,12 @@ describe('POST /menus', () => {
     assert.equal(await snapshot(), before);
   });
 
-  test('a button cannot be a parent: 400 30001', async () => {
-    const button = await create({ type: 3 });
+  test('a button cannot be a parent: 400 30001, naming it', async () => {
+    const button = await create({ type: 3, title: 'Export button' });
     const before = await snapshot();
     const res = await postMenu({ parent_id: button.id, title: 'Under a button', slug: uniq('under'), type: 3 });
     assertError(res, 400, 30001);
-    assert.match(res.body.message, /button/);
+    assert.ok(res.body.message.includes('the parent "Export button" (parent_id) is a button'), res.body.message);
     assert.equal(await snapshot(), before);
   });
 
@@ -331,14 +331,14 @@ describe('PUT /menus/{id}', () => {
   test('buttons: a parent must not be a button, and a menu with children cannot become one', async () => {
     const button = await create({ type: 3 });
     const menu = await create();
-    const parent = await create({ type: 1 });
+    const parent = await create({ type: 1, title: 'Reports' });
     await create({ parent_id: parent.id, type: 3 });
     const before = await snapshot();
 
     assertError(await putMenu(menu.id, { parent_id: button.id }), 400, 30001);
     const res = await putMenu(parent.id, { type: 3 });
     assertError(res, 400, 30001);
-    assert.match(res.body.message, /has children/);
+    assert.ok(res.body.message.includes('menu "Reports" has children'), res.body.message);
     assert.equal(await snapshot(), before);
 
     // Without children, any menu can become a button.
@@ -417,13 +417,15 @@ describe('DELETE /menus/{id}', () => {
     assertError(await deleteMenu(menu.id), 404, 30003);
   });
 
-  test('a menu that still has children is refused with 400 40002', async () => {
-    const parent = await create({ type: 1 });
+  test('a menu that still has children is refused with 400 40002, naming it in the reader’s language', async () => {
+    const parent = await create({ type: 1, title: 'Archive', title_i18n: { 'zh-CN': '归档' } });
     const child = await create({ parent_id: parent.id });
     const before = await snapshot();
     const res = await deleteMenu(parent.id);
     assertError(res, 400, 40002);
-    assert.match(res.body.message, /children/);
+    assert.ok(res.body.message.includes('menu "Archive" still has children'), res.body.message);
+    const zh = await call(app, 'DELETE', `/api/admin/menus/${parent.id}`, { token, headers: { 'accept-language': 'zh-CN' } });
+    assert.ok(zh.body.message.includes('菜单 "归档" 仍有子菜单'), zh.body.message);
     assertError(await deleteMenu(2), 400, 40002);
     assert.equal(await snapshot(), before);
 

@@ -17,11 +17,15 @@ const UNKNOWN_ID = 987_654_321;
 let app: TestApp;
 let superToken: string;
 let superId: number;
+/** The super administrator as a sender is named: the nickname, else the username. */
+let superName: string;
 
 before(async () => {
   app = await startApp();
   superToken = await login(app);
-  superId = assertOk(await call(app, 'GET', '/api/admin/info', { token: superToken })).id;
+  const me = assertOk(await call(app, 'GET', '/api/admin/info', { token: superToken }));
+  superId = me.id;
+  superName = me.nickname || me.username;
 });
 after(() => app?.close());
 
@@ -45,7 +49,8 @@ describe('POST /notifications', () => {
       assert.deepEqual(Object.keys(data).sort(), ['list', 'page', 'page_size', 'total', 'unread']);
       const mine = data.list.find((n: any) => n.title === title);
       assert.deepEqual(mine, {
-        id: sent.id, title, content: 'Hello <b>you</b> 你好', kind: 'message', link: null, link_expires_at: null, is_read: false, read_at: null, created_at: sent.created_at,
+        id: sent.id, title, content: 'Hello <b>you</b> 你好', kind: 'message', link: null, link_expires_at: null,
+        sender_id: superId, sender_name: superName, is_read: false, read_at: null, created_at: sent.created_at,
       });
     }
     assert.ok(!titlesOf(assertOk(await list(c.token))).includes(title));
@@ -111,12 +116,20 @@ describe('POST /notifications', () => {
     assert.equal(assertOk(await send(superToken, { title: '字'.repeat(200), content: '字'.repeat(5000), admin_ids: [a.id] })).recipients, 1);
   });
 
-  test('notification.send is enough to send; the sender is recorded', async () => {
+  test('notification.send is enough to send; the sender is recorded and named (nickname, else username)', async () => {
     const plain = await signedInAdmin(app);
     const sender = await signedInAdmin(app, { permissions: ['notification.send'] });
-    assert.equal(assertOk(await send(sender.token, { title: 'T', content: 'C', admin_ids: [plain.id] })).recipients, 1);
+    const sent = assertOk(await send(sender.token, { title: 'T', content: 'C', admin_ids: [plain.id] }));
+    assert.equal(sent.recipients, 1);
     const [row] = await app.platform.db.query<{ sender_id: number }>('SELECT sender_id FROM admin.notifications ORDER BY id DESC LIMIT 1');
     assert.equal(Number(row!.sender_id), sender.id);
+    const listed = assertOk(await list(plain.token)).list.find((n: any) => n.id === sent.id);
+    assert.deepEqual([listed.sender_id, listed.sender_name], [sender.id, `Nick ${sender.username}`]);
+
+    // Without a nickname, the username; marking it read answers the same.
+    await app.platform.db.query(`UPDATE admin.admins SET nickname = '' WHERE id = $1`, [sender.id]);
+    const marked = assertOk(await call(app, 'PUT', `${BASE}/${sent.id}/read`, { token: plain.token }));
+    assert.deepEqual([marked.sender_id, marked.sender_name], [sender.id, sender.username]);
   });
 });
 
@@ -211,6 +224,8 @@ describe('system notifications', () => {
     const notes = await latest(second);
     const kicked = notes.filter((n) => n.kind === 'session');
     assert.equal(kicked.length, 1);
+    // The system sent it: no sender (the text names who ended the session).
+    assert.deepEqual([kicked[0].sender_id, kicked[0].sender_name], [null, null]);
     assert.match(kicked[0].content, /Administrator admin ended your session/);
     assert.match(kicked[0].content, new RegExp(String(target.token_id)));
     // The same notification in Chinese for a reader who reads Chinese, in the list and once marked read.
@@ -335,7 +350,8 @@ describe('system notifications', () => {
     assertOk(await call(app, 'DELETE', `/api/admin/admins/${sender.id}`, { token: superToken }));
     const rows = await app.platform.db.query<{ admin_id: number }>('SELECT admin_id FROM admin.notification_recipients WHERE notification_id = $1', [sent.id]);
     assert.deepEqual(rows.map((r) => Number(r.admin_id)), [superId]);
-    assert.ok((await latest(superToken)).some((n) => n.id === sent.id));
+    const kept = (await latest(superToken)).find((n) => n.id === sent.id);
+    assert.deepEqual([kept.sender_id, kept.sender_name], [null, null]);
   });
 });
 

@@ -127,6 +127,7 @@ describe('create, read, update, delete', () => {
     );
     const res = await remove(used.id);
     assertError(res, 400, 40002);
+    assert.ok(res.body.message.includes(`payment method "${used.name}" has payment records`), res.body.message);
     assert.match(res.body.message, /deactivate/);
     assertOk(await getOne(used.id));
   });

@@ -10,7 +10,7 @@ import { hasActionLabel } from '../../src/admin/kernel/action-labels.ts';
 
 const DISPLAY_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UNKNOWN_ID = 987_654_321;
-const FIELDS = ['created_at', 'id', 'is_system', 'label', 'menu_id', 'method', 'name', 'path', 'slug', 'status', 'updated_at'];
+const FIELDS = ['created_at', 'id', 'is_system', 'label', 'menu_id', 'menu_title', 'method', 'name', 'path', 'slug', 'status', 'updated_at'];
 
 let app: TestApp;
 let superToken: string;
@@ -51,20 +51,20 @@ describe('the generated catalogue', () => {
   test('holds every role.* and permission.* slug as system permissions linked to their menus', async () => {
     const roleMenu = await menuId('role');
     const permissionMenu = await menuId('permission');
-    const expected: [string, string, string, number][] = [
-      ['role.list', 'GET', '/api/admin/roles', roleMenu],
-      ['role.create', 'POST', '/api/admin/roles', roleMenu],
-      ['role.update', 'PUT', '/api/admin/roles/:id', roleMenu],
-      ['role.delete', 'DELETE', '/api/admin/roles/:id', roleMenu],
-      ['permission.list', 'GET', '/api/admin/permissions', permissionMenu],
-      ['permission.create', 'POST', '/api/admin/permissions', permissionMenu],
-      ['permission.update', 'PUT', '/api/admin/permissions/:id', permissionMenu],
-      ['permission.delete', 'DELETE', '/api/admin/permissions/:id', permissionMenu],
+    const expected: [string, string, string, number, string][] = [
+      ['role.list', 'GET', '/api/admin/roles', roleMenu, 'Roles'],
+      ['role.create', 'POST', '/api/admin/roles', roleMenu, 'Roles'],
+      ['role.update', 'PUT', '/api/admin/roles/:id', roleMenu, 'Roles'],
+      ['role.delete', 'DELETE', '/api/admin/roles/:id', roleMenu, 'Roles'],
+      ['permission.list', 'GET', '/api/admin/permissions', permissionMenu, 'Permissions'],
+      ['permission.create', 'POST', '/api/admin/permissions', permissionMenu, 'Permissions'],
+      ['permission.update', 'PUT', '/api/admin/permissions/:id', permissionMenu, 'Permissions'],
+      ['permission.delete', 'DELETE', '/api/admin/permissions/:id', permissionMenu, 'Permissions'],
     ];
-    for (const [slug, method, path, menu] of expected) {
+    for (const [slug, method, path, menu, menuTitle] of expected) {
       const p = await permissionBySlug(slug);
       assert.deepEqual(Object.keys(p).sort(), FIELDS);
-      assert.deepEqual([p.method, p.path, p.menu_id, p.status, p.is_system], [method, path, menu, 1, true], slug);
+      assert.deepEqual([p.method, p.path, p.menu_id, p.menu_title, p.status, p.is_system], [method, path, menu, menuTitle, 1, true], slug);
       assert.ok(p.name.length > 0);
       assert.match(p.created_at, DISPLAY_TIME);
       assert.match(p.updated_at, DISPLAY_TIME);
@@ -171,15 +171,20 @@ describe('POST /permissions', () => {
     const data = await createPermission({ name: 'Export orders button', slug, method: 'POST', path: '/api/admin/orders/export', menu_id: menu, status: 0 });
     assert.deepEqual(Object.keys(data).sort(), FIELDS);
     assert.deepEqual(
-      [data.name, data.slug, data.method, data.path, data.menu_id, data.status, data.is_system],
-      ['Export orders button', slug, 'POST', '/api/admin/orders/export', menu, 0, false],
+      [data.name, data.slug, data.method, data.path, data.menu_id, data.menu_title, data.status, data.is_system],
+      ['Export orders button', slug, 'POST', '/api/admin/orders/export', menu, 'Orders', 0, false],
     );
     assert.deepEqual(assertOk(await req('GET', `/permissions/${data.id}`)), data);
+    // The menu is named in the reader's language, in the list and the detail alike.
+    const zh = { token: superToken, headers: { 'accept-language': 'zh-CN' } };
+    assert.equal((await call(app, 'GET', `/api/admin/permissions/${data.id}`, zh)).body.data.menu_title, '订单');
+    const listed = (await call(app, 'GET', `/api/admin/permissions?slug=${encodeURIComponent(slug)}`, zh)).body.data.list;
+    assert.deepEqual(listed.map((p: any) => [p.id, p.menu_title]), [[data.id, '订单']]);
   });
 
   test('defaults: no method, path or menu, enabled', async () => {
     const data = await createPermission();
-    assert.deepEqual([data.method, data.path, data.menu_id, data.status, data.is_system], ['', '', null, 1, false]);
+    assert.deepEqual([data.method, data.path, data.menu_id, data.menu_title, data.status, data.is_system], ['', '', null, null, 1, false]);
   });
 
   test('a duplicate slug is 400 30002 (system slugs included) and creates nothing', async () => {

@@ -115,12 +115,17 @@ describe('one instance', () => {
   let app: TestApp;
   let url: string;
   let superToken: string;
+  let superId: number;
+  let superName: string;
   const clients: Client[] = [];
 
   before(async () => {
     app = await startApp();
     url = await listen(app);
     superToken = await login(app);
+    const me = assertOk(await call(app, 'GET', '/api/admin/info', { token: superToken }));
+    superId = me.id;
+    superName = me.nickname || me.username;
   });
   after(async () => {
     for (const c of clients) c.ws.terminate();
@@ -152,10 +157,13 @@ describe('one instance', () => {
     assert.equal(frames.length, 1, `frames: ${frames.join(' | ')}`);
     assert.deepEqual(JSON.parse(frames[0]!), {
       type: 'notification',
-      data: { id: sent.id, title: 'for me', content: 'Hello 你好 "quoted"', created_at: sent.created_at, kind: 'message', link: null, link_expires_at: null },
+      data: {
+        id: sent.id, title: 'for me', content: 'Hello 你好 "quoted"', created_at: sent.created_at,
+        kind: 'message', link: null, link_expires_at: null, sender_id: superId, sender_name: superName,
+      },
     });
     // The contract's four fields first, then the notification list's additive ones.
-    assert.equal(Object.keys(JSON.parse(frames[0]!).data).join(','), 'id,title,content,created_at,kind,link,link_expires_at');
+    assert.equal(Object.keys(JSON.parse(frames[0]!).data).join(','), 'id,title,content,created_at,kind,link,link_expires_at,sender_id,sender_name');
   });
 
   test('every open socket of a recipient gets it; `all` reaches everyone connected', async () => {

@@ -8,7 +8,8 @@
 // would leave a clock-out without its clock-in, and reads the clock-out's history; at the app's
 // next opening the worker reads the decisions in words (then marked read) and sees the punches
 // marked in the history, then asks (in Chinese) for a whole session they forgot to clock at all.
-// The inbox keeps its tab in the URL and shows every tab at phone width, in both languages. Past
+// The inbox keeps its tab in the URL and shows every tab at phone width, in both languages, and
+// names the worker its filter was given in the URL (never a number). Past
 // punches and positions are written into the tables as the clock and the location
 // routes record them; the forgotten clock-out sweep is kept from closing the open session.
 import assert from 'node:assert/strict';
@@ -373,5 +374,21 @@ describe('time clock: corrections of punches', { skip: browserSkip() }, () => {
     await page.getByRole('button', { name: 'EN' }).click();
     assert.deepEqual(phone.errors, []);
     assert.deepEqual(phone.failed, ['POST /api/worker/corrections 409']);
+  });
+
+  test('a worker chosen in the URL is named in the inbox’s worker filter, even beyond the first workers the filter offers', async () => {
+    // The filter offers the first 20 workers: the one chosen comes after them and has no request.
+    for (let i = 0; i < 20; i += 1) await createWorker(server.app, manager);
+    const bea = await createWorker(server.app, manager, { username: 'bea.late', fullName: 'Bea Late' });
+    const w = await newPage(browser, 'en-US', DESK);
+    await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD);
+    await w.page.waitForURL(/\/clock\/manager\/board$/);
+    await w.page.goto(`${server.base}/clock/manager/exceptions?userId=${bea.id}`);
+    await w.page.locator('.list-filters').getByText('Bea Late (bea.late)', { exact: true }).waitFor();
+    assert.equal(await w.page.getByText(`#${bea.id}`).count(), 0);
+    await screenshot(w.page, 'clock-corrections-inbox-worker-named');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
   });
 });

@@ -3,7 +3,7 @@
 // (checked by decoding the printed image); creates a worker and resets their device binding;
 // sees a worker clocked in on the live board (and on its map) and marks a late punch reviewed; finds a security
 // alert; creates a webhook whose secret is shown once; is told a username is taken; renames a tag; pages through a worker's history; after
-// sign-in goes to the page asked for, never to another origin. Every screen in both languages and
+// sign-in goes to the page asked for, never to another origin; sees a worker locked by failed sign-ins (whose app says why) and unlocks them. Every screen in both languages and
 // at phone width: clock-manager-screens.test.ts; an unfenced site, QR codes' usability and an alert's
 // workflow: clock-manager-fences-alerts.test.ts.
 import assert from 'node:assert/strict';
@@ -12,9 +12,9 @@ import ExcelJS from 'exceljs';
 import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { MANAGER_PASSWORD } from '../helpers/app.ts';
-import { browserSkip, newPage, onConsole, screenshot, settled, signInClock, visit, waitUntil, type ConsoleServer, type Watched } from '../helpers/browser.ts';
+import { browserSkip, newPage, onConsole, PHONE, screenshot, settled, signInClock, visit, waitUntil, type ConsoleServer, type Watched } from '../helpers/browser.ts';
 import { call } from '../helpers/http.ts';
-import { clock, createWorker, managerToken, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
+import { clock, createWorker, managerToken, newDeviceUuid, siteWithQr, workerLogin } from '../helpers/timeclock.ts';
 
 const CENTRE = { latitude: 48.8566, longitude: 2.3522 };
 
@@ -510,6 +510,62 @@ describe('time-clock manager console', { skip: browserSkip() }, () => {
     await state.getByText(/^自 \d\d:\d\d 起在岗（North yard）$/).waitFor();
     await settled(w.page);
     await screenshot(w.page, 'clock-manager-worker-state-zh-CN');
+    assert.deepEqual(w.errors, []);
+    assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
+  test('a worker locked by failed sign-ins: the app says why, the console shows until when and unlocks them (at 390 px in Chinese)', async () => {
+    const lee = await createWorker(server.app, manager, { username: 'lee.locked', fullName: 'Lee Locked' });
+    for (let i = 0; i < server.app.platform.config.LOGIN_MAX_FAILURES; i += 1) {
+      const res = await call(server.app, 'POST', '/api/auth/login', { body: { username: lee.username, password: 'Wrong-pass-000', deviceUuid: newDeviceUuid() } });
+      assert.equal(res.status, 401);
+    }
+    const app = await newPage(browser);
+    await signInClock(app.page, server.base, lee.username, lee.password);
+    await app.page.getByRole('alert').getByText('Too many failed sign-ins: this account is locked. Try again in 15 min, or ask a manager to unlock it', { exact: true }).waitFor();
+    assert.deepEqual(app.errors, []);
+    assert.deepEqual(app.failed, ['POST /api/auth/login 429']);
+    await app.context.close();
+
+    const LOCKED = /^Locked until (\d{4}-\d\d-\d\d )?\d\d:\d\d$/;
+    const w = await newPage(browser);
+    await signInClock(w.page, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD, '/clock/manager/workers?q=lee.locked');
+    const row = w.page.getByRole('row', { name: /Lee Locked/ });
+    await row.getByText(LOCKED).waitFor();
+    await settled(w.page);
+    await screenshot(w.page, 'clock-manager-worker-locked-en-US');
+
+    const phone = await newPage(browser, 'zh-CN', PHONE);
+    const p = phone.page;
+    await signInClock(p, server.base, server.app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD, '/clock/manager/workers?q=lee.locked');
+    const card = p.locator('.mgr-card').filter({ hasText: 'Lee Locked' });
+    await card.getByText(/^锁定至 (\d{4}-\d\d-\d\d )?\d\d:\d\d$/).waitFor();
+    const width = () => p.evaluate<number>('Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)');
+    await settled(p);
+    assert.ok(await width() <= 390, `a locked worker at 390 px: ${await width()}`);
+    await screenshot(p, 'clock-manager-phone-worker-locked-zh-CN');
+    await card.getByRole('button', { name: '解锁' }).click();
+    const confirm = p.locator('.ant-popconfirm');
+    await confirm.getByText('确定为 Lee Locked 解锁？其可立即重新登录。').waitFor();
+    await settled(p);
+    assert.ok(await width() <= 390, `the unlock confirmation at 390 px: ${await width()}`);
+    await screenshot(p, 'clock-manager-phone-worker-unlock-zh-CN');
+    await confirm.getByRole('button', { name: '取消' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    assert.deepEqual(phone.errors, []);
+    assert.deepEqual(phone.failed, []);
+    await phone.context.close();
+
+    await row.getByRole('button', { name: 'Unlock' }).click();
+    await w.page.locator('.ant-popconfirm').getByText('Unlock Lee Locked? They can sign in again at once.').waitFor();
+    await w.page.locator('.ant-popconfirm').getByRole('button', { name: 'Unlock' }).click();
+    await w.page.locator('.ant-message').getByText('Unlocked', { exact: true }).waitFor();
+    await row.getByText(LOCKED).waitFor({ state: 'detached' });
+    assert.equal(await row.getByRole('button', { name: 'Unlock' }).count(), 0);
+    const detail = await call(server.app, 'GET', `/api/managers/workers/${lee.id}`, { token: manager });
+    assert.equal(detail.body.lockedUntil, null);
+    assert.ok(await workerLogin(server.app, lee.username, lee.password));
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
     await w.context.close();

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import type { Browser, Page, Route } from 'playwright-core';
 import { totpCode } from '../../src/platform/auth/totp.ts';
 import { ADMIN_PASSWORD, within } from '../helpers/app.ts';
-import { browserSkip, newPage, onConsole, screenshot, signIn, type ConsoleServer } from '../helpers/browser.ts';
+import { browserSkip, newPage, onConsole, screenshot, settled, signIn, visit, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
 const CHUNK = 64 * 1024;
@@ -119,7 +119,7 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
       return (await deleted).status();
     };
     assert.equal(await confirmDelete(), 400);
-    await w.page.getByText(/is still used \(1 administrator avatars, 0 payment methods\): change those first/).waitFor();
+    await w.page.getByText(/attachment "field-report\.txt" is still used \(1 administrator avatars, 0 payment methods\): change those first/).waitFor();
     await w.page.waitForTimeout(500); // for the picture: the toast's entrance
     await screenshot(w.page, 'files-delete-refused');
     assert.equal((await avatar('')).status, 200);
@@ -154,15 +154,34 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     await dialog.waitFor({ state: 'hidden' });
     await screenshot(sender.page, 'notifications');
 
-    // Without any reload: the bell counts it and a toast shows it.
+    // Without any reload: the bell counts it and a toast shows it, saying who sent it.
+    const me = (await call(server.app, 'GET', '/api/admin/info', { token: await login(server.app) })).body.data as { nickname: string; username: string };
+    const from = `From ${me.nickname || me.username}`;
     await receiver.page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
     await receiver.page.getByText('Please finish the stock count before 17:00.').first().waitFor();
+    await receiver.page.locator('.ant-notification').getByText(from).waitFor();
     await receiver.page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
     await receiver.page.getByText('Latest notifications').waitFor();
+    await receiver.page.getByRole('tooltip').getByText(new RegExp(`^${from} · `)).waitFor();
     await receiver.page.waitForTimeout(300); // the popover's opening animation, for the screenshot
     await screenshot(receiver.page, 'notifications-bell');
     await receiver.page.getByRole('tooltip').getByRole('button', { name: 'Mark read: Stock count on Friday' }).click();
-    await receiver.page.getByRole('button', { name: 'Notifications, 0 unread' }).waitFor();
+    await receiver.page.getByRole('button', { name: 'Notifications, 0 unread' }).click();
+    await receiver.page.getByRole('tooltip').waitFor({ state: 'hidden' });
+    await receiver.page.locator('.ant-notification-notice-close').click();
+    // The list names the sender too: in a column at a desk's width, under the title on a phone.
+    await visit(receiver.page, '/notifications');
+    await receiver.page.setViewportSize({ width: 1440, height: 900 });
+    const listed = receiver.page.getByRole('row', { name: /Stock count on Friday/ });
+    await listed.getByText(me.nickname || me.username, { exact: true }).waitFor();
+    await settled(receiver.page);
+    await screenshot(receiver.page, 'notifications-sender');
+    assert.ok(await receiver.page.evaluate(`[...document.querySelectorAll('.ant-table-content')].every((el) => el.scrollWidth - el.clientWidth <= 1)`), 'every column in view at 1440 px');
+    await receiver.page.setViewportSize({ width: 390, height: 844 });
+    await listed.getByText(from, { exact: true }).waitFor();
+    await settled(receiver.page);
+    await screenshot(receiver.page, 'notifications-sender-390');
+    await receiver.page.setViewportSize({ width: 1400, height: 900 });
 
     // Kicked out by the super administrator: the socket closes (1008), the console signs out by itself.
     const operator = await login(server.app);

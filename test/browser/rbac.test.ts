@@ -128,7 +128,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
 
     await w.page.getByRole('button', { name: 'Delete Head Office' }).click();
     await w.page.getByRole('tooltip').getByRole('button', { name: 'OK', exact: true }).click();
-    await w.page.getByText(/Delete failed: department \d+ still has child departments/).waitFor();
+    await w.page.getByText('Delete failed: department "Head Office" still has child departments', { exact: false }).waitFor();
     await w.page.getByRole('tooltip').waitFor({ state: 'hidden' });
     await screenshot(w.page, 'departments');
     assert.deepEqual(w.errors, []);
@@ -153,7 +153,7 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
 
     await w.page.getByRole('button', { name: 'Delete Logs' }).click();
     await w.page.getByRole('tooltip').getByRole('button', { name: 'OK', exact: true }).click();
-    await w.page.getByText(/Delete failed: menu \d+ still has children/).waitFor();
+    await w.page.getByText('Delete failed: menu "Logs" still has children', { exact: false }).waitFor();
     await w.page.getByRole('tooltip').waitFor({ state: 'hidden' });
     await screenshot(w.page, 'menus');
     assert.deepEqual(w.errors, []);
@@ -195,6 +195,18 @@ describe('console roles, menus, permissions and departments', { skip: browserSki
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
     await w.context.close();
+
+    // One who may list permissions but not menus reads each permission's menu by its title.
+    const reader = await seedAdmin(server.app, { permissions: ['permission.list'], menus: ['system', 'permission'] });
+    const r = await newPage(browser);
+    await signIn(r.page, server.base, reader.username, reader.password);
+    await r.page.waitForURL(/\/system\/permissions$/);
+    await visit(r.page, '/system/permissions?slug=role.update');
+    await row(r.page, 'role.update').getByText('Roles', { exact: true }).waitFor();
+    await screenshot(r.page, 'permissions-menu-named');
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.failed, []);
+    await r.context.close();
 
     const zh = await adminPage(browser, server.base, 'zh-CN');
     await visit(zh.page, '/system/roles');

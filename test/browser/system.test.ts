@@ -1,5 +1,6 @@
 // The system screens of the console in Chromium: dictionaries, the IP blacklist, the three logs
-// (and the trace link from a system log row to the operation rows of the same request), online
+// (the trace link from a system log row to the operation rows of the same request, and where
+// each sign-in of the login log came from, at a desk and on a phone), online
 // administrators (kicking out a session of another browser), and server monitoring.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -8,7 +9,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { recordSystemLog } from '../../src/admin/features/logs/logs.recorder.ts';
 import { within } from '../helpers/app.ts';
-import { adminPage, browserSkip, newPage, onConsole, screenshot, signIn, visit, type ConsoleServer } from '../helpers/browser.ts';
+import { adminPage, browserSkip, newPage, onConsole, PHONE, screenshot, settled, signIn, visit, type ConsoleServer } from '../helpers/browser.ts';
 import { call, login, seedAdmin } from '../helpers/http.ts';
 
 /** Rows of the main table (antd's measure row left out). */
@@ -124,6 +125,9 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await created.last().getByRole('button', { name: /^Details/ }).click();
     const drawer = w.page.getByRole('dialog');
     await drawer.getByLabel('Parameters').getByText('"ip": "198.51.100.0/24"').waitFor();
+    // What it changed: the rule, named by its address, with the values it was created with.
+    const change = drawer.getByRole('region', { name: /^Created blacklist rule “198\.51\.100\.0\/24”/ });
+    await change.getByLabel('After: 198.51.100.0/24').waitFor();
     await w.page.waitForTimeout(400); // the drawer's slide
     await screenshot(w.page, 'system-operation-log-detail');
     assert.deepEqual(w.errors, []);
@@ -195,12 +199,49 @@ describe('console system screens', { skip: browserSkip() }, () => {
     // The rows past the count are reached with the next page, which comes back short: the last.
     await w.page.getByRole('listitem', { name: 'Next Page' }).click();
     await w.page.waitForURL(/page=2/);
-    await rows(w.page).filter({ hasText: '192.0.2.1' }).first().waitFor();
+    // The address exactly: "192.0.2.1" is also part of .10 to .12 on the first page, shown until the second arrives.
+    await rows(w.page).getByRole('cell', { name: '192.0.2.1', exact: true }).waitFor();
     assert.equal(await rows(w.page).count(), 2);
     assert.equal(await w.page.getByRole('listitem', { name: 'Next Page' }).getAttribute('aria-disabled'), 'true');
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
     await w.context.close();
+  });
+
+  test('the login log says where each sign-in came from, at a desk and on a phone, in both languages', async () => {
+    const who = await seedAdmin(server.app);
+    // Rows as sign-ins from these places write them (the API tests make them through real sign-ins).
+    await server.app.platform.db.query(
+      `INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason, location_kind, country, city) VALUES
+         ($1, $2, '127.0.0.1', $3, 1, 'success', 'loopback', '', ''), ($1, $2, '10.20.30.40', $3, 1, 'success', 'private', '', ''),
+         ($1, $2, '2001:db8:85a3::8a2e:370:7334', $3, 0, 'authenticator_required', 'unknown', '', ''), ($1, $2, '8.8.8.8', $3, 1, 'success', 'public', 'US', ''),
+         ($1, $2, '81.2.69.142', $3, 1, 'success', 'public', 'GB', 'Long Buckby'), ($1, $2, '223.5.5.5', $3, 1, 'success', 'public', 'CN', 'Hangzhou')`,
+      [who.id, who.username, 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'],
+    );
+    const places = {
+      'en-US': { column: 'Location', labels: ['Hangzhou, China', 'Long Buckby, United Kingdom', 'United States', 'Unknown', 'Private network', 'This machine'], detail: 'Details' },
+      'zh-CN': { column: '登录地点', labels: ['中国 Hangzhou', '英国 Long Buckby', '美国', '未知', '内网', '本机'], detail: '详情' },
+    } as const;
+    for (const [language, place] of Object.entries(places)) {
+      for (const [width, options] of [['desk', { viewport: { width: 1440, height: 900 } }], ['phone', PHONE]] as const) {
+        const w = await adminPage(browser, server.base, language, options);
+        await visit(w.page, `/logs/login?admin_id=${who.id}`);
+        await rows(w.page).first().getByText(place.labels[0]).waitFor();
+        assert.equal(await rows(w.page).count(), 6);
+        await w.page.getByRole('columnheader', { name: place.column }).waitFor();
+        for (const [i, label] of place.labels.entries()) await rows(w.page).nth(i).getByRole('cell', { name: label, exact: true }).waitFor();
+        await settled(w.page);
+        await screenshot(w.page, `system-login-locations-${width}${language === 'zh-CN' ? '-zh' : ''}`);
+        // The row's detail names the place and its country code.
+        await rows(w.page).first().getByRole('button', { name: new RegExp(`^${place.detail}`) }).click();
+        await w.page.getByRole('dialog').getByText(`${place.labels[0]} (CN)`).waitFor();
+        await w.page.waitForTimeout(400); // the drawer's slide
+        await screenshot(w.page, `system-login-location-detail-${width}${language === 'zh-CN' ? '-zh' : ''}`);
+        assert.deepEqual(w.errors, []);
+        assert.deepEqual(w.failed, []);
+        await w.context.close();
+      }
+    }
   });
 
   test('an administrator kicks out the sessions of another browser, which is sent to sign-in on its next request', async () => {
@@ -265,6 +306,25 @@ describe('console system screens', { skip: browserSkip() }, () => {
     await screenshot(w.page, 'system-monitor');
     assert.deepEqual(w.errors, []);
     assert.deepEqual(w.failed, []);
+    await w.context.close();
+  });
+
+  test('an operation’s changes read as before and after, in Chinese at phone width', async () => {
+    const made = await call(server.app, 'POST', '/api/admin/dictionaries', { token, body: { name: 'Carriers', code: `carriers_${Date.now()}` } });
+    assert.equal(made.status, 200);
+    const changed = await call(server.app, 'PUT', `/api/admin/dictionaries/${made.body.data.id}`, { token, body: { name: 'Parcel carriers' } });
+    assert.equal(changed.status, 200);
+    const w = await adminPage(browser, server.base, 'zh-CN', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await visit(w.page, `/logs/operation?trace_id=${changed.body.trace_id}`);
+    await rows(w.page).first().getByRole('button', { name: /^详情/ }).click();
+    const change = w.page.getByRole('dialog').getByRole('region', { name: /^修改字典项 “Parcel carriers”/ });
+    // The name, and its English text among its translations (`name_i18n.en-US`): nothing else changed.
+    await change.getByLabel('修改前: Carriers').first().waitFor();
+    await change.getByLabel('修改后: Parcel carriers').first().waitFor();
+    assert.deepEqual(await change.locator('code').allTextContents(), ['name', 'name_i18n.en-US']);
+    await change.scrollIntoViewIfNeeded();
+    await screenshot(w.page, 'system-operation-log-changes-zh-390');
+    assert.deepEqual(w.errors, []);
     await w.context.close();
   });
 

@@ -71,7 +71,7 @@ describe('npm run reset-password', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('an administrator and a worker get new passwords; their sessions end, the lockout is cleared, the operation log says so', async () => {
+  test('an administrator and a worker get new passwords; their sessions end, their lockouts are cleared, the operation log says so', async () => {
     const adminToken = await login(server!);
     assert.equal((await call(server!, 'GET', '/api/admin/info', { token: adminToken })).status, 200);
     // Locked out by three wrong passwords: even the right one is refused now.
@@ -82,6 +82,10 @@ describe('npm run reset-password', () => {
     const worker = await createWorker(server!, await managerToken(server!));
     const device = newDeviceUuid();
     const workerToken = await workerLogin(server!, worker.username, worker.password, device);
+    // The worker's name is locked the same way.
+    for (let i = 0; i < 3; i += 1) await call(server!, 'POST', '/api/auth/login', { body: { username: worker.username, password: 'wrong-password', deviceUuid: device } });
+    const workerLocked = await call(server!, 'POST', '/api/auth/login', { body: { username: worker.username, password: worker.password, deviceUuid: device } });
+    assert.equal(workerLocked.body.code, 'ACCOUNT_LOCKED');
 
     if (!onPostgres) {
       const refused = await resetPassword(env, ['admin', 'admin']);
@@ -102,6 +106,7 @@ describe('npm run reset-password', () => {
     assert.equal(workerReset.code, 0, workerReset.stderr);
     assert.match(workerReset.stdout, new RegExp(`Password of time-clock worker "${worker.username}" set from standard input`));
     assert.doesNotMatch(workerReset.stdout, /Fresh-worker-pass-1/);
+    assert.match(workerReset.stdout, /; sign-in lockout cleared\./);
 
     const s = server!;
     // The old administrator token is refused.

@@ -1,10 +1,11 @@
-// Time-clock sign-in, device binding at login, tokens and refresh.
+// Time-clock sign-in, device binding at login, tokens and refresh; the sign-in lockout of the
+// password policy (beside the back office, whose console sets it) and the managers' unlock.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { deriveKey, jwtCodec } from '../../src/platform/auth/jwt.ts';
-import { JWT_SECRET, MANAGER_PASSWORD, startApp, type TestApp } from '../helpers/app.ts';
-import { call } from '../helpers/http.ts';
-import { assertTcError, createWorker, managerToken, newDeviceUuid, workerLogin, signedInWorker } from '../helpers/timeclock.ts';
+import { closeAll, JWT_SECRET, MANAGER_PASSWORD, startApp, type TestApp } from '../helpers/app.ts';
+import { call, login, type Reply } from '../helpers/http.ts';
+import { assertTcError, createWorker, managerToken, newDeviceUuid, workerLogin, signedInWorker, tokenUserId } from '../helpers/timeclock.ts';
 
 const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 const signer = jwtCodec<{ userId: number; role: string }>(deriveKey(JWT_SECRET, 'timeclock'));
@@ -178,5 +179,135 @@ describe('time-clock authentication', () => {
     assert.ok(paths['/api/clock']!.post!.responses['409']);
     assert.ok(paths['/api/auth/login']!.post!.responses['429']);
     assert.match(res.body.info.description, /GEOFENCE_NOT_CONFIGURED/);
+  });
+});
+
+describe('time-clock sign-in lockout', () => {
+  let app: TestApp;
+  let manager: string;
+  before(async () => {
+    // Beside the back office, whose console sets the one policy: 3 failures lock a name for 10 minutes.
+    app = await startApp({ SERVICES: 'admin,timeclock' });
+    const policy = await call(app, 'PUT', '/api/admin/password-policy', {
+      token: await login(app),
+      body: { min_length: 12, min_classes: 3, reject_common: true, reject_username: true, history: 5, max_age_days: 0, lock_max_failures: 3, lock_seconds: 600 },
+    });
+    assert.equal(policy.status, 200, JSON.stringify(policy.body));
+    manager = await managerToken(app);
+  });
+  after(() => closeAll(app));
+
+  const signIn = (username: string, password: string, deviceUuid = newDeviceUuid(), lang = 'en-US') =>
+    call(app, 'POST', '/api/auth/login', { body: { username, password, deviceUuid }, headers: { 'accept-language': lang } });
+  const lockOf = async (username: string) =>
+    (await app.platform.db.query<{ failures: number; locked_until: Date | null }>(
+      'SELECT failures, locked_until FROM timeclock.login_failures WHERE account_key = lower($1)', [username],
+    ))[0];
+  /** Locks `username` by the policy's 3 wrong passwords, each answered as any wrong password. */
+  async function lock(username: string): Promise<Reply[]> {
+    const replies: Reply[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const res = await signIn(username, 'Wrong-pass-1');
+      assertTcError(res, 401, 'INVALID_CREDENTIALS');
+      replies.push(res);
+    }
+    return replies;
+  }
+  /** A sign-in refused by the lock: 429 ACCOUNT_LOCKED, Retry-After and `details.retryAfterSeconds` (about the policy's 600 s). */
+  function assertLocked(res: Reply): number {
+    assertTcError(res, 429, 'ACCOUNT_LOCKED');
+    const seconds = Number(res.headers['retry-after']);
+    assert.ok(Number.isInteger(seconds) && seconds > 590 && seconds <= 600, String(res.headers['retry-after']));
+    assert.deepEqual(res.body.details, { retryAfterSeconds: seconds });
+    return seconds;
+  }
+
+  test('the policy’s failures lock a name: even the right password is refused before it is checked, in words, and the lock is not extended', async () => {
+    const w = await createWorker(app, manager);
+    await lock(w.username.toUpperCase());
+    const locked = (await lockOf(w.username))!;
+    assert.equal(locked.failures, 3);
+    assert.ok(locked.locked_until);
+
+    const refused = await signIn(w.username, w.password);
+    assertLocked(refused);
+    assert.equal(refused.body.message, 'Too many failed sign-ins: this account is locked. Try again in 10 min, or ask a manager to unlock it');
+    assert.equal((await signIn(w.username, w.password, newDeviceUuid(), 'zh-CN')).body.message, '登录失败次数过多，该账号已被锁定。请 10 分钟后再试，或请管理人员解锁');
+    // Refused before the device is bound or the password counted: a wrong one does not extend the lock.
+    assertLocked(await signIn(w.username, 'Wrong-pass-1'));
+    assert.deepEqual(await lockOf(w.username), locked);
+    assert.deepEqual(await app.platform.db.query('SELECT 1 FROM timeclock.devices WHERE user_id = $1', [w.id]), []);
+
+    // The manager's records say until when (ISO 8601 UTC).
+    const listed = await call(app, 'GET', `/api/managers/workers?search=${w.username}`, { token: manager });
+    assert.equal(listed.body.workers[0].lockedUntil, locked.locked_until.toISOString());
+    assert.equal((await call(app, 'GET', `/api/managers/workers/${w.id}`, { token: manager })).body.lockedUntil, locked.locked_until.toISOString());
+
+    // Once the lock has passed, the count starts again and the right password signs in.
+    await app.platform.db.query(`UPDATE timeclock.login_failures SET ends_at = now() - interval '1 second', locked_until = now() - interval '1 second' WHERE account_key = lower($1)`, [w.username]);
+    assertTcError(await signIn(w.username, 'Wrong-pass-1'), 401, 'INVALID_CREDENTIALS');
+    assert.deepEqual(await lockOf(w.username), { failures: 1, locked_until: null });
+    assert.equal((await signIn(w.username, w.password)).status, 200);
+    assert.equal((await call(app, 'GET', `/api/managers/workers/${w.id}`, { token: manager })).body.lockedUntil, null);
+  });
+
+  test('an unknown name locks the same way, so that a lock reveals no account', async () => {
+    const w = await createWorker(app, manager);
+    const unknown = `nobody-${Date.now().toString(36)}`;
+    const existing = await lock(w.username);
+    const missing = await lock(unknown);
+    assert.deepEqual(missing.map((r) => r.body), existing.map((r) => r.body));
+    const a = await signIn(w.username, w.password);
+    const b = await signIn(unknown, w.password);
+    assertLocked(a);
+    assertLocked(b);
+    assert.equal(b.body.message, a.body.message);
+  });
+
+  test('a success forgets the failures; a window that passed starts them again; refusals of a device or a disabled account are not counted', async () => {
+    const w = await createWorker(app, manager);
+    const phone = newDeviceUuid();
+    for (let i = 0; i < 2; i += 1) assertTcError(await signIn(w.username, 'Wrong-pass-1'), 401, 'INVALID_CREDENTIALS');
+    assert.equal((await signIn(w.username, w.password, phone)).status, 200);
+    assert.equal(await lockOf(w.username), undefined);
+    for (let i = 0; i < 2; i += 1) assertTcError(await signIn(w.username, 'Wrong-pass-1'), 401, 'INVALID_CREDENTIALS');
+    // Counted within the policy's window only.
+    await app.platform.db.query(`UPDATE timeclock.login_failures SET ends_at = now() - interval '1 second' WHERE account_key = lower($1)`, [w.username]);
+    assertTcError(await signIn(w.username, 'Wrong-pass-1'), 401, 'INVALID_CREDENTIALS');
+    assert.deepEqual(await lockOf(w.username), { failures: 1, locked_until: null });
+    // The right password on another phone, or for a disabled account, is no failure of the password.
+    for (let i = 0; i < 3; i += 1) assertTcError(await signIn(w.username, w.password), 403, 'DEVICE_NOT_AUTHORIZED');
+    assert.equal((await call(app, 'PATCH', `/api/managers/workers/${w.id}`, { token: manager, body: { status: 'disabled' } })).status, 200);
+    for (let i = 0; i < 3; i += 1) assertTcError(await signIn(w.username, w.password, phone), 403, 'ACCOUNT_DISABLED');
+    assert.equal((await call(app, 'PATCH', `/api/managers/workers/${w.id}`, { token: manager, body: { status: 'active' } })).status, 200);
+    assert.deepEqual(await lockOf(w.username), { failures: 1, locked_until: null });
+    assert.equal((await signIn(w.username, w.password, phone)).status, 200);
+  });
+
+  test('a manager unlocks a worker (idempotent); a worker may not; managers, deleted workers and unknown ids are out of reach (404)', async () => {
+    const w = await createWorker(app, manager);
+    const other = await signedInWorker(app, manager);
+    await lock(w.username);
+    assertLocked(await signIn(w.username, w.password));
+
+    assertTcError(await call(app, 'POST', `/api/managers/workers/${w.id}/unlock`, { token: other.token }), 403, 'FORBIDDEN');
+    assertLocked(await signIn(w.username, w.password));
+    const unlocked = await call(app, 'POST', `/api/managers/workers/${w.id}/unlock`, { token: manager });
+    assert.equal(unlocked.status, 204, JSON.stringify(unlocked.body));
+    assert.equal(await lockOf(w.username), undefined);
+    assert.equal((await call(app, 'GET', `/api/managers/workers/${w.id}`, { token: manager })).body.lockedUntil, null);
+    assert.equal((await call(app, 'POST', `/api/managers/workers/${w.id}/unlock`, { token: manager })).status, 204);
+    assert.equal((await signIn(w.username, w.password)).status, 200);
+
+    const gone = await createWorker(app, manager);
+    await lock(gone.username);
+    assert.equal((await call(app, 'DELETE', `/api/managers/workers/${gone.id}`, { token: manager })).status, 204);
+    assertTcError(await call(app, 'POST', `/api/managers/workers/${gone.id}/unlock`, { token: manager }), 404, 'NOT_FOUND');
+    assertTcError(await call(app, 'POST', '/api/managers/workers/999999/unlock', { token: manager }), 404, 'NOT_FOUND');
+    // A manager's name locks too; the route does not reach managers (the reset-password command does).
+    await lock(app.platform.config.MANAGER_USERNAME);
+    assertLocked(await signIn(app.platform.config.MANAGER_USERNAME, MANAGER_PASSWORD));
+    assertTcError(await call(app, 'POST', `/api/managers/workers/${tokenUserId(manager)}/unlock`, { token: manager }), 404, 'NOT_FOUND');
+    assert.ok(await lockOf(app.platform.config.MANAGER_USERNAME));
   });
 });

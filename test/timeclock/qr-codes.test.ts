@@ -134,7 +134,11 @@ describe('sites and QR codes', () => {
     assert.equal((await call(app, 'GET', `/api/managers/sites/${id}`, { token: manager })).body.fence, null);
 
     await createQr(app, manager, { name: 'On depot', siteId: id });
-    assertTcError(await call(app, 'DELETE', `/api/managers/sites/${id}`, { token: manager }), 409, 'CONFLICT');
+    const refused = await call(app, 'DELETE', `/api/managers/sites/${id}`, { token: manager });
+    assertTcError(refused, 409, 'CONFLICT');
+    // The site is named, its id kept in the details.
+    assert.match(refused.body.message, /site "Depot" still has 1 QR code\(s\)/);
+    assert.deepEqual(refused.body.details, { siteId: id });
     const def = (await call(app, 'GET', '/api/managers/sites', { token: manager })).body.find((s: { is_default: boolean }) => s.is_default);
     assertTcError(await call(app, 'DELETE', `/api/managers/sites/${def.id}`, { token: manager }), 409, 'CONFLICT');
     const empty = await createSite(app, manager, null);

@@ -79,7 +79,8 @@ describe('workers and tags', () => {
     assert.deepEqual(Object.keys(all.body).sort(), ['currentPage', 'totalCount', 'totalPages', 'workers']);
     assert.deepEqual([all.body.totalCount, all.body.currentPage, all.body.totalPages], [3, 1, 1]);
     assert.deepEqual(all.body.workers.map((w: { id: number }) => w.id), [w1.id, w2.id, w3.id]);
-    for (const w of all.body.workers) assert.deepEqual(Object.keys(w).sort(), ['created_at', 'full_name', 'id', 'tags', 'username']);
+    for (const w of all.body.workers) assert.deepEqual(Object.keys(w).sort(), ['created_at', 'full_name', 'id', 'lockedUntil', 'tags', 'username']);
+    assert.equal(all.body.workers[0].lockedUntil, null);
     assert.equal(all.body.workers[0].tags, `${prefix}-blue,${prefix}-red`);
     assert.equal(all.body.workers[2].tags, '');
 

@@ -2,8 +2,10 @@
 // them); row types are `typeof table.$inferSelect`. The value lists of CHECK constraints are
 // declared here too, so that the columns' types are their literal unions.
 import { passwordHistoryTable } from '../../platform/auth/password-history.ts';
+import { LOCATION_KINDS } from '../../platform/geo/ip-location.ts';
 import { exportTasksTable } from '../../platform/jobs/export-tasks.ts';
 import type { Translations } from '../../platform/translations.ts';
+import type { RecordChange } from '../kernel/audit.ts';
 import { bigint, boolean, char, date, integer, jsonb, numeric, pgSchema, primaryKey, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 
 export const adminSchema = pgSchema('admin');
@@ -168,6 +170,11 @@ export const loginLogs = adminSchema.table('login_logs', {
   userAgent: varchar('user_agent', { length: 512 }).notNull().default(''),
   status: smallint('status').notNull(),
   reason: varchar('reason', { length: 64 }).notNull(),
+  /** Where `ip` is (migration 0021; platform/geo/ip-location.ts): rows older than the migration are `unknown`. */
+  locationKind: varchar('location_kind', { length: 16, enum: LOCATION_KINDS }).notNull().default('unknown'),
+  /** ISO 3166-1 alpha-2 of a public address the data places; empty otherwise. */
+  country: varchar('country', { length: 2 }).notNull().default(''),
+  city: varchar('city', { length: 128 }).notNull().default(''),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -208,6 +215,8 @@ export const operationLogs = adminSchema.table('operation_logs', {
   ip: varchar('ip', { length: 64 }).notNull().default(''),
   userAgent: varchar('user_agent', { length: 512 }).notNull().default(''),
   params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+  /** What the operation changed, record by record (logs.changes.ts); null when the route records no values. */
+  changes: jsonb('changes').$type<RecordChange[]>(),
   statusCode: smallint('status_code').notNull(),
   durationMs: integer('duration_ms').notNull(),
   traceId: varchar('trace_id', { length: 128 }).notNull().default(''),

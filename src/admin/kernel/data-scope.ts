@@ -26,6 +26,9 @@ export interface DataScope {
   departmentId: number | null;
 }
 
+/** Every row, read for no caller: the audit trail's states of a record before and after a write (kernel/audit.ts). */
+export const everyRow: DataScope = { all: true, departments: [], adminId: 0, departmentId: null };
+
 /** The scope of one administrator's own rows only (a service reading back what they just wrote). */
 export const ownRows = (adminId: number): DataScope => ({ all: false, departments: [], adminId, departmentId: null });
 

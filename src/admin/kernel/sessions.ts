@@ -9,6 +9,7 @@ import type { PubSub } from '../../platform/cache/pubsub.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database, Executor, Orm } from '../../platform/db/database.ts';
 import { p } from '../../platform/db/statements.ts';
+import type { IpLocation } from '../../platform/geo/ip-location.ts';
 import { admins, sessions } from '../db/schema.ts';
 
 export const AUTH_CHANNEL = 'admin.auth';
@@ -117,7 +118,8 @@ export class Sessions {
 
   /**
    * Opens a session for a successful login. One statement writes the session, the
-   * administrator's last login and the login-log row, so they exist together or not at all.
+   * administrator's last login and the login-log row (with where `ip` is, `location`), so they
+   * exist together or not at all; `logId` is the row's.
    * It commits without waiting for the WAL flush (synchronous_commit off for this statement
    * only): a crash of PostgreSQL itself can lose the last fraction of a second of sign-ins,
    * whose tokens then fail and whose users sign in again; nothing else is relaxed.
@@ -126,24 +128,26 @@ export class Sessions {
     admin: { id: number; username: string },
     ip: string,
     userAgent: string,
-    opts: { bindingOnly?: boolean; mustChangePassword?: boolean; reason?: LoginSuccess } = {},
-  ): Promise<IssuedToken & { sessionId: number }> {
+    opts: { bindingOnly?: boolean; mustChangePassword?: boolean; reason?: LoginSuccess; location?: IpLocation } = {},
+  ): Promise<IssuedToken & { sessionId: number; logId: number }> {
     const jti = newJti();
     const expiresAt = expiryIn(this.ttlSeconds);
     const ua = userAgent.slice(0, 512);
     const bindingOnly = opts.bindingOnly ?? false;
-    const [row] = await this.db.query<{ id: number }>(
+    const location = opts.location ?? { kind: 'unknown', country: '', city: '' };
+    const [row] = await this.db.query<{ id: number; logId: number }>(
       `WITH c AS (SELECT set_config('synchronous_commit', 'off', true)), s AS (
          INSERT INTO admin.sessions (admin_id, token_jti, ip, user_agent, expires_at, binding_only) VALUES ($1, $2, $3, $4, $5, $7) RETURNING id
        ), a AS (
          UPDATE admin.admins SET last_login_at = now(), last_login_ip = $3 WHERE id = $1
        ), l AS (
-         INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($1, $6, $3, $4, 1, $8)
+         INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason, location_kind, country, city)
+         VALUES ($1, $6, $3, $4, 1, $8, $9, $10, $11) RETURNING id
        )
-       SELECT id FROM s, c`,
-      [admin.id, jti, ip, ua, expiresAt, admin.username.slice(0, 64), bindingOnly, opts.reason ?? 'success'],
+       SELECT s.id, l.id AS "logId" FROM s, c, l`,
+      [admin.id, jti, ip, ua, expiresAt, admin.username.slice(0, 64), bindingOnly, opts.reason ?? 'success', location.kind, location.country, location.city],
     );
-    return { sessionId: row!.id, ...this.issue(row!.id, admin.id, jti, expiresAt, bindingOnly, opts.mustChangePassword ?? false) };
+    return { sessionId: row!.id, logId: row!.logId, ...this.issue(row!.id, admin.id, jti, expiresAt, bindingOnly, opts.mustChangePassword ?? false) };
   }
 
   private issue(sid: number, uid: number, jti: string, expiresAt: Date, bindingOnly: boolean, mustChangePassword: boolean): IssuedToken {

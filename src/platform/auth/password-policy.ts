@@ -22,7 +22,7 @@ export interface PasswordPolicy {
   history: number;
   /** Days a password lasts before sign-in asks for a new one; 0: forever. */
   maxAgeDays: number;
-  /** Failed sign-ins of one account name within `lockSeconds` that lock it (the back office). */
+  /** Failed sign-ins of one account name within `lockSeconds` that lock it (each service counts its own accounts' names). */
   lockMaxFailures: number;
   /** The failure-counting window and the lock's duration, seconds. */
   lockSeconds: number;

@@ -51,6 +51,15 @@ export const users = timeclockSchema.table('users', {
 /** The hashes of workers' and managers' earlier passwords (`account_id` a user; kernel/passwords.ts). */
 export const passwordHistory = passwordHistoryTable(timeclockSchema);
 
+/** Failed sign-ins per account name (lower-cased, existing or not) within the policy's window. */
+export const loginFailures = timeclockSchema.table('login_failures', {
+  accountKey: text('account_key').primaryKey(),
+  failures: integer('failures').notNull(),
+  endsAt: ts('ends_at').notNull(),
+  /** Set by the failure that reached the policy's limit: the name is locked until then. */
+  lockedUntil: ts('locked_until'),
+});
+
 export const tags = timeclockSchema.table('tags', {
   id: id(),
   name: varchar('name', { length: 64 }).notNull(),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FeatureOptions } from '../../context.ts';
+import type { AuditSpec } from '../../kernel/audit.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
   AdminList, AdminListQuery, AdminReply, CreateAdminBody, NullReply, ResetPasswordBody, UnbindOtherBody, UpdateAdminBody,
@@ -11,6 +12,9 @@ const withNotFound = { 404: ErrorEnvelope };
 
 export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const { admins } = ctx;
+  // The operation log's before and after of an administrator (kernel/audit.ts), both read the
+  // same way: the replies lack when the password was set.
+  const audit: AuditSpec = { entity: 'admin', after: 'load', load: (id, request) => admins.auditRecord(Number(id), localeOf(request)) };
 
   app.get('/admins', {
     config: { permission: 'admin.list' },
@@ -27,7 +31,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   });
 
   app.post('/admins', {
-    config: { permission: 'admin.create' },
+    config: { permission: 'admin.create', audit },
     schema: {
       tags,
       summary: 'Create an administrator',
@@ -44,7 +48,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   }, async (request) => ok(request, await admins.get(request.params.id, request.admin!.scope, undefined, localeOf(request))));
 
   app.put('/admins/:id', {
-    config: { permission: 'admin.update' },
+    config: { permission: 'admin.update', audit },
     schema: {
       tags,
       summary: 'Update an administrator',
@@ -62,7 +66,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   }, async (request) => ok(request, await admins.update(request.admin!, request.params.id, request.body, localeOf(request))));
 
   app.delete('/admins/:id', {
-    config: { permission: 'admin.delete' },
+    config: { permission: 'admin.delete', audit },
     schema: {
       tags,
       summary: 'Delete an administrator',
@@ -76,7 +80,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   });
 
   app.put('/admins/:id/reset-password', {
-    config: { permission: 'admin.reset_password' },
+    config: { permission: 'admin.reset_password', audit },
     schema: {
       tags,
       summary: 'Set a new password for an administrator',
@@ -93,7 +97,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   });
 
   app.post('/admins/:id/unlock', {
-    config: { permission: 'admin.unlock' },
+    config: { permission: 'admin.unlock', audit },
     schema: {
       tags,
       summary: 'End the lock failed sign-ins put on an administrator',
@@ -107,7 +111,7 @@ export const adminsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   });
 
   app.post('/admins/:id/unbind-google-auth', {
-    config: { permission: 'admin.unbind_2fa', secretFields: ['code'] },
+    config: { permission: 'admin.unbind_2fa', secretFields: ['code'], audit },
     schema: {
       tags,
       summary: 'Remove an administrator’s authenticator',

@@ -26,7 +26,8 @@ import {
   adminRoles, admins, departments, loginFailures, menus, permissions, roleDepartments, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE,
 } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
-import { inScope, resolveScope, scopeCondition, scopeFilter, scopeValues, type DataScope, type ScopedRole } from '../../kernel/data-scope.ts';
+import { orMissing } from '../../kernel/audit.ts';
+import { everyRow, inScope, resolveScope, scopeCondition, scopeFilter, scopeValues, type DataScope, type ScopedRole } from '../../kernel/data-scope.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import { assertPasswordAccepted, storePassword } from '../../kernel/passwords.ts';
@@ -36,7 +37,7 @@ import type { Notifier } from '../../kernel/notifier.ts';
 import type { AdminListQuery, AdminOrderField, AdminRecord as AdminRecordSchema, CreateAdminBody, UpdateAdminBody } from './admins.schema.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
-import { DEFAULT_LOCALE, localized } from '../../../platform/translations.ts';
+import { DEFAULT_LOCALE, localized, named } from '../../../platform/translations.ts';
 
 /** One's own password changes only through PUT /password, which asks for the old one. */
 const OWN_PASSWORD = msg('admin.admins.ownPassword');
@@ -213,6 +214,18 @@ export class AdminsService {
     return record!;
   }
 
+  /**
+   * An administrator as the operation log keeps their state (kernel/audit.ts): the record, when
+   * the password was set and whether it must change (so a new password shows, never its hash);
+   * null when there is none.
+   */
+  async auditRecord(id: number, locale: Locale): Promise<Record<string, unknown> | null> {
+    const record = await orMissing(this.get(id, everyRow, this.orm, locale));
+    if (!record) return null;
+    const [row] = await this.orm.select({ at: admins.passwordChangedAt, must: admins.mustChangePassword }).from(admins).where(eq(admins.id, id));
+    return { ...record, password_changed_at: formatDisplay(row?.at, this.tz), must_change_password: row?.must ?? false };
+  }
+
   /** One query for the roles of every administrator of a page; names in `locale` (exports: the default language). */
   private async withRoles(rows: Row[], orm: Orm = this.orm, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord[]> {
     const ids = rows.map((r) => r.id);
@@ -257,9 +270,9 @@ export class AdminsService {
   /** A department that does not exist, or that the caller's data scope does not reach, is refused alike (400). */
   private async checkDepartment(scope: DataScope, id: number | null | undefined) {
     if (id === undefined || id === null) return;
-    const [row] = await this.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, id));
+    const [row] = await this.orm.select({ name: departments.name, nameI18n: departments.nameI18n }).from(departments).where(eq(departments.id, id));
     if (row && !scope.all && !scope.departments.includes(id)) {
-      throw new AppError(E.VALIDATION, { detail: msg('admin.admins.departmentOutsideScope', { id }), details: { field: 'department_id' } });
+      throw new AppError(E.VALIDATION, { detail: msg('admin.admins.departmentOutsideScope', { name: named(row.name, row.nameI18n) }), details: { field: 'department_id' } });
     }
     if (!row) throw new AppError(E.VALIDATION, { detail: msg('admin.admins.unknownDepartment', { id }), details: { field: 'department_id' } });
   }
@@ -271,7 +284,7 @@ export class AdminsService {
    */
   private async checkRoleGrants(caller: Principal, roleIds: number[], current: number[]) {
     if (roleIds.length === 0) return;
-    const found = await this.orm.select({ id: roles.id, slug: roles.slug }).from(roles).where(inArray(roles.id, roleIds));
+    const found = await this.orm.select({ id: roles.id, slug: roles.slug, name: roles.name, nameI18n: roles.nameI18n }).from(roles).where(inArray(roles.id, roleIds));
     const missing = roleIds.filter((id) => !found.some((r) => r.id === id));
     if (missing.length > 0) {
       throw new AppError(E.VALIDATION, { detail: msg('admin.admins.unknownRoles', { missing }), details: { field: 'role_ids' } });
@@ -286,9 +299,14 @@ export class AdminsService {
       .from(rolePermissions)
       .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
       .where(and(inArray(rolePermissions.roleId, added.map((r) => r.id)), eq(permissions.status, 1)));
+    // A refusal names the role as the form shows it.
+    const roleName = (id: number) => {
+      const role = added.find((r) => r.id === id)!;
+      return named(role.name, role.nameI18n);
+    };
     const beyond = carried.find((p) => !caller.permissions.has(p.slug));
     if (beyond) {
-      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsUnheldPermission', { roleId: beyond.roleId, slug: beyond.slug }) });
+      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsUnheldPermission', { role: roleName(beyond.roleId), slug: beyond.slug }) });
     }
     const menusCarried = await this.orm
       .selectDistinct({ roleId: roleMenus.roleId, menuId: menus.id, slug: menus.slug })
@@ -299,7 +317,7 @@ export class AdminsService {
     const held = await this.rbac.heldMenuIds(await this.rbac.grantsOf(caller.adminId));
     const unseen = menusCarried.find((m) => !held.has(m.menuId));
     if (unseen) {
-      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsUnseenMenu', { roleId: unseen.roleId, slug: unseen.slug }) });
+      throw new AppError(E.ACCESS_DENIED, { detail: msg('admin.admins.roleGrantsUnseenMenu', { role: roleName(unseen.roleId), slug: unseen.slug }) });
     }
   }
 

@@ -10,6 +10,8 @@ import { Type } from 'typebox';
 import { AppError } from '../../../platform/http/errors.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { audited } from '../../kernel/audit.ts';
+import { everyRow } from '../../kernel/data-scope.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
@@ -55,6 +57,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   app.addHook('onClose', async () => service.stop());
 
   const record = (r: AttachmentView) => renderAttachment(r, { tz, prefix, publicImages: config.UPLOAD_PUBLIC_IMAGES });
+  const audit = audited('attachment', async (id) => record(await service.get(id, everyRow)));
 
   const visible = async (caller: Principal, id: number) => {
     const row = await service.get(id, caller.scope);
@@ -65,7 +68,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   };
 
   app.post('/attachments/upload', {
-    config: { permission: 'attachment.upload' },
+    config: { permission: 'attachment.upload', audit },
     schema: {
       tags,
       summary: 'Upload a file',
@@ -120,7 +123,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   });
 
   app.post('/attachments/merge', {
-    config: { permission: 'attachment.upload' },
+    config: { permission: 'attachment.upload', audit },
     schema: {
       tags,
       summary: 'Assemble an uploaded file from its chunks',
@@ -178,7 +181,7 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   });
 
   app.delete('/attachments/:id', {
-    config: { permission: 'attachment.delete' },
+    config: { permission: 'attachment.delete', audit },
     schema: {
       tags,
       summary: 'Delete an attachment and its file',

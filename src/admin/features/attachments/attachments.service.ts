@@ -246,7 +246,7 @@ export class AttachmentsService {
       const methods = await tx.orm.select({ id: paymentMethods.id }).from(paymentMethods).where(uses(sql`${paymentMethods.config}::text`)).orderBy(asc(paymentMethods.id));
       if (avatars.length + methods.length > 0) {
         throw new AppError(E.DELETE_FAILED, {
-          detail: msg('admin.attachments.attachmentInUse', { id, avatars: avatars.length, methods: methods.length }),
+          detail: msg('admin.attachments.attachmentInUse', { name: found.originalName, avatars: avatars.length, methods: methods.length }),
           details: { field: 'id', admin_ids: avatars.map((a) => a.id), payment_method_ids: methods.map((m) => m.id) },
         });
       }

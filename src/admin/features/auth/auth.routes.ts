@@ -95,7 +95,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
   }, async (request) => ok(request, await auth.passwordRules()));
 
   app.put('/password', {
-    config: { auth: 'self', steps: ['change_password'] },
+    config: { auth: 'self', steps: ['change_password'], audit: { entity: 'admin', after: 'load', ids: (request) => [request.admin!.adminId], load: (id) => auth.passwordState(Number(id)) } },
     schema: {
       tags,
       summary: 'Change the own password; other sessions end',

@@ -4,7 +4,9 @@
 // cannot be enumerated. An administrator holding an enabled role that requires an authenticator,
 // with none bound, gets a session good only for binding one; one whose password someone else set,
 // or whose password expired, a session good only for choosing a new one (kernel/guard.ts). The
-// lockout's thresholds are the password policy's (kernel/passwords.ts).
+// lockout's thresholds are the password policy's (kernel/passwords.ts). Each login-log row says
+// where its address is (platform/geo/ip-location.ts, looked up while the password is checked),
+// and a success from a new country is reported (auth.new-country.ts).
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -18,6 +20,7 @@ import type { Database, Orm } from '../../../platform/db/database.ts';
 import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { Periodic } from '../../../platform/jobs/periodic.ts';
+import { locateIp, type IpLocation } from '../../../platform/geo/ip-location.ts';
 import { formatDisplay } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
@@ -26,6 +29,9 @@ import { assertPasswordAccepted, storePassword } from '../../kernel/passwords.ts
 import type { SecondFactor } from '../../kernel/second-factor.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import type { IssuedToken, Sessions } from '../../kernel/sessions.ts';
+import type { SystemLog } from '../../kernel/log-records.ts';
+import type { Notifier } from '../../kernel/notifier.ts';
+import { NewCountryNotice } from './auth.new-country.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
 import { localized } from '../../../platform/translations.ts';
 
@@ -41,6 +47,9 @@ export interface ClientInfo {
   /** The request's, for the system log row of a recovery code's use. */
   traceId?: string;
 }
+
+/** A sign-in attempt's client, with where its address is (looked up once, at the attempt's start). */
+type Located = ClientInfo & { location: Promise<IpLocation> };
 
 interface AccountRow {
   id: number | null;
@@ -69,13 +78,15 @@ export class AuthService {
   private readonly metrics: Metrics;
   private readonly policies: PasswordPolicies;
   private readonly purger: Periodic;
+  private readonly newCountry: NewCountryNotice;
   /** GET /info's administrator with their department (placeholder `id`), built once. */
   private readonly profileOf;
   constructor(deps: {
     db: Database; kv: KvStore; config: Config; sessions: Sessions; rbac: RbacService; secondFactor: SecondFactor; logger: Logger; metrics: Metrics;
-    policies: PasswordPolicies;
+    policies: PasswordPolicies; notifier: Notifier; systemLog: SystemLog;
   }) {
     this.policies = deps.policies;
+    this.newCountry = new NewCountryNotice(deps);
     this.db = deps.db;
     this.orm = deps.db.orm;
     this.kv = deps.kv;
@@ -124,18 +135,21 @@ export class AuthService {
     return answer !== null && answer === code.trim().toLowerCase();
   }
 
-  private async log(username: string, adminId: number | null, client: ClientInfo, reason: Exclude<LoginReason, 'success'>) {
+  private async log(username: string, adminId: number | null, client: Located, reason: Exclude<LoginReason, 'success'>) {
     this.metrics.loginFailure('admin', reason);
+    const where = await client.location;
     await this.db.query(
-      `INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($1, $2, $3, $4, 0, $5)`,
-      [adminId, username.slice(0, 64), client.ip, client.userAgent.slice(0, 512), reason],
+      `INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason, location_kind, country, city) VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8)`,
+      [adminId, username.slice(0, 64), client.ip, client.userAgent.slice(0, 512), reason, where.kind, where.country, where.city],
     );
   }
 
   async login(
     input: { username: string; password: string; captcha_id?: string | undefined; captcha_code?: string | undefined; google_code?: string | undefined },
-    client: ClientInfo,
+    attempt: ClientInfo,
   ) {
+    // Looked up while the password is checked (about 1 ms; a slow lookup is given up as unknown), never a failure of its own.
+    const client: Located = { ...attempt, location: locateIp(attempt.ip) };
     const username = input.username.trim();
     const key = username.toLowerCase();
     if (this.config.CAPTCHA_ENABLED) {
@@ -199,20 +213,25 @@ export class AuthService {
 
     if (failures > 0) await this.db.query(`DELETE FROM admin.login_failures WHERE account_key = $1`, [key]);
     const policy = await this.policies.current();
-    return this.sessions.openForLogin(admin, client.ip, client.userAgent, {
+    const location = await client.location;
+    const session = await this.sessions.openForLogin(admin, client.ip, client.userAgent, {
       bindingOnly: admin.mustBind === true,
       mustChangePassword: passwordChangeDue(policy, { mustChange: admin.mustChange === true, changedAt: new Date(admin.changedAt!) }),
       reason: recovered ? 'recovery_code' : 'success',
+      location,
     });
+    this.newCountry.watch({ adminId: admin.id, username: admin.username, ip: client.ip, location, logId: session.logId, traceId: client.traceId });
+    return session;
   }
 
   /**
    * Counts a failure and logs it, in one statement. The count starts a window of the policy's
    * `lockSeconds`; the failure that reaches its `lockMaxFailures` locks the name for a full window.
    */
-  private async fail(key: string, username: string, adminId: number | null, client: ClientInfo, reason: Exclude<LoginReason, 'success'>) {
+  private async fail(key: string, username: string, adminId: number | null, client: Located, reason: Exclude<LoginReason, 'success'>) {
     this.metrics.loginFailure('admin', reason);
     const { lockSeconds, lockMaxFailures } = await this.policies.current();
+    const where = await client.location;
     const [row] = await this.db.query<{ failures: number }>(
       `WITH f AS (
          INSERT INTO admin.login_failures AS f (account_key, failures, ends_at, locked_until)
@@ -226,10 +245,11 @@ export class AuthService {
              ELSE f.locked_until END
          RETURNING failures
        ), l AS (
-         INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason) VALUES ($4, $5, $6, $7, 0, $8)
+         INSERT INTO admin.login_logs (admin_id, username, ip, user_agent, status, reason, location_kind, country, city)
+         VALUES ($4, $5, $6, $7, 0, $8, $9, $10, $11)
        )
        SELECT failures FROM f`,
-      [key, lockSeconds, lockMaxFailures, adminId, username.slice(0, 64), client.ip, client.userAgent.slice(0, 512), reason],
+      [key, lockSeconds, lockMaxFailures, adminId, username.slice(0, 64), client.ip, client.userAgent.slice(0, 512), reason, where.kind, where.country, where.city],
     );
     if (row!.failures === lockMaxFailures) {
       this.metrics.lockout('admin');
@@ -287,6 +307,12 @@ export class AuthService {
       is_2fa_bound: a.totpSecret !== null,
       last_login_at: formatDisplay(a.lastLoginAt, this.config.DISPLAY_TIMEZONE),
     };
+  }
+
+  /** The password's state as the operation log keeps it (kernel/audit.ts): when it was set and whether it must change, never the hash. */
+  async passwordState(adminId: number) {
+    const [row] = await this.orm.select({ at: admins.passwordChangedAt, must: admins.mustChangePassword }).from(admins).where(eq(admins.id, adminId));
+    return row ? { password_changed_at: formatDisplay(row.at, this.config.DISPLAY_TIMEZONE), must_change_password: row.must } : null;
   }
 
   /** What a new password must be, as the policy says (the change form shows it). */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { FeatureOptions } from '../../context.ts';
+import type { AuditSpec } from '../../kernel/audit.ts';
 import { Body, Envelope, ok } from '../../http.ts';
 import { AUTHENTICATOR_CODE, RECOVERY_CODE_COUNT, RECOVERY_CODE_PATTERN } from '../../kernel/second-factor.ts';
 
@@ -51,6 +52,8 @@ const callerOf = (request: FastifyRequest) => ({ ip: request.ip, traceId: reques
 
 export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const { authenticator } = ctx;
+  // The operation log's before and after of the caller's authenticator: bound or not, and the recovery codes left.
+  const audit: AuditSpec = { entity: 'admin', after: 'load', ids: (request) => [request.admin!.adminId], load: (_id, request) => authenticator.status(request.admin!) };
 
   app.get('/google-authenticator/status', {
     config: { auth: 'self', steps: ['bind_authenticator'] },
@@ -73,7 +76,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   }, async (request) => ok(request, await authenticator.newSecret(request.admin!)));
 
   app.post('/google-authenticator/bind', {
-    config: { auth: 'self', steps: ['bind_authenticator'], secretFields: ['code'] },
+    config: { auth: 'self', steps: ['bind_authenticator'], secretFields: ['code'], audit },
     schema: {
       tags,
       summary: 'Bind the pending secret with a current code; the reply holds the recovery codes',
@@ -87,7 +90,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   }, async (request) => ok(request, await authenticator.bind(request.admin!, request.body)));
 
   app.post('/google-authenticator/recovery-codes', {
-    config: { auth: 'self', secretFields: ['code'] },
+    config: { auth: 'self', secretFields: ['code'], audit },
     schema: {
       tags,
       summary: 'New recovery codes for the bound authenticator; the previous ones stop working',
@@ -101,7 +104,7 @@ export const authenticatorRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   }, async (request) => ok(request, await authenticator.regenerate(request.admin!, request.body, callerOf(request))));
 
   app.post('/google-authenticator/unbind', {
-    config: { auth: 'self', secretFields: ['code'] },
+    config: { auth: 'self', secretFields: ['code'], audit },
     schema: {
       tags,
       summary: 'Remove the own authenticator with a current code (or a recovery code)',

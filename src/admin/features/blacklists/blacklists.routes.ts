@@ -3,6 +3,7 @@
 // the rules is blacklists.gate.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { audited } from '../../kernel/audit.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
   BatchDeleteBody, BlacklistList, BlacklistQuery, BlacklistReply, CreateBlacklistBody, DeleteReply, UpdateBlacklistBody,
@@ -20,6 +21,7 @@ const RULE_FORMS =
 export const blacklistsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const service = ctx.blacklists;
   const tz = ctx.platform.config.DISPLAY_TIMEZONE;
+  const audit = audited('blacklist', async (id) => renderBlacklist(await service.get(id), tz));
 
   app.get('/blacklists', {
     config: { permission: 'blacklist.list' },
@@ -36,7 +38,7 @@ export const blacklistsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
   });
 
   app.post('/blacklists', {
-    config: { permission: 'blacklist.create' },
+    config: { permission: 'blacklist.create', audit },
     schema: {
       tags,
       summary: 'Add an IP blacklist rule',
@@ -52,7 +54,7 @@ export const blacklistsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
   }, async (request) => ok(request, renderBlacklist(await service.get(request.params.id), tz)));
 
   app.put('/blacklists/:id', {
-    config: { permission: 'blacklist.update' },
+    config: { permission: 'blacklist.update', audit },
     schema: {
       tags,
       summary: 'Change an IP blacklist rule',
@@ -64,7 +66,7 @@ export const blacklistsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
   }, async (request) => ok(request, renderBlacklist(await service.update(request.params.id, request.body, request.ip), tz)));
 
   app.delete('/blacklists/batch', {
-    config: { permission: 'blacklist.delete' },
+    config: { permission: 'blacklist.delete', audit: { ...audit, ids: (request) => (request.body as { ids: number[] }).ids } },
     schema: {
       tags,
       summary: 'Delete several IP blacklist rules',
@@ -75,7 +77,7 @@ export const blacklistsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async
   }, async (request) => ok(request, await service.removeMany(request.body.ids)));
 
   app.delete('/blacklists/:id', {
-    config: { permission: 'blacklist.delete' },
+    config: { permission: 'blacklist.delete', audit },
     schema: { tags, summary: 'Delete an IP blacklist rule', params: IdParam, response: { 200: DeleteReply, 404: ErrorEnvelope } },
   }, async (request) => {
     await service.remove(request.params.id);

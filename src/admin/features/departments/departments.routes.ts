@@ -1,6 +1,7 @@
 import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { audited } from '../../kernel/audit.ts';
 import { ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import {
   DepartmentCreateBody, DepartmentNodeShared, DepartmentQuery, DepartmentReply, DepartmentTreeReply, DepartmentUpdateBody, NullReply,
@@ -10,6 +11,7 @@ const tags = ['Departments'];
 
 export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const { departments } = ctx;
+  const audit = audited('department', (id, request) => departments.get(id, localeOf(request)));
   app.addSchema(DepartmentNodeShared);
 
   app.get('/departments', {
@@ -26,7 +28,7 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   }, async (request) => ok(request, await departments.tree(request.query, localeOf(request))));
 
   app.post('/departments', {
-    config: { permission: 'department.create' },
+    config: { permission: 'department.create', audit },
     schema: {
       tags,
       summary: 'Create a department',
@@ -47,7 +49,7 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   }, async (request) => ok(request, await departments.get(request.params.id, localeOf(request))));
 
   app.put('/departments/:id', {
-    config: { permission: 'department.update' },
+    config: { permission: 'department.update', audit },
     schema: {
       tags,
       summary: 'Update a department (only the fields sent change)',
@@ -59,7 +61,7 @@ export const departmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   }, async (request) => ok(request, await departments.update(request.params.id, request.body, localeOf(request))));
 
   app.delete('/departments/:id', {
-    config: { permission: 'department.delete' },
+    config: { permission: 'department.delete', audit },
     schema: {
       tags,
       summary: 'Delete a department without children or administrators',

@@ -15,8 +15,8 @@ import type { Sessions } from '../../kernel/sessions.ts';
 import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../../platform/db/errors.ts';
 import type { DepartmentCreateBody, DepartmentNode, DepartmentUpdateBody } from './departments.schema.ts';
-import { msg, type Locale } from '../../../platform/i18n.ts';
-import { everyLanguage, localized, matchesTranslated, writeText } from '../../../platform/translations.ts';
+import { msg, type InLanguages, type Locale } from '../../../platform/i18n.ts';
+import { everyLanguage, localized, matchesTranslated, named, writeText } from '../../../platform/translations.ts';
 
 type Row = typeof departments.$inferSelect;
 
@@ -145,22 +145,25 @@ export class DepartmentsService {
 
   /** Deletes a department that has neither child departments nor administrators. */
   async remove(id: number): Promise<void> {
+    // The refusals name the department (in the reader's language), as the console shows it.
+    let name: InLanguages | undefined;
     try {
       await this.write(async (tx) => {
-        const [current] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.id, id)).for('update');
+        const [current] = await tx.orm.select({ name: departments.name, nameI18n: departments.nameI18n }).from(departments).where(eq(departments.id, id)).for('update');
         if (!current) throw notFound(id);
+        name = named(current.name, current.nameI18n);
         const [child] = await tx.orm.select({ id: departments.id }).from(departments).where(eq(departments.parentId, id)).limit(1);
-        if (child) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.hasChildren', { id }) });
+        if (child) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.hasChildren', { name }) });
         const [members] = await tx.orm.select({ n: sql<number>`count(*)::int` }).from(admins).where(eq(admins.departmentId, id));
         if (members && members.n > 0) {
-          throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.hasAdministratorsCount', { id, n: members.n }) });
+          throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.hasAdministratorsCount', { name, n: members.n }) });
         }
         await tx.orm.delete(departments).where(eq(departments.id, id));
       });
     } catch (err) {
       // An administrator assigned meanwhile: the foreign key refuses the delete.
       if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) {
-        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.hasAdministrators', { id }) });
+        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.departments.hasAdministrators', { name }) });
       }
       throw err;
     }

@@ -1,6 +1,7 @@
 import { localeOf } from '../../../platform/http/conventions.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { audited } from '../../kernel/audit.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
   DeletedReply,
@@ -17,6 +18,7 @@ const tags = ['Dictionaries'];
 export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const tz = ctx.platform.config.DISPLAY_TIMEZONE;
   const service = ctx.dictionaries;
+  const audit = audited('dictionary', async (id, request) => renderDictionary(await service.get(id), tz, localeOf(request)));
 
   app.get('/dictionaries', {
     config: { permission: 'dictionary.list' },
@@ -43,7 +45,7 @@ export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
   }, async (request) => ok(request, renderDictionary(await service.get(request.params.id), tz, localeOf(request))));
 
   app.post('/dictionaries', {
-    config: { permission: 'dictionary.create' },
+    config: { permission: 'dictionary.create', audit },
     schema: {
       tags,
       summary: 'Create a dictionary type or item',
@@ -58,7 +60,7 @@ export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
   }, async (request) => ok(request, renderDictionary(await service.create(request.body, localeOf(request)), tz, localeOf(request))));
 
   app.put('/dictionaries/:id', {
-    config: { permission: 'dictionary.update' },
+    config: { permission: 'dictionary.update', audit },
     schema: {
       tags,
       summary: 'Change a dictionary type or item',
@@ -73,7 +75,7 @@ export const dictionariesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asy
   }, async (request) => ok(request, renderDictionary(await service.update(request.params.id, request.body, localeOf(request)), tz, localeOf(request))));
 
   app.delete('/dictionaries/:id', {
-    config: { permission: 'dictionary.delete' },
+    config: { permission: 'dictionary.delete', audit },
     schema: {
       tags,
       summary: 'Delete a dictionary item, or a type without items',

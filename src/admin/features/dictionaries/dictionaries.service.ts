@@ -4,7 +4,7 @@
 // item) are checked in a transaction that locks the rows involved, so that a concurrent
 // insert of an item under a type being deleted cannot leave an orphan.
 import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
-import { matchesTranslated, writeText } from '../../../platform/translations.ts';
+import { matchesTranslated, named, writeText } from '../../../platform/translations.ts';
 import type { Locale } from '../../../platform/i18n.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Static } from 'typebox';
@@ -43,9 +43,10 @@ const entriesList = (orm: Orm) =>
 /** A dictionary row (placeholder `id`). */
 const rowOf = (orm: Orm) => orm.select().from(dictionaries).where(eq(dictionaries.id, p('id'))).prepare('dictionary');
 
-function duplicate(parentId: number, code: string) {
+/** A taken code: of a type (`type` undefined), or of an item of `type`, which the refusal names. */
+function duplicate(code: string, type: Pick<DictionaryRow, 'name' | 'nameI18n'> | undefined) {
   return new AppError(E.ALREADY_EXISTS, {
-    detail: parentId === 0 ? msg('admin.dictionaries.typeCodeTaken', { code }) : msg('admin.dictionaries.itemCodeTaken', { code, parentId }),
+    detail: type ? msg('admin.dictionaries.itemCodeTaken', { code, type: named(type.name, type.nameI18n) }) : msg('admin.dictionaries.typeCodeTaken', { code }),
     details: { field: 'code' },
   });
 }
@@ -80,7 +81,8 @@ export class DictionariesService {
       return await this.db.transaction(async ({ orm: tx }) => {
         if (parentId !== 0) {
           // FOR SHARE: a concurrent delete of the type waits for this insert, then sees the item.
-          const [parent] = await tx.select({ parentId: dictionaries.parentId }).from(dictionaries).where(eq(dictionaries.id, parentId)).for('share');
+          const [parent] = await tx.select({ parentId: dictionaries.parentId, name: dictionaries.name, nameI18n: dictionaries.nameI18n })
+            .from(dictionaries).where(eq(dictionaries.id, parentId)).for('share');
           assertType(parent, parentId);
         }
         const [row] = await tx
@@ -100,7 +102,7 @@ export class DictionariesService {
         return row!;
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicate(parentId, input.code);
+      if (isUniqueViolation(err)) throw duplicate(input.code, parentId === 0 ? undefined : await this.get(parentId));
       throw err;
     }
   }
@@ -131,7 +133,7 @@ export class DictionariesService {
           if (patch.parent_id !== 0) assertType(locked.find((r) => r.id === patch.parent_id), patch.parent_id);
           if (current.parentId === 0) {
             const items = await this.itemCount(tx, id);
-            if (items > 0) throw invalid(msg('admin.dictionaries.typeWithItemsCannotNest', { id, items }), 'parent_id');
+            if (items > 0) throw invalid(msg('admin.dictionaries.typeWithItemsCannotNest', { name: named(current.name, current.nameI18n), items }), 'parent_id');
           }
         }
         const [row] = await tx
@@ -156,7 +158,7 @@ export class DictionariesService {
     } catch (err) {
       if (isUniqueViolation(err)) {
         const code = patch.code ?? (await this.get(id)).code;
-        throw duplicate(parentId ?? 0, code);
+        throw duplicate(code, parentId ? await this.get(parentId) : undefined);
       }
       throw err;
     }
@@ -188,7 +190,7 @@ export class DictionariesService {
 }
 
 /** The parent of an item must exist and be a type: items do not nest. */
-function assertType(parent: { parentId: number } | undefined, parentId: number): void {
+function assertType(parent: Pick<DictionaryRow, 'parentId' | 'name' | 'nameI18n'> | undefined, parentId: number): void {
   if (!parent) throw invalid(msg('admin.dictionaries.unknownParentType', { parentId }), 'parent_id');
-  if (parent.parentId !== 0) throw invalid(msg('admin.dictionaries.parentIsItem', { parentId }), 'parent_id');
+  if (parent.parentId !== 0) throw invalid(msg('admin.dictionaries.parentIsItem', { name: named(parent.name, parent.nameI18n) }), 'parent_id');
 }

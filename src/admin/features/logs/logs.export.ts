@@ -1,8 +1,9 @@
 // POST /logs/operation/export and POST /logs/login/export, and their export kinds: the rows of
 // the list's filters within the caller's data scope (stored with the task), newest first, as CSV
 // or XLSX on the admin service's export queue (../../kernel/export-tasks.ts; the file is read and
-// downloaded through GET /exports/{id}). Times in the display zone; the operation's name in the
-// requester's language; parameters as the log keeps them (secrets already redacted).
+// downloaded through GET /exports/{id}). Times in the display zone; the operation's name and a
+// sign-in's location in the requester's language; parameters as the log keeps them (secrets
+// already redacted).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import { localeOf } from '../../../platform/http/conventions.ts';
@@ -49,6 +50,7 @@ export function operationLogsExportKind(logs: LogsService) {
       { header: 'ip', value: (r) => r.ip, xlsx: { width: 16 } },
       { header: 'trace_id', value: (r) => r.trace_id, xlsx: { width: 24 } },
       { header: 'params', value: (r) => JSON.stringify(r.params ?? null), xlsx: { width: 48 } },
+      { header: 'changes', value: (r) => (r.changes ? JSON.stringify(r.changes) : ''), xlsx: { width: 48 } },
     ],
     rows: (params, signal) => {
       const p = paramsOf(params);
@@ -70,10 +72,13 @@ export function loginLogsExportKind(logs: LogsService) {
       { header: 'reason', value: (r) => r.reason, xlsx: { width: 22 } },
       { header: 'ip', value: (r) => r.ip, xlsx: { width: 16 } },
       { header: 'user_agent', value: (r) => r.user_agent, xlsx: { width: 48 } },
+      { header: 'location', value: (r) => r.location.label, xlsx: { width: 28 } },
+      { header: 'country', value: (r) => r.location.country },
+      { header: 'city', value: (r) => r.location.city, xlsx: { width: 20 } },
     ],
     rows: (params, signal) => {
       const p = paramsOf(params);
-      return logs.loginRows(p.filters, p.scope, signal);
+      return logs.loginRows(p.filters, p.scope, p.lang, signal);
     },
     format,
     sheet: () => ({ name: 'Login log' }),

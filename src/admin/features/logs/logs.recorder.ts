@@ -12,11 +12,19 @@
 // every 500. Other code can add rows with recordSystemLog(). Lines logged through the
 // process logger outside a request are not captured.
 //
+// Before and after: a route that declares `config.audit` (kernel/audit.ts) has its records read
+// before the handler runs (a preHandler of that route, after the guard) and, after a success, the state after
+// taken from the reply (or read again); the row's `changes` keep the fields that changed
+// (logs.changes.ts). A read that fails (the database is away) costs the row its `changes`,
+// never the row or the request.
+//
 // Rows are written after the response, in batches (see LogWriter); close() flushes them.
 import { format } from 'node:util';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FeatureOptions } from '../../context.ts';
+import type { AuditSpec, RecordChange, RecordId } from '../../kernel/audit.ts';
+import { capChanges, MAX_RECORDS, recordChange } from './logs.changes.ts';
 import { capJson, describeError, maskFields, redact } from './logs.redact.ts';
 import type { SystemLogLevel } from '../../db/schema.ts';
 import { purgeLogs, type LogWriter } from './logs.writer.ts';
@@ -51,6 +59,58 @@ export function moduleAndAction(permission: string | undefined, routeUrl: string
   const path = routeUrl.startsWith(prefix) ? routeUrl.slice(prefix.length) : routeUrl;
   const action = path.split('/').filter((s) => s && !s.startsWith(':') && s !== '*').join('.');
   return { module: 'auth', action: action || 'root' };
+}
+
+/** The records of one audited request: their state before, and the reply's `data` once answered. */
+interface Audit {
+  ids: RecordId[];
+  before: Map<RecordId, unknown> | null;
+  reply?: unknown;
+}
+const kAudit = Symbol('audit');
+type Audited = FastifyRequest & { [kAudit]?: Audit };
+
+/** The route's `:id`, the default record of an audited route. */
+const idParam = (request: FastifyRequest): RecordId[] => {
+  const id = (request.params as { id?: RecordId } | undefined)?.id;
+  return id === undefined ? [] : [id];
+};
+
+async function loadAll(spec: AuditSpec, ids: readonly RecordId[], request: FastifyRequest): Promise<Map<RecordId, unknown>> {
+  const out = new Map<RecordId, unknown>();
+  for (const id of ids) out.set(id, await spec.load!(id, request));
+  return out;
+}
+
+/** The reply's `data`: the record, or (a batch) nothing the changes use. */
+function replyData(payload: unknown): unknown {
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return undefined;
+  try {
+    return (JSON.parse(payload) as { data?: unknown }).data;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What an answered audited request changed, record by record. */
+async function changesOf(spec: AuditSpec, audit: Audit, request: FastifyRequest): Promise<RecordChange[]> {
+  // A DELETE's records are gone, unless the route reads them again (a session it ends stays).
+  const deleted = request.method === 'DELETE' && spec.after !== 'load';
+  let ids = audit.ids;
+  const fromReply = !deleted && (spec.after ?? 'reply') === 'reply' && typeof audit.reply === 'object' && audit.reply !== null;
+  if (ids.length === 0) {
+    // A create: its record is the reply.
+    const id = spec.created ? spec.created(audit.reply) : (audit.reply as { id?: RecordId } | null | undefined)?.id;
+    if (id === undefined) return [];
+    ids = [id];
+  }
+  const after = deleted ? new Map<RecordId, unknown>() : fromReply && ids.length === 1 ? new Map([[ids[0]!, audit.reply]]) : spec.load ? await loadAll(spec, ids, request) : new Map<RecordId, unknown>();
+  const out: RecordChange[] = [];
+  for (const id of ids) {
+    const change = recordChange(spec.entity, id, audit.before?.get(id) ?? null, after.get(id) ?? null);
+    if (change) out.push(change);
+  }
+  return out;
 }
 
 const LEVELS = { warn: 'warning', error: 'error', fatal: 'error' } as const;
@@ -137,7 +197,40 @@ export const operationRecorder = fp<FeatureOptions>(async (app, { ctx }) => {
     done();
   });
 
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
+  // Audited routes only (the others pay nothing): the state before of the records, read once the
+  // guard has let the caller in, and a success's reply, the state after of most writes (a
+  // create's id is in it).
+  const readBefore = async (request: Audited) => {
+    const spec = request.routeOptions.config.audit!;
+    if (!request.admin) return;
+    const ids = (spec.ids?.(request) ?? idParam(request)).slice(0, MAX_RECORDS);
+    const audit: Audit = { ids: [...ids], before: null };
+    request[kAudit] = audit;
+    if (!spec.load || ids.length === 0) {
+      audit.before = new Map();
+      return;
+    }
+    try {
+      audit.before = await loadAll(spec, ids, request);
+    } catch (err) {
+      request.log.warn({ err }, 'reading the records an operation changes failed; its log row keeps no values');
+    }
+  };
+  const keepReply = async (request: Audited, reply: FastifyReply, payload: unknown) => {
+    const audit = request[kAudit];
+    if (audit && reply.statusCode < 400) audit.reply = replyData(payload);
+    return payload;
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.audit || !RECORDED_METHODS.has([route.method].flat()[0]!)) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), readBefore];
+    route.onSend = [...[route.onSend ?? []].flat(), keepReply];
+  });
+
+  /** Rows waiting for their records' state after (close() waits for them). */
+  const pending = new Set<Promise<void>>();
+
+  app.addHook('onResponse', (request: Audited, reply: FastifyReply, done) => {
     try {
       const route = request.routeOptions.url;
       if (request.admin && route && RECORDED_METHODS.has(request.method) && !notRecorded.has(route)) {
@@ -147,7 +240,7 @@ export const operationRecorder = fp<FeatureOptions>(async (app, { ctx }) => {
         if (request.query && Object.keys(request.query).length > 0) params.query = request.query;
         const { secretFields } = request.routeOptions.config;
         if (request.body !== undefined && request.body !== null) params.body = secretFields ? maskFields(request.body, secretFields) : request.body;
-        writer.operation({
+        const row = {
           adminId: request.admin.adminId,
           username: request.admin.username.slice(0, 64),
           module: module.slice(0, 64),
@@ -162,7 +255,24 @@ export const operationRecorder = fp<FeatureOptions>(async (app, { ctx }) => {
           durationMs: Math.max(0, Math.round(reply.elapsedTime)),
           traceId: request.id.slice(0, 128),
           createdAt: new Date(),
-        });
+        };
+        const spec = request.routeOptions.config.audit;
+        const audit = request[kAudit];
+        if (!spec || !audit || audit.before === null || reply.statusCode >= 400) {
+          writer.operation(row);
+        } else {
+          const job = changesOf(spec, audit, request).then(
+            (all) => {
+              const { changes, omitted } = capChanges(all);
+              writer.operation({ ...row, changes, ...(omitted > 0 ? { params: { ...row.params, changes_omitted: omitted } } : {}) });
+            },
+            (err: unknown) => {
+              request.log.warn({ err }, 'reading the records an operation changed failed; its log row keeps no values');
+              writer.operation(row);
+            },
+          ).finally(() => pending.delete(job));
+          pending.add(job);
+        }
       }
     } catch (err) {
       platform.logger.error({ err }, 'building the operation log row failed');
@@ -186,6 +296,7 @@ export const operationRecorder = fp<FeatureOptions>(async (app, { ctx }) => {
 
   app.addHook('onClose', async () => {
     await purger.stop();
+    await Promise.all(pending);
     await writer.close();
     const i = openWriters.indexOf(writer);
     if (i >= 0) openWriters.splice(i, 1);

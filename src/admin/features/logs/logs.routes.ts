@@ -30,13 +30,15 @@ export const logsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
     config: { permission: 'log.login' },
     schema: {
       tags,
-      summary: 'Login log: every sign-in attempt with its outcome',
-      description: DATES,
+      summary: 'Login log: every sign-in attempt with its outcome and where it came from',
+      description: 'Each row carries `location`: where its address is (this machine, a private network, or a country and often a city, from the offline GeoLite data shipped with the server; IPv4 only), '
+        + 'with the country’s name and a one-line `label` in the reader’s language (Accept-Language). Rows written before locations were recorded say `unknown`. '
+        + `\`country\` (ISO 3166-1 alpha-2) keeps the rows placed in that country. ${DATES}`,
       querystring: LoginLogQuery,
       response: { 200: LoginLogList },
     },
   }, async (request) => {
-    const { list, total, capped } = await logs.logins(request.query, request.admin!.scope);
+    const { list, total, capped } = await logs.logins(request.query, request.admin!.scope, localeOf(request));
     return okCappedList(request, list, request.query, total, capped);
   });
 

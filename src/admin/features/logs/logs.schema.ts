@@ -38,6 +38,11 @@ export const LoginLogQuery = Type.Object({
   admin_id: Type.Optional(Id),
   ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'fuzzy' })),
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: '0 failure, 1 success' })),
+  country: Type.Optional(Type.String({
+    pattern: '^[A-Z]{2}$',
+    description: 'exact: the rows whose address the data places in this country (ISO 3166-1 alpha-2, upper case, as `location.country`)',
+    examples: ['US'],
+  })),
   ...DateRangeQuery,
   order_by: OrderByQuery(['id', 'created_at'], 'id:desc'),
 });
@@ -59,6 +64,7 @@ export const LoginLogExportQuery = Type.Object({
   admin_id: Type.Optional(Id),
   ip: LoginLogQuery.properties.ip,
   status: LoginLogQuery.properties.status,
+  country: LoginLogQuery.properties.country,
   ...DateRangeQuery,
   format: ExportFormat,
 });

@@ -1,6 +1,8 @@
 // Reading the three logs: filters, paging and sort over indexed columns; times shown in the
-// display zone; each operation named in the reader's language (`action_label`).
+// display zone; each operation named in the reader's language (`action_label`), and where each
+// sign-in came from (`location`, its country and label in the reader's language).
 import { and, desc, eq, ilike, lt, type AnyColumn } from 'drizzle-orm';
+import type { Static } from 'typebox';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
@@ -9,8 +11,9 @@ import { p } from '../../../platform/db/statements.ts';
 import { InvalidInput } from '../../../platform/http/errors.ts';
 import { formatDisplay, parseDisplay } from '../../../platform/time.ts';
 import { loginLogs, operationLogs, systemLogs } from '../../db/schema.ts';
-import type { RecentLogs } from '../../kernel/log-records.ts';
-import { msg, type Locale } from '../../../platform/i18n.ts';
+import type { LoginLocation, RecentLogs } from '../../kernel/log-records.ts';
+import { countryName, msg, translate, type Locale } from '../../../platform/i18n.ts';
+import type { LocationKind } from '../../../platform/geo/ip-location.ts';
 import { actionLabel } from '../../kernel/action-labels.ts';
 import { ownerScopeCondition, ownerScopeFilter, scopeValues, type DataScope } from '../../kernel/data-scope.ts';
 
@@ -67,6 +70,8 @@ const loginsList = (orm: Orm, countLimit: number) =>
       admin_id: (x) => eq(loginLogs.adminId, x),
       ip: { param: contains, where: (x) => ilike(loginLogs.ip, x) },
       status: (x) => eq(loginLogs.status, x),
+      // Exact, read along the id order as the ip filter is (no index of its own: a filter of the log's screen, not of a hot path).
+      country: (x) => eq(loginLogs.country, x),
       ...inRange(loginLogs.createdAt),
       // The caller's data scope: the administrator who signed in (a name that is nobody's: `all` only).
       scope: ownerScopeFilter(loginLogs.adminId),
@@ -105,6 +110,7 @@ const operationColumns = {
   ip: operationLogs.ip,
   user_agent: operationLogs.userAgent,
   params: operationLogs.params,
+  changes: operationLogs.changes,
   status_code: operationLogs.statusCode,
   duration_ms: operationLogs.durationMs,
   trace_id: operationLogs.traceId,
@@ -119,8 +125,24 @@ const loginColumns = {
   user_agent: loginLogs.userAgent,
   status: loginLogs.status,
   reason: loginLogs.reason,
+  location_kind: loginLogs.locationKind,
+  country: loginLogs.country,
+  city: loginLogs.city,
   created_at: loginLogs.createdAt,
 };
+
+type LocationColumns = { location_kind: LocationKind; country: string; city: string };
+
+/** Where a login-log row's address is, as its `location` shows it in `locale` (LoginLocation). */
+function shownLocation(row: LocationColumns, locale: Locale): Static<typeof LoginLocation> {
+  const { location_kind: kind, country, city } = row;
+  const name = country ? countryName(country, locale) : '';
+  // The writer records an address the data does not place as unknown: a public row has its country.
+  const label = kind !== 'public' || !country
+    ? translate(`admin.logs.location.${kind === 'public' ? 'unknown' : kind}`, locale)
+    : city ? translate('admin.logs.location.cityCountry', locale, { city, country: name }) : name;
+  return { kind, country, country_name: name, city, label };
+}
 
 const systemColumns = {
   id: systemLogs.id,
@@ -132,7 +154,9 @@ const systemColumns = {
 };
 
 export type OperationQuery = Paged & { admin_id?: number | undefined; module?: string | undefined; action?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
-export type LoginQuery = Paged & { admin_id?: number | undefined; ip?: string | undefined; status?: number | undefined; start_date?: string | undefined; end_date?: string | undefined };
+export type LoginQuery = Paged & {
+  admin_id?: number | undefined; ip?: string | undefined; status?: number | undefined; country?: string | undefined; start_date?: string | undefined; end_date?: string | undefined;
+};
 /** A list's filters without its page and order (an export). */
 export type LogFilter<Q> = Omit<Q, keyof Paged>;
 type SystemQuery = Paged & { level?: string | undefined; trace_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
@@ -159,6 +183,13 @@ export class LogsService implements RecentLogs {
     return rows.map((r) => ({ ...r, created_at: formatDisplay(r.created_at, this.tz)! }));
   }
 
+  /** Login rows as shown: with the display time and where each came from in `locale` (its location columns folded into `location`). */
+  private shownLogins<T extends LocationColumns & { created_at: Date }>(rows: T[], locale: Locale) {
+    return rows.map(({ location_kind, country, city, ...r }) => ({
+      ...r, location: shownLocation({ location_kind, country, city }, locale), created_at: formatDisplay(r.created_at, this.tz)!,
+    }));
+  }
+
   /** Operation rows as shown: with the display time and the action's name in `locale`. */
   private shownOperations<T extends { created_at: Date; module: string; action: string }>(rows: T[], locale: Locale) {
     return rows.map((r) => ({ ...r, action_label: actionLabel(`${r.module}.${r.action}`, locale), created_at: formatDisplay(r.created_at, this.tz)! }));
@@ -169,9 +200,9 @@ export class LogsService implements RecentLogs {
     return { list: this.shownOperations(rows, locale), total, capped };
   }
 
-  async logins(q: LoginQuery, scope: DataScope) {
+  async logins(q: LoginQuery, scope: DataScope, locale: Locale) {
     const { rows, total, capped } = await this.loginsList.page({ ...q, ...parseDateRange(q, this.tz), scope }, q);
-    return { list: this.shown(rows), total, capped };
+    return { list: this.shownLogins(rows, locale), total, capped };
   }
 
   async system(q: SystemQuery) {
@@ -201,7 +232,7 @@ export class LogsService implements RecentLogs {
   }
 
   /** Every login row of the filters and the data scope (an export), newest first, in pages by keyset on id. */
-  async *loginRows(q: LogFilter<LoginQuery>, scope: DataScope | undefined, signal?: AbortSignal, pageSize = 1000) {
+  async *loginRows(q: LogFilter<LoginQuery>, scope: DataScope | undefined, locale: Locale, signal?: AbortSignal, pageSize = 1000) {
     const list = this.loginsList;
     const values = { ...q, ...parseDateRange(q, this.tz), scope };
     const params = list.params(values);
@@ -212,7 +243,7 @@ export class LogsService implements RecentLogs {
         .where(and(filter, last === undefined ? undefined : lt(loginLogs.id, last)))
         .orderBy(desc(loginLogs.id)).limit(pageSize)
         .prepare('login_logs_export').execute(params.values);
-      yield* this.shown(rows);
+      yield* this.shownLogins(rows, locale);
       if (rows.length < pageSize) return;
       last = rows.at(-1)!.id;
     }
@@ -222,6 +253,6 @@ export class LogsService implements RecentLogs {
   async recent(n: number, scope: DataScope, locale: Locale) {
     const values = { n, ...scopeValues(scope) };
     const [logins, operations] = await Promise.all([this.recentLogins.execute(values), this.recentOperations.execute(values)]);
-    return { logins: this.shown(logins), operations: this.shownOperations(operations, locale) };
+    return { logins: this.shownLogins(logins, locale), operations: this.shownOperations(operations, locale) };
   }
 }

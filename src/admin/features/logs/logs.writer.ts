@@ -32,12 +32,12 @@ const SYSTEM_CONTEXT_LIMITS = { maxString: 4000, maxItems: 50, maxDepth: 8 };
 const INSERT = {
   operation: (rows: string) => sql`
     INSERT INTO admin.operation_logs
-      (admin_id, username, module, action, method, route, path, ip, user_agent, params, status_code, duration_ms, trace_id, created_at)
+      (admin_id, username, module, action, method, route, path, ip, user_agent, params, changes, status_code, duration_ms, trace_id, created_at)
     SELECT r."adminId", coalesce(r.username, ''), r.module, r.action, r.method, coalesce(r.route, ''), r.path, coalesce(r.ip, ''),
-           coalesce(r."userAgent", ''), coalesce(r.params, '{}'::jsonb), r."statusCode", r."durationMs", coalesce(r."traceId", ''),
+           coalesce(r."userAgent", ''), coalesce(r.params, '{}'::jsonb), r.changes, r."statusCode", r."durationMs", coalesce(r."traceId", ''),
            coalesce(r."createdAt", now())
     FROM jsonb_to_recordset(${rows}::jsonb) AS r("adminId" bigint, username text, module text, action text, method text, route text,
-      path text, ip text, "userAgent" text, params jsonb, "statusCode" smallint, "durationMs" integer, "traceId" text, "createdAt" timestamptz)`,
+      path text, ip text, "userAgent" text, params jsonb, changes jsonb, "statusCode" smallint, "durationMs" integer, "traceId" text, "createdAt" timestamptz)`,
   system: (rows: string) => sql`
     INSERT INTO admin.system_logs (level, message, trace_id, context, created_at)
     SELECT r.level, r.message, coalesce(r."traceId", ''), coalesce(r.context, '{}'::jsonb), coalesce(r."createdAt", now())

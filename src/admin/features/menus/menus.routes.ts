@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { audited } from '../../kernel/audit.ts';
 import { ErrorEnvelope, IdParam, ok } from '../../http.ts';
 import { localeOf } from '../../../platform/http/conventions.ts';
 import { MenuCreateBody, MenuQuery, MenuReply, MenuTreeReply, MenuUpdateBody, NullReply } from './menus.schema.ts';
@@ -8,6 +9,7 @@ const tags = ['Menus'];
 
 export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const { menus } = ctx;
+  const audit = audited('menu', (id, request) => menus.get(id, localeOf(request)));
 
   app.get('/menus', {
     config: { permission: 'menu.list' },
@@ -24,7 +26,7 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
   }, async (request) => ok(request, await menus.tree(request.query, localeOf(request))));
 
   app.post('/menus', {
-    config: { permission: 'menu.create' },
+    config: { permission: 'menu.create', audit },
     schema: {
       tags,
       summary: 'Create a menu',
@@ -45,7 +47,7 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
   }, async (request) => ok(request, await menus.get(request.params.id, localeOf(request))));
 
   app.put('/menus/:id', {
-    config: { permission: 'menu.update' },
+    config: { permission: 'menu.update', audit },
     schema: {
       tags,
       summary: 'Update a menu (only the fields sent change)',
@@ -59,7 +61,7 @@ export const menusRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
   }, async (request) => ok(request, await menus.update(request.params.id, request.body, localeOf(request))));
 
   app.delete('/menus/:id', {
-    config: { permission: 'menu.delete' },
+    config: { permission: 'menu.delete', audit },
     schema: {
       tags,
       summary: 'Delete a menu without children',

@@ -16,7 +16,7 @@ import type { MenuCreateBody, MenuUpdateBody } from './menus.schema.ts';
 import { buildTree, checkMove, treeTransaction, withAncestors } from '../../../platform/tree.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
-import { everyLanguage, localized, matchesTranslated, writeText } from '../../../platform/translations.ts';
+import { everyLanguage, localized, matchesTranslated, named, writeText } from '../../../platform/translations.ts';
 
 export const BUTTON = 3;
 
@@ -124,7 +124,7 @@ export class MenusService {
       }
       if (input.type === BUTTON && current.type !== BUTTON) {
         const [child] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
-        if (child) throw new InvalidInput(msg('admin.menus.buttonWithChildren', { id }), 'type');
+        if (child) throw new InvalidInput(msg('admin.menus.buttonWithChildren', { title: named(current.title, current.titleI18n) }), 'type');
       }
       await tx.orm
         .update(menus)
@@ -153,10 +153,10 @@ export class MenusService {
    */
   async remove(id: number): Promise<void> {
     await this.write(undefined, async (tx) => {
-      const [current] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.id, id)).for('update');
+      const [current] = await tx.orm.select({ title: menus.title, titleI18n: menus.titleI18n }).from(menus).where(eq(menus.id, id)).for('update');
       if (!current) throw notFound(id);
       const [child] = await tx.orm.select({ id: menus.id }).from(menus).where(eq(menus.parentId, id)).limit(1);
-      if (child) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.menus.hasChildren', { id }) });
+      if (child) throw new AppError(E.DELETE_FAILED, { detail: msg('admin.menus.hasChildren', { title: named(current.title, current.titleI18n) }) });
       await tx.orm.delete(menus).where(eq(menus.id, id));
     });
   }
@@ -164,9 +164,9 @@ export class MenusService {
   /** The parent must be 0 or an existing menu that is not a button. */
   private async checkParent(tx: Executor, parentId: number) {
     if (parentId === 0) return;
-    const [parent] = await tx.orm.select({ type: menus.type }).from(menus).where(eq(menus.id, parentId));
+    const [parent] = await tx.orm.select({ type: menus.type, title: menus.title, titleI18n: menus.titleI18n }).from(menus).where(eq(menus.id, parentId));
     if (!parent) throw new InvalidInput(msg('admin.menus.unknownParent', { parentId }), 'parent_id');
-    if (parent.type === BUTTON) throw new InvalidInput(msg('admin.menus.parentIsButton', { parentId }), 'parent_id');
+    if (parent.type === BUTTON) throw new InvalidInput(msg('admin.menus.parentIsButton', { title: named(parent.title, parent.titleI18n) }), 'parent_id');
   }
 
   /** One transaction behind the tree lock; a duplicate slug becomes 30002. */

@@ -45,13 +45,17 @@ const localeOfPeer = (peer: Peer): Locale => (LOCALES.includes(peer.lang as Loca
 
 /**
  * The contract's push frame, `{ type: 'notification', data: { id, title, content, created_at } }`,
- * with the list's additive fields after them (`kind`, `link`, `link_expires_at`), in `locale`.
+ * with the list's additive fields after them (`kind`, `link`, `link_expires_at`, `sender_id`,
+ * `sender_name`), in `locale`.
  */
 export function notificationFrame(n: NotificationMessage, locale: Locale): Buffer {
   const v = viewOf(n, locale);
   return Buffer.from(JSON.stringify({
     type: 'notification',
-    data: { id: v.id, title: v.title, content: v.content, created_at: v.created_at, kind: v.kind, link: v.link, link_expires_at: v.link_expires_at },
+    data: {
+      id: v.id, title: v.title, content: v.content, created_at: v.created_at,
+      kind: v.kind, link: v.link, link_expires_at: v.link_expires_at, sender_id: v.sender_id, sender_name: v.sender_name,
+    },
   }));
 }
 

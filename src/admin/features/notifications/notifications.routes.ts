@@ -55,7 +55,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       description: [
         'Newest first by default. `data` holds the list fields and `unread`, the caller’s unread count whatever the filter. Times are ISO 8601 UTC.',
         'Notifications the system sends (exports, imports, sign-outs, password resets) are written in the language of `Accept-Language` (en-US or zh-CN);',
-        'those an administrator sent are shown as written. `link` and `link_expires_at` say where a notification points (an export’s download) and until when.',
+        'those an administrator sent are shown as written, with who sent them (`sender_id`, `sender_name`). `link` and `link_expires_at` say where a notification points (an export’s download) and until when.',
       ].join(' '),
       querystring: NotificationListQuery,
       response: { 200: NotificationListReply },
@@ -86,7 +86,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
   }, async (request) => ok(request, await notifications.markRead(request.admin!.adminId, request.params.id, localeOf(request))));
 
   app.post('/notifications', {
-    config: { permission: 'notification.send' },
+    config: { permission: 'notification.send', audit: { entity: 'notification' } },
     schema: {
       tags,
       summary: 'Send a notification to administrators',
@@ -134,9 +134,10 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = as
       description: [
         'Upgrade to WebSocket, authenticated before the upgrade by `Authorization: Bearer <token>` or by `?ticket=` from `POST /ws/ticket`',
         '(401 without either; 403 when a browser page of another origin than this server or those of `CORS_ORIGINS` asks; 429 when the session already holds `WS_MAX_SOCKETS_PER_SESSION` sockets on this instance).',
-        'Each new notification of the caller arrives as `{ "type": "notification", "data": { id, title, content, created_at, kind, link, link_expires_at } }`',
+        'Each new notification of the caller arrives as `{ "type": "notification", "data": { id, title, content, created_at, kind, link, link_expires_at, sender_id, sender_name } }`',
         '(the contract’s four fields, then the additive ones of the notification list: `kind`, where it came from; `link`, the API path it points at, such as an export’s',
-        'download, which needs the bearer token, or null; `link_expires_at`, ISO 8601 UTC, when that link stops working, or null).',
+        'download, which needs the bearer token, or null; `link_expires_at`, ISO 8601 UTC, when that link stops working, or null; `sender_id` and `sender_name`,',
+        'the administrator who sent a message and their nickname or username, null for a system notification).',
         'System notifications are written in the socket’s language: `?lang=en-US|zh-CN` when given, else the `Accept-Language` of the `POST /ws/ticket` request',
         'that issued the ticket, else that of the upgrade request; a client whose language changes opens a new socket.',
         'When what the caller’s roles grant changes (their roles, or the permissions, menus or status of one of their roles), each of their sockets gets',

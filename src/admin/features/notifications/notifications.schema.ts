@@ -26,6 +26,12 @@ export const NotificationRecord = Type.Object({
   link_expires_at: Type.Union([Iso('when `link` stops working (show it in the reader’s time zone and language)'), Type.Null()], {
     description: 'null when there is no link or it does not expire',
   }),
+  sender_id: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'the administrator who sent a `message`; null for a system notification, or once the sender was deleted',
+  }),
+  sender_name: Type.Union([Type.String(), Type.Null()], {
+    description: 'that administrator’s nickname (the username when the nickname is empty); null when sender_id is null',
+  }),
   is_read: Type.Boolean(),
   read_at: Type.Union([Iso('when it was first marked read'), Type.Null()]),
   created_at: Iso('when it was sent'),

@@ -43,13 +43,18 @@ export interface NotificationView {
   link: string | null;
   /** ISO 8601 UTC: when `link` stops working; null when it does not expire or there is none. */
   link_expires_at: string | null;
+  /** The administrator who sent it, and their name: null for a system notification, or once the sender was deleted. */
+  sender_id: number | null;
+  sender_name: string | null;
 }
+
+type Additive = 'kind' | 'link' | 'link_expires_at' | 'sender_id' | 'sender_name';
 
 /**
  * A notification as stored and published: `title` and `content` in English, and the messages of
  * a system notification (the additive fields may be missing from a message an older instance published).
  */
-export interface NotificationMessage extends Omit<NotificationView, 'kind' | 'link' | 'link_expires_at'>, Partial<Pick<NotificationView, 'kind' | 'link' | 'link_expires_at'>> {
+export interface NotificationMessage extends Omit<NotificationView, Additive>, Partial<Pick<NotificationView, Additive>> {
   /** A system notification's messages in stored form (`Msg.toJSON`); absent or null: the text as written. */
   title_msg?: unknown;
   content_msg?: unknown;
@@ -65,6 +70,8 @@ export function viewOf(n: NotificationMessage, locale: Locale): NotificationView
     kind: n.kind ?? 'message',
     link: n.link ?? null,
     link_expires_at: n.link_expires_at ?? null,
+    sender_id: n.sender_id ?? null,
+    sender_name: n.sender_name ?? null,
   };
 }
 
@@ -93,7 +100,8 @@ export interface PushMessage {
 }
 
 /** A notification as one recipient sees it: the message and the receipt's read state. */
-type MessageRow = Pick<typeof notifications.$inferSelect, 'id' | 'title' | 'content' | 'kind' | 'createdAt' | 'titleMsg' | 'contentMsg' | 'link' | 'linkExpiresAt'>;
+type MessageRow = Pick<typeof notifications.$inferSelect, 'id' | 'title' | 'content' | 'kind' | 'createdAt' | 'titleMsg' | 'contentMsg' | 'link' | 'linkExpiresAt' | 'senderId'>
+  & { senderName: string | null };
 type RecordRow = MessageRow & Pick<typeof notificationRecipients.$inferSelect, 'readAt'>;
 
 const MESSAGE_COLUMNS = {
@@ -106,6 +114,9 @@ const MESSAGE_COLUMNS = {
   contentMsg: notifications.contentMsg,
   link: notifications.link,
   linkExpiresAt: notifications.linkExpiresAt,
+  senderId: notifications.senderId,
+  // The sender's nickname, or the username when it is empty (a LEFT JOIN of admin.admins on the sender).
+  senderName: sql<string | null>`coalesce(nullif(${admins.nickname}, ''), ${admins.username})`,
 };
 const RECORD_COLUMNS = { ...MESSAGE_COLUMNS, readAt: notificationRecipients.readAt };
 
@@ -117,6 +128,8 @@ const messageOfRow = (r: MessageRow): NotificationMessage => ({
   kind: r.kind as NotificationKind,
   link: r.link,
   link_expires_at: r.linkExpiresAt === null ? null : r.linkExpiresAt.toISOString(),
+  sender_id: r.senderId,
+  sender_name: r.senderName,
   title_msg: r.titleMsg,
   content_msg: r.contentMsg,
 });
@@ -138,7 +151,8 @@ const inboxList = (orm: Orm) => {
   const r = notificationRecipients;
   return pagedList(orm, {
     name: 'notifications',
-    rows: (orm) => orm.select(RECORD_COLUMNS).from(r).innerJoin(notifications, eq(notifications.id, r.notificationId)).$dynamic(),
+    rows: (orm) => orm.select(RECORD_COLUMNS).from(r).innerJoin(notifications, eq(notifications.id, r.notificationId))
+      .leftJoin(admins, eq(admins.id, notifications.senderId)).$dynamic(),
     table: r,
     filters: {
       admin_id: (x) => eq(r.adminId, x),
@@ -156,7 +170,7 @@ const inboxList = (orm: Orm) => {
 /** A notification's message (placeholder `id`). */
 const messageOf = (orm: Orm) =>
   orm.select(MESSAGE_COLUMNS)
-    .from(notifications).where(eq(notifications.id, p('id'))).prepare('notification_message');
+    .from(notifications).leftJoin(admins, eq(admins.id, notifications.senderId)).where(eq(notifications.id, p('id'))).prepare('notification_message');
 
 export class NotificationsService implements Notifier {
   private readonly db: Database;
@@ -213,7 +227,7 @@ export class NotificationsService implements Notifier {
     const kind = message.kind ?? 'message';
     const link = message.link ?? null;
     const linkExpiresAt = message.linkExpiresAt ?? null;
-    let row: { id: number; created_at: Date; ids: number[] | null; n: number };
+    let row: { id: number; created_at: Date; ids: number[] | null; n: number; sender_name: string | null };
     try {
       row = await this.db.transaction(async (tx) => {
         const [audienceSql, params] = await this.audienceSql(tx, audience, strict, restricted ? scope : undefined);
@@ -222,7 +236,7 @@ export class NotificationsService implements Notifier {
           : audienceSql;
         if (restricted) params.push(pgArray(scope.departments), scope.adminId);
         // Raw: the message and its receipts are written by one statement (a CTE write).
-        const [inserted] = await tx.query<{ id: number; created_at: Date; ids: number[] | null; n: number }>(
+        const [inserted] = await tx.query<{ id: number; created_at: Date; ids: number[] | null; n: number; sender_name: string | null }>(
           `WITH n AS (
              INSERT INTO admin.notifications (title, content, kind, sender_id, title_msg, content_msg, link, link_expires_at)
              VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8) RETURNING id, created_at
@@ -232,7 +246,8 @@ export class NotificationsService implements Notifier {
              RETURNING admin_id
            )
            SELECT n.id, n.created_at, (SELECT count(*)::int FROM r) AS n,
-                  ${everyone ? 'NULL::json' : "(SELECT coalesce(json_agg(admin_id), '[]'::json) FROM r)"} AS ids
+                  ${everyone ? 'NULL::json' : "(SELECT coalesce(json_agg(admin_id), '[]'::json) FROM r)"} AS ids,
+                  (SELECT coalesce(nullif(s.nickname, ''), s.username) FROM admin.admins s WHERE s.id = $4) AS sender_name
            FROM n`,
           [title, content, kind, message.senderId ?? null, stored(message.title), stored(message.content), link, linkExpiresAt, ...params],
         );
@@ -252,6 +267,8 @@ export class NotificationsService implements Notifier {
       kind,
       link,
       link_expires_at: linkExpiresAt === null ? null : linkExpiresAt.toISOString(),
+      sender_id: message.senderId ?? null,
+      sender_name: row.sender_name,
       ...(message.title instanceof Msg ? { title_msg: message.title.toJSON() } : {}),
       ...(message.content instanceof Msg ? { content_msg: message.content.toJSON() } : {}),
     };
@@ -335,8 +352,9 @@ export class NotificationsService implements Notifier {
          RETURNING notification_id, read_at
        )
        SELECT n.id, n.title, n.content, n.kind, n.created_at AS "createdAt", n.title_msg AS "titleMsg", n.content_msg AS "contentMsg",
-              n.link, n.link_expires_at AS "linkExpiresAt", u.read_at AS "readAt"
-       FROM u JOIN admin.notifications n ON n.id = u.notification_id`,
+              n.link, n.link_expires_at AS "linkExpiresAt", n.sender_id AS "senderId",
+              coalesce(nullif(s.nickname, ''), s.username) AS "senderName", u.read_at AS "readAt"
+       FROM u JOIN admin.notifications n ON n.id = u.notification_id LEFT JOIN admin.admins s ON s.id = n.sender_id`,
       [adminId, id],
     );
     if (!row) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.notifications.notificationNotFound', { id }) });

@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { orMissing, type AuditSpec } from '../../kernel/audit.ts';
+import { everyRow } from '../../kernel/data-scope.ts';
 import { ErrorEnvelope, ok, okCappedList } from '../../http.ts';
 import { renderPayment } from '../../kernel/payment-records.ts';
 import {
   CreateOrderBody, OrderDeletedReply, OrderIdParam, OrderList, OrderListQuery, OrderLookupQuery, OrderReply, OrderUpdateReply, UpdateOrderBody,
 } from './orders.schema.ts';
+import type { OrderLookup } from './orders.service.ts';
 import { renderOrder, renderOrderWithDetails } from './orders.view.ts';
 
 const tags = ['Orders'];
@@ -14,6 +17,16 @@ const LOOKUP = 'The order is found by the `order_no` query parameter when given 
 export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const tz = ctx.platform.config.DISPLAY_TIMEZONE;
   const service = ctx.orders;
+  // The operation log's before and after of an order (kernel/audit.ts): found, and named, by the
+  // key the request used (LOOKUP); a create's is its reply.
+  const read = (lookup: OrderLookup) => orMissing(service.get(lookup, everyRow).then((o) => renderOrderWithDetails(o, tz)));
+  const created: AuditSpec = { entity: 'order', load: (id) => read({ id }), created: (data) => (data as { order?: { id?: number } } | null)?.order?.id };
+  const changed: AuditSpec = {
+    entity: 'order',
+    after: 'load',
+    ids: (request) => [(request.query as { order_no?: string }).order_no ?? (request.params as { id: string }).id],
+    load: (key, request) => read((request.query as { order_no?: string }).order_no ? { id: 0, order_no: String(key) } : { id: key }),
+  };
 
   app.get('/orders', {
     config: { permission: 'order.list' },
@@ -34,7 +47,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   });
 
   app.post('/orders', {
-    config: { permission: 'order.create' },
+    config: { permission: 'order.create', audit: created },
     schema: {
       tags,
       summary: 'Create an order',
@@ -63,7 +76,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   }, async (request) => ok(request, renderOrderWithDetails(await service.get({ id: request.params.id, order_no: request.query.order_no }, request.admin!.scope), tz)));
 
   app.put('/orders/:id', {
-    config: { permission: 'order.update' },
+    config: { permission: 'order.update', audit: changed },
     schema: {
       tags,
       summary: 'Change the status of an order',
@@ -90,7 +103,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (ap
   });
 
   app.delete('/orders/:id', {
-    config: { permission: 'order.delete' },
+    config: { permission: 'order.delete', audit: changed },
     schema: {
       tags,
       summary: 'Delete an order and its detail rows',

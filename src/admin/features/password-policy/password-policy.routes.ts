@@ -19,7 +19,7 @@ export const passwordPolicyRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = a
   }, async (request) => ok(request, await passwordPolicy.get()));
 
   app.put('/password-policy', {
-    config: { permission: 'password_policy.update' },
+    config: { permission: 'password_policy.update', audit: { entity: 'password_policy', ids: () => [1], load: () => passwordPolicy.get() } },
     schema: {
       tags,
       summary: 'Set the password and account policy (every setting)',

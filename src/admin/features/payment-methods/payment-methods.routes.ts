@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { FeatureOptions } from '../../context.ts';
+import { audited } from '../../kernel/audit.ts';
 import type { PaymentMethodRow } from '../../db/schema.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
@@ -33,6 +34,7 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = a
   const service = ctx.paymentMethods;
 
   const record = (r: PaymentMethodRow) => renderPaymentMethod(r, tz);
+  const audit = audited('payment_method', async (id) => record(await service.get(id)));
 
   app.get('/payment-methods', {
     config: { permission: 'payment-method.list' },
@@ -54,7 +56,7 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = a
   }, async (request) => ok(request, record(await service.get(request.params.id))));
 
   app.post('/payment-methods', {
-    config: { permission: 'payment-method.create' },
+    config: { permission: 'payment-method.create', audit },
     preValidation: maskBodyConfig,
     schema: {
       tags,
@@ -69,7 +71,7 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = a
   }, async (request) => ok(request, record(await service.create({ ...request.body, config: sentConfig(request) }))));
 
   app.put('/payment-methods/:id', {
-    config: { permission: 'payment-method.update' },
+    config: { permission: 'payment-method.update', audit },
     preValidation: maskBodyConfig,
     schema: {
       tags,
@@ -88,7 +90,7 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = a
   });
 
   app.delete('/payment-methods/:id', {
-    config: { permission: 'payment-method.delete' },
+    config: { permission: 'payment-method.delete', audit },
     schema: {
       tags,
       summary: 'Delete a payment method',

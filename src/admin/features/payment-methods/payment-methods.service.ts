@@ -125,7 +125,8 @@ export class PaymentMethodsService {
     } catch (err) {
       const code = pgErrorCode(err);
       if (code === FOREIGN_KEY_VIOLATION || code === RESTRICT_VIOLATION) {
-        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.paymentMethods.hasPayments', { id }) });
+        // The refusal names the method, read once the delete was refused (the row it kept).
+        throw new AppError(E.DELETE_FAILED, { detail: msg('admin.paymentMethods.hasPayments', { name: (await this.get(id)).name }) });
       }
       throw err;
     }

@@ -1,6 +1,7 @@
 // Permissions: the catalogue generated from the route table (is_system) plus custom ones.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { audited } from '../../kernel/audit.ts';
 import { localeOf } from '../../../platform/http/conventions.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import {
@@ -11,6 +12,7 @@ const tags = ['Permissions'];
 
 export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const service = ctx.permissions;
+  const audit = audited('permission', (id, request) => service.get(id, localeOf(request)));
 
   app.get('/permissions', {
     config: { permission: 'permission.list' },
@@ -27,7 +29,7 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   });
 
   app.post('/permissions', {
-    config: { permission: 'permission.create' },
+    config: { permission: 'permission.create', audit },
     schema: {
       tags,
       summary: 'Create a permission',
@@ -48,7 +50,7 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   }, async (request) => ok(request, await service.get(request.params.id, localeOf(request))));
 
   app.put('/permissions/:id', {
-    config: { permission: 'permission.update' },
+    config: { permission: 'permission.update', audit },
     schema: {
       tags,
       summary: 'Update a permission',
@@ -65,7 +67,7 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
   }, async (request) => ok(request, await service.update(request.admin!, request.params.id, request.body, localeOf(request))));
 
   app.delete('/permissions/:id', {
-    config: { permission: 'permission.delete' },
+    config: { permission: 'permission.delete', audit },
     schema: {
       tags,
       summary: 'Delete a permission',

@@ -53,6 +53,7 @@ export const PermissionRecord = Type.Object({
   method: Type.String(),
   path: Type.String(),
   menu_id: Nullable(Type.Integer()),
+  menu_title: Nullable(Type.String(), { description: 'that menu’s title in the reader’s language (Accept-Language); null when menu_id is null' }),
   status: Type.Integer(),
   is_system: Type.Boolean({ description: 'generated from the route table: cannot be deleted, slug/method/path fixed' }),
   created_at: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),

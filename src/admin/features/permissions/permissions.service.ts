@@ -4,8 +4,9 @@
 // a role on their next request. Updates and deletions run through the administration guard
 // (no lock-out, no losing one's own `admin.update`). Each record carries a `label` in the
 // reader's language: the catalogue's name of a system permission (kernel/action-labels.ts)
-// while its stored name is still the route's own, else the stored name.
-import { eq, ilike, type AnyColumn } from 'drizzle-orm';
+// while its stored name is still the route's own, else the stored name, and the title of its
+// menu in that language (read with the row, so that a reader who may not list menus sees a title).
+import { eq, getTableColumns, ilike, type AnyColumn } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Orm } from '../../../platform/db/database.ts';
 import { contains } from '../../../platform/db/like.ts';
@@ -13,6 +14,7 @@ import { pagedList } from '../../../platform/db/list.ts';
 import { missingIds } from '../../../platform/db/missing-ids.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { displayStamps } from '../../../platform/time.ts';
+import { localized, type Translations } from '../../../platform/translations.ts';
 import { adminRoles, menus, permissions, rolePermissions } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { GrantCatalogue } from '../../kernel/grant-catalogue.ts';
@@ -27,6 +29,11 @@ import type { RbacService } from '../../kernel/rbac.ts';
 import type { Sessions } from '../../kernel/sessions.ts';
 
 type Row = typeof permissions.$inferSelect;
+/** A permission and the title of its menu (null: none). */
+type RowWithMenu = Row & { menuTitle: string | null; menuTitleI18n: Translations | null };
+
+/** A permission's columns and its menu's title, over `permissions LEFT JOIN menus`. */
+const WITH_MENU = { ...getTableColumns(permissions), menuTitle: menus.title, menuTitleI18n: menus.titleI18n };
 
 const ORDER_COLUMNS: Record<PermissionOrderField, AnyColumn> = {
   id: permissions.id,
@@ -49,7 +56,7 @@ export class PermissionsService extends GrantCatalogue<typeof permissions> {
   private defaults: Map<string, string> | undefined;
   private readonly permissionsList = pagedList(this.orm, {
     name: 'permissions',
-    rows: (orm) => orm.select().from(permissions).$dynamic(),
+    rows: (orm) => orm.select(WITH_MENU).from(permissions).leftJoin(menus, eq(menus.id, permissions.menuId)).$dynamic(),
     table: permissions,
     filters: {
       name: { param: contains, where: (x) => ilike(permissions.name, x) },
@@ -84,7 +91,7 @@ export class PermissionsService extends GrantCatalogue<typeof permissions> {
     return original !== undefined && r.name !== original && r.name !== actionLabel(r.slug, 'en-US');
   }
 
-  record(r: Row, locale: Locale) {
+  record(r: RowWithMenu, locale: Locale) {
     const renamed = this.renamed(r);
     return {
       id: r.id,
@@ -94,6 +101,7 @@ export class PermissionsService extends GrantCatalogue<typeof permissions> {
       method: r.method,
       path: r.path,
       menu_id: r.menuId,
+      menu_title: r.menuTitle === null ? null : localized(r.menuTitle, r.menuTitleI18n, locale),
       status: r.status,
       is_system: r.isSystem,
       ...displayStamps(r, this.tz),
@@ -106,7 +114,13 @@ export class PermissionsService extends GrantCatalogue<typeof permissions> {
   }
 
   async get(id: number, locale: Locale) {
-    return this.record(await this.rowOf(id), locale);
+    return this.record(await this.withMenu(await this.rowOf(id)), locale);
+  }
+
+  /** A single row with its menu's title (lists read it in their own statement). */
+  private async withMenu(row: Row): Promise<RowWithMenu> {
+    const [menu] = row.menuId === null ? [] : await this.orm.select({ title: menus.title, titleI18n: menus.titleI18n }).from(menus).where(eq(menus.id, row.menuId));
+    return { ...row, menuTitle: menu?.title ?? null, menuTitleI18n: menu?.titleI18n ?? null };
   }
 
   async create(input: Static<typeof CreatePermissionBody>, locale: Locale) {
@@ -126,7 +140,7 @@ export class PermissionsService extends GrantCatalogue<typeof permissions> {
         .returning();
       return { value: created!, affected: [] };
     });
-    return this.record(row, locale);
+    return this.record(await this.withMenu(row), locale);
   }
 
   async update(caller: Principal, id: number, input: Static<typeof UpdatePermissionBody>, locale: Locale) {
@@ -156,7 +170,7 @@ export class PermissionsService extends GrantCatalogue<typeof permissions> {
         .returning();
       return { value: updated!, affected: grantsChange ? await this.holdersOf(tx, id) : [] };
     }, { caller, failure: E.UPDATE_FAILED });
-    return this.record(row, locale);
+    return this.record(await this.withMenu(row), locale);
   }
 
   /** Deletes a custom permission; roles holding it lose it (their administrators' grants are reloaded). */

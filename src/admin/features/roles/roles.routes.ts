@@ -2,6 +2,7 @@ import { localeOf } from '../../../platform/http/conventions.ts';
 // Roles: CRUD with the sets of permissions and menus each role grants.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FeatureOptions } from '../../context.ts';
+import { audited } from '../../kernel/audit.ts';
 import { ErrorEnvelope, IdParam, ok, okList } from '../../http.ts';
 import { CreateRoleBody, DeletedRoleReply, RoleList, RoleQuery, RoleReply, UpdateRoleBody } from './roles.schema.ts';
 
@@ -9,6 +10,7 @@ const tags = ['Roles'];
 
 export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const service = ctx.roles;
+  const audit = audited('role', (id, request) => service.get(id, localeOf(request)));
 
   app.get('/roles', {
     config: { permission: 'role.list' },
@@ -25,7 +27,7 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
   });
 
   app.post('/roles', {
-    config: { permission: 'role.create' },
+    config: { permission: 'role.create', audit },
     schema: {
       tags,
       summary: 'Create a role',
@@ -46,7 +48,7 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
   }, async (request) => ok(request, await service.get(request.params.id, localeOf(request))));
 
   app.put('/roles/:id', {
-    config: { permission: 'role.update' },
+    config: { permission: 'role.update', audit },
     schema: {
       tags,
       summary: 'Update a role',
@@ -64,7 +66,7 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
   }, async (request) => ok(request, await service.update(request.admin!, request.params.id, request.body, localeOf(request))));
 
   app.delete('/roles/:id', {
-    config: { permission: 'role.delete' },
+    config: { permission: 'role.delete', audit },
     schema: {
       tags,
       summary: 'Delete a role',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../../platform/http/errors.ts';
 import type { FeatureOptions } from '../../context.ts';
+import type { AuditSpec } from '../../kernel/audit.ts';
 import { E } from '../../errors.ts';
 import { ErrorEnvelope, ok, okList } from '../../http.ts';
 import { BatchKickBody, KickReply, OnlineList, OnlineQuery, TokenIdParam } from './sessions.schema.ts';
@@ -10,6 +11,8 @@ const tags = ['Online administrators'];
 
 export const sessionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const online = ctx.onlineAdmins;
+  // A kick-out ends the session (it stays, with when and why it ended): read again after.
+  const audit: AuditSpec = { entity: 'session', after: 'load', ids: (request) => [(request.params as { token_id: number }).token_id], load: (id) => online.auditRecord(Number(id)) };
 
   app.get('/online-admins', {
     config: { permission: 'online.list' },
@@ -20,7 +23,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
   });
 
   app.delete('/online-admins/:token_id', {
-    config: { permission: 'online.kick' },
+    config: { permission: 'online.kick', audit },
     schema: {
       tags,
       summary: 'Force one session to log out',
@@ -35,7 +38,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (
   });
 
   app.post('/online-admins/batch-kick-out', {
-    config: { permission: 'online.kick' },
+    config: { permission: 'online.kick', audit: { ...audit, ids: (request) => (request.body as { token_ids: number[] }).token_ids } },
     schema: {
       tags,
       summary: 'Force several sessions to log out',

@@ -101,6 +101,16 @@ export class SessionsService {
     return { kicked, not_found: ids.filter((id) => !kicked.includes(id)) };
   }
 
+  /** A session as the operation log keeps its state (kernel/audit.ts): whose, from where, and whether and why it ended; null when unknown. */
+  async auditRecord(id: number): Promise<Record<string, unknown> | null> {
+    const [row] = await this.db.orm
+      .select({ id: sessions.id, admin_id: sessions.adminId, username: admins.username, ip: sessions.ip, user_agent: sessions.userAgent, login_at: sessions.createdAt, ended_at: sessions.endedAt, end_reason: sessions.endReason })
+      .from(sessions)
+      .innerJoin(admins, eq(admins.id, sessions.adminId))
+      .where(eq(sessions.id, id));
+    return row ? { ...row, login_at: formatDisplay(row.login_at, this.tz), ended_at: formatDisplay(row.ended_at, this.tz) } : null;
+  }
+
   /** Live sessions among `ids` in the caller's data scope, with who owns them. */
   private async liveOwners(caller: Principal, ids: number[]) {
     if (ids.length === 0) return [];

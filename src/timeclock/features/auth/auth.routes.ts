@@ -1,4 +1,5 @@
-// Sign-in and token refresh, both limited per client IP (tier `auth`), the web app's sign-out,
+// Sign-in and token refresh, both limited per client IP (tier `auth`; sign-in also per account
+// name, by the password policy's lockout, whose expired counts are purged hourly), the web app's sign-out,
 // and the account's own new password (also the step an account must take first when someone
 // else set its password). Sign-in and refresh also set the web app's refresh cookie: the app keeps its token in
 // memory only, and a reloaded (or reopened) app gets a token back from the refresh route with it.
@@ -20,6 +21,8 @@ export const TIMECLOCK_REFRESH_COOKIE: RefreshCookie = { name: 'fieldops_clock_r
 export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app, { ctx }) => {
   const auth = ctx.signIn;
   const ttl = ctx.platform.config.TIMECLOCK_REFRESH_TTL;
+  app.addHook('onReady', async () => auth.start());
+  app.addHook('onClose', async () => auth.stop());
   const cookieNote =
     'The reply also sets the web app’s refresh cookie (`fieldops_clock_refresh`: HttpOnly, SameSite=Strict, Secure over HTTPS, Path `/api/auth/refresh`), ' +
     'valid `TIMECLOCK_REFRESH_TTL` seconds (30 days by default) and renewed at every refresh; API clients may ignore it.';
@@ -31,6 +34,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app,
       summary: 'Sign in with username, password and device UUID',
       description:
         'Usernames are case-insensitive. Unknown username and wrong password both answer 401 `INVALID_CREDENTIALS`; a disabled account is told (403 `ACCOUNT_DISABLED`) only after the right password. ' +
+        '**Lockout:** wrong passwords and unknown usernames are counted per username (existing or not, so the lock reveals no account); the failure that reaches the password policy’s `lock_max_failures` ' +
+        'within `lock_seconds` (defaults `LOGIN_MAX_FAILURES`, 5, and `LOGIN_LOCK_SECONDS`, 900) locks the name for `lock_seconds`: until then every sign-in of it, even with the right password, ' +
+        'is refused before the password is checked with 429 `ACCOUNT_LOCKED`, `Retry-After` and `details.retryAfterSeconds` (seconds left), and does not extend the lock. ' +
+        'A successful sign-in forgets the failures; a manager ends a worker’s lock (`POST /api/managers/workers/{id}/unlock`), the `reset-password` command any account’s. ' +
         'A worker’s first successful login binds the device; another device is refused with 403 `DEVICE_NOT_AUTHORIZED` (recorded as a security event) until a manager resets the binding; ' +
         'a device registered to another worker is refused the same way. Managers are not bound to a device. ' +
         'The reply has the contract’s `token` and `fullName`, and also the account’s `userId` and `role` (so a client needs not decode the token), and `mustChangePassword`: ' +

@@ -3,7 +3,11 @@
 // account is told so only after the right password. Workers are bound to one device
 // (DESIGN §7.5); managers are not. An account whose password someone else set, or whose password
 // expired, signs in with tokens good only for choosing a new one (`mustChangePassword`,
-// kernel/auth.ts); the change answers a new, ordinary token.
+// kernel/auth.ts); the change answers a new, ordinary token. Wrong passwords and unknown names
+// are counted per account name (existing or not, so that a lock reveals no account), and a name
+// the password policy's thresholds locked is refused before its password is checked: the back
+// office's lockout (admin auth.service.ts), in the time clock's own table. A manager ends a
+// worker's lock (workers.service.ts), the reset-password command any account's (auth.recovery.ts).
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import { expiryIn, type JwtCodec } from '../../../platform/auth/jwt.ts';
@@ -12,6 +16,7 @@ import { passwordChangeDue, type PasswordPolicies } from '../../../platform/auth
 import { AppError } from '../../../platform/http/errors.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database } from '../../../platform/db/database.ts';
+import { Periodic } from '../../../platform/jobs/periodic.ts';
 import type { Metrics } from '../../../platform/metrics.ts';
 import type { Caller, Role, TimeclockAuth, TimeclockClaims } from '../../kernel/auth.ts';
 import { assertPasswordAccepted, storePassword } from '../../kernel/passwords.ts';
@@ -24,6 +29,19 @@ import { devices, tags, users, workerTags } from '../../db/schema.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
 import { personName } from '../../seeds.ts';
 
+interface Account {
+  id: number; password_hash: string; full_name: string; role: Role; status: number; token_version: number; must_change_password: boolean; password_changed_at: Date;
+}
+
+/** The account of a name (its columns null when there is none) and the failures counted against the name. */
+type AccountRow = { [K in keyof Account]: Account[K] | null } & {
+  failures: number;
+  /** Seconds the name stays locked; null when it is not locked. */
+  lock_seconds: number | null;
+};
+
+const PURGE_EVERY_MS = 3_600_000;
+
 export class AuthService {
   private readonly db: Database;
   private readonly jwt: JwtCodec<TimeclockClaims>;
@@ -35,6 +53,7 @@ export class AuthService {
   private readonly auth: TimeclockAuth;
   private readonly policies: PasswordPolicies;
   private readonly account;
+  private readonly purger: Periodic;
   constructor(deps: {
     db: Database; jwt: JwtCodec<TimeclockClaims>; refreshJwt: JwtCodec<TimeclockClaims>; config: Config; logger: Logger; devices: DeviceBinding; metrics: Metrics;
     auth: TimeclockAuth; policies: PasswordPolicies;
@@ -62,20 +81,49 @@ export class AuthService {
     this.logger = deps.logger;
     this.devices = deps.devices;
     this.metrics = deps.metrics;
+    this.purger = new Periodic({
+      everyMs: PURGE_EVERY_MS,
+      atStart: false,
+      logger: this.logger,
+      level: 'warn',
+      failure: 'purging expired time-clock login failure counts failed',
+      task: async () => {
+        await this.db.query(`DELETE FROM timeclock.login_failures WHERE ends_at < now()`);
+      },
+    });
+  }
+
+  /** Forgets, every hour, failure counts whose window has passed (they no longer count anyway). */
+  start(): void {
+    this.purger.start();
+  }
+
+  stop(): Promise<void> {
+    return this.purger.stop();
   }
 
   async login(input: Static<typeof LoginBody>, locale: Locale): Promise<Static<typeof LoginReply> & { refresh: string }> {
-    // Raw: every sign-in runs it (measured hot).
-    const [user] = await this.db.query<{
-      id: number; password_hash: string; full_name: string; role: Role; status: number; token_version: number; must_change_password: boolean; password_changed_at: Date;
-    }>(
-      `SELECT id, password_hash, full_name, role, status, token_version, must_change_password, password_changed_at FROM timeclock.users
-       WHERE lower(username) = lower($1) AND deleted_at IS NULL`,
-      [input.username.trim()],
+    const username = input.username.trim();
+    // The account (if any) and the failures counted against its name (existing or not) in one
+    // query. Raw: every sign-in runs it (measured hot).
+    const [found] = await this.db.query<AccountRow>(
+      `SELECT u.id, u.password_hash, u.full_name, u.role, u.status, u.token_version, u.must_change_password, u.password_changed_at,
+              coalesce(f.failures, 0) AS failures,
+              CASE WHEN f.locked_until > now() THEN ceil(extract(epoch FROM f.locked_until - now()))::int END AS lock_seconds
+       FROM (SELECT lower($1) AS account_key) k
+       LEFT JOIN timeclock.users u ON lower(u.username) = k.account_key AND u.deleted_at IS NULL
+       LEFT JOIN timeclock.login_failures f ON f.account_key = k.account_key AND f.ends_at > now()`,
+      [username],
     );
+    // Refused before the password is checked, so that a locked name answers the same whatever is typed.
+    if (found!.lock_seconds !== null) {
+      this.metrics.loginFailure('timeclock', 'locked');
+      throw lockedError(found!.lock_seconds);
+    }
+    const user = found!.id === null ? undefined : (found as Account & AccountRow);
     const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
     if (!user || !passwordOk) {
-      this.metrics.loginFailure('timeclock', user ? 'bad_password' : 'unknown_user');
+      await this.fail(username, user ? 'bad_password' : 'unknown_user');
       throw new AppError(E.INVALID_CREDENTIALS);
     }
     if (user.status !== 1) {
@@ -94,11 +142,38 @@ export class AuthService {
         });
       }
     }
+    if (user.failures > 0) await this.db.query(`DELETE FROM timeclock.login_failures WHERE account_key = lower($1)`, [username]);
     const mustChangePassword = passwordChangeDue(await this.policies.current(), { mustChange: user.must_change_password, changedAt: new Date(user.password_changed_at) });
     return {
       ...this.issue({ userId, role: user.role, tokenVersion: user.token_version }),
       fullName: personName(user.full_name, user.role, locale), userId, role: user.role, mustChangePassword,
     };
+  }
+
+  /**
+   * Counts a failed sign-in of the name. The count starts a window of the policy's `lockSeconds`;
+   * the failure that reaches its `lockMaxFailures` locks the name for a full window. A name
+   * already locked is left as it is: a failure that passed the lock's check just before the lock
+   * was set does not extend it.
+   */
+  private async fail(username: string, reason: 'bad_password' | 'unknown_user'): Promise<void> {
+    this.metrics.loginFailure('timeclock', reason);
+    const { lockSeconds, lockMaxFailures } = await this.policies.current();
+    const [row] = await this.db.query<{ locked: boolean }>(
+      `INSERT INTO timeclock.login_failures AS f (account_key, failures, ends_at, locked_until)
+       VALUES (lower($1), 1, now() + make_interval(secs => $2), CASE WHEN $3::int <= 1 THEN now() + make_interval(secs => $2) END)
+       ON CONFLICT (account_key) DO UPDATE SET
+         failures = CASE WHEN f.ends_at <= now() THEN 1 ELSE f.failures + 1 END,
+         ends_at = CASE WHEN f.ends_at <= now() OR f.failures + 1 >= $3 THEN now() + make_interval(secs => $2) ELSE f.ends_at END,
+         locked_until = CASE WHEN (CASE WHEN f.ends_at <= now() THEN 1 ELSE f.failures + 1 END) >= $3 THEN now() + make_interval(secs => $2) END
+       WHERE f.locked_until IS NULL OR f.locked_until <= now()
+       RETURNING locked_until IS NOT NULL AS locked`,
+      [username, lockSeconds, lockMaxFailures],
+    );
+    if (row?.locked) {
+      this.metrics.lockout('timeclock');
+      this.logger.warn({ username }, 'time-clock sign-in locked after repeated failures');
+    }
   }
 
   /** A new token for the caller (whose token or refresh cookie, and account, were checked), and a new refresh cookie value. */
@@ -169,4 +244,13 @@ export class AuthService {
       tags: row.role === 'worker' ? (row.tags ?? []) : [],
     };
   }
+}
+
+/** 429 ACCOUNT_LOCKED: how long the lock lasts, in the message (minutes), `details` and Retry-After (seconds). */
+function lockedError(seconds: number): AppError {
+  return new AppError(E.ACCOUNT_LOCKED, {
+    params: { minutes: Math.ceil(seconds / 60) },
+    details: { retryAfterSeconds: seconds },
+    headers: { 'Retry-After': String(seconds) },
+  });
 }

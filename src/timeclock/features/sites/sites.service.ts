@@ -111,18 +111,21 @@ export class SitesService {
 
   /** Deletes a site that holds no QR code and is not the default one. */
   async remove(id: number): Promise<void> {
+    // The refusals name the site (never the default one, whose name may be the seeded one: it is refused first).
+    let name = '';
     await this.db.transaction(async (tx) => {
-      const [site] = await tx.orm.select({ isDefault: sites.isDefault }).from(sites).where(eq(sites.id, id)).for('update');
+      const [site] = await tx.orm.select({ isDefault: sites.isDefault, name: sites.name }).from(sites).where(eq(sites.id, id)).for('update');
       if (!site) throw notFound(id);
       if (site.isDefault) throw new AppError(E.CONFLICT, { detail: msg('timeclock.sites.defaultSiteCannotDeleted'), details: { siteId: id } });
+      name = site.name;
       const [used] = await tx.orm.select({ n: count() }).from(qrCodes).where(eq(qrCodes.siteId, id));
       if ((used?.n ?? 0) > 0) {
-        throw new AppError(E.CONFLICT, { detail: msg('timeclock.sites.siteStillHasQrCount', { id, value: used!.n }), details: { siteId: id } });
+        throw new AppError(E.CONFLICT, { detail: msg('timeclock.sites.siteStillHasQrCount', { name, value: used!.n }), details: { siteId: id } });
       }
       await tx.orm.delete(sites).where(eq(sites.id, id));
     }).catch((err: unknown) => {
       // A QR code added to the site meanwhile.
-      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.CONFLICT, { detail: msg('timeclock.sites.siteStillHasQrCodes', { id }), details: { siteId: id } });
+      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError(E.CONFLICT, { detail: msg('timeclock.sites.siteStillHasQrCodes', { name }), details: { siteId: id } });
       throw err;
     });
   }

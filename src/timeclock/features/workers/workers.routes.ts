@@ -1,4 +1,5 @@
-// Worker accounts and tags (managers), device-binding reset, and a user's own record.
+// Worker accounts and tags (managers), device-binding reset, the end of a sign-in lockout, and a
+// user's own record.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { localeOf } from '../../../platform/http/conventions.ts';
@@ -26,7 +27,8 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
         '`search`: case-insensitive substring of the username or the full name (`%` and `_` match themselves). ' +
         '`tags`: comma-separated tag ids; a worker is listed only when they have **all** of them. `status`: only active or disabled workers (default both). ' +
         '`page` from 1 (default 1), `limit` default 20, values above 100 are capped at 100; a page past the end is empty. Ordered by id. ' +
-        'Each worker’s `tags` are its tag names, comma-separated in alphabetical order. Deleted workers are not listed.',
+        'Each worker’s `tags` are its tag names, comma-separated in alphabetical order. Deleted workers are not listed. ' +
+        'An extension of the contract: each worker’s `lockedUntil`, until when failed sign-ins lock them (null: not locked; `POST /api/managers/workers/{id}/unlock` ends it).',
       querystring: WorkerListQuery,
       response: { 200: WorkerList },
     },
@@ -89,6 +91,22 @@ export const workersRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
     },
   }, async (request, reply) => {
     await devices.reset(request.params.id);
+    return reply.status(204).send(null);
+  });
+
+  app.post('/managers/workers/:id/unlock', {
+    config: manager,
+    schema: {
+      tags,
+      summary: 'End the lock failed sign-ins put on a worker',
+      description:
+        'The worker can sign in again at once; the failures counted so far are forgotten. Idempotent (a worker who is not locked stays so). ' +
+        'The worker’s `lockedUntil` (lists and detail) says whether they are locked. A locked manager waits for the lock to end, or an operator runs `npm run reset-password -- timeclock <username>`.',
+      params: IdParam,
+      response: { 204: Deleted, ...errors(404) },
+    },
+  }, async (request, reply) => {
+    await workers.unlock(request.params.id);
     return reply.status(204).send(null);
   });
 

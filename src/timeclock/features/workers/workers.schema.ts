@@ -33,6 +33,9 @@ export const WorkerItem = Type.Object({
   full_name: Type.String(),
   created_at: Type.String({ description: 'ISO 8601' }),
   tags: Type.String({ description: 'comma-separated tag names, in alphabetical order; empty when none' }),
+  lockedUntil: Nullable(Type.String({ description: 'ISO 8601 UTC' }), {
+    description: 'an extension of the contract: until when failed sign-ins lock the worker (the password policy’s lockout; `POST /api/managers/workers/{id}/unlock` ends it); null: not locked',
+  }),
 });
 
 export const WorkerList = Type.Object({

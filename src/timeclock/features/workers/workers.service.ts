@@ -3,6 +3,8 @@
 // lookup, its tokens stop working, its device binding and tags are released, and the username
 // becomes free for a new account. A password a manager sets follows the password policy and is
 // one someone else chose: the worker must replace it before anything else (kernel/auth.ts).
+// Failed sign-ins lock a worker's name (auth.service.ts); the records say until when, and
+// `unlock` ends the lock.
 import { and, asc, eq, ilike, inArray, isNull, or, sql, type Placeholder } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { hashPassword } from '../../../platform/auth/password.ts';
@@ -15,7 +17,7 @@ import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { REVOKE_TOKENS, type TimeclockAuth } from '../../kernel/auth.ts';
 import { assertPasswordAccepted, storePassword } from '../../kernel/passwords.ts';
-import { devices, lastPositions, tags, users, workerState, workerTags } from '../../db/schema.ts';
+import { devices, lastPositions, loginFailures, tags, users, workerState, workerTags } from '../../db/schema.ts';
 import { isTrackingWithin } from '../../kernel/positions.ts';
 import { E } from '../../errors.ts';
 import {
@@ -27,9 +29,16 @@ import { personName } from '../../seeds.ts';
 
 type ItemRow = { id: number; username: string; fullName: string; createdAt: Date; tags: string };
 
-const item = (r: ItemRow): Static<typeof WorkerItem> => ({
+const item = (r: ItemRow): Omit<Static<typeof WorkerItem>, 'lockedUntil'> => ({
   id: r.id, username: r.username, full_name: r.fullName, created_at: r.createdAt.toISOString(), tags: r.tags,
 });
+
+/** A worker as managers read them (lists and detail): with the lock failed sign-ins put on their name. */
+const listed = (r: ItemRow & { lockedUntil: Date | null }): Static<typeof WorkerItem> => ({ ...item(r), lockedUntil: r.lockedUntil?.toISOString() ?? null });
+
+// The lock failed sign-ins put on the worker's name (one primary-key read per row of a page).
+const lockedUntil = sql<Date | null>`(SELECT ${loginFailures.lockedUntil} FROM ${loginFailures}
+  WHERE ${loginFailures.accountKey} = lower(${users.username}) AND ${loginFailures.lockedUntil} > now())`.mapWith(loginFailures.lockedUntil);
 
 /** A worker that is not deleted (`id` a value, or a placeholder). */
 const liveWorker = (id: number | Placeholder) => and(eq(users.id, id), eq(users.role, 'worker'), isNull(users.deletedAt));
@@ -67,7 +76,7 @@ export class WorkersService {
     this.itemColumns = itemColumns;
     this.workersList = pagedList(db.orm, {
       name: 'tc_workers',
-      rows: (orm) => orm.select(itemColumns).from(users).$dynamic(),
+      rows: (orm) => orm.select({ ...itemColumns, lockedUntil }).from(users).$dynamic(),
       table: users,
       always: and(eq(users.role, 'worker'), isNull(users.deletedAt)),
       filters: {
@@ -98,7 +107,7 @@ export class WorkersService {
   async list(q: Static<typeof WorkerListQuery>): Promise<Static<typeof WorkerList>> {
     const limit = Math.min(q.limit, LIST_LIMIT_MAX);
     const { rows, total } = await this.workersList.page(q, { page: q.page, page_size: limit, order_by: 'id:asc' });
-    return { workers: rows.map(item), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / limit) };
+    return { workers: rows.map(listed), totalCount: total, currentPage: q.page, totalPages: Math.ceil(total / limit) };
   }
 
   /** The statements of `detail` on `orm` (placeholder `id`). */
@@ -106,7 +115,7 @@ export class WorkersService {
     return {
       worker: orm
         .select({
-          ...this.itemColumns, status: users.status, clockState: workerState.state, device: devices,
+          ...this.itemColumns, lockedUntil, status: users.status, clockState: workerState.state, device: devices,
           position: lastPositions, tracking: isTrackingWithin(this.trackingWindowSeconds),
         })
         .from(users)
@@ -126,7 +135,7 @@ export class WorkersService {
     if (!r) throw workerNotFound(id);
     const tagIds = await statements.tagIds.execute({ id });
     return {
-      ...item(r),
+      ...listed(r),
       tag_ids: tagIds.map((t) => t.id),
       status: r.status === 1 ? 'active' : 'disabled',
       clock_state: r.clockState ?? 'clock_out',
@@ -213,6 +222,13 @@ export class WorkersService {
       await tx.orm.delete(workerTags).where(eq(workerTags.userId, id));
     });
     await this.auth.forget(id);
+  }
+
+  /** Ends the lock failed sign-ins put on a worker's name, and forgets the failures counted so far. Idempotent. */
+  async unlock(id: number): Promise<void> {
+    const [worker] = await this.db.orm.select({ username: users.username }).from(users).where(liveWorker(id));
+    if (!worker) throw workerNotFound(id);
+    await this.db.orm.delete(loginFailures).where(eq(loginFailures.accountKey, sql`lower(${worker.username})`));
   }
 
   // Tags

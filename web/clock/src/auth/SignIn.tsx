@@ -1,6 +1,7 @@
 // Sign-in for workers and managers: username and password; the device identifier goes with it.
 // Every refusal in words: wrong credentials, a disabled account, another phone bound (a manager
-// must reset the binding), too many attempts, no network. A worker lands on the clock screen, a
+// must reset the binding), too many attempts, an account locked by failed sign-ins (the server's
+// message, in the app's language, says how long and that a manager can unlock it), no network. A worker lands on the clock screen, a
 // manager on the console, unless `?next=` names a page of theirs in this app (where a signed-out
 // visit was sent from).
 import { useState, type FormEvent } from 'react';
@@ -22,6 +23,7 @@ export function refusalText(err: unknown, t: TFunction): string {
     case 'ACCOUNT_DISABLED': return t('signIn.disabled');
     case 'DEVICE_NOT_AUTHORIZED': return t('signIn.deviceBound');
     case 'RATE_LIMITED': return t('signIn.limited', { seconds: err.retryAfter ?? 60 });
+    case 'ACCOUNT_LOCKED': return err.message;
     case 'SERVICE_UNAVAILABLE': return t('error.unavailable');
     default: return err.status === 429 ? t('signIn.limited', { seconds: err.retryAfter ?? 60 }) : err.message || t('error.unknown', { code: err.code });
   }

@@ -51,16 +51,26 @@ function useDecide() {
   return { approve, reject };
 }
 
-/** Workers for the worker filter: those the search finds, and the one chosen (named from the rows). */
-function useWorkerOptions(search: string, chosen: { id: number; name: string } | undefined) {
+/**
+ * Workers for the worker filter: those the search finds, and the one chosen (`chosenId`, from the
+ * URL), named from the rows (`known`) or else read by id, so that the filter never shows a number.
+ */
+function useWorkerOptions(search: string, chosenId: number | undefined, known: string | undefined) {
   const found = useQuery({
     queryKey: ['workers', 'pick', search],
     queryFn: () => call(api.GET('/api/managers/workers', { params: { query: { page: 1, limit: 20, ...(search ? { search } : {}) } } })),
     placeholderData: keepPreviousData,
   });
   const options = (found.data?.workers ?? []).map((w) => ({ value: w.id, label: `${w.full_name} (${w.username})` }));
-  if (chosen && !options.some((o) => o.value === chosen.id)) options.unshift({ value: chosen.id, label: chosen.name });
-  return { options, loading: found.isFetching };
+  const missing = chosenId !== undefined && !options.some((o) => o.value === chosenId);
+  const chosen = useQuery({
+    queryKey: ['worker', chosenId],
+    queryFn: () => call(api.GET('/api/managers/workers/{id}', { params: { path: { id: chosenId! } } })),
+    enabled: missing && known === undefined && !found.isFetching,
+  });
+  const name = known ?? (chosen.data && `${chosen.data.full_name} (${chosen.data.username})`);
+  if (missing && name) options.unshift({ value: chosenId, label: name });
+  return { options, loading: found.isFetching || chosen.isFetching };
 }
 
 const TABS = ['requests', 'auto', 'open', 'compliance'] as const;
@@ -105,7 +115,7 @@ function Requests() {
   const rows = list.query.data?.list ?? [];
   const chosenId = Number(list.filters.userId) || undefined;
   const chosen = rows.find((r) => r.userId === chosenId);
-  const workers = useWorkerOptions(search, chosenId ? { id: chosenId, name: chosen ? `${chosen.fullName} (${chosen.username})` : `#${chosenId}` } : undefined);
+  const workers = useWorkerOptions(search, chosenId, chosen && `${chosen.fullName} (${chosen.username})`);
 
   const columns: Column<Correction, Query>[] = [
     {

@@ -1,6 +1,6 @@
 // Workers: search, tags (filter, edit, and the tag list itself), create, edit, disable, delete,
-// reset the password and the device binding; each worker's history, location and security
-// status in a drawer. Filters and page live in the URL.
+// reset the password and the device binding, unlock a worker whom failed sign-ins locked; each
+// worker's history, location and security status in a drawer. Filters and page live in the URL.
 import { PlusOutlined, TagsOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Tabs, Tag, Typography } from 'antd';
@@ -21,7 +21,7 @@ const PAGE_SIZE = 20;
 const HISTORY_PAGE_SIZE = 10;
 const USERNAME = /^[A-Za-z0-9._@-]{3,64}$/;
 
-type WorkerItem = { id: number; username: string; full_name: string; created_at: string; tags: string };
+type WorkerItem = { id: number; username: string; full_name: string; created_at: string; tags: string; lockedUntil: string | null };
 
 export default function Workers() {
   const { t } = useTranslation('manager');
@@ -74,7 +74,15 @@ export default function Workers() {
         dataSource={list.data?.workers ?? []}
         pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onChange: (p) => set({ page: p === 1 ? undefined : p }), showSizeChanger: false }}
         columns={[
-          { title: t('workers.fullName'), dataIndex: 'full_name', render: (v: string, w) => <Button type="link" onClick={() => setViewing(w.id)}>{v}</Button> },
+          {
+            title: t('workers.fullName'), dataIndex: 'full_name',
+            render: (v: string, w) => (
+              <Space size={4} wrap>
+                <Button type="link" onClick={() => setViewing(w.id)}>{v}</Button>
+                {w.lockedUntil && <LockedTag until={w.lockedUntil} />}
+              </Space>
+            ),
+          },
           { title: t('workers.username'), dataIndex: 'username' },
           { title: t('workers.tags'), dataIndex: 'tags', render: (v: string) => v.split(',').filter(Boolean).map((n) => <Tag key={n}>{n}</Tag>) },
           { title: t('workers.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
@@ -82,6 +90,7 @@ export default function Workers() {
             title: '', key: 'a',
             render: (_, w) => (
               <Space size={0} wrap>
+                {w.lockedUntil && <UnlockButton worker={w} onDone={refresh} />}
                 <Button type="link" onClick={() => setEditing(w.id)}>{t('action.edit')}</Button>
                 <Button type="link" onClick={() => setResetting(w)}>{t('workers.resetPassword')}</Button>
                 <Popconfirm title={t('workers.deleteConfirm')} onConfirm={() => remove(w)} okText={t('action.delete')} cancelText={t('action.cancel')}>
@@ -97,6 +106,24 @@ export default function Workers() {
       {viewing !== null && <WorkerDrawer key={viewing} id={viewing} onClose={() => setViewing(null)} onChanged={refresh} />}
       {tagsOpen && <TagManager onClose={() => { setTagsOpen(false); refresh(); }} />}
     </Card>
+  );
+}
+
+/** "Locked until 09:15" (a date too when not today): failed sign-ins refuse the worker until then. */
+function LockedTag({ until }: { until: string }) {
+  const { t } = useTranslation('manager');
+  return <Tag color="red" title={t('workers.lockedWhy')}>{t('workers.lockedUntil', { time: sinceTime(until) })}</Tag>;
+}
+
+/** Ends the lock failed sign-ins put on the worker, once the manager confirms. */
+function UnlockButton({ worker, small, onDone }: { worker: { id: number; full_name: string }; small?: boolean; onDone: () => void }) {
+  const { t } = useTranslation('manager');
+  const run = useAction();
+  const unlock = () => void run(() => call(api.POST('/api/managers/workers/{id}/unlock', { params: { path: { id: worker.id } } })), t('workers.unlocked')).then(onDone);
+  return (
+    <Popconfirm title={t('workers.unlockConfirm', { name: worker.full_name })} onConfirm={unlock} okText={t('workers.unlock')} cancelText={t('action.cancel')}>
+      {small ? <Button size="small">{t('workers.unlock')}</Button> : <Button type="link">{t('workers.unlock')}</Button>}
+    </Popconfirm>
   );
 }
 
@@ -241,9 +268,11 @@ function WorkerDrawer({ id, onClose, onChanged }: { id: number; onClose: () => v
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
           <Descriptions column={1} bordered size="small">
             <Descriptions.Item label={t('workers.status')}>
-              <Space>
+              <Space wrap>
                 <Tag color={d.status === 'active' ? 'green' : 'default'}>{t(`workers.${d.status}`)}</Tag>
                 <Button size="small" onClick={() => setStatus(d.status === 'active' ? 'disabled' : 'active')}>{d.status === 'active' ? t('workers.disable') : t('workers.enable')}</Button>
+                {d.lockedUntil && <LockedTag until={d.lockedUntil} />}
+                {d.lockedUntil && <UnlockButton worker={d} small onDone={after} />}
               </Space>
             </Descriptions.Item>
             <Descriptions.Item label={t('workers.clockState')}><span data-testid="clock-state">{clockStateWords(d.clock_state, latest.data?.[0], t)}</span></Descriptions.Item>

@@ -37,6 +37,8 @@ const en = {
     recentAlerts: 'Recent alerts', noAlerts: 'No alert in the last 7 days.', manageTags: 'Tags', newTag: 'New tag', tagName: 'Tag name', renameTag: 'Rename', tagRule: 'A tag name cannot contain a comma.', tagLong: 'A tag name has at most 64 characters.', tagsHelp: 'Choose tags, or type a new one and press Enter: it is created when you save.', tagCount_one: '{{count}} worker', tagCount_other: '{{count}} workers',
     forced: 'forced', late: 'late', withinFence: 'inside the fence', outsideFence: 'outside the fence',
     voided: 'voided', corrected: 'corrected', auto: 'automatic',
+    lockedUntil: 'Locked until {{time}}', lockedWhy: 'Too many failed sign-ins: the worker cannot sign in until then, unless you unlock them.',
+    unlock: 'Unlock', unlockConfirm: 'Unlock {{name}}? They can sign in again at once.', unlocked: 'Unlocked',
   },
   sites: {
     name: 'Name', fence: 'Fence', qrCount: 'QR codes', timezone: 'Time zone', timezoneHelp: 'Hours worked here count on the local date of their clock-in in this zone.', closesAt: 'Closes at', noClosing: 'No closing time', closesAtHelp: 'Local time the site closes. A worker still clocked in then is reminded, and the session is closed automatically. Empty: only the work rules’ limit.', create: 'New site', edit: 'Edit site', default: 'default',
@@ -123,6 +125,8 @@ const zh: Strings = {
     recentAlerts: '近期告警', noAlerts: '最近 7 天没有告警。', manageTags: '标签', newTag: '新标签', tagName: '标签名称', renameTag: '重命名', tagRule: '标签名称不能包含逗号。', tagLong: '标签名称最多 64 个字符。', tagsHelp: '选择标签，或输入新标签后按回车：保存时自动创建。', tagCount_one: '{{count}} 名员工', tagCount_other: '{{count}} 名员工',
     forced: '强制', late: '补传', withinFence: '在围栏内', outsideFence: '在围栏外',
     voided: '已作废', corrected: '已更正', auto: '自动',
+    lockedUntil: '锁定至 {{time}}', lockedWhy: '登录失败次数过多：在此之前该员工无法登录，除非你为其解锁。',
+    unlock: '解锁', unlockConfirm: '确定为 {{name}} 解锁？其可立即重新登录。', unlocked: '已解锁',
   },
   sites: {
     name: '名称', fence: '电子围栏', qrCount: '二维码数', timezone: '时区', timezoneHelp: '在此工作的工时计入上班打卡时该时区的本地日期。', closesAt: '关门时间', noClosing: '无关门时间', closesAtHelp: '场地关门的本地时间。届时仍未下班的员工会收到提醒，工段将被自动结束。留空：只按工作规则的上限。', create: '新建场地', edit: '编辑场地', default: '默认',

@@ -2,7 +2,8 @@
 // statuses, a chart of the 30 days with a legend, payments by method and the top products, all
 // in the caller's data scope (GET /dashboard/business). System: today's sign-ins and operations,
 // the counts of administrators, roles and menus, a chart of today's activity hour by hour
-// (counted by the server over the whole day, in the display time zone) and the newest log rows.
+// (counted by the server over the whole day, in the display time zone) and the newest log rows
+// (sign-ins with where they came from).
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic, Table, Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +16,7 @@ addStrings('dashboard', {
   'en-US': {
     admins: 'Administrators', roles: 'Roles', menus: 'Menus', loginsToday: 'Sign-ins today', operationsToday: 'Operations today',
     activity: 'Activity today by hour ({{date}}, {{zone}})', recentLogins: 'Recent sign-ins', recentOperations: 'Recent operations',
-    user: 'User', ip: 'IP', result: 'Result', time: 'Time', action: 'Action', success: 'Success', failure: 'Failure',
+    user: 'User', ip: 'IP', location: 'Location', result: 'Result', time: 'Time', action: 'Action', success: 'Success', failure: 'Failure',
     business: 'Business', system: 'System', today: 'Today ({{date}})', period: 'Last {{days}} days ({{from}} to {{to}})',
     orders: 'Orders', revenue: 'Revenue', paid: 'Paid', pending: 'Pending', cancelled: 'Cancelled', averageOrderValue: 'Average order value',
     byDay: 'Orders and revenue by day (last {{days}} days, {{zone}})', paymentsByMethod: 'Payments by method', topProducts: 'Top products by quantity',
@@ -24,7 +25,7 @@ addStrings('dashboard', {
   'zh-CN': {
     admins: '管理员', roles: '角色', menus: '菜单', loginsToday: '今日登录', operationsToday: '今日操作',
     activity: '今日每小时活动（{{date}}，{{zone}}）', recentLogins: '最近登录', recentOperations: '最近操作',
-    user: '用户', ip: 'IP', result: '结果', time: '时间', action: '操作', success: '成功', failure: '失败',
+    user: '用户', ip: 'IP', location: '登录地点', result: '结果', time: '时间', action: '操作', success: '成功', failure: '失败',
     business: '业务', system: '系统', today: '今日（{{date}}）', period: '近 {{days}} 天（{{from}} 至 {{to}}）',
     orders: '订单数', revenue: '收入', paid: '已支付', pending: '待支付', cancelled: '已取消', averageOrderValue: '平均订单金额',
     byDay: '每日订单与收入（近 {{days}} 天，{{zone}}）', paymentsByMethod: '按支付方式', topProducts: '销量最高的商品',
@@ -156,6 +157,7 @@ function System() {
             <Table size="small" rowKey="id" loading={stats.isLoading} pagination={false} dataSource={d?.recent_logins ?? []} columns={[
               { title: t('user'), dataIndex: 'username' },
               { title: t('ip'), dataIndex: 'ip' },
+              { title: t('location'), key: 'location', render: (_: unknown, r) => r.location.label },
               { title: t('result'), dataIndex: 'status', render: (s: number) => (s === 1 ? t('success') : <Typography.Text type="danger">{t('failure')}</Typography.Text>) },
               { title: t('time'), dataIndex: 'created_at' },
             ]} />

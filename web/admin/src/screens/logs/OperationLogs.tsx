@@ -1,6 +1,7 @@
 // Operation log: every state-changing request of a signed-in administrator. Filters (in the URL):
 // administrator ID, module, action and trace ID (exact), a date range. A trace ID (a link from a
-// row of either log) shows the rows of that request, with a banner that says so.
+// row of either log) shows the rows of that request, with a banner that says so. A row's detail
+// shows what the operation changed, before and after (Changes).
 import { Alert, Button, Card, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../../shared/antd/ListView.tsx';
@@ -8,6 +9,7 @@ import { filtersFor, type PageOf, type QueryOfList } from '../../../../shared/li
 import { api, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema.gen.ts';
 import { useList } from '../../../../shared/list/useList.ts';
+import { Changes } from './Changes.tsx';
 import { JsonBlock, LogExports, LogList, statusTag, timeFilter, TraceLinks } from './shared.tsx';
 import { operationLogsQuery } from './query.ts';
 
@@ -64,6 +66,7 @@ export default function OperationLogs() {
           { label: t('userAgent'), value: r.user_agent || '—' },
           { label: t('time'), value: r.created_at },
           { label: t('traceId'), value: <TraceLinks traceId={r.trace_id} onFollow={close} /> },
+          { label: t('changes'), value: <Changes changes={r.changes} /> },
           { label: t('params'), value: <JsonBlock value={r.params} label={t('params')} /> },
         ]}
       />

@@ -55,7 +55,8 @@ export function NotificationBell() {
         });
         // On a phone a toast at the bottom would cover the dialog that is open (the import's).
         const placement = window.matchMedia('(min-width: 768px)').matches ? 'bottomRight' : 'top';
-        notification.info({ message: n.title, description: <>{n.content}<DownloadLink n={n} /></>, placement });
+        const from = n.sender_name && <Typography.Text type="secondary" style={{ display: 'block' }}>{t('from', { name: n.sender_name })}</Typography.Text>;
+        notification.info({ message: n.title, description: <>{from}{n.content}<DownloadLink n={n} /></>, placement });
         // The list screen and the exact count follow.
         void queryClient.invalidateQueries({ queryKey: ['notifications', 'list'] });
       },
@@ -83,7 +84,9 @@ export function NotificationBell() {
                 <>
                   <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ marginBottom: 0 }}>{n.content}</Typography.Paragraph>
                   <DownloadLink n={n} />
-                  <Typography.Text type="secondary">{dayjs(n.created_at).format('YYYY-MM-DD HH:mm')}</Typography.Text>
+                  <Typography.Text type="secondary">
+                    {n.sender_name && `${t('from', { name: n.sender_name })} · `}{dayjs(n.created_at).format('YYYY-MM-DD HH:mm')}
+                  </Typography.Text>
                 </>
               )}
             />

@@ -7,6 +7,7 @@ import { Badge, Button, Card, Form, Input, Radio, Segmented, Select, Space, Tag,
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNarrow } from '../../../../shared/antd/DataList.tsx';
 import { FormModal } from '../../../../shared/antd/FormModal.tsx';
 import { ListView, type Column } from '../../../../shared/antd/ListView.tsx';
 import { useSave } from '../../../../shared/antd/useSave.ts';
@@ -39,11 +40,20 @@ export default function Notifications() {
   const markRead = (n: Notification) =>
     void change(() => unwrap(api.PUT('/api/admin/notifications/{id}/read', { params: { path: { id: n.id } } })), t('common:state.done'));
   const markAll = () => void change(() => unwrap(api.PUT('/api/admin/notifications/read-all')), t('common:state.done'));
+  // Who sent it: an administrator's message names them; the system's have no sender. On a phone,
+  // under the title (a column of its own would be out of view, the table scrolling sideways).
+  const narrow = useNarrow();
+  const senderOf = (n: Notification) => n.sender_name ?? (n.kind === 'message' ? t('senderGone') : t('fromSystem'));
 
   const columns: Column<Notification, ListQuery<'/api/admin/notifications'>>[] = [
     {
       title: t('title'), dataIndex: 'title', width: 240,
-      render: (v: string, n) => <Space><Badge status={n.is_read ? 'default' : 'processing'} /><Typography.Text strong={!n.is_read}>{v}</Typography.Text></Space>,
+      render: (v: string, n) => (
+        <>
+          <Space><Badge status={n.is_read ? 'default' : 'processing'} /><Typography.Text strong={!n.is_read}>{v}</Typography.Text></Space>
+          {narrow && <Typography.Text type="secondary" style={{ display: 'block' }}>{t('from', { name: senderOf(n) })}</Typography.Text>}
+        </>
+      ),
     },
     { title: t('content'), dataIndex: 'content', render: (v: string, n) => (
         <>
@@ -53,8 +63,10 @@ export default function Notifications() {
       ),
     },
     { title: t('kind'), dataIndex: 'kind', width: 100, render: (k: string) => <Tag>{t(`kinds.${k}`, { defaultValue: k })}</Tag> },
+    ...(narrow ? [] : [{ title: t('sender'), dataIndex: 'sender_name', width: 160, ellipsis: true, render: (_: unknown, n: Notification) => senderOf(n) }]),
     { title: t('sentAt'), dataIndex: 'created_at', width: 170, render: when },
-    { title: t('readAt'), dataIndex: 'read_at', width: 170, render: when },
+    // In the row's detail below 1600 px, so that the sender's column leaves every other one in view at 1440 px.
+    { detail: true, title: t('readAt'), dataIndex: 'read_at', width: 170, render: when },
     {
       title: t('common:field.actions'), key: 'actions', width: 120, fixed: 'right',
       render: (_: unknown, n) => (n.is_read ? null : <Button type="link" size="small" aria-label={`${t('read')}: ${n.title}`} onClick={() => markRead(n)}>{t('read')}</Button>),

@@ -6,7 +6,7 @@
 import { api, unwrap } from '../../api/client.ts';
 import { getSession, setSession } from '../../api/session.ts';
 
-/** A pushed notification: the contract's four fields, then its kind and download link, as in the list. */
+/** A pushed notification: the contract's four fields, then its kind, download link and sender, as in the list. */
 export interface LiveNotification {
   id: number;
   title: string;
@@ -15,6 +15,8 @@ export interface LiveNotification {
   kind: 'message' | 'session' | 'export' | 'import' | 'security' | 'system';
   link: string | null;
   link_expires_at: string | null;
+  sender_id: number | null;
+  sender_name: string | null;
 }
 
 export type LiveState = 'connecting' | 'open' | 'down';

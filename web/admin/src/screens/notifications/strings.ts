@@ -8,6 +8,7 @@ export const strings = {
     sent: 'Sent to {{count}} administrators', titleRule: '1 to 200 characters, not blank', contentRule: '1 to 5000 characters, not blank',
     adminsRule: 'Choose at least one administrator', roleRule: 'Choose a role', markedAll: '{{count}} marked read',
     download: 'Download', availableUntil: 'available until {{time}}',
+    sender: 'From', from: 'From {{name}}', fromSystem: 'System', senderGone: 'Deleted administrator',
     kinds: { message: 'Message', export: 'Export', import: 'Import', session: 'Session', security: 'Security', system: 'System' },
   },
   'zh-CN': {
@@ -19,6 +20,7 @@ export const strings = {
     sent: '已发送给 {{count}} 位管理员', titleRule: '1 至 200 个字符，不能全为空白', contentRule: '1 至 5000 个字符，不能全为空白',
     adminsRule: '请至少选择一位管理员', roleRule: '请选择角色', markedAll: '已将 {{count}} 条标为已读',
     download: '下载', availableUntil: '有效期至 {{time}}',
+    sender: '发送人', from: '来自 {{name}}', fromSystem: '系统', senderGone: '已删除的管理员',
     kinds: { message: '消息', export: '导出', import: '导入', session: '会话', security: '安全', system: '系统' },
   },
 };

@@ -32,13 +32,6 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 const METHOD_COLORS: Record<string, string> = { GET: 'green', POST: 'blue', PUT: 'orange', DELETE: 'red' };
 /** The menu tree as options, each titled as the menu screen shows it. */
 const menuOptions = (nodes: Menu[], t: TFunction): TreeOption[] => nodes.map((m) => ({ value: m.id, title: menuTitle(m, t), children: menuOptions(m.children, t) }));
-const menuTitles = (nodes: TreeOption[], into = new Map<number, string>()) => {
-  for (const m of nodes) {
-    into.set(m.value, m.title);
-    menuTitles(m.children, into);
-  }
-  return into;
-};
 
 export default function Permissions() {
   const { t } = useTranslation(['permissions', 'common']);
@@ -49,7 +42,6 @@ export default function Permissions() {
 
   const menus = useQuery({ queryKey: ['menus', {}], queryFn: () => unwrap(api.GET('/api/admin/menus', { params: { query: {} } })), enabled: can('menu.list') });
   const options = menuOptions(menus.data?.list ?? [], t);
-  const titles = menuTitles(options);
 
   const setStatus = (p: Permission, status: 0 | 1) =>
     void change(() => unwrap(api.PUT('/api/admin/permissions/{id}', { params: { path: { id: p.id } }, body: { status } })), t('common:state.saved'));
@@ -66,7 +58,8 @@ export default function Permissions() {
     },
     { detail: true, title: t('path'), dataIndex: 'path', ellipsis: true, render: (v: string) => v || '—' },
     {
-      title: t('menu'), dataIndex: 'menu_id', width: 140, render: (v: number | null) => (v === null ? '—' : titles.get(v) ?? `#${v}`),
+      // Named by the server, so that a reader who may not list menus sees the title too.
+      title: t('menu'), dataIndex: 'menu_title', width: 140, render: (v: string | null) => v ?? '—',
       filter: can('menu.list') ? { kind: 'tree', key: 'menu_id', treeData: options } : undefined,
     },
     { detail: true, title: t('kind'), dataIndex: 'is_system', width: 90, render: (s: boolean) => (s ? <Tag color="gold">{t('system')}</Tag> : <Tag>{t('custom')}</Tag>) },
