@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyPluginAsync } from 'fastify';
+import { parse } from 'csv-parse/sync';
 import { recordChange } from '../../src/admin/features/logs/logs.changes.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { call, login, seedAdmin, signedInAdmin, type Reply } from '../helpers/http.ts';
@@ -179,6 +180,52 @@ describe('the operation log keeps before and after', () => {
     assert.deepEqual([c!.entity, c!.id, c!.op], ['admin', String(me.id), 'update']);
     assert.deepEqual(Object.keys(fieldsOf(c)), ['password_changed_at']);
     assert.doesNotMatch(JSON.stringify(c), /Own-pass/);
+  });
+
+  test('each resource: created, one field changed, deleted', async () => {
+    const resources: [entity: string, path: string, body: Record<string, unknown>, change: Record<string, unknown>][] = [
+      ['permission', '/api/admin/permissions', { name: 'Audit perm', slug: `audit.${uniq('p')}` }, { name: 'Audit perm 2' }],
+      ['menu', '/api/admin/menus', { title: 'Audit menu', slug: uniq('audit-menu'), type: 1 }, { sort: 7 }],
+      ['department', '/api/admin/departments', { name: uniq('Audit dept ') }, { leader: 'Ann' }],
+      ['dictionary', '/api/admin/dictionaries', { name: 'Audit type', code: uniq('audit_') }, { value: 'v2' }],
+    ];
+    for (const [entity, path, body, change] of resources) {
+      const created = await call(app, 'POST', path, { token, body });
+      const id = assertOk(created).id as number;
+      const [c] = (await rowOf(created)).changes!;
+      assert.deepEqual([c!.entity, c!.id, c!.op], [entity, String(id), 'create'], entity);
+      const updated = await call(app, 'PUT', `${path}/${id}`, { token, body: change });
+      assertOk(updated);
+      const [u] = (await rowOf(updated)).changes!;
+      const [field, value] = Object.entries(change)[0]!;
+      assert.equal(u!.op, 'update', entity);
+      assert.deepEqual((fieldsOf(u)[field] as unknown[])[1], value, entity);
+      const removed = await call(app, 'DELETE', `${path}/${id}`, { token });
+      assertOk(removed);
+      const [d] = (await rowOf(removed)).changes!;
+      assert.deepEqual([d!.op, d!.label], ['delete', u!.label], entity);
+    }
+
+    const sent = await call(app, 'POST', '/api/admin/notifications', { token, body: { title: 'Audit notice', content: 'Hello', all: true } });
+    assertOk(sent);
+    const [n] = (await rowOf(sent)).changes!;
+    assert.deepEqual([n!.entity, n!.op, n!.label], ['notification', 'create', 'Audit notice']);
+  });
+
+  test('an exported operation log carries the changes, parsed back the same', async () => {
+    const res = await call(app, 'POST', '/api/admin/blacklists', { token, body: { ip: '203.0.113.90', remark: 'export' } });
+    assertOk(res);
+    const row = await rowOf(res);
+    const task = assertOk(await call(app, 'POST', `/api/admin/logs/operation/export?trace_id=${res.body.trace_id}`, { token, body: {} }));
+    let done: { status: string; download_url: string } | undefined;
+    for (const until = Date.now() + 10_000; !done && Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+      const t = assertOk(await call(app, 'GET', `/api/admin/exports/${task.id}`, { token }));
+      if (t.status === 'completed' || t.status === 'failed') done = t;
+    }
+    assert.equal(done?.status, 'completed');
+    const file = await app.app.inject({ method: 'GET', url: done!.download_url, headers: { authorization: `Bearer ${token}` } });
+    const [header, line] = parse(file.rawPayload.toString('utf8'), { bom: true }) as string[][];
+    assert.deepEqual(JSON.parse(line![header!.indexOf('changes')]!), row.changes);
   });
 
   test('a refused write keeps no values; so does a write out of the caller’s reach', async () => {
