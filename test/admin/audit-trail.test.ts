@@ -223,8 +223,8 @@ describe('the operation log keeps before and after', () => {
       if (t.status === 'completed' || t.status === 'failed') done = t;
     }
     assert.equal(done?.status, 'completed');
-    const file = await app.app.inject({ method: 'GET', url: done!.download_url, headers: { authorization: `Bearer ${token}` } });
-    const [header, line] = parse(file.rawPayload.toString('utf8'), { bom: true }) as string[][];
+    const file = await app.app.inject({ method: 'GET', url: done.download_url, headers: { authorization: `Bearer ${token}` } });
+    const [header, line]: string[][] = parse(file.rawPayload.toString('utf8'), { bom: true });
     assert.deepEqual(JSON.parse(line![header!.indexOf('changes')]!), row.changes);
   });
 

@@ -10,7 +10,8 @@ import { ok } from '../../http.ts';
 import type { DataScope } from '../../kernel/data-scope.ts';
 import { ExportTaskReply, renderExportTask } from '../../kernel/export-tasks.ts';
 import { AdminExportBody } from './admins.schema.ts';
-import type { AdminFilter, AdminRecord, AdminsService } from './admins.service.ts';
+import type { AdminFilter, AdminRecord } from './admins.queries.ts';
+import type { AdminsService } from './admins.service.ts';
 
 /** What is queued: the request's filters in the service's types, plus the row order. */
 export interface AdminExportParams extends AdminFilter {

@@ -1,40 +1,39 @@
-// Administrator accounts: listing (one page query, one count, one query for the page's
-// roles), create, update, delete, password reset and authenticator unbinding by another
-// administrator. Rules: protected administrators cannot be disabled, deleted or have their
-// roles changed by others; nobody deletes or disables themself, nor sets their own password
-// here (that is PUT /password, which asks for the old one); roles can only be granted by
-// someone who holds every permission they carry (the super role only by a super
-// administrator); no change may take away the last enabled super administrator or the
-// caller's own right to administer administrators (checked in the write transaction).
-// Disabling, deleting, resetting a password and unbinding an authenticator end the
-// account's sessions on every instance; role changes apply on the next request. A password set
-// here follows the password policy and is one someone else chose: its owner must replace it at
-// the next sign-in. Failed sign-ins lock an account's name; `unlock` ends the lock.
-import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+// Administrator accounts: listing (one page query, one count, one query for the page's roles; the
+// statements are declared in ./admins.queries.ts), create, update, delete, password reset and
+// authenticator unbinding by another administrator. Rules: protected administrators cannot be
+// disabled, deleted or have their roles changed by others; nobody deletes or disables themself,
+// nor sets their own password here (that is PUT /password, which asks for the old one); roles can
+// only be granted by someone who holds every permission they carry (the super role only by a
+// super administrator); no change may take away the last enabled super administrator or the
+// caller's own right to administer administrators (checked in the write transaction). Disabling,
+// deleting, resetting a password and unbinding an authenticator end the account's sessions on
+// every instance; role changes apply on the next request. A password set here follows the
+// password policy and is one someone else chose: its owner must replace it at the next sign-in.
+// Failed sign-ins lock an account's name; `unlock` ends the lock.
+import { and, asc, desc, eq, gt, inArray, lt } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import { hashPassword } from '../../../platform/auth/password.ts';
 import type { PasswordPolicies } from '../../../platform/auth/password-policy.ts';
 import type { Config } from '../../../platform/config.ts';
 import type { Database, Orm } from '../../../platform/db/database.ts';
-import { contains } from '../../../platform/db/like.ts';
-import { atOrAfter, atOrBefore, declared, pagedList, type Declared } from '../../../platform/db/list.ts';
-import { p } from '../../../platform/db/statements.ts';
+import { declared, type Declared } from '../../../platform/db/list.ts';
 import { AppError } from '../../../platform/http/errors.ts';
 import { parseTimeRange } from '../../../platform/http/schemas.ts';
 import { displayStamps, formatDisplay } from '../../../platform/time.ts';
 import {
-  adminRoles, admins, departments, loginFailures, menus, permissions, roleDepartments, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE,
+  adminRoles, admins, departments, loginFailures, menus, permissions, roleMenus, rolePermissions, roles, SUPER_ADMIN_ROLE,
 } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { orMissing } from '../../kernel/audit.ts';
-import { everyRow, inScope, resolveScope, scopeCondition, scopeFilter, scopeValues, type DataScope, type ScopedRole } from '../../kernel/data-scope.ts';
+import { everyRow, inScope, resolveScope, scopeValues, type DataScope, type ScopedRole } from '../../kernel/data-scope.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import { assertPasswordAccepted, storePassword } from '../../kernel/passwords.ts';
 import { consumeTotp, dropRecoveryCodes } from '../../kernel/second-factor.ts';
 import type { EndReason, Sessions } from '../../kernel/sessions.ts';
 import type { Notifier } from '../../kernel/notifier.ts';
-import type { AdminListQuery, AdminOrderField, AdminRecord as AdminRecordSchema, CreateAdminBody, UpdateAdminBody } from './admins.schema.ts';
+import { adminById, adminsList, departmentTree, rolesOf, rowColumns, selectRows, type AdminFilter, type AdminRecord, type AdminRow } from './admins.queries.ts';
+import type { AdminListQuery, CreateAdminBody, UpdateAdminBody } from './admins.schema.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../platform/db/errors.ts';
 import { msg, type Locale } from '../../../platform/i18n.ts';
 import { DEFAULT_LOCALE, localized, named } from '../../../platform/translations.ts';
@@ -42,95 +41,10 @@ import { DEFAULT_LOCALE, localized, named } from '../../../platform/translations
 /** One's own password changes only through PUT /password, which asks for the old one. */
 const OWN_PASSWORD = msg('admin.admins.ownPassword');
 
-/** The filters the list and the export share. */
-export interface AdminFilter {
-  username?: string | undefined;
-  nickname?: string | undefined;
-  status?: number | undefined;
-  role_id?: number | undefined;
-  department_id?: number | undefined;
-  is_2fa_bound?: boolean | undefined;
-  start_time?: string | undefined;
-  end_time?: string | undefined;
-  /** The caller's data scope, when it is not `all`. */
-  scope?: DataScope | undefined;
-}
-
-/** An administrator as the API shows it. */
-export type AdminRecord = Static<typeof AdminRecordSchema>;
-
 const toStatus = (s: NonNullable<Static<typeof UpdateAdminBody>['status']>) => (Number(s) === 1 ? 1 : 0);
 
-/** An administrator's row as the list, the export and `get` read it: with its department's name. */
-const rowColumns = {
-  id: admins.id,
-  username: admins.username,
-  nickname: admins.nickname,
-  email: admins.email,
-  phone: admins.phone,
-  avatar: admins.avatar,
-  departmentId: admins.departmentId,
-  status: admins.status,
-  bound: sql<boolean>`(${admins.totpSecret} IS NOT NULL)`.mapWith(Boolean),
-  createdAt: admins.createdAt,
-  updatedAt: admins.updatedAt,
-  lastLoginAt: admins.lastLoginAt,
-  // The lock failed sign-ins put on the account's name (one primary-key read per row of a page).
-  lockedUntil: sql<Date | null>`(SELECT ${loginFailures.lockedUntil} FROM ${loginFailures}
-    WHERE ${loginFailures.accountKey} = lower(${admins.username}) AND ${loginFailures.lockedUntil} > now())`.mapWith(loginFailures.lockedUntil),
-  departmentName: departments.name,
-  departmentNameI18n: departments.nameI18n,
-};
-const selectRows = (orm: Orm) => orm.select(rowColumns).from(admins).leftJoin(departments, eq(departments.id, admins.departmentId));
-type Row = Awaited<ReturnType<typeof selectRows>>[number];
-/** One administrator (placeholder `id`) in a data scope (scopeValues). */
-const adminById = (orm: Orm) => selectRows(orm).where(and(eq(admins.id, p('id')), scopeCondition(admins.departmentId, admins.id))).prepare('admin_by_id');
 /** Every administrator's scope: for the rows the service reads back after its own writes. */
 const EVERY = (adminId: number): DataScope => ({ all: true, departments: [], adminId, departmentId: null });
-/** The roles of the administrators `ids` (a placeholder: an array of ids), with their data scopes. */
-const rolesOf = (orm: Orm) =>
-  orm
-    .select({
-      adminId: adminRoles.adminId, id: roles.id, name: roles.name, nameI18n: roles.nameI18n, slug: roles.slug, status: roles.status,
-      dataScope: roles.dataScope,
-      scopeDepartments: sql<number[] | null>`(SELECT array_agg(${roleDepartments.departmentId}) FROM ${roleDepartments} WHERE ${roleDepartments.roleId} = ${roles.id})`,
-    })
-    .from(adminRoles)
-    .innerJoin(roles, eq(roles.id, adminRoles.roleId))
-    .where(sql`${adminRoles.adminId} = any(${p('ids')})`)
-    .orderBy(asc(roles.sort), asc(roles.id))
-    .prepare('admin_roles');
-
-/** Every department's place in the tree (for the effective data scopes of a page). */
-const departmentTree = (orm: Orm) => orm.select({ id: departments.id, parentId: departments.parentId }).from(departments).prepare('admins_department_tree');
-
-const adminsList = (orm: Orm) =>
-  pagedList(orm, {
-    name: 'admins',
-    rows: (orm) => selectRows(orm).$dynamic(),
-    table: admins,
-    filters: {
-      username: { param: contains, where: (x) => ilike(admins.username, x) },
-      nickname: { param: contains, where: (x) => ilike(admins.nickname, x) },
-      status: (x) => eq(admins.status, x),
-      department_id: (x) => eq(admins.departmentId, x),
-      role_id: (x, orm) => inArray(admins.id, orm.select({ id: adminRoles.adminId }).from(adminRoles).where(eq(adminRoles.roleId, x))),
-      is_2fa_bound: { inline: (bound: boolean) => (bound ? isNotNull(admins.totpSecret) : isNull(admins.totpSecret)) },
-      from: atOrAfter(admins.createdAt),
-      to: atOrBefore(admins.createdAt),
-      // The caller's data scope: an administrator's department, and the caller themself.
-      scope: scopeFilter(admins.departmentId, admins.id),
-    },
-    sort: {
-      id: admins.id,
-      username: admins.username,
-      created_at: admins.createdAt,
-      last_login_at: admins.lastLoginAt,
-      status: admins.status,
-    } satisfies Record<AdminOrderField, unknown>,
-    id: admins.id,
-    nullsLast: ['last_login_at'],
-  });
 
 export class AdminsService {
   private readonly db: Database;
@@ -227,7 +141,7 @@ export class AdminsService {
   }
 
   /** One query for the roles of every administrator of a page; names in `locale` (exports: the default language). */
-  private async withRoles(rows: Row[], orm: Orm = this.orm, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord[]> {
+  private async withRoles(rows: AdminRow[], orm: Orm = this.orm, locale: Locale = DEFAULT_LOCALE): Promise<AdminRecord[]> {
     const ids = rows.map((r) => r.id);
     const roleRows = ids.length === 0 ? [] : await this.rolesOfPage.on(orm).execute({ ids });
     const byAdmin = new Map<number, { id: number; name: string; slug: string }[]>();
@@ -243,7 +157,7 @@ export class AdminsService {
     }
     const needsTree = roleRows.some((r) => r.status === 1 && r.dataScope === 'department_and_below');
     const tree = needsTree ? await this.departmentTree.on(orm).execute() : [];
-    const scopeOf = (r: Row) => {
+    const scopeOf = (r: AdminRow) => {
       const scoped = scopedRoles.get(r.id) ?? { isSuper: false, roles: [] };
       const scope = resolveScope({ adminId: r.id, departmentId: r.departmentId, isSuper: scoped.isSuper, roles: scoped.roles, tree });
       return { all: scope.all, department_ids: [...scope.departments] };
