@@ -19,13 +19,14 @@ export const serverModules = () =>
 
 /**
  * The server's modules it loads only when a configuration needs them (one database driver, the
- * Redis connection): scripts/compile-cache.ts compiles them ahead with the rest.
+ * Redis connection, the S3 storage): scripts/compile-cache.ts compiles them ahead with the rest.
  */
 export const lazyServerModules = () =>
   Promise.all([
     import('./platform/db/pglite.ts'),
     import('./platform/db/postgres.ts'),
     import('./platform/redis.ts'),
+    import('./platform/storage/s3.ts'),
   ]);
 
 async function main([{ loadConfig }, { listenMetrics }, { endpointOf }, { createLogger, prettyLogs }, { announceReady }, { buildServer }]: Awaited<ReturnType<typeof serverModules>>) {

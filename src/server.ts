@@ -179,9 +179,10 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
       if (shuttingDown) return reply.status(503).send({ status: 'shutting_down' });
       // Redis down is a degraded service, not an unready one: everything but the captcha and
-      // WebSocket tickets keeps working, so the instance stays in the load balancer.
+      // WebSocket tickets keeps working, so the instance stays in the load balancer. So is the
+      // object store down: only files are refused (503), on every instance alike.
       const checks = await platform.ping();
-      const status = !checks.database ? 'unavailable' : checks.redis === false ? 'degraded' : 'ready';
+      const status = !checks.database ? 'unavailable' : checks.redis === false || checks.storage === false ? 'degraded' : 'ready';
       return reply.status(checks.database ? 200 : 503).send({ status, checks });
     });
     // The browser clients (when built): the administration console at `/`, the time-clock app

@@ -7,7 +7,6 @@ import { rateLimitStorage } from '../platform/cache/rate-limit-store.ts';
 import { limitHook } from '../platform/http/rate-limit.ts';
 import { AppError } from '../platform/http/errors.ts';
 import type { Platform } from '../platform/platform.ts';
-import { createStorage } from '../platform/storage/index.ts';
 import type { AdminContext } from './context.ts';
 import { adminsExportRoutes } from './features/admins/admins.export.ts';
 import { adminsRoutes } from './features/admins/admins.routes.ts';
@@ -128,7 +127,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     orders: new OrdersService({ db, config }),
     payments: new PaymentsService({ db, config }),
     paymentMethods: new PaymentMethodsService({ db }),
-    attachments: new AttachmentsService({ db, storage: createStorage(config.dataDir), config, logger }),
+    attachments: new AttachmentsService({ db, storage: platform.storage, config, logger }),
   };
   app.decorateRequest('admin', null);
 

@@ -37,7 +37,7 @@ export const ConfigSchema = Type.Object({
   DATABASE_URL: OptStr('PostgreSQL connection string; unset: embedded PGlite under DATA_DIR/pglite'),
   DB_POOL_MAX: Int(10, 'PostgreSQL connection pool size', 1, 200),
   PGLITE_SHARED_BUFFERS_MB: Int(16, 'embedded PGlite only: its buffer cache (PostgreSQL shared_buffers), MB; pages beyond it are read from the files under DATA_DIR, which the operating system caches', 1, 1024),
-  DEPENDENCY_TIMEOUT_MS: Int(3000, 'longest a request waits for an unresponsive database or Redis before it is answered 503 (probed after a third of it; also the connect timeout)', 300, 60_000),
+  DEPENDENCY_TIMEOUT_MS: Int(3000, 'longest a request waits for an unresponsive database, Redis or object store before it is answered 503 (probed after a third of it; also the connect timeout)', 300, 60_000),
   DB_STATEMENT_TIMEOUT_MS: Int(30_000, 'PostgreSQL statement_timeout of the statements of requests, ms; a statement running longer is cancelled (503); 0: none', 0, 86_400_000),
   LIST_COUNT_LIMIT: Int(1_000, 'lists over tables that grow without bound (orders, payments, the three logs) count at most this many matching rows; beyond it `total` is this number and `total_capped` is true', 10, 10_000_000),
   DB_LONG_STATEMENT_TIMEOUT_MS: Int(3_600_000, 'statement_timeout of export queries and CSV import batches, ms; 0: none', 0, 86_400_000),
@@ -81,6 +81,19 @@ export const ConfigSchema = Type.Object({
   UPLOAD_MAX_CHUNKS: Int(10_000, 'largest total_chunks of a chunked upload', 1, 100_000),
   UPLOAD_CHUNK_TTL_HOURS: Int(24, 'hours an unfinished chunked upload is kept after its last chunk before the sweep removes it', 1, 8760),
   UPLOAD_PUBLIC_IMAGES: Bool(false, '`true` serves image attachments without a token at their public URL (an unguessable name)'),
+  // File storage: the local disk, or an S3-compatible bucket that any number of hosts share.
+  STORAGE_DRIVER: Type.Union([Type.Literal('local'), Type.Literal('s3')], {
+    default: 'local',
+    description: '`local`: files under DATA_DIR/uploads (several instances need it on a shared volume); `s3`: files in the S3-compatible bucket S3_BUCKET (AWS S3, MinIO, Cloudflare R2, ...), which any number of hosts share',
+  }),
+  S3_ENDPOINT: OptStr('URL of the S3-compatible service (http://127.0.0.1:9000, https://<account>.r2.cloudflarestorage.com); unset: AWS S3 in S3_REGION'),
+  S3_REGION: Str('us-east-1', 'region of the bucket (`auto` for Cloudflare R2; MinIO accepts the default)'),
+  S3_BUCKET: OptStr('bucket that holds the files; required with STORAGE_DRIVER=s3'),
+  S3_ACCESS_KEY_ID: OptStr('access key of the store; with S3_SECRET_ACCESS_KEY, or neither: the AWS SDK\'s own chain (AWS_* variables, shared files, an instance or container role)'),
+  S3_SECRET_ACCESS_KEY: OptStr('secret key of S3_ACCESS_KEY_ID'),
+  S3_FORCE_PATH_STYLE: Bool(false, '`true`: requests name the bucket in the path (http://host/bucket/key), as MinIO and most self-hosted stores need; `false`: in the host name (bucket.host), as AWS prefers'),
+  S3_PREFIX: Str('', 'folder of every key in the bucket (`fieldops/` or `fieldops/prod`), so that deployments can share a bucket; empty: the bucket\'s root'),
+  S3_PUBLIC_ENDPOINT: OptStr('URL at which clients reach the store themselves: the storage can then issue short-lived presigned download URLs signed for it; unset: it issues none'),
   // Time-clock: tracking, security, webhooks, rate limits.
   PERIOD_LOCK_MANAGERS: Str('', 'comma-separated usernames of the managers who may lock and unlock periods of timesheets; empty: every manager'),
   ATTENDANCE_SWEEP_MS: Int(60_000, 'how often each instance looks for forgotten clock-outs (reminders, automatic clock-outs); each acts once across instances', 1000, 3_600_000),
@@ -125,7 +138,7 @@ export const ConfigSchema = Type.Object({
 export type RawConfig = Static<typeof ConfigSchema>;
 
 /** Settings whose values never appear in messages. */
-const SECRET_SETTINGS = new Set(['METRICS_TOKEN', 'JWT_SECRET', 'ADMIN_PASSWORD', 'MANAGER_PASSWORD', 'DATABASE_URL', 'REDIS_URL']);
+const SECRET_SETTINGS = new Set(['METRICS_TOKEN', 'JWT_SECRET', 'ADMIN_PASSWORD', 'MANAGER_PASSWORD', 'DATABASE_URL', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY']);
 export type Config = RawConfig & {
   services: ReadonlySet<'admin' | 'timeclock'>;
   protectedAdmins: ReadonlySet<string>;
@@ -134,6 +147,8 @@ export type Config = RawConfig & {
   /** CORS_ORIGINS as a list; empty: no cross-origin access. */
   corsOrigins: readonly string[];
   dataDir: string;
+  /** S3_PREFIX as prepended to keys: empty, or ending with `/`. */
+  s3Prefix: string;
 };
 
 export class ConfigError extends Error {
@@ -200,6 +215,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
   for (const key of ['TLS_CERT_FILE', 'TLS_KEY_FILE']) {
     if (typeof value[key] === 'string' && !existsSync(value[key])) problems.set(key, `${key}=${show(key)}: no such file`);
   }
+  for (const [key, problem] of storageProblems(value)) problems.set(key, `${key}=${show(key)}: ${problem}`);
   if (value.NODE_ENV === 'production') {
     if (!value.JWT_SECRET) problems.set('JWT_SECRET', 'JWT_SECRET: required in production');
     if (value.CAPTCHA_ENABLED === false) problems.set('CAPTCHA_ENABLED', 'CAPTCHA_ENABLED=false: not allowed in production');
@@ -215,7 +231,42 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     trustedProxies: splitList(raw.TRUST_PROXY),
     corsOrigins: splitList(raw.CORS_ORIGINS),
     dataDir: path.resolve(raw.DATA_DIR),
+    s3Prefix: raw.S3_PREFIX === '' || raw.S3_PREFIX.endsWith('/') ? raw.S3_PREFIX : `${raw.S3_PREFIX}/`,
   };
+}
+
+/** S3 bucket names: 3 to 63 lower-case letters, digits, dots and dashes, starting and ending with a letter or digit. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+/** Folders of letters, digits, dots, dashes and underscores, none starting with a dot, an optional `/` at the end. */
+const KEY_PREFIX = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
+
+/** The S3 settings that are wrong, by variable: the bucket required with the s3 driver, names and URLs well formed. */
+function storageProblems(value: Record<string, unknown>): Map<string, string> {
+  const problems = new Map<string, string>();
+  if (value.STORAGE_DRIVER === 's3' && value.S3_BUCKET === undefined) problems.set('S3_BUCKET', 'required with STORAGE_DRIVER=s3');
+  if (typeof value.S3_BUCKET === 'string' && !BUCKET_NAME.test(value.S3_BUCKET)) {
+    problems.set('S3_BUCKET', 'not a bucket name (3 to 63 lower-case letters, digits, dots and dashes, starting and ending with a letter or digit)');
+  }
+  for (const key of ['S3_ENDPOINT', 'S3_PUBLIC_ENDPOINT']) {
+    if (typeof value[key] === 'string' && !isServiceUrl(value[key])) problems.set(key, 'not an http(s) URL without credentials, query or fragment');
+  }
+  if ((value.S3_ACCESS_KEY_ID === undefined) !== (value.S3_SECRET_ACCESS_KEY === undefined)) {
+    const missing = value.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+    problems.set(missing, 'set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together, or neither (the AWS SDK\'s own credentials)');
+  }
+  if (typeof value.S3_PREFIX === 'string' && value.S3_PREFIX !== '' && (value.S3_PREFIX.length > 256 || !KEY_PREFIX.test(value.S3_PREFIX))) {
+    problems.set('S3_PREFIX', 'not a folder path (letters, digits, `.`, `_`, `-` separated by `/`, no segment starting with a dot, no `/` first)');
+  }
+  return problems;
+}
+
+function isServiceUrl(spec: string): boolean {
+  try {
+    const url = new URL(spec);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
 }
 
 function splitList(s: string): string[] {

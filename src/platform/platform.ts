@@ -8,6 +8,7 @@ import { installedTemplate } from './db/pglite-template.ts';
 import { createLogger } from './logger.ts';
 import { Metrics } from './metrics.ts';
 import type { RedisConnections } from './redis.ts';
+import { createStorage, type Storage } from './storage/index.ts';
 
 export interface Platform {
   readonly config: Config;
@@ -17,6 +18,8 @@ export interface Platform {
   readonly pubsub: PubSub;
   /** Present when REDIS_URL is set (rate-limit store, readiness). */
   readonly redis: RedisConnections | undefined;
+  /** Files (uploads): the local disk or an S3-compatible bucket (STORAGE_DRIVER), one per process for every service. */
+  readonly storage: Storage;
   /** Accounts this start created with generated passwords, for the start-up message to show once. */
   readonly generatedCredentials: GeneratedCredential[];
   /** Prometheus metrics; recording is a no-op unless METRICS_TOKEN or METRICS_PORT is set. */
@@ -24,8 +27,8 @@ export interface Platform {
   /** Aborted when the process begins to shut down: long requests (an import) stop at their next safe point. */
   readonly stopping: AbortSignal;
   beginStopping(): void;
-  /** Readiness: false at once for a dependency in an outage, else whether it answers a probe; redis null without Redis. */
-  ping(): Promise<{ database: boolean; redis: boolean | null }>;
+  /** Readiness: false at once for a dependency in an outage, else whether it answers a probe; redis null without Redis, storage null on the local disk. */
+  ping(): Promise<{ database: boolean; redis: boolean | null; storage: boolean | null }>;
   close(): Promise<void>;
 }
 
@@ -60,10 +63,17 @@ export async function createPlatform(config: Config, opts: PlatformOptions = {})
     longStatementTimeoutMs: config.DB_LONG_STATEMENT_TIMEOUT_MS,
   });
   let redis: RedisConnections | undefined;
+  let storage: Storage;
   try {
     // Loaded only when used (ioredis holds about 2 MB of heap).
     if (config.REDIS_URL) redis = await (await import('./redis.ts')).connectRedis(config.REDIS_URL, logger, config.DEPENDENCY_TIMEOUT_MS);
+    storage = await createStorage(config, logger);
   } catch (err) {
+    if (redis) {
+      redis.availability.stop();
+      redis.subscriber.disconnect();
+      redis.client.disconnect();
+    }
     await db.close();
     throw err;
   }
@@ -90,14 +100,20 @@ export async function createPlatform(config: Config, opts: PlatformOptions = {})
     stopping: stopping.signal,
     beginStopping: () => stopping.abort(new Error('shutting down')),
     redis,
+    storage,
     async ping() {
-      const [database, red] = await Promise.all([db.availability.check(), redis ? redis.availability.check() : null]);
-      return { database, redis: red };
+      const [database, red, files] = await Promise.all([
+        db.availability.check(),
+        redis ? redis.availability.check() : null,
+        storage.check ? storage.check() : null,
+      ]);
+      return { database, redis: red, storage: files };
     },
     async close() {
       stopping.abort(new Error('shutting down'));
       await pubsub.close().catch((err: unknown) => logger.warn({ err }, 'closing pub/sub failed'));
       await kv.close();
+      await storage.close?.();
       if (redis) {
         redis.availability.stop();
         redis.subscriber.disconnect();

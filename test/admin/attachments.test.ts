@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { assemblyOwner, MERGE_LEASE_MS, type MergeTiming } from '../../src/admin/features/attachments/attachments.chunks.ts';
 import { AttachmentsService } from '../../src/admin/features/attachments/attachments.service.ts';
-import { createStorage, type ByteRange } from '../../src/platform/storage/index.ts';
+import type { ByteRange } from '../../src/platform/storage/index.ts';
 import { LocalStorage } from '../../src/platform/storage/local.ts';
 import { onPostgres, startApp, within, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
@@ -110,9 +110,9 @@ const claimAs = (chunkId: string, token: string, ago: string) =>
   app.platform.db.query(`UPDATE admin.upload_sessions SET status = 'merging', merge_token = $2, updated_at = now() - $3::interval WHERE chunk_id = $1`, [chunkId, token, ago]);
 /** A partial assembly file, as a merge holding `token` leaves it while writing (or after crashing). */
 async function partialAssembly(token: string, data: Buffer) {
-  await createStorage(app.platform.config.dataDir).write(Readable.from([data]), { owner: assemblyOwner(token) });
+  await app.platform.storage.write(Readable.from([data]), { owner: assemblyOwner(token) });
 }
-const serviceOf = (storage = createStorage(app.platform.config.dataDir), timing?: Partial<MergeTiming>) => {
+const serviceOf = (storage = app.platform.storage, timing?: Partial<MergeTiming>) => {
   const { platform } = app;
   return new AttachmentsService({ db: platform.db, storage, config: platform.config, logger: platform.logger, ...(timing ? { timing } : {}) });
 };
@@ -572,7 +572,7 @@ describe('chunked uploads', () => {
     let seen = 0;
     for (let i = 0; i < 3; i++) {
       await sleep(500);
-      const writing = (await createStorage(app.platform.config.dataDir).pendingOwners()).includes(assemblyOwner(token));
+      const writing = (await app.platform.storage.pendingOwners()).includes(assemblyOwner(token));
       const swept = await other.sweep();
       assert.equal(swept.assemblies, 0);
       if (writing) seen += 1;
@@ -645,7 +645,7 @@ describe('sweep of abandoned uploads', () => {
     utimesSync(stale, longAgo, longAgo);
 
     const { platform } = app;
-    const service = new AttachmentsService({ db: platform.db, storage: createStorage(platform.config.dataDir), config: platform.config, logger: platform.logger });
+    const service = new AttachmentsService({ db: platform.db, storage: platform.storage, config: platform.config, logger: platform.logger });
     const swept = await service.sweep();
     assert.ok(swept.sessions >= 1 && swept.orphans >= 1 && swept.pending >= 1, JSON.stringify(swept));
     assert.equal(await dirOf(old.chunk_id), undefined);
@@ -671,7 +671,7 @@ describe('sweep of abandoned uploads', () => {
     await claimAs(running, live, '0 seconds');
     // `gone`: a merge whose claim is no longer in the database (taken over, or its upload removed).
     for (const t of [expired, live, gone]) await partialAssembly(t, pdf(3000));
-    const storage = createStorage(app.platform.config.dataDir);
+    const storage = app.platform.storage;
 
     const swept = await serviceOf(storage).sweep();
     assert.equal(swept.assemblies, 2);

@@ -212,3 +212,59 @@ describe('PROTECTED_ADMINS', () => {
     assert.equal(loadConfig({ PROTECTED_ADMINS: '' }).protectedAdmins.size, 0);
   });
 });
+
+describe('file storage', () => {
+  const S3 = { STORAGE_DRIVER: 's3', S3_BUCKET: 'fieldops-files' };
+
+  test('the local disk by default; the S3 settings their defaults', () => {
+    const c = loadConfig({});
+    assert.equal(c.STORAGE_DRIVER, 'local');
+    assert.equal(c.S3_REGION, 'us-east-1');
+    assert.equal(c.S3_FORCE_PATH_STYLE, false);
+    assert.equal(c.s3Prefix, '');
+    for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_ENDPOINT'] as const) assert.equal(c[key], undefined, key);
+  });
+
+  test('s3 with a bucket, an endpoint, keys and a prefix (given with or without its last slash)', () => {
+    const c = loadConfig({ ...S3, S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'AKID', S3_SECRET_ACCESS_KEY: 'secret-key', S3_FORCE_PATH_STYLE: 'true', S3_PREFIX: 'fieldops/prod' });
+    assert.equal(c.STORAGE_DRIVER, 's3');
+    assert.equal(c.S3_FORCE_PATH_STYLE, true);
+    assert.equal(c.s3Prefix, 'fieldops/prod/');
+    assert.equal(loadConfig({ ...S3, S3_PREFIX: 'fieldops/' }).s3Prefix, 'fieldops/');
+    // Neither key: the AWS SDK's own chain (an instance role).
+    assert.equal(loadConfig(S3).S3_ACCESS_KEY_ID, undefined);
+  });
+
+  test('STORAGE_DRIVER=s3 without a bucket is refused, naming S3_BUCKET', () => {
+    assert.match(configError({ STORAGE_DRIVER: 's3' }).message, /^ {2}S3_BUCKET=undefined: required with STORAGE_DRIVER=s3$/m);
+    assert.match(configError({ STORAGE_DRIVER: 'minio' }).message, /STORAGE_DRIVER="minio": must be one of local, s3/);
+  });
+
+  const cases: [Record<string, string>, string, RegExp][] = [
+    [{ S3_BUCKET: 'Files_2024' }, 'S3_BUCKET', /not a bucket name/],
+    [{ S3_BUCKET: 'ab' }, 'S3_BUCKET', /not a bucket name/],
+    [{ S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT', /not an http\(s\) URL/],
+    [{ S3_ENDPOINT: 'http://user:pw@127.0.0.1:9000' }, 'S3_ENDPOINT', /without credentials/],
+    [{ S3_PUBLIC_ENDPOINT: 'ftp://files.example.com' }, 'S3_PUBLIC_ENDPOINT', /not an http\(s\) URL/],
+    [{ S3_ACCESS_KEY_ID: 'AKID' }, 'S3_SECRET_ACCESS_KEY', /together, or neither/],
+    [{ S3_SECRET_ACCESS_KEY: 'secret-key' }, 'S3_ACCESS_KEY_ID', /together, or neither/],
+    [{ S3_PREFIX: '/fieldops' }, 'S3_PREFIX', /not a folder path/],
+    [{ S3_PREFIX: 'a/../b' }, 'S3_PREFIX', /not a folder path/],
+    [{ S3_PREFIX: 'a//b' }, 'S3_PREFIX', /not a folder path/],
+  ];
+  for (const [env, key, reason] of cases) {
+    test(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} is refused, naming ${key}`, () => {
+      const line = configError({ ...S3, ...env }).message.split('\n').find((l) => l.trim().startsWith(`${key}=`));
+      assert.ok(line, `no line for ${key}`);
+      assert.match(line, reason);
+    });
+  }
+
+  test('the secret key is never shown', () => {
+    const err = configError({ ...S3, S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI-secret', S3_BUCKET: 'BAD' });
+    assert.match(err.message, /S3_ACCESS_KEY_ID=undefined: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together/);
+    assert.match(err.message, /S3_BUCKET="BAD": not a bucket name/);
+    assert.doesNotMatch(err.message, /wJalrXUtnFEMI/);
+    assert.match(configError({ ...S3, S3_ACCESS_KEY_ID: 'AKID' }).message, /S3_SECRET_ACCESS_KEY=\[redacted\]: set/);
+  });
+});

@@ -1,12 +1,16 @@
-// File storage behind a small interface, so that an object store can replace the local disk
-// later. Objects are named by keys that the application generates (never from client input):
-// lower-case `segment/segment/...` of [a-z0-9._-], each segment starting with a letter or digit,
-// so no key can be absolute, contain `..` or reach outside the store. Writes are atomic: bytes
+// File storage behind a small interface, with two drivers: the local disk (local.ts) and
+// S3-compatible object storage (s3.ts); index.ts chooses by STORAGE_DRIVER. Objects are named
+// by keys that the application generates (never from client input): lower-case
+// `segment/segment/...` of [a-z0-9._-], each segment starting with a letter or digit, so no
+// key can be absolute, contain `..` or reach outside the store. Writes are atomic: bytes
 // stream into a pending object (size-limited, hashed on the way) that is then committed under
 // its key in one step, or discarded. A pending object may be written for an owner (a name the
 // caller can later check, e.g. a merge claim), so that a sweep can remove it as soon as its owner
-// is gone rather than only when it is old.
+// is gone rather than only when it is old. A store that cannot be used (unreachable, refusing
+// us, too slow) fails calls with StorageUnavailableError, a ServiceUnavailable: a 503, never a
+// 500 and never a hang.
 import type { Readable } from 'node:stream';
+import { ServiceUnavailable } from '../availability.ts';
 
 export interface WriteOptions {
   /** More bytes than this fails the write with StorageLimitError; nothing is kept. */
@@ -60,6 +64,22 @@ export interface Storage {
   pendingOwners(): Promise<string[]>;
   /** Removes the pending objects written for `owner` (even while being written); returns how many. */
   discardPending(owner: string): Promise<number>;
+  /** Readiness of a remote store: false during an outage, else whether it answers a short probe (cached briefly). Absent for the local disk. */
+  check?(): Promise<boolean>;
+  /** Releases the store's connections and timers. Absent when there are none. */
+  close?(): Promise<void>;
+  /**
+   * A URL at which a client fetches the object straight from the store for `ttlSeconds`, with
+   * the response headers given (a download's file name). Present only when the store is
+   * reachable by clients (S3 with S3_PUBLIC_ENDPOINT); the caller checks access first.
+   */
+  readonly presign?: (key: string, ttlSeconds: number, response?: PresignedResponse) => Promise<string>;
+}
+
+/** Response headers a presigned URL makes the store answer with. */
+export interface PresignedResponse {
+  contentDisposition?: string;
+  contentType?: string;
 }
 
 /** The form of a pending object's owner: lower-case letters, digits and dashes. */
@@ -81,6 +101,15 @@ export class StorageLimitError extends Error {
 
 export class StorageNotFoundError extends Error {
   override name = 'StorageNotFoundError';
+}
+
+/** The store cannot be used now (unreachable, not answering in time, refusing our credentials); the services answer 503. */
+export class StorageUnavailableError extends ServiceUnavailable {
+  override name = 'StorageUnavailableError';
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super('object storage', reason);
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
 }
 
 const SEGMENT = /^[a-z0-9][a-z0-9._-]{0,127}$/;
