@@ -556,6 +556,7 @@ for (const { mode, label, overrides } of CLUSTER_MODES) {
       const sent = assertOk(await sendTo(one, superToken, [a.id], 'across instances'));
       assert.deepEqual((await socket.next()).data, {
         id: sent.id, title: 'across instances', content: 'content of across instances', created_at: sent.created_at, kind: 'message', link: null, link_expires_at: null,
+        sender_id: 1, sender_name: 'Super Administrator',
       });
 
       // Too large for PostgreSQL NOTIFY: pushed by reference and read back on the other instance.
