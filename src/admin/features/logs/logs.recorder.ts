@@ -13,10 +13,10 @@
 // process logger outside a request are not captured.
 //
 // Before and after: a route that declares `config.audit` (kernel/audit.ts) has its records read
-// before the handler runs (a preHandler of that route, after the guard) and, after a success, the state after
-// taken from the reply (or read again); the row's `changes` keep the fields that changed
-// (logs.changes.ts). A read that fails (the database is away) costs the row its `changes`,
-// never the row or the request.
+// before the handler runs (a preHandler of that route, after the guard) and, after a success,
+// their state after taken from the reply (or read again, off the request's path); the row's
+// `changes` keep the fields that changed (logs.changes.ts). A read that fails (the database is
+// away) costs the row its `changes`, never the row or the request.
 //
 // Rows are written after the response, in batches (see LogWriter); close() flushes them.
 import { format } from 'node:util';
