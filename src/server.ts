@@ -20,7 +20,7 @@ import { requestLogger } from './platform/logger.ts';
 import { installCors } from './platform/http/cors.ts';
 import { limitJsonDepth } from './platform/http/json-body.ts';
 import { acceptPending, watchConnections } from './platform/http/connections.ts';
-import { installSecurityHeaders } from './platform/http/security-headers.ts';
+import { installSecurityHeaders, storeOrigin } from './platform/http/security-headers.ts';
 import { recordRequests, serveMetrics } from './platform/http/metrics-endpoint.ts';
 import { TIMECLOCK_PREFIX, timeclockService } from './timeclock/app.ts';
 import { serveWebClients, webRoot } from './web/static.ts';
@@ -125,7 +125,11 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
     app.removeContentTypeParser(['text/plain']);
     limitJsonDepth(app);
     await installCors(app, config);
-    installSecurityHeaders(app, { mapTileUrl: config.CLOCK_MAP_TILE_URL, docsPrefixes: [`${ADMIN_PREFIX}/docs`, `${TIMECLOCK_PREFIX}/docs`] });
+    installSecurityHeaders(app, {
+      mapTileUrl: config.CLOCK_MAP_TILE_URL,
+      docsPrefixes: [`${ADMIN_PREFIX}/docs`, `${TIMECLOCK_PREFIX}/docs`],
+      fileOrigin: platform.storage.presign && config.S3_PUBLIC_ENDPOINT ? storeOrigin(config.S3_PUBLIC_ENDPOINT, config.S3_FORCE_PATH_STYLE) : undefined,
+    });
     recordRequests(app, platform.metrics);
     if (config.METRICS_TOKEN) serveMetrics(app, platform.metrics, config.METRICS_TOKEN);
     // Requests still being handled. Fastify's close() waits for connections, not handlers: a

@@ -106,7 +106,7 @@ export async function adminService(app: FastifyInstance, { platform, jwtSecret }
     guard,
     secondFactor,
     passwordPolicies,
-    exports: adminExportTasks({ db, config, logger }),
+    exports: adminExportTasks({ db, storage: platform.storage, config, logger }),
     notifications,
     push: new NotificationPush({ config, kv, pubsub, logger, sessions, guard, notifications }),
     logWriter,

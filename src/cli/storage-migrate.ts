@@ -7,9 +7,8 @@
 // the partial upload an interrupted run leaves (its pending object, owned by `storage-migrate`)
 // is discarded when the next run starts. Files are copied through the storage driver, four at
 // a time, streamed. Writes in progress (`.pending/`) are not copied, nor are files whose names
-// cannot be storage keys (listed in the summary). Export files (DATA_DIR/exports) are not
-// either: they live hours (EXPORT_TTL_HOURS) and are read from the local disk until the export
-// tasks write them through the storage; an export made before the switch is made again.
+// cannot be storage keys (listed in the summary). Export files are in the storage too
+// (`exports/<schema>/`), so they are copied with the rest and still download after the switch.
 // Standard output shows a progress bar on a terminal, a line every PROGRESS_EVERY files
 // otherwise, then a summary; logs go to standard error. The local files are left in place.
 // Exit status: 0 done, 1 files not copied because of errors (run it again), 2 usage or

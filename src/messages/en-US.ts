@@ -27,6 +27,7 @@ export const enUS = {
   // Dependencies out of service (503)
   'unavailable.database': 'database unreachable',
   'unavailable.redis': 'Redis unreachable',
+  'unavailable.storage': 'file storage unreachable',
   'unavailable.statementTimeout': 'a database statement took too long and was cancelled',
 
   // Validation against a route's schema; {field} is the field's path (body.items.0.sku)

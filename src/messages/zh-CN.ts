@@ -26,6 +26,7 @@ export const zhCN: Record<MessageKey, string> = {
   // Dependencies out of service (503)
   'unavailable.database': '数据库无法连接',
   'unavailable.redis': 'Redis 无法连接',
+  'unavailable.storage': '文件存储无法连接',
   'unavailable.statementTimeout': '数据库语句执行过久，已被取消',
 
   // Validation against a route's schema; {field} is the field's path (body.items.0.sku)

@@ -10,6 +10,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Availability } from './availability.ts';
 import type { Database } from './db/database.ts';
+import type { Storage } from './storage/storage.ts';
 
 export type ServiceName = 'admin' | 'timeclock';
 
@@ -68,8 +69,8 @@ export class Metrics {
     if (this.enabled) this.lockouts.inc({ service });
   }
 
-  /** The database pool, its statement errors, and whether the database and Redis are usable, read at each scrape. */
-  watchPlatform(db: Database, redis: Availability | undefined): void {
+  /** The database pool, its statement errors, and whether the database, Redis and an object store are usable, read at each scrape. */
+  watchPlatform(db: Database, redis: Availability | undefined, storage: Storage): void {
     if (!this.enabled) return;
     const registers = [this.registry];
     new Gauge({
@@ -93,6 +94,7 @@ export class Metrics {
       collect() {
         this.set({ dependency: 'database' }, db.availability.available ? 1 : 0);
         if (redis) this.set({ dependency: 'redis' }, redis.available ? 1 : 0);
+        if (storage.available !== undefined) this.set({ dependency: 'storage' }, storage.available ? 1 : 0);
       },
     });
   }

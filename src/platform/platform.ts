@@ -86,7 +86,7 @@ export async function createPlatform(config: Config, opts: PlatformOptions = {})
       : new MemoryPubSub(logger);
 
   const metrics = new Metrics(!!config.METRICS_TOKEN || config.METRICS_PORT > 0);
-  metrics.watchPlatform(db, redis?.availability);
+  metrics.watchPlatform(db, redis?.availability, storage);
 
   const stopping = new AbortController();
   return {

@@ -105,7 +105,7 @@ function buildContext(
     notifications: new NotificationsService({ db }),
     attendance: new AttendanceService({ db }),
     attendanceSweep: new AttendanceSweep({ db, config, logger }),
-    exports: timeclockExportTasks({ db, config, logger }),
+    exports: timeclockExportTasks({ db, storage: platform.storage, config, logger }),
   };
 }
 

@@ -1,11 +1,15 @@
 // Export tasks of the admin service: POST /admins/export queues a task, the worker writes
 // the CSV, GET /exports/{id} reports it and GET /exports/{id}/download serves it until it
-// expires; only the creator and holders of export.manage see a task.
+// expires; only the creator and holders of export.manage see a task. Two instances on two data
+// folders sharing one bucket serve each other's exports.
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.ts';
+import { closeAll, onPostgres, startApp, startWithSibling, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
 import { call, login, seedAdmin, signedInAdmin } from '../helpers/http.ts';
+import { s3Skip, startS3, type S3Server } from '../helpers/s3.ts';
 
 let app: TestApp;
 let superToken: string;
@@ -139,5 +143,46 @@ describe('GET /exports/{id}', () => {
     const status = assertOk(await call(app, 'GET', `/api/admin/exports/${created.id}`, { token: superToken }));
     assert.equal(status.status, 'expired');
     assert.equal(status.download_url, null);
+  });
+});
+
+describe('two instances on two data folders, one bucket', { skip: (!onPostgres && 'needs PostgreSQL (TEST_DATABASE_URL)') || s3Skip() }, () => {
+  let s3: S3Server | undefined;
+  let one: TestApp | undefined;
+  let two: TestApp | undefined;
+  before(async () => {
+    s3 = await startS3();
+    [one, two] = await startWithSibling({ ...s3.env, S3_PREFIX: 'shared-exports' });
+  });
+  after(async () => {
+    await closeAll(one, two);
+    await s3?.destroy();
+  });
+
+  test('an export made on one instance downloads from the other, byte-identical; neither data folder holds it', async () => {
+    const token = await login(one!);
+    const created = assertOk(await call(one!, 'POST', '/api/admin/admins/export', { token, body: { username: 'admin' } }));
+    const deadline = Date.now() + 15_000;
+    let task = created;
+    while (task.status !== 'completed') {
+      assert.ok(Date.now() < deadline && task.status !== 'failed', `export ${task.id} is ${task.status}: ${task.error}`);
+      await new Promise((r) => setTimeout(r, 50));
+      task = assertOk(await call(two!, 'GET', `/api/admin/exports/${created.id}`, { token }));
+    }
+    const downloads = [];
+    for (const instance of [two!, one!]) {
+      const res = await instance.app.inject({ url: task.download_url, headers: { authorization: `Bearer ${token}` } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['content-disposition'], `attachment; filename="admins-export-${created.id}.csv"`);
+      assert.equal(res.headers['content-length'], String(res.rawPayload.length));
+      downloads.push(res.rawPayload);
+    }
+    assert.deepEqual(downloads[0], downloads[1]);
+    assert.match(downloads[0]!.toString('utf8'), /^\uFEFF.*\r\n.*admin/s);
+    for (const instance of [one!, two!]) {
+      const dir = instance.env.DATA_DIR!;
+      const files = existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: 'utf8' }) : [];
+      assert.deepEqual(files.filter((f) => f.split(path.sep).includes('exports')), [], `nothing of the export under ${dir}`);
+    }
   });
 });

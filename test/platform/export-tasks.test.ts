@@ -2,8 +2,7 @@
 // service's worker does not see these tasks): CSV escaping, the run of a task, recovery of
 // tasks abandoned by a crashed instance, failures, and the expiry cleanup.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { csvCell, csvLine } from '../../src/platform/jobs/csv.ts';
@@ -51,7 +50,7 @@ describe('ExportTasks', () => {
     tasks = new ExportTasks({
       db: app.platform.db,
       schema: SCHEMA,
-      dataDir: app.env.DATA_DIR!,
+      storage: app.platform.storage,
       logger: pino({ level: 'silent' }),
       ttlHours: 1,
       progressEvery: 2,
@@ -91,9 +90,9 @@ describe('ExportTasks', () => {
     assert.equal(done.locked_by, null);
     const ttl = done.expires_at!.getTime() - done.finished_at!.getTime();
     assert.ok(Math.abs(ttl - 3_600_000) < 2000, String(ttl));
-    const file = tasks.downloadable(done);
+    const file = await tasks.open(done);
     assert.ok(file);
-    assert.equal(readFileSync(file.path, 'utf8'), "\uFEFFn,label\r\n1,row 1\r\n2,'=cmd\r\n3,row 3\r\n4,row 4\r\n5,row 5\r\n");
+    assert.equal(Buffer.concat(await file.body.toArray()).toString('utf8'), "\uFEFFn,label\r\n1,row 1\r\n2,'=cmd\r\n3,row 3\r\n4,row 4\r\n5,row 5\r\n");
     assert.equal(await tasks.runOnce(), false, 'nothing left to claim');
   });
 
@@ -143,13 +142,29 @@ describe('ExportTasks', () => {
     const task = await tasks.create('numbers', { count: 1 }, 1);
     await tasks.runOnce();
     const done = await row(task.id);
-    const file = path.join(tasks.dir, done.file_name!);
-    assert.ok(existsSync(file));
+    const file = tasks.downloadable(done)!.key;
+    assert.ok(await app.platform.storage.stat(file));
     await app.platform.db.query(`UPDATE ${SCHEMA}.export_tasks SET expires_at = now() - interval '1 second' WHERE id = $1`, [task.id]);
     assert.equal(tasks.downloadable(await row(task.id)), undefined);
     assert.equal(await tasks.cleanup(), 1);
     assert.equal((await row(task.id)).status, 'expired');
-    assert.ok(!existsSync(file));
+    assert.equal(await app.platform.storage.stat(file), null);
+  });
+
+  test('the cleanup removes the pending file of a write whose claim is gone (a crashed instance), never one of a running task', async () => {
+    const storage = app.platform.storage;
+    const task = await tasks.create('numbers', { count: 1 }, 1);
+    await app.platform.db.query(`UPDATE ${SCHEMA}.export_tasks SET status = 'processing', attempts = 2, locked_by = 'elsewhere', heartbeat_at = now() WHERE id = $1`, [task.id]);
+    const running = `export-export-test-${task.id}-2`;
+    const crashed = `export-export-test-${task.id}-1`;
+    const gone = 'export-export-test-999999-1';
+    for (const owner of [running, crashed, gone]) await storage.write(Readable.from([Buffer.from('half a file')]), { owner });
+    await tasks.cleanup();
+    const left = await storage.pendingOwners();
+    assert.ok(left.includes(running));
+    assert.ok(!left.includes(crashed) && !left.includes(gone), left.join(', '));
+    await storage.discardPending(running);
+    await app.platform.db.query(`UPDATE ${SCHEMA}.export_tasks SET status = 'failed', locked_by = NULL WHERE id = $1`, [task.id]);
   });
 
   test('the started worker picks up a new task at once and stops cleanly', async () => {

@@ -5,7 +5,9 @@
 // a 20 MiB object streamed through a driver's bounded buffers. Then what is each driver's own:
 // the local files; S3's commit by parts, the sweep of abandoned multipart uploads, the bucket
 // checked at start-up, outages (StorageUnavailableError within DEPENDENCY_TIMEOUT_MS, then
-// recovery), readiness and presigned URLs.
+// recovery), readiness and presigned URLs; and through a real app: an upload and a download
+// while the store is stopped (503 in both languages, dependency_up), and downloads redirected to
+// presigned URLs.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -25,9 +27,27 @@ import { S3Storage, type S3StorageOptions } from '../../src/platform/storage/s3.
 import { StorageLimitError, StorageNotFoundError, StorageUnavailableError, type Storage } from '../../src/platform/storage/storage.ts';
 import { StartupError } from '../../src/platform/startup.ts';
 import { closeAll, startApp, type TestApp } from '../helpers/app.ts';
+import { assertError } from '../helpers/assert.ts';
+import { call, login, signedInAdmin } from '../helpers/http.ts';
 import { s3Skip, startS3, type S3Server } from '../helpers/s3.ts';
 
 const silent = pino({ level: 'silent' });
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(500)]);
+
+/** POST /attachments/upload of PNG as `a.png`. */
+function uploadPng(app: TestApp, token: string, headers: Record<string, string> = {}) {
+  const boundary = 'test-boundary';
+  return call(app, 'POST', '/api/admin/attachments/upload', {
+    token,
+    headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nimage\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+      PNG,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+  });
+}
 const MiB = 1024 * 1024;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -528,6 +548,102 @@ describe('the S3 driver', { skip: skipS3 }, () => {
         assert.ok(Date.now() < until, 'ready again');
         await sleep(100);
       }
+    } finally {
+      await closeAll(app);
+    }
+  });
+
+  test('an upload and a download while the store is stopped: 503 naming the file storage in both languages, never 500; dependency_up says so', { timeout: 120_000 }, async () => {
+    let app: TestApp | undefined;
+    try {
+      app = await startApp({ ...s3!.env, S3_PREFIX: 'outage', DEPENDENCY_TIMEOUT_MS: '1000', METRICS_TOKEN: 'metrics-token-for-tests' });
+      const token = await login(app);
+      const upload = (headers: Record<string, string> = {}) => uploadPng(app!, token, headers);
+      const storageUp = async () => {
+        const metrics = await call(app!, 'GET', '/metrics', { token: 'metrics-token-for-tests' });
+        const line = String(metrics.body).split('\n').find((l) => l.startsWith('dependency_up{dependency="storage"} '));
+        return line?.split(' ')[1];
+      };
+      const created = await upload();
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const url = created.body.data.url as string;
+      assert.equal(await storageUp(), '1');
+      await s3!.stop();
+      try {
+        for (const [language, words] of [['en-US', /file storage unreachable/], ['zh-CN', /文件存储无法连接/]] as const) {
+          for (const [what, res] of [
+            ['upload', await upload({ 'accept-language': language })],
+            ['download', await call(app, 'GET', url, { token, headers: { 'accept-language': language } })],
+          ] as const) {
+            assertError(res, 503, 50006);
+            assert.match(res.body.message, words, `${what} in ${language}`);
+            assert.ok(res.headers['retry-after'], what);
+          }
+        }
+        // The outage is declared by a probe that runs after the first failed request.
+        const down = Date.now() + 5000;
+        while ((await storageUp()) !== '0') {
+          assert.ok(Date.now() < down, 'dependency_up{dependency="storage"} 0');
+          await sleep(100);
+        }
+      } finally {
+        await s3!.start();
+      }
+      const until = Date.now() + 5000;
+      while ((await call(app, 'GET', url, { token })).status !== 200) {
+        assert.ok(Date.now() < until, 'downloads again');
+        await sleep(100);
+      }
+    } finally {
+      await closeAll(app);
+    }
+  });
+
+  test('with S3_PUBLIC_ENDPOINT an attachment and an export download by a 302 to a presigned URL, issued only after the access check', { timeout: 120_000 }, async () => {
+    let app: TestApp | undefined;
+    try {
+      app = await startApp({ ...s3!.env, S3_PREFIX: 'presigned', S3_PUBLIC_ENDPOINT: s3!.url });
+      const token = await login(app);
+      const created = await uploadPng(app, token);
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const url = created.body.data.url as string;
+      assert.equal((await call(app, 'GET', url)).status, 401);
+      const stranger = await signedInAdmin(app);
+      assertError(await call(app, 'GET', url, { token: stranger.token }), 403, 20001);
+      /**
+       * Follows the download's redirect to the store: its answer, and the Content-Disposition the
+       * URL asks the store to answer with (moto does not, S3 does).
+       */
+      const viaStore = async (address: string) => {
+        const res = await app!.app.inject({ url: address, headers: { authorization: `Bearer ${token}` } });
+        assert.equal(res.statusCode, 302, res.body);
+        const location = String(res.headers.location);
+        assert.ok(location.startsWith(`${s3!.url}/`), location);
+        assert.match(location, /X-Amz-Expires=60&/);
+        const fetched = await fetch(location);
+        assert.equal(fetched.status, 200);
+        return { body: Buffer.from(await fetched.arrayBuffer()), disposition: new URL(location).searchParams.get('response-content-disposition') };
+      };
+      const page = await app.app.inject({ url: '/' });
+      assert.match(String(page.headers['content-security-policy']), new RegExp(`connect-src 'self' ${s3!.url};`), 'the consoles may follow the redirect');
+      const image = await viaStore(url);
+      assert.deepEqual(image.body, PNG);
+      assert.equal(image.disposition, `inline; filename="a.png"; filename*=UTF-8''a.png`);
+
+      const task = await call(app, 'POST', '/api/admin/admins/export', { token, body: { username: 'admin' } });
+      assert.equal(task.status, 200, JSON.stringify(task.body));
+      const id = task.body.data.id as number;
+      const until = Date.now() + 15_000;
+      let state = task.body.data;
+      while (state.status !== 'completed') {
+        assert.ok(Date.now() < until && state.status !== 'failed', `export ${id} is ${state.status}`);
+        await sleep(50);
+        state = (await call(app, 'GET', `/api/admin/exports/${id}`, { token })).body.data;
+      }
+      assertError(await call(app, 'GET', state.download_url, { token: stranger.token }), 403, 20001);
+      const file = await viaStore(state.download_url);
+      assert.equal(file.disposition, `attachment; filename="admins-export-${id}.csv"`);
+      assert.match(file.body.toString('utf8'), /^\uFEFF.*\r\n.*admin/s);
     } finally {
       await closeAll(app);
     }

@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/database.ts';
+import type { Storage } from '../../platform/storage/index.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { ExportTasks, type ExportTask } from '../../platform/jobs/export-tasks.ts';
 import { formatDisplay } from '../../platform/time.ts';
@@ -17,9 +18,9 @@ import { msg } from '../../platform/i18n.ts';
 
 export const EXPORT_MANAGE = 'export.manage';
 
-/** The admin service's queue: its table, its directory under DATA_DIR/exports/, its files' lifetime. */
-export function adminExportTasks({ db, config, logger }: { db: Database; config: Config; logger: Logger }): ExportTasks {
-  return new ExportTasks({ db, schema: 'admin', dataDir: config.dataDir, logger, ttlHours: config.EXPORT_TTL_HOURS });
+/** The admin service's queue: its table, its files in the storage (under exports/admin/), their lifetime. */
+export function adminExportTasks({ db, storage, config, logger }: { db: Database; storage: Storage; config: Config; logger: Logger }): ExportTasks {
+  return new ExportTasks({ db, schema: 'admin', storage, logger, ttlHours: config.EXPORT_TTL_HOURS });
 }
 
 const Time = (description: string) => Type.Union([Type.String({ description: `${description}, YYYY-MM-DD HH:mm:ss` }), Type.Null()]);

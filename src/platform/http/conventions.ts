@@ -62,7 +62,7 @@ export function classify(err: unknown, errors: FrameworkErrors): AppError {
   }
   const unavailable = unavailableIn(err);
   if (unavailable || isConnectionError(err)) {
-    const dependency = unavailable?.dependency === 'Redis' ? 'redis' : 'database';
+    const dependency = unavailable?.dependency === 'Redis' ? 'redis' : unavailable?.dependency === 'object storage' ? 'storage' : 'database';
     return new AppError(errors.unavailable, { detail: msg(`unavailable.${dependency}`), headers: { 'Retry-After': RETRY_AFTER_S } });
   }
   if (pgErrorCode(err) === QUERY_CANCELED) {
@@ -107,7 +107,7 @@ export function installConventions(app: FastifyInstance, conv: ServiceConvention
     for (const m of [route.method].flat()) {
       if (m !== 'HEAD' && m !== 'OPTIONS' && !route.url.includes('*')) router.on(m.toUpperCase() as HTTPMethod, route.url, () => {});
     }
-    // Any route can fail unexpectedly, or meet an outage of the database or Redis.
+    // Any route can fail unexpectedly, or meet an outage of the database, Redis or the object store.
     documentErrors(route, [500, 503], conv.errorSchema);
   });
 

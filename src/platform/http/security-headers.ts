@@ -5,7 +5,8 @@
 // - the web clients (pages, assets, the service worker): scripts, styles, fonts, workers and
 //   connections from this origin only, no inline script (the builds have none); inline styles are
 //   allowed (Ant Design and React set `style` attributes), images from this origin, `data:` (the
-//   captcha, QR codes) and `blob:`, plus the map tile origin when CLOCK_MAP_TILE_URL names one;
+//   captcha, QR codes) and `blob:`, plus the map tile origin when CLOCK_MAP_TILE_URL names one,
+//   and connections to the object store when downloads are redirected there (S3_PUBLIC_ENDPOINT);
 // - the API reference pages: the same, plus their one inline script (the Scalar page's set-up),
 //   allowed by its hash, computed from the page as it is sent;
 // - everything else (the APIs' JSON, downloads): nothing at all may load or run.
@@ -19,6 +20,8 @@ export interface SecurityHeaderOptions {
   mapTileUrl: string;
   /** Path prefixes of the API reference pages (`/api/admin/docs`). */
   docsPrefixes: readonly string[];
+  /** The object store's origin as clients reach it, when downloads redirect there (the consoles fetch them); undefined: none. */
+  fileOrigin?: string | undefined;
 }
 
 const COMMON = {
@@ -27,6 +30,15 @@ const COMMON = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
   'Permissions-Policy': 'camera=(self), geolocation=(self), microphone=(), payment=(), usb=()',
 } as const;
+
+/**
+ * The origin the presigned URLs of S3_PUBLIC_ENDPOINT point at: the endpoint's own with
+ * path-style addressing, any subdomain of it (the bucket's name) with virtual-hosted addressing.
+ */
+export function storeOrigin(publicEndpoint: string, forcePathStyle: boolean): string {
+  const { protocol, host } = new URL(publicEndpoint);
+  return forcePathStyle ? `${protocol}//${host}` : `${protocol}//*.${host}`;
+}
 
 /** The origin of a tile URL template (`https://{s}.tile.example.org/{z}/{x}/{y}.png` -> `https://*.tile.example.org`), or null. */
 export function tileOrigin(template: string): string | null {
@@ -42,7 +54,7 @@ const policy = (directives: Record<string, string[]>) =>
   Object.entries(directives).map(([k, v]) => [k, ...v].join(' ')).join('; ');
 
 /** The web clients' policy. */
-export function appPolicy(mapTileUrl: string, extraScripts: string[] = []): string {
+export function appPolicy(mapTileUrl: string, extraScripts: string[] = [], fileOrigin?: string): string {
   const tiles = mapTileUrl ? tileOrigin(mapTileUrl) : null;
   return policy({
     'default-src': ["'self'"],
@@ -50,7 +62,7 @@ export function appPolicy(mapTileUrl: string, extraScripts: string[] = []): stri
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : [])],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'"],
+    'connect-src': ["'self'", ...(fileOrigin ? [fileOrigin] : [])],
     'worker-src': ["'self'", 'blob:'],
     'manifest-src': ["'self'"],
     'media-src': ["'self'", 'blob:'],
@@ -75,7 +87,7 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 export function installSecurityHeaders(app: FastifyInstance, opts: SecurityHeaderOptions): void {
-  const pages = appPolicy(opts.mapTileUrl);
+  const pages = appPolicy(opts.mapTileUrl, [], opts.fileOrigin);
   const docsPolicies = new Map<string, string>();
   const isDocs = (path: string) => opts.docsPrefixes.some((p) => path === p || path.startsWith(`${p}/`));
   app.addHook('onRequest', async (request, reply) => {
@@ -91,7 +103,7 @@ export function installSecurityHeaders(app: FastifyInstance, opts: SecurityHeade
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
     let csp = docsPolicies.get(payload);
     if (!csp) {
-      csp = appPolicy(opts.mapTileUrl, inlineScriptHashes(payload));
+      csp = appPolicy(opts.mapTileUrl, inlineScriptHashes(payload), opts.fileOrigin);
       if (docsPolicies.size > 16) docsPolicies.clear();
       docsPolicies.set(payload, csp);
     }

@@ -3,7 +3,7 @@
 // one sheet, a bold header row, typed numeric cells with their number formats, and a totals row
 // of SUM formulas with their values when the kind asks for one). The queue that runs them is
 // ./export-tasks.ts.
-import type { WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 
 export interface ExportColumn<R> {
@@ -60,7 +60,7 @@ function columnLetter(n: number): string {
 export async function streamXlsx<R>(
   kind: ExportKind<R>,
   params: Record<string, unknown>,
-  file: WriteStream,
+  file: Writable,
   signal: AbortSignal,
   progress: (written: number) => Promise<void>,
 ): Promise<void> {

@@ -1,7 +1,8 @@
 // Export tasks: a durable queue in the owning service's schema (`<schema>.export_tasks`,
 // declared by `exportTasksTable(schema)` in the service's schema module and created with the
 // same columns by its migration, migrations/admin/0007_export_tasks.sql being the model) whose
-// workers stream rows to a CSV file under DATA_DIR/exports/<schema>/. One mechanism,
+// workers stream rows to a CSV file in the storage (platform.storage: the local disk or a bucket
+// every instance shares), at `exports/<schema>/<file>`. One mechanism,
 // parameterised by the schema and by a registry of kinds (a row producer plus CSV columns), for
 // every service that exports; it reads no table of a service but its own queue. Who may read a
 // task and how it is shown are the service's (src/admin/kernel/export-tasks.ts).
@@ -13,23 +14,27 @@
 //
 // Life of a task (a durable job of ./leases.ts: the lease is the heartbeat_at column, renewed
 // while the task runs): pending → processing (claimed by one instance, locked_by) → completed
-// (file renamed from its temporary name into place, expires_at = now + ttl) or failed (error
-// kept). A task left processing by a crashed instance (heartbeat older than staleMs) goes back
+// (the file streamed into a pending object of the storage, committed under its key, expires_at
+// = now + ttl) or failed (error kept; the pending object discarded, as when the task is
+// aborted). A task left processing by a crashed instance (heartbeat older than staleMs) goes back
 // to pending, or to failed after maxAttempts claims. The periodic cleanup deletes the files of
 // completed tasks past expires_at and marks them `expired` (the row stays, so the status
-// endpoint can still say what happened). All times come from the database clock, so instances agree.
+// endpoint can still say what happened), and the pending objects of writes no claim runs any
+// more (a crashed instance's): each is written for the owner `export-<schema>-<id>-<attempt>`,
+// alive while its task is processing in that attempt. All times come from the database clock, so instances agree.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import { bigint, integer, jsonb, text, timestamp, varchar, type PgSchema } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
+import { ServiceUnavailable } from '../availability.ts';
 import type { Database } from '../db/database.ts';
 import { CSV_BOM, csvLine, CsvRecordCounter } from './csv.ts';
 import { columnsOf, streamXlsx, type AnyExportKind, type CsvExportKind, type ExportKind } from './export-kinds.ts';
 import type { Backlog } from '../metrics.ts';
+import { DOWNLOAD_URL_SECONDS, StorageNotFoundError, type PendingObject, type PresignedResponse, type Storage } from '../storage/index.ts';
 import { LeaseTable, Poller, workerId } from './leases.ts';
 
 export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired'] as const;
@@ -81,7 +86,8 @@ export interface ExportTasksOptions {
   db: Database;
   /** The owning service's schema; the table is `<schema>.export_tasks`. */
   schema: string;
-  dataDir: string;
+  /** Where the files go (platform.storage). */
+  storage: Storage;
   logger: Logger;
   /** Kinds known from the start; features may add theirs with `register`. */
   kinds?: Record<string, AnyExportKind>;
@@ -102,16 +108,28 @@ export interface ExportTasksOptions {
 
 const NAME = /^[a-z][a-z0-9_]*$/;
 const KIND = /^[a-z][a-z0-9_-]*$/;
+/** `<id>-<attempt>` of a pending object's owner, after the queue's prefix. */
+const WRITE_OWNER = /^(\d+)-(\d+)$/;
+
+/** A completed task's file as read from the storage. */
+export interface ExportFile {
+  body: Readable;
+  size: number;
+}
 
 export class ExportTasks {
-  readonly dir: string;
+  /** The storage key under which the files are (`exports/<schema>`). */
+  readonly prefix: string;
   readonly instanceId = workerId();
   private readonly db: Database;
+  private readonly storage: Storage;
+  /** The pending objects of this queue's writes are owned by `<ownerPrefix><id>-<attempt>`. */
+  private readonly ownerPrefix: string;
   private readonly table: string;
   private readonly jobs: LeaseTable;
   private readonly poller: Poller;
   private readonly logger: Logger;
-  private readonly opts: Required<Omit<ExportTasksOptions, 'db' | 'schema' | 'dataDir' | 'logger' | 'kinds'>>;
+  private readonly opts: Required<Omit<ExportTasksOptions, 'db' | 'schema' | 'storage' | 'logger' | 'kinds'>>;
   private readonly kinds: Record<string, AnyExportKind>;
   private current: { abort: AbortController; done: Promise<unknown> } | undefined;
   private readonly settledListeners: Array<(task: ExportTask) => void | Promise<void>> = [];
@@ -120,7 +138,9 @@ export class ExportTasks {
     if (!NAME.test(o.schema)) throw new Error(`bad schema name ${o.schema}`);
     this.db = o.db;
     this.table = `${o.schema}.export_tasks`;
-    this.dir = path.join(o.dataDir, 'exports', o.schema);
+    this.storage = o.storage;
+    this.prefix = `exports/${o.schema}`;
+    this.ownerPrefix = `export-${o.schema.replaceAll('_', '-')}-`;
     this.logger = o.logger;
     this.kinds = {};
     for (const [name, kind] of Object.entries(o.kinds ?? {})) this.register(name, kind);
@@ -195,16 +215,40 @@ export class ExportTasks {
     return task ? normalise(task) : undefined;
   }
 
-  /** The file of a completed, unexpired task when it is on disk; otherwise undefined. */
-  downloadable(task: ExportTask, now = new Date()): { path: string; size: number } | undefined {
+  /** The storage key of a completed, unexpired task's file; otherwise undefined (read from the row alone, so lists cost no request to the store). */
+  downloadable(task: ExportTask, now = new Date()): { key: string } | undefined {
     if (task.status !== 'completed' || !task.file_name || !task.expires_at || task.expires_at <= now) return undefined;
-    const file = path.join(this.dir, path.basename(task.file_name));
+    return { key: this.keyOf(task.file_name) };
+  }
+
+  /** The file of a completed, unexpired task when the storage has it; otherwise undefined. */
+  async open(task: ExportTask, now = new Date()): Promise<ExportFile | undefined> {
+    const file = this.downloadable(task, now);
+    if (!file) return undefined;
+    const info = await this.storage.stat(file.key);
+    if (!info) return undefined;
     try {
-      const st = statSync(file);
-      return st.isFile() ? { path: file, size: st.size } : undefined;
-    } catch {
-      return undefined;
+      return { body: await this.storage.read(file.key), size: info.size };
+    } catch (err) {
+      // Removed since the stat (the cleanup of another instance).
+      if (err instanceof StorageNotFoundError) return undefined;
+      throw err;
     }
+  }
+
+  /**
+   * A short-lived URL at which the client fetches a completed task's file from the store itself,
+   * answered with `response`'s headers: undefined when the store issues none (the file is then
+   * served through the server) or has no such file. The caller has checked access.
+   */
+  async presigned(task: ExportTask, response: PresignedResponse, now = new Date()): Promise<string | undefined> {
+    const file = this.downloadable(task, now);
+    if (!file || !this.storage.presign || !(await this.storage.stat(file.key))) return undefined;
+    return this.storage.presign(file.key, DOWNLOAD_URL_SECONDS, response);
+  }
+
+  private keyOf(fileName: string): string {
+    return `${this.prefix}/${path.basename(fileName)}`;
   }
 
   /** The task's status as shown: a completed task whose file's time is up is `expired` before the cleanup marks it. */
@@ -219,7 +263,6 @@ export class ExportTasks {
 
   start(): void {
     if (this.poller.running) return;
-    mkdirSync(this.dir, { recursive: true });
     this.poller.start();
   }
 
@@ -259,8 +302,8 @@ export class ExportTasks {
     const kind = this.kinds[task.kind];
     const format = kind && 'rows' in kind ? (kind.format?.(task.params) ?? 'csv') : 'csv';
     const fileName = `${task.kind}-${task.id}-${randomBytes(4).toString('hex')}.${format}`;
-    const final = path.join(this.dir, fileName);
-    const temp = path.join(this.dir, `.${fileName}.tmp`);
+    const key = this.keyOf(fileName);
+    let pending: PendingObject | undefined;
     let written = 0;
     const stopHeartbeat = this.jobs.keepAlive(this.db.query, task.id, this.instanceId, {
       everyMs: Math.max(100, Math.floor(this.opts.staleMs / 4)),
@@ -270,56 +313,57 @@ export class ExportTasks {
     });
     try {
       if (!kind) throw new Error(`unknown export kind ${task.kind}`);
-      mkdirSync(this.dir, { recursive: true });
       const beat = (n: number) => this.beat(task.id, n);
-      const file = createWriteStream(temp, { flags: 'wx' });
-      if ('csv' in kind) {
-        const { progressMs } = this.opts;
-        let lastBeat = Date.now();
-        const counter = new CsvRecordCounter((n) => {
-          written = n;
-        });
-        const records = kind.csv(task.params, signal);
-        async function* progress() {
-          for await (const chunk of records) {
-            signal.throwIfAborted();
-            yield chunk;
-            if (Date.now() - lastBeat >= progressMs) {
-              lastBeat = Date.now();
-              await beat(written);
+      // The file streams into the storage as it is written; it is seen under its key once committed.
+      pending = await this.store(`${this.ownerPrefix}${task.id}-${task.attempts}`, signal, async (file) => {
+        if ('csv' in kind) {
+          const { progressMs } = this.opts;
+          let lastBeat = Date.now();
+          const counter = new CsvRecordCounter((n) => {
+            written = n;
+          });
+          const records = kind.csv(task.params, signal);
+          async function* progress() {
+            for await (const chunk of records) {
+              signal.throwIfAborted();
+              yield chunk;
+              if (Date.now() - lastBeat >= progressMs) {
+                lastBeat = Date.now();
+                await beat(written);
+              }
             }
           }
-        }
-        // The header goes first, then the records; pipeline keeps memory bounded by the buffers.
-        file.write(CSV_BOM + csvLine(kind.header));
-        await pipeline(Readable.from(progress(), { objectMode: false }), counter, file, { signal });
-      } else if (format === 'xlsx') {
-        await streamXlsx(kind, task.params, file, signal, async (n) => {
-          written = n;
-          if (n % this.opts.progressEvery === 0) await beat(n);
-        });
-      } else {
-        const progressEvery = this.opts.progressEvery;
-        const { rows } = kind;
-        const columns = columnsOf(kind, task.params);
-        async function* lines() {
-          let block = CSV_BOM + csvLine(columns.map((c) => c.header));
-          for await (const row of rows(task.params, signal)) {
-            signal.throwIfAborted();
-            block += csvLine(columns.map((c) => c.value(row)));
-            written += 1;
-            if (block.length >= BLOCK_CHARS) {
-              yield block;
-              block = '';
+          // The header goes first, then the records; pipeline keeps memory bounded by the buffers.
+          file.write(CSV_BOM + csvLine(kind.header));
+          await pipeline(Readable.from(progress(), { objectMode: false }), counter, file, { signal });
+        } else if (format === 'xlsx') {
+          await streamXlsx(kind, task.params, file, signal, async (n) => {
+            written = n;
+            if (n % this.opts.progressEvery === 0) await beat(n);
+          });
+        } else {
+          const progressEvery = this.opts.progressEvery;
+          const { rows } = kind;
+          const columns = columnsOf(kind, task.params);
+          async function* lines() {
+            let block = CSV_BOM + csvLine(columns.map((c) => c.header));
+            for await (const row of rows(task.params, signal)) {
+              signal.throwIfAborted();
+              block += csvLine(columns.map((c) => c.value(row)));
+              written += 1;
+              if (block.length >= BLOCK_CHARS) {
+                yield block;
+                block = '';
+              }
+              if (written % progressEvery === 0) await beat(written);
             }
-            if (written % progressEvery === 0) await beat(written);
+            if (block) yield block;
           }
-          if (block) yield block;
+          // pipeline waits for the file stream to drain: memory stays bounded by its buffer.
+          await pipeline(Readable.from(lines()), file, { signal });
         }
-        // pipeline waits for the file stream to drain: memory stays bounded by its buffer.
-        await pipeline(Readable.from(lines()), file, { signal });
-      }
-      renameSync(temp, final);
+      });
+      await pending.commit(key);
       const done = await this.jobs.settle(this.db.query, task.id, this.instanceId, 'completed', () => ({
         rows_written: sql`${written}`,
         file_name: sql`${fileName}`,
@@ -327,10 +371,10 @@ export class ExportTasks {
         expires_at: sql`now() + make_interval(hours => ${this.opts.ttlHours}::int)`,
         heartbeat_at: sql`now()`,
       }));
-      if (!done) rmSync(final, { force: true }); // taken away from us meanwhile; someone else owns it
+      if (!done) await this.storage.delete(key); // taken away from us meanwhile; someone else owns it
       else await this.settled(task.id);
     } catch (err) {
-      rmSync(temp, { force: true });
+      await pending?.discard().catch((e: unknown) => this.logger.warn({ err: e, task: task.id }, 'discarding an export file failed; the storage sweep will'));
       if (signal.aborted) {
         // Stopping: release it for another instance (this claim does not count as an attempt).
         await this.jobs.release(this.db.query, task.id, this.instanceId, () => ({ heartbeat_at: sql`NULL` }))
@@ -348,6 +392,46 @@ export class ExportTasks {
     } finally {
       stopHeartbeat();
     }
+  }
+
+  /**
+   * Streams what `produce` writes into a pending object of the storage. A failure on either side
+   * ends both (the store's failure destroys the stream `produce` writes to; a failure of
+   * `produce` fails the write), and nothing is kept.
+   */
+  private async store(owner: string, signal: AbortSignal, produce: (file: Writable) => Promise<void>): Promise<PendingObject> {
+    const file = new PassThrough();
+    const writing = this.storage.write(file, { owner, signal });
+    const producing = produce(file).catch((err: unknown) => {
+      file.destroy(err as Error);
+      throw err;
+    });
+    const [produced, stored] = await Promise.allSettled([producing, writing]);
+    if (stored.status === 'rejected') {
+      // The store's failure, unless the producer failed first (the write then saw its stream end).
+      throw produced.status === 'rejected' && !(stored.reason instanceof ServiceUnavailable) ? produced.reason : stored.reason;
+    }
+    if (produced.status === 'rejected') {
+      await stored.value.discard();
+      throw produced.reason;
+    }
+    return stored.value;
+  }
+
+  /** Removes the pending objects of writes whose task is no longer processing in their attempt (their instance crashed). */
+  private async discardAbandoned(): Promise<void> {
+    const writes = new Map<string, { id: number; attempt: number }>();
+    for (const owner of await this.storage.pendingOwners()) {
+      const m = owner.startsWith(this.ownerPrefix) ? WRITE_OWNER.exec(owner.slice(this.ownerPrefix.length)) : null;
+      if (m) writes.set(owner, { id: Number(m[1]), attempt: Number(m[2]) });
+    }
+    if (writes.size === 0) return;
+    const ids = [...new Set([...writes.values()].map((w) => w.id))];
+    const running = new Set(
+      (await this.db.query<{ id: number; attempts: number }>(`SELECT id, attempts FROM ${this.table} WHERE status = 'processing' AND id = ANY($1::bigint[])`, [ids]))
+        .map((r) => `${Number(r.id)}-${Number(r.attempts)}`),
+    );
+    for (const [owner, w] of writes) if (!running.has(`${w.id}-${w.attempt}`)) await this.storage.discardPending(owner);
   }
 
   /** Refreshes the heartbeat and progress; false when the task is no longer ours. */
@@ -371,25 +455,19 @@ export class ExportTasks {
     return rows.length;
   }
 
-  /** Deletes the files of expired tasks (marked `expired`) and stray temporary files. */
+  /** Deletes the files of expired tasks (marked `expired`) and the pending objects of writes no claim runs any more. */
   async cleanup(): Promise<number> {
     const rows = await this.jobs.retire<{ id: number; file_name: string | null }>(this.db.query, {
       where: sql`job.status = 'completed' AND job.expires_at <= now()`,
       mark: 'expired',
       returning: 'id, file_name',
     });
-    for (const r of rows) if (r.file_name) rmSync(path.join(this.dir, path.basename(r.file_name)), { force: true });
-    // Temporary files left by a crash of this or another instance sharing the directory.
-    if (existsSync(this.dir)) {
-      const cutoff = Date.now() - this.opts.staleMs * 2;
-      for (const f of readdirSync(this.dir)) {
-        if (!f.startsWith('.') || !f.endsWith('.tmp')) continue;
-        const file = path.join(this.dir, f);
-        try {
-          if (statSync(file).mtimeMs < cutoff) rmSync(file, { force: true });
-        } catch { /* gone already */ }
-      }
+    for (const r of rows) {
+      if (!r.file_name) continue;
+      await this.storage.delete(this.keyOf(r.file_name))
+        .catch((err: unknown) => this.logger.warn({ err, task: r.id }, 'deleting an expired export file failed; it stays in the storage'));
     }
+    await this.discardAbandoned();
     return rows.length;
   }
 }

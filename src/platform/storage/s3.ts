@@ -8,10 +8,8 @@
 // discardPending() aborts it (the writer's next part, or its completion, then fails, and
 // nothing is kept). A PutObject for small writes would be invisible until it ended, and a
 // discarded write could still be committed; lib-storage's Upload chooses PutObject for small
-// bodies and buffers four parts. Parts are of one size (R2 wants every part but the last of the
-// same size): 5 MiB, S3's minimum, or maxBytes / 10,000 when that is larger (S3 takes at most
-// 10,000 parts); one part uploads while the next fills, so a write holds about two parts of
-// memory whatever the object's size.
+// bodies and buffers four parts. Parts are of 5 MiB, S3's minimum, or maxBytes / 10,000 when
+// that is larger (S3 takes at most 10,000 parts); how they fill is in s3-write.ts.
 //
 // Checksums: only where S3 requires one (DeleteObjects, sent with Content-MD5, which MinIO and
 // others demand rather than the SDK's CRC32), as requestChecksumCalculation and
@@ -37,29 +35,15 @@
 // reads every object under the prefix once, grouped by the next segment of their keys: S3 has
 // no folders, so a folder's time is its newest object's.
 //
-// Timeouts and outages: every request is an operation of an Availability, as the database's
-// and Redis's are. A request waiting a third of DEPENDENCY_TIMEOUT_MS while the store answers
-// nothing makes a probe (HeadBucket) run; a failed probe declares an outage that aborts every
-// request in flight and refuses new ones at once, with StorageUnavailableError, until a probe
-// (every 250 ms) succeeds. Each request also has a deadline: DEPENDENCY_TIMEOUT_MS for those
-// that carry no object data (heads, lists, deletes, upload bookkeeping), a minute plus a second
-// per MiB for transfers (parts, copies and completions on the server), so that even a request
-// stuck on a store that answers probes ends; a read's deadline runs until the store answers,
-// and its body then flows at the reader's pace (it ends with the outage if the store stops).
-// Errors of the store itself (unreachable, 5xx, throttling, refused credentials, a missing
-// bucket) become StorageUnavailableError; an answer about the request (no such key) keeps its
-// meaning.
-//
-// Memory, as measured: the SDK keeps requests, bodies included, reachable after they end: the
-// last request of each pooled socket until its next one, and each request for 3 s in the timer
-// that defers a socket timeout of 6 s or more. So a part's buffer is detached once the part is
-// stored (nothing else holds it), no socket timeout is given to the SDK (the deadlines above
-// bound requests instead), and a caller's abort signal is followed by a listener of our own,
-// removed when the request ends, rather than AbortSignal.any (whose signal, the SDK's listener
-// on it, the caller's kept alive). `Expect: 100-continue` is not sent: the SDK sends those
-// requests on a connection of their own, closed after, a new TCP (and TLS) handshake per part.
-import { createHash, randomUUID } from 'node:crypto';
-import { Readable, Transform, Writable } from 'node:stream';
+// How requests run (deadlines, outages, errors) is in s3-requests.ts. Memory, as measured: the
+// SDK keeps requests, bodies included, reachable after they end: the last request of each
+// pooled socket until its next one, and each request for 3 s in the timer that defers a socket
+// timeout of 6 s or more. So a part's buffer is detached once stored, and no socket timeout is
+// given to the SDK (the deadlines bound requests instead). `Expect: 100-continue` is not sent:
+// the SDK sends those requests on a connection of their own, closed after, a new TCP (and TLS)
+// handshake per part.
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
@@ -82,12 +66,11 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Logger } from 'pino';
-import { Availability, ServiceUnavailable } from '../availability.ts';
+import { ServiceUnavailable } from '../availability.ts';
 import { StartupError } from '../startup.ts';
 import {
   assertKey,
   assertOwner,
-  StorageLimitError,
   StorageNotFoundError,
   StorageUnavailableError,
   type ByteRange,
@@ -97,6 +80,8 @@ import {
   type Storage,
   type WriteOptions,
 } from './storage.ts';
+import { MAX_PARTS, Meter, PartSink, S3Pending } from './s3-write.ts';
+import { describe, nameOf, S3Requests, statusOf, transferMs } from './s3-requests.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -122,43 +107,16 @@ export interface S3StorageOptions {
 
 const MiB = 1024 * 1024;
 const PART_BYTES = 5 * MiB;
-const MAX_PARTS = 10_000;
 const COPY_LIMIT_BYTES = 5 * 1024 * MiB;
 const COPY_PART_BYTES = 512 * MiB;
-/** A transfer's deadline: this, plus TRANSFER_MS_PER_MIB for each MiB it moves. */
-const TRANSFER_MS = 60_000;
-const TRANSFER_MS_PER_MIB = 1_000;
-/** How long a readiness answer is reused, so that /readyz stays cheap. */
-const CHECK_CACHE_MS = 1_000;
 /** DeleteObjects takes at most this many keys. */
 const DELETE_BATCH = 1_000;
 const PENDING = '.pending/';
 const NO_OWNER = '_';
 /** `<owner>/<start time, base 36>-<uuid>` under PENDING. */
 const PENDING_NAME = /^([a-z0-9][a-z0-9-]{0,63}|_)\/([0-9a-z]{1,10})-[0-9a-f-]{36}$/;
-const OUTAGE = 'the store is not answering; requests are refused until it does';
 /** Presigned URLs live at most this long (SigV4's limit). */
 const MAX_PRESIGN_SECONDS = 7 * 86_400;
-
-/** HTTP status of an S3 error, undefined when the store never answered. */
-const statusOf = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
-const nameOf = (err: unknown) => (err instanceof Error ? err.name : undefined);
-
-/** The store cannot be used (rather than: it refused this request for what it asks). */
-function isStoreFailure(err: unknown): boolean {
-  if (err instanceof ServiceUnavailable) return true;
-  const status = statusOf(err);
-  if (status === undefined) return true; // no answer: connection refused or reset, timeout, credentials not found
-  return status >= 500 || status === 401 || status === 403 || status === 429 || nameOf(err) === 'NoSuchBucket';
-}
-
-function describe(err: unknown): string {
-  const status = statusOf(err);
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  const name = nameOf(err) ?? 'Error';
-  const message = err instanceof Error ? err.message : String(err);
-  return `${name}${status ? ` (HTTP ${status})` : code && !message.includes(code) ? ` (${code})` : ''}: ${message}`;
-}
 
 export class S3Storage implements Storage {
   readonly bucket: string;
@@ -169,8 +127,7 @@ export class S3Storage implements Storage {
   private readonly logger: Logger;
   private readonly copyLimitBytes: number;
   private readonly copyPartBytes: number;
-  private readonly availability: Availability;
-  private lastCheck: { at: number; ok: boolean } | undefined;
+  private readonly requests: S3Requests;
 
   /** Checks the bucket (StartupError naming it and the endpoint when it cannot be used). */
   static async open(options: S3StorageOptions): Promise<S3Storage> {
@@ -212,13 +169,11 @@ export class S3Storage implements Storage {
       requestHandler: { connectionTimeout: options.timeoutMs },
       expectContinueHeader: false,
     });
-    this.availability = new Availability({
-      name: 'object storage',
-      probe: () => this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: AbortSignal.timeout(this.timeoutMs) }),
-      timeoutMs: options.timeoutMs,
-      isConnectionError: isStoreFailure,
-      logger: options.logger,
-    });
+    this.requests = new S3Requests(
+      () => this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: AbortSignal.timeout(this.timeoutMs) }),
+      options.timeoutMs,
+      options.logger,
+    );
     if (options.publicEndpoint) {
       // Signing needs no network: this client only computes URLs for the public address.
       const signer = new S3Client({ ...common, endpoint: options.publicEndpoint });
@@ -244,7 +199,7 @@ export class S3Storage implements Storage {
     const partBytes = Math.max(PART_BYTES, maxBytes === undefined ? 0 : Math.ceil(maxBytes / MAX_PARTS));
     let uploadId: string | undefined;
     try {
-      ({ UploadId: uploadId } = await this.call(
+      ({ UploadId: uploadId } = await this.requests.call(
         (abortSignal) => this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }), { abortSignal }),
         { caller: signal },
       ));
@@ -255,46 +210,28 @@ export class S3Storage implements Storage {
       throw err;
     }
     const upload = uploadId;
-    const hash = createHash('sha256');
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        size += chunk.length;
-        if (maxBytes !== undefined && size > maxBytes) {
-          callback(new StorageLimitError(maxBytes));
-          return;
-        }
-        hash.update(chunk);
-        try {
-          onChunk?.(chunk);
-        } catch (err) {
-          callback(err as Error);
-          return;
-        }
-        callback(null, chunk);
-      },
-    });
+    const meter = new Meter(maxBytes, onChunk);
     const sink = new PartSink(partBytes, (number, body, partSignal) => this.uploadPart(key, upload, number, body, partSignal));
     try {
       await (signal ? pipeline(source, meter, sink, { signal }) : pipeline(source, meter, sink));
-      await this.call(
+      await this.requests.call(
         (abortSignal) => this.client.send(new CompleteMultipartUploadCommand({
           Bucket: this.bucket, Key: key, UploadId: upload, MultipartUpload: { Parts: sink.parts },
         }), { abortSignal }),
-        { deadlineMs: this.transferMs(size), caller: signal },
+        { deadlineMs: transferMs(meter.size), caller: signal },
       );
     } catch (err) {
       await this.abortUpload(key, upload);
       if (nameOf(err) === 'NoSuchUpload') throw new StorageNotFoundError('the pending object was discarded while being written', { cause: err });
       throw err;
     }
-    return new S3Pending(this, key, size, hash.digest('hex'));
+    return new S3Pending(this, key, meter.size, meter.sha256());
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
     const Key = this.objectKey(key);
     // The operation lasts until the body has been read: an outage declared meanwhile ends it.
-    const request = this.begin(this.timeoutMs, undefined);
+    const request = this.requests.begin(this.timeoutMs, undefined);
     let body: Readable;
     try {
       const out = await this.client.send(new GetObjectCommand({
@@ -330,7 +267,7 @@ export class S3Storage implements Storage {
   async stat(key: string): Promise<ObjectInfo | null> {
     const Key = this.objectKey(key);
     try {
-      const out = await this.call((abortSignal) => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }), { abortSignal }));
+      const out = await this.requests.call((abortSignal) => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }), { abortSignal }));
       return { key, size: out.ContentLength ?? 0, modifiedAt: out.LastModified ?? new Date(0) };
     } catch (err) {
       if (statusOf(err) === 404 && !(err instanceof ServiceUnavailable)) return null;
@@ -398,17 +335,16 @@ export class S3Storage implements Storage {
     return keys.size;
   }
 
-  async check(): Promise<boolean> {
-    const last = this.lastCheck;
-    // Reused while the availability has not changed its mind since (an outage, or its end).
-    if (last && Date.now() - last.at < CHECK_CACHE_MS && last.ok === this.availability.available) return last.ok;
-    const ok = await this.availability.check();
-    this.lastCheck = { at: Date.now(), ok };
-    return ok;
+  get available(): boolean {
+    return this.requests.availability.available;
+  }
+
+  check(): Promise<boolean> {
+    return this.requests.check();
   }
 
   async close(): Promise<void> {
-    this.availability.stop();
+    this.requests.availability.stop();
     this.client.destroy();
   }
 
@@ -418,9 +354,9 @@ export class S3Storage implements Storage {
     const source = `${this.bucket}/${pendingKey.split('/').map(encodeURIComponent).join('/')}`;
     try {
       if (size <= this.copyLimitBytes) {
-        await this.call(
+        await this.requests.call(
           (abortSignal) => this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: target, CopySource: source }), { abortSignal }),
-          { deadlineMs: this.transferMs(size) },
+          { deadlineMs: transferMs(size) },
         );
       } else {
         await this.copyByParts(source, target, size);
@@ -444,7 +380,7 @@ export class S3Storage implements Storage {
 
   /** The object at `source` (`bucket/key`, encoded) copied to `target` by ranges, visible at once when complete. */
   private async copyByParts(source: string, target: string, size: number): Promise<void> {
-    const { UploadId: uploadId } = await this.call(
+    const { UploadId: uploadId } = await this.requests.call(
       (abortSignal) => this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: target }), { abortSignal }),
     );
     if (!uploadId) throw new StorageUnavailableError('the store began an upload without an id');
@@ -453,14 +389,14 @@ export class S3Storage implements Storage {
       const parts: CompletedPart[] = [];
       for (let start = 0, number = 1; start < size; start += step, number++) {
         const end = Math.min(start + step, size);
-        const out = await this.call((abortSignal) => this.client.send(new UploadPartCopyCommand({
+        const out = await this.requests.call((abortSignal) => this.client.send(new UploadPartCopyCommand({
           Bucket: this.bucket, Key: target, UploadId: uploadId, PartNumber: number, CopySource: source, CopySourceRange: `bytes=${start}-${end - 1}`,
-        }), { abortSignal }), { deadlineMs: this.transferMs(end - start) });
+        }), { abortSignal }), { deadlineMs: transferMs(end - start) });
         parts.push({ PartNumber: number, ETag: out.CopyPartResult?.ETag });
       }
-      await this.call((abortSignal) => this.client.send(new CompleteMultipartUploadCommand({
+      await this.requests.call((abortSignal) => this.client.send(new CompleteMultipartUploadCommand({
         Bucket: this.bucket, Key: target, UploadId: uploadId, MultipartUpload: { Parts: parts },
-      }), { abortSignal }), { deadlineMs: this.transferMs(size) });
+      }), { abortSignal }), { deadlineMs: transferMs(size) });
     } catch (err) {
       await this.abortUpload(target, uploadId);
       throw err;
@@ -468,11 +404,11 @@ export class S3Storage implements Storage {
   }
 
   private async uploadPart(key: string, uploadId: string, number: number, body: Buffer, signal: AbortSignal): Promise<CompletedPart> {
-    const out = await this.call(
+    const out = await this.requests.call(
       (abortSignal) => this.client.send(new UploadPartCommand({
         Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: number, Body: body, ContentLength: body.length,
       }), { abortSignal }),
-      { deadlineMs: this.transferMs(body.length), caller: signal },
+      { deadlineMs: transferMs(body.length), caller: signal },
     );
     return { PartNumber: number, ETag: out.ETag };
   }
@@ -480,7 +416,7 @@ export class S3Storage implements Storage {
   /** Aborts an upload; true when it was there to abort. Failures are left to the sweep. */
   private async abortUpload(key: string, uploadId: string): Promise<boolean> {
     try {
-      await this.call((abortSignal) => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }), { abortSignal }));
+      await this.requests.call((abortSignal) => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }), { abortSignal }));
       return true;
     } catch (err) {
       // During an outage the availability has said so once; the sweep aborts it later.
@@ -497,7 +433,7 @@ export class S3Storage implements Storage {
     let latest = Math.max(upload.Initiated?.getTime() ?? 0, stamp === undefined ? 0 : parseInt(stamp, 36));
     let marker: string | undefined;
     do {
-      const out = await this.call((abortSignal) => this.client.send(new ListPartsCommand({
+      const out = await this.requests.call((abortSignal) => this.client.send(new ListPartsCommand({
         Bucket: this.bucket, Key: upload.Key!, UploadId: upload.UploadId!, ...(marker ? { PartNumberMarker: marker } : {}),
       }), { abortSignal })).catch((err: unknown) => {
         if (nameOf(err) === 'NoSuchUpload') return { Parts: [], IsTruncated: false, NextPartNumberMarker: undefined };
@@ -515,7 +451,7 @@ export class S3Storage implements Storage {
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     do {
-      const out = await this.call((abortSignal) => this.client.send(new ListMultipartUploadsCommand({
+      const out = await this.requests.call((abortSignal) => this.client.send(new ListMultipartUploadsCommand({
         Bucket: this.bucket, Prefix: prefix, ...(keyMarker ? { KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker } : {}),
       }), { abortSignal }));
       all.push(...(out.Uploads ?? []).filter((u) => u.Key && u.UploadId));
@@ -529,7 +465,7 @@ export class S3Storage implements Storage {
   private async *objectPages(prefix: string): AsyncGenerator<_Object[]> {
     let token: string | undefined;
     do {
-      const out = await this.call((abortSignal) => this.client.send(new ListObjectsV2Command({
+      const out = await this.requests.call((abortSignal) => this.client.send(new ListObjectsV2Command({
         Bucket: this.bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}),
       }), { abortSignal }));
       const page = (out.Contents ?? []).filter((o) => o.Key);
@@ -542,7 +478,7 @@ export class S3Storage implements Storage {
   private async deleteKeys(keys: string[]): Promise<void> {
     for (let i = 0; i < keys.length; i += DELETE_BATCH) {
       const batch = keys.slice(i, i + DELETE_BATCH);
-      const out = await this.call((abortSignal) => this.client.send(new DeleteObjectsCommand({
+      const out = await this.requests.call((abortSignal) => this.client.send(new DeleteObjectsCommand({
         Bucket: this.bucket,
         Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
         // Content-MD5, which MinIO and other stores require of this request, not only a CRC32.
@@ -553,169 +489,5 @@ export class S3Storage implements Storage {
         throw new StorageUnavailableError(`${failed.length} of ${batch.length} objects not deleted: ${failed[0]!.Code ?? 'error'} ${failed[0]!.Message ?? ''}`.trim());
       }
     }
-  }
-
-  /** Runs one request (see begin), with a deadline of DEPENDENCY_TIMEOUT_MS unless given another. */
-  private async call<T>(send: (signal: AbortSignal) => Promise<T>, opts: { deadlineMs?: number; caller?: AbortSignal | undefined } = {}): Promise<T> {
-    const request = this.begin(opts.deadlineMs ?? this.timeoutMs, opts.caller);
-    try {
-      const out = await send(request.signal);
-      request.end();
-      return out;
-    } catch (err) {
-      throw request.fail(err);
-    }
-  }
-
-  /** The deadline of a request that moves `bytes` (see the header). */
-  private transferMs(bytes: number): number {
-    return TRANSFER_MS + Math.ceil(bytes / MiB) * TRANSFER_MS_PER_MIB;
-  }
-
-  /**
-   * Starts one request as an operation of the availability: refused at once during an outage,
-   * aborted when one is declared, after `deadlineMs` (unless `answered()` first), or when
-   * `caller` aborts. `fail(err)` ends it and gives the error to throw: StorageUnavailableError
-   * for a failure of the store; the caller's abort, and the store's other answers, as they are.
-   */
-  private begin(deadlineMs: number, caller: AbortSignal | undefined) {
-    let op: ReturnType<Availability['begin']>;
-    const controller = new AbortController();
-    try {
-      op = this.availability.begin(() => controller.abort(new StorageUnavailableError(OUTAGE)));
-    } catch {
-      throw new StorageUnavailableError(OUTAGE);
-    }
-    const timer = setTimeout(() => controller.abort(new StorageUnavailableError(`no answer within ${deadlineMs} ms`)), deadlineMs);
-    const onCaller = () => controller.abort(caller!.reason);
-    if (caller?.aborted) onCaller();
-    else caller?.addEventListener('abort', onCaller, { once: true });
-    const settle = () => {
-      clearTimeout(timer);
-      caller?.removeEventListener('abort', onCaller);
-    };
-    return {
-      signal: controller.signal,
-      answered: () => clearTimeout(timer),
-      end: () => {
-        settle();
-        op.end();
-      },
-      fail: (err: unknown): unknown => {
-        settle();
-        let out = err;
-        if (caller?.aborted) out = err;
-        else if (controller.signal.aborted) out = controller.signal.reason;
-        else if (!(err instanceof StorageUnavailableError) && isStoreFailure(err)) out = new StorageUnavailableError(describe(err), { cause: err });
-        op.end(out);
-        return out;
-      },
-    };
-  }
-}
-
-/**
- * Cuts the bytes written into parts of `size` and uploads each: one at a time, while the next
- * one fills. Bytes are copied into the part as they come (no list of chunks to join), so a
- * write holds at most two parts; a part's buffer is its own (never the pool's: it is released
- * by detaching it) and not zeroed, so the pages of a small write's part that are never
- * written cost nothing.
- */
-class PartSink extends Writable {
-  readonly parts: CompletedPart[] = [];
-  private readonly size: number;
-  private readonly upload: (number: number, body: Buffer, signal: AbortSignal) => Promise<CompletedPart>;
-  private readonly stop = new AbortController();
-  private part: Buffer | undefined;
-  private filled = 0;
-  private next = 1;
-  private inFlight: Promise<void> = Promise.resolve();
-
-  constructor(size: number, upload: (number: number, body: Buffer, signal: AbortSignal) => Promise<CompletedPart>) {
-    super();
-    this.size = size;
-    this.upload = upload;
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
-    if (this.filled + chunk.length < this.size) {
-      this.part ??= Buffer.allocUnsafeSlow(this.size);
-      this.filled += chunk.copy(this.part, this.filled);
-      callback();
-      return;
-    }
-    this.fill(chunk).then(() => callback(), callback);
-  }
-
-  override _final(callback: (err?: Error | null) => void): void {
-    // The last part; or the only one, even empty: an upload is completed with at least one.
-    const last = this.filled > 0 || this.next === 1 ? (this.part ?? Buffer.alloc(0)).subarray(0, this.filled) : undefined;
-    this.part = undefined;
-    this.inFlight
-      .then(() => (last ? this.send(last) : undefined))
-      .then(() => this.inFlight)
-      .then(() => callback(), callback);
-  }
-
-  override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
-    this.stop.abort(err ?? new Error('write stopped'));
-    callback(err);
-  }
-
-  /** Copies `chunk` in, sending each part it completes (after the one in flight). */
-  private async fill(chunk: Buffer): Promise<void> {
-    for (let offset = 0; offset < chunk.length;) {
-      this.part ??= Buffer.allocUnsafeSlow(this.size);
-      const n = chunk.copy(this.part, this.filled, offset);
-      this.filled += n;
-      offset += n;
-      if (this.filled === this.size) {
-        const body = this.part;
-        this.part = undefined;
-        this.filled = 0;
-        await this.inFlight;
-        this.send(body);
-      }
-    }
-  }
-
-  private send(body: Buffer): void {
-    const number = this.next++;
-    if (number > MAX_PARTS) throw new StorageLimitError(this.size * MAX_PARTS);
-    this.inFlight = this.upload(number, body, this.stop.signal).then((part) => {
-      this.parts.push(part);
-      // Stored: the part's memory goes now. The SDK keeps the last request of each pooled
-      // socket, body included, until the socket's next request, which held parts long after.
-      (body.buffer as ArrayBuffer).transfer(0);
-    });
-    // A failed part fails the write at once, not at the next part.
-    this.inFlight.catch((err: unknown) => this.destroy(err as Error));
-  }
-}
-
-class S3Pending implements PendingObject {
-  readonly size: number;
-  readonly sha256: string;
-  private readonly storage: S3Storage;
-  private readonly key: string;
-  private settled = false;
-
-  constructor(storage: S3Storage, key: string, size: number, sha256: string) {
-    this.storage = storage;
-    this.key = key;
-    this.size = size;
-    this.sha256 = sha256;
-  }
-
-  async commit(key: string): Promise<void> {
-    if (this.settled) throw new Error('pending object already committed or discarded');
-    await this.storage.place(this.key, key, this.size);
-    this.settled = true;
-  }
-
-  async discard(): Promise<void> {
-    if (this.settled) return;
-    this.settled = true;
-    await this.storage.drop(this.key);
   }
 }

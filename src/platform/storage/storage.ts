@@ -64,6 +64,8 @@ export interface Storage {
   pendingOwners(): Promise<string[]>;
   /** Removes the pending objects written for `owner` (even while being written); returns how many. */
   discardPending(owner: string): Promise<number>;
+  /** Whether a remote store is usable now (false during an outage, as its requests are refused); absent for the local disk. */
+  readonly available?: boolean;
   /** Readiness of a remote store: false during an outage, else whether it answers a short probe (cached briefly). Absent for the local disk. */
   check?(): Promise<boolean>;
   /** Releases the store's connections and timers. Absent when there are none. */
@@ -75,6 +77,12 @@ export interface Storage {
    */
   readonly presign?: (key: string, ttlSeconds: number, response?: PresignedResponse) => Promise<string>;
 }
+
+/**
+ * Seconds a download's presigned URL lives: enough for the client to follow the redirect (and
+ * resume a large download soon after), short enough that a URL passed on soon stops working.
+ */
+export const DOWNLOAD_URL_SECONDS = 60;
 
 /** Response headers a presigned URL makes the store answer with. */
 export interface PresignedResponse {

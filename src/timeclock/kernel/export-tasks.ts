@@ -5,14 +5,15 @@ import { Type, type Static } from 'typebox';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/database.ts';
+import type { Storage } from '../../platform/storage/index.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { Nullable } from '../../platform/http/schemas.ts';
 import { msg } from '../../platform/i18n.ts';
 import { ExportTasks, EXPORT_STATUSES, type ExportTask } from '../../platform/jobs/export-tasks.ts';
 import { E } from '../errors.ts';
 
-export function timeclockExportTasks({ db, config, logger }: { db: Database; config: Config; logger: Logger }): ExportTasks {
-  return new ExportTasks({ db, schema: 'timeclock', dataDir: config.dataDir, logger, ttlHours: config.EXPORT_TTL_HOURS });
+export function timeclockExportTasks({ db, storage, config, logger }: { db: Database; storage: Storage; config: Config; logger: Logger }): ExportTasks {
+  return new ExportTasks({ db, schema: 'timeclock', storage, logger, ttlHours: config.EXPORT_TTL_HOURS });
 }
 
 export const ExportTaskView = Type.Object({

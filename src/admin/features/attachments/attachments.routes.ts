@@ -29,7 +29,7 @@ import {
   UploadBody,
   UploadStatus,
 } from './attachments.schema.ts';
-import { sendAttachment } from './attachments.serve.ts';
+import { contentDisposition, sendAttachment } from './attachments.serve.ts';
 import { renderAttachment } from './attachments.view.ts';
 import type { AttachmentView } from './attachments.service.ts';
 import { msg } from '../../../platform/i18n.ts';
@@ -171,12 +171,16 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
         `Its uploader and holders of \`${ATTACHMENT_VIEW}\` may download it (otherwise 403 20001).`,
         'Sent with the content type of its extension, `X-Content-Type-Options: nosniff`, a sandboxing Content-Security-Policy and `Content-Disposition` (`inline` for images, `attachment` otherwise) carrying the original name (RFC 6266 / RFC 5987).',
         'Supports `Range: bytes=a-b` (206), `ETag` (the SHA-256) with `If-None-Match` (304).',
+        'When the server stores files in S3 with `S3_PUBLIC_ENDPOINT` set, the answer is instead a 302 to a presigned URL of the store, valid for a minute, issued after the same access check;',
+        'the store then answers with the same Content-Type and Content-Disposition, and with ranges.',
       ].join(' '),
       params: IdParam,
       response: { 200: FileBody, 206: FileBody, ...fileErrors },
     },
   }, async (request, reply) => {
     const row = await visible(request.admin!, request.params.id);
+    const url = await service.presigned(row, contentDisposition(row.type === 'image' ? 'inline' : 'attachment', row.originalName));
+    if (url) return reply.header('Cache-Control', 'no-store').redirect(url, 302);
     return sendAttachment(service, request, reply, row, 'private, no-cache');
   });
 

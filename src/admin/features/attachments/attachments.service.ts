@@ -14,7 +14,7 @@ import { contains } from '../../../platform/db/like.ts';
 import { pagedList } from '../../../platform/db/list.ts';
 import { p } from '../../../platform/db/statements.ts';
 import { AppError } from '../../../platform/http/errors.ts';
-import { StorageNotFoundError, type ByteRange, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
+import { DOWNLOAD_URL_SECONDS, StorageNotFoundError, type ByteRange, type PendingObject, type Storage } from '../../../platform/storage/index.ts';
 import { admins, attachments, paymentMethods, type AttachmentRow, type AttachmentType } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import { ownedInScope, ownerScopeCondition, ownerScopeFilter, scopeValues, type DataScope } from '../../kernel/data-scope.ts';
@@ -214,6 +214,14 @@ export class AttachmentsService {
 
   async list(q: Static<typeof AttachmentQuery>, scope: DataScope): Promise<{ rows: AttachmentView[]; total: number }> {
     return this.attachmentsList.page({ ...q, scope }, q);
+  }
+
+  /**
+   * A short-lived URL at which the client fetches the attachment from the store itself, when the
+   * store issues them (S3 with S3_PUBLIC_ENDPOINT); the caller has checked access.
+   */
+  async presigned(row: AttachmentRow, contentDisposition: string): Promise<string | undefined> {
+    return this.storage.presign?.(row.storageKey, DOWNLOAD_URL_SECONDS, { contentDisposition, contentType: row.contentType });
   }
 
   /** The stored bytes of an attachment (or a range of them). */

@@ -1,8 +1,8 @@
 // Export tasks of the admin service (DESIGN §7.3): a feature queues a task (POST /admins/export,
 // POST /orders/export), the platform's ExportTasks worker (ctx.exports, started with the app)
-// writes the CSV, GET /exports/{id} reports it and GET /exports/{id}/download streams the file
-// until it expires. Who may read a task: ../../kernel/export-tasks.ts.
-import { createReadStream } from 'node:fs';
+// writes the CSV into the storage, GET /exports/{id} reports it and GET /exports/{id}/download
+// streams the file from there (any instance serves it), or redirects to the store, until it
+// expires. Who may read a task: ../../kernel/export-tasks.ts.
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -42,21 +42,25 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (a
     schema: {
       tags: ['Exports'],
       summary: 'Download the CSV file of a completed export',
-      description: `UTF-8 CSV with a byte-order mark. Its creator and holders of \`${EXPORT_MANAGE}\` may download it; 404 (30003) once it expired or when it is not completed.`,
+      description: `UTF-8 CSV with a byte-order mark. Its creator and holders of \`${EXPORT_MANAGE}\` may download it; 404 (30003) once it expired or when it is not completed. ` +
+        'When the server stores files in S3 with `S3_PUBLIC_ENDPOINT` set, the answer is instead a 302 to a presigned URL of the store, valid for a minute, issued after the same checks; the store answers with the same Content-Type and Content-Disposition.',
       params: IdParam,
       response: { 200: CsvFile, ...withNotFound },
     },
   }, async (request, reply) => {
     const task = await visible(request.admin!, request.params.id);
-    const file = tasks.downloadable(task);
-    if (!file) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.exports.noFile', { id: task.id, status: task.status }) });
     const name = `${task.kind}-export-${task.id}.csv`;
+    const disposition = `attachment; filename="${name}"`;
+    const url = await tasks.presigned(task, { contentDisposition: disposition, contentType: 'text/csv; charset=utf-8' });
+    if (url) return reply.header('Cache-Control', 'no-store').redirect(url, 302);
+    const file = await tasks.open(task);
+    if (!file) throw new AppError(E.DATA_NOT_FOUND, { detail: msg('admin.exports.noFile', { id: task.id, status: task.status }) });
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="${name}"`)
+      .header('Content-Disposition', disposition)
       .header('Content-Length', String(file.size))
       .header('Cache-Control', 'no-store')
       .header('X-Content-Type-Options', 'nosniff')
-      .send(createReadStream(file.path));
+      .send(file.body);
   });
 };

@@ -1,6 +1,5 @@
 // Hours: the work rules (managers), timesheets (managers: every worker; a worker: their own)
 // and the payroll export, a durable task on the platform's export queue.
-import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -180,22 +179,27 @@ export const hoursRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = async (app
     config: manager,
     schema: {
       tags, summary: 'Download a completed export’s file',
-      description: '404 `NOT_FOUND` when the task is not completed or its file expired.',
+      description: '404 `NOT_FOUND` when the task is not completed or its file expired. When the server stores files in S3 with `S3_PUBLIC_ENDPOINT` set, the answer is instead a 302 to a presigned URL of the store, valid for a minute, ' +
+        'issued after the same checks; the store answers with the same Content-Type and Content-Disposition.',
       params: IdParam, response: { 200: FileBody, ...errors(404) },
     },
   }, async (request, reply) => {
     const task = await findExportTask(exports, request.params.id);
-    const file = exports.downloadable(task);
-    if (!file) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.exports.noFile', { id: task.id, status: task.status }), details: { exportId: task.id } });
-    const xlsx = file.path.endsWith('.xlsx');
+    const xlsx = task.file_name?.endsWith('.xlsx') ?? false;
     const params = task.params as { from?: string; to?: string };
     const name = `${task.kind}-${params.from ?? ''}-${params.to ?? ''}-${task.id}.${xlsx ? 'xlsx' : 'csv'}`;
+    const type = xlsx ? XLSX_TYPE : 'text/csv; charset=utf-8';
+    const disposition = `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+    const url = await exports.presigned(task, { contentDisposition: disposition, contentType: type });
+    if (url) return reply.header('Cache-Control', 'no-store').redirect(url, 302);
+    const file = await exports.open(task);
+    if (!file) throw new AppError(E.NOT_FOUND, { detail: msg('timeclock.exports.noFile', { id: task.id, status: task.status }), details: { exportId: task.id } });
     return reply
-      .header('Content-Type', xlsx ? XLSX_TYPE : 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header('Content-Type', type)
+      .header('Content-Disposition', disposition)
       .header('Content-Length', String(file.size))
       .header('Cache-Control', 'no-store')
       .header('X-Content-Type-Options', 'nosniff')
-      .send(createReadStream(file.path));
+      .send(file.body);
   });
 };
