@@ -97,7 +97,10 @@ function s3Options(overrides: Partial<S3StorageOptions> = {}): S3StorageOptions 
     forcePathStyle: true,
     credentials: { accessKeyId: 'test-key', secretAccessKey: 'test-secret-key' },
     prefix: `t${++prefixes}/`,
-    timeoutMs: 3000,
+    // moto answers one request at a time: on a loaded machine a 5 MiB part can keep it, and the
+    // probe queued behind it, silent for seconds. A store that slow is not what these tests are
+    // about (the outage tests set their own, short, timeouts).
+    timeoutMs: 10_000,
     logger: silent,
     ...overrides,
   };
@@ -520,7 +523,7 @@ describe('the S3 driver', { skip: skipS3 }, () => {
   test('/readyz: storage degraded while the store is unreachable, ready again after', { timeout: 120_000 }, async () => {
     let app: TestApp | undefined;
     try {
-      app = await startApp({ ...s3!.env, S3_PREFIX: 'readyz', DEPENDENCY_TIMEOUT_MS: '1000' });
+      app = await startApp({ ...s3!.env, S3_PREFIX: 'readyz', DEPENDENCY_TIMEOUT_MS: '3000' });
       const ready = async () => {
         const res = await app!.app.inject({ url: '/readyz' });
         return { status: res.statusCode, body: res.json<{ status: string; checks: { storage: boolean | null } }>() };
@@ -556,7 +559,7 @@ describe('the S3 driver', { skip: skipS3 }, () => {
   test('an upload and a download while the store is stopped: 503 naming the file storage in both languages, never 500; dependency_up says so', { timeout: 120_000 }, async () => {
     let app: TestApp | undefined;
     try {
-      app = await startApp({ ...s3!.env, S3_PREFIX: 'outage', DEPENDENCY_TIMEOUT_MS: '1000', METRICS_TOKEN: 'metrics-token-for-tests' });
+      app = await startApp({ ...s3!.env, S3_PREFIX: 'outage', DEPENDENCY_TIMEOUT_MS: '3000', METRICS_TOKEN: 'metrics-token-for-tests' });
       const token = await login(app);
       const upload = (headers: Record<string, string> = {}) => uploadPng(app!, token, headers);
       const storageUp = async () => {
