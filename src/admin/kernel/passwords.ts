@@ -10,6 +10,7 @@ import type { PubSub } from '../../platform/cache/pubsub.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database, Executor } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { formatDisplay } from '../../platform/time.ts';
 import { admins, passwordHistory, passwordPolicy } from '../db/schema.ts';
 import { E } from '../errors.ts';
 
@@ -63,4 +64,13 @@ export async function storePassword(tx: Executor, adminId: number, hash: string,
     .set({ passwordHash: hash, passwordChangedAt: new Date(), mustChangePassword: setBy === 'other', updatedAt: new Date() })
     .where(eq(admins.id, adminId));
   return true;
+}
+
+/**
+ * An administrator's password as the operation log keeps its state (kernel/audit.ts): when it was
+ * set and whether it must change, never the hash; null when there is no such administrator.
+ */
+export async function passwordState(db: Database, adminId: number, tz: string) {
+  const [row] = await db.orm.select({ at: admins.passwordChangedAt, must: admins.mustChangePassword }).from(admins).where(eq(admins.id, adminId));
+  return row ? { password_changed_at: formatDisplay(row.at, tz), must_change_password: row.must } : null;
 }

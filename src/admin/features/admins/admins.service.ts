@@ -28,7 +28,7 @@ import { orMissing } from '../../kernel/audit.ts';
 import { everyRow, inScope, resolveScope, scopeValues, type DataScope, type ScopedRole } from '../../kernel/data-scope.ts';
 import type { Principal } from '../../kernel/guard.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
-import { assertPasswordAccepted, storePassword } from '../../kernel/passwords.ts';
+import { assertPasswordAccepted, passwordState, storePassword } from '../../kernel/passwords.ts';
 import { consumeTotp, dropRecoveryCodes } from '../../kernel/second-factor.ts';
 import type { EndReason, Sessions } from '../../kernel/sessions.ts';
 import type { Notifier } from '../../kernel/notifier.ts';
@@ -136,8 +136,7 @@ export class AdminsService {
   async auditRecord(id: number, locale: Locale): Promise<Record<string, unknown> | null> {
     const record = await orMissing(this.get(id, everyRow, this.orm, locale));
     if (!record) return null;
-    const [row] = await this.orm.select({ at: admins.passwordChangedAt, must: admins.mustChangePassword }).from(admins).where(eq(admins.id, id));
-    return { ...record, password_changed_at: formatDisplay(row?.at, this.tz), must_change_password: row?.must ?? false };
+    return { ...record, ...(await passwordState(this.db, id, this.tz)) };
   }
 
   /** One query for the roles of every administrator of a page; names in `locale` (exports: the default language). */

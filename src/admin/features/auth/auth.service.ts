@@ -25,7 +25,7 @@ import { formatDisplay } from '../../../platform/time.ts';
 import { admins, departments } from '../../db/schema.ts';
 import { E } from '../../errors.ts';
 import type { Principal } from '../../kernel/guard.ts';
-import { assertPasswordAccepted, storePassword } from '../../kernel/passwords.ts';
+import { assertPasswordAccepted, passwordState, storePassword } from '../../kernel/passwords.ts';
 import type { SecondFactor } from '../../kernel/second-factor.ts';
 import type { RbacService } from '../../kernel/rbac.ts';
 import type { IssuedToken, Sessions } from '../../kernel/sessions.ts';
@@ -309,10 +309,9 @@ export class AuthService {
     };
   }
 
-  /** The password's state as the operation log keeps it (kernel/audit.ts): when it was set and whether it must change, never the hash. */
-  async passwordState(adminId: number) {
-    const [row] = await this.orm.select({ at: admins.passwordChangedAt, must: admins.mustChangePassword }).from(admins).where(eq(admins.id, adminId));
-    return row ? { password_changed_at: formatDisplay(row.at, this.config.DISPLAY_TIMEZONE), must_change_password: row.must } : null;
+  /** The caller's password as the operation log keeps its state (kernel/passwords.ts). */
+  passwordState(adminId: number) {
+    return passwordState(this.db, adminId, this.config.DISPLAY_TIMEZONE);
   }
 
   /** What a new password must be, as the policy says (the change form shows it). */
