@@ -134,6 +134,16 @@ export function servicesOfTestFile(file = process.argv[1] ?? ''): string {
   return folder === 'admin' ? 'admin' : folder === 'timeclock' ? 'timeclock' : 'admin,timeclock';
 }
 
+/**
+ * The S3 store of the run when TEST_STORAGE=s3 (test/global-setup.ts), with a prefix of this
+ * server's own: its files are its alone, as under its own DATA_DIR (siblings copy the prefix
+ * with the rest of the environment, and so share the files).
+ */
+function storageEnv(): Record<string, string> {
+  const s3 = process.env.TEST_S3_ENV;
+  return s3 ? { ...(JSON.parse(s3) as Record<string, string>), S3_PREFIX: `t${randomBytes(6).toString('hex')}` } : {};
+}
+
 /** The environment of a test server: quiet, fast limits out of the way, `overrides` last. */
 export function testEnv(dataDir: string, overrides: Record<string, string> = {}): Record<string, string> {
   return {
@@ -153,6 +163,7 @@ export function testEnv(dataDir: string, overrides: Record<string, string> = {})
     CLOCK_MIN_INTERVAL_SECONDS: '0',
     SHUTDOWN_DRAIN_MS: '0',
     SERVICES: servicesOfTestFile(),
+    ...storageEnv(),
     ...overrides,
   };
 }

@@ -233,6 +233,7 @@ for (const driver of drivers) {
       for (const e of listed) assert.ok(e.modifiedAt instanceof Date && Math.abs(e.modifiedAt.getTime() - Date.now()) < 60_000, e.name);
       assert.deepEqual((await storage.list('chunks/abc')).map((e) => e.name).sort(), ['000000', '000001']);
       assert.deepEqual(await storage.list('nothing-here'), []);
+      assert.deepEqual(await storage.list('chunks/abc/000000'), [], 'nothing is under an object');
       await storage.deletePrefix('chunks/abc');
       assert.deepEqual((await storage.list('chunks')).map((e) => e.name), ['def']);
       await assert.rejects(storage.read('chunks/abc/000001'), StorageNotFoundError);

@@ -111,7 +111,9 @@ export class LocalStorage implements Storage {
     try {
       names = await readdir(dir);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      // Nothing there, or an object: nothing is under it (as in an object store).
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return [];
       throw err;
     }
     const out: { name: string; modifiedAt: Date }[] = [];

@@ -409,7 +409,7 @@ export class ChunkedUploads {
     let sessions = 0;
     for (;;) {
       const rows = await this.merges.retire<{ storage_dir: string }>(this.db.query, {
-        where: sql`job.updated_at < now() - make_interval(hours => ${hours})`,
+        where: sql`job.updated_at < now() - make_interval(secs => ${hours * 3600})`,
         order: 'job.updated_at',
         limit: SWEEP_BATCH,
         returning: 'storage_dir',
