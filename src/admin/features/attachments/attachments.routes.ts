@@ -207,7 +207,10 @@ export const attachmentsRoutes: FastifyPluginAsyncTypebox<FeatureOptions> = asyn
     schema: {
       tags,
       summary: 'An image attachment, without a token',
-      description: 'Only when UPLOAD_PUBLIC_IMAGES=true, and only images: anything else is 404. The address is the `public_url` of the attachment (its unguessable stored name).',
+      description: [
+        'Only when UPLOAD_PUBLIC_IMAGES=true, and only images: anything else is 404. The address is the `public_url` of the attachment (its unguessable stored name).',
+        'Always sent by the server, with S3 storage too (no presigned redirect): the answer is cacheable for a day, which a presigned URL, new at every request, would defeat.',
+      ].join(' '),
       params: StoredNameParam,
       response: { 200: FileBody, 206: FileBody, 400: ErrorEnvelope, 404: ErrorEnvelope },
     },
