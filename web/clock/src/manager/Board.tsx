@@ -9,8 +9,11 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, call } from '../api/client.ts';
+import type { paths } from '../api/schema.gen.ts';
 import { useAction } from '../../../shared/antd/feedback.tsx';
-import { fmt, useConsoleSettings, useSites, useUrlFilters } from './common.tsx';
+import type { QueryOf } from '../../../shared/list/params.ts';
+import { useListParams } from '../../../shared/list/useList.ts';
+import { fmt, useConsoleSettings, useSites } from './common.tsx';
 import { FenceMap, type Fence, type Marker } from './FenceMap.tsx';
 import { QueryDataList } from '../../../shared/antd/DataList.tsx';
 
@@ -20,12 +23,13 @@ export default function Board() {
   const { t } = useTranslation('manager');
   const run = useAction();
   const client = useQueryClient();
-  const { filters, set } = useUrlFilters();
+  // The board is not paged (everyone clocked in, at most 1000): its filters alone, in the URL.
+  const { filters, setFilters } = useListParams<QueryOf<paths, '/api/managers/board'>>();
   const sites = useSites();
-  const siteId = filters.site ? Number(filters.site) : undefined;
+  const siteId = filters.siteId ? Number(filters.siteId) : undefined;
   const board = useQuery({
-    queryKey: ['board', siteId, filters.q],
-    queryFn: () => call(api.GET('/api/managers/board', { params: { query: { limit: 1000, ...(siteId ? { siteId } : {}), ...(filters.q ? { search: filters.q } : {}) } } })),
+    queryKey: ['board', siteId, filters.search],
+    queryFn: () => call(api.GET('/api/managers/board', { params: { query: { limit: 1000, ...(siteId ? { siteId } : {}), ...(filters.search ? { search: filters.search } : {}) } } })),
     refetchInterval: POLL_MS,
   });
   const late = useQuery({
@@ -45,7 +49,7 @@ export default function Board() {
   }, [rows, sites.data]);
   // The view is fitted when who is shown changes (a filter, a worker clocking in or out), not on
   // every refresh: the manager's own zoom and pan stay.
-  const fitKey = `${siteId ?? ''}|${filters.q ?? ''}|${rows.map((r) => r.userId).sort((a, b) => a - b).join(',')}`;
+  const fitKey = `${siteId ?? ''}|${filters.search ?? ''}|${rows.map((r) => r.userId).sort((a, b) => a - b).join(',')}`;
   const review = (id: number) =>
     void run(() => call(api.POST('/api/managers/late-punches/{id}/review', { params: { path: { id } } })), t('board.reviewed'))
       .then(() => client.invalidateQueries({ queryKey: ['late-punches'] }));
@@ -66,10 +70,10 @@ export default function Board() {
             aria-label={t('board.site')}
             style={{ minWidth: 220 }}
             value={siteId ?? ''}
-            onChange={(v) => set({ site: v || undefined })}
+            onChange={(v) => setFilters({ ...filters, siteId: v || undefined })}
             options={[{ value: '', label: t('board.allSites') }, ...(sites.data ?? []).map((s) => ({ value: s.id, label: s.name }))]}
           />
-          <Input.Search aria-label={t('workers.search')} placeholder={t('workers.search')} defaultValue={filters.q} allowClear onSearch={(q) => set({ q })} style={{ width: 260 }} />
+          <Input.Search aria-label={t('workers.search')} placeholder={t('workers.search')} defaultValue={filters.search} allowClear onSearch={(search) => setFilters({ ...filters, search })} style={{ width: 260 }} />
           {board.dataUpdatedAt > 0 && (
             <Typography.Text type="secondary" role="status">
               {t('board.refreshed', { time: dayjs(board.dataUpdatedAt).format('HH:mm:ss'), seconds: POLL_MS / 1000 })}

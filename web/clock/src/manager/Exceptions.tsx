@@ -20,10 +20,10 @@ import { ListView, type Column } from '../../../shared/antd/ListView.tsx';
 import { useChange } from '../../../shared/antd/useChange.ts';
 import { useSave } from '../../../shared/antd/useSave.ts';
 import { listQuery } from '../../../shared/list/params.ts';
-import { useList } from '../../../shared/list/useList.ts';
+import { useList, useUrlTab } from '../../../shared/list/useList.ts';
 import { api, call, limitQuery, type ListQuery } from '../api/client.ts';
 import { AutoClockOuts, Compliance, OpenSessions } from './attendance.tsx';
-import { useConsoleSettings, useUrlTab } from './common.tsx';
+import { useConsoleSettings } from './common.tsx';
 import { BeforeAfter, CorrectionSteps, PunchHistory, punchTime, StatusTag, whatOf, type Correction } from './corrections.tsx';
 import { FenceMap, type Fence, type Marker, type TrailPoint } from './FenceMap.tsx';
 

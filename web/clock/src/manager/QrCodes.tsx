@@ -1,6 +1,6 @@
 // QR codes: created on a site, activated and deactivated, moved to another site, and printed
-// (a sheet per code). Site and state filters live in the URL. Codes are never deleted: clock
-// history names them.
+// (a sheet per code). Site and state filters live in the URL (the list kit); the server answers
+// every code at once (no pages). Codes are never deleted: clock history names them.
 import { PlusOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Input, Select, Space, Switch, Tag, Typography } from 'antd';
@@ -8,26 +8,31 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, call, type Body } from '../api/client.ts';
+import type { paths } from '../api/schema.gen.ts';
 import { useAction } from '../../../shared/antd/feedback.tsx';
 import { FormModal } from '../../../shared/antd/FormModal.tsx';
+import { ListView, type Column } from '../../../shared/antd/ListView.tsx';
 import { useSave } from '../../../shared/antd/useSave.ts';
-import { fmt, useSites, useUrlFilters } from './common.tsx';
-import { QueryDataList } from '../../../shared/antd/DataList.tsx';
+import type { QueryOf } from '../../../shared/list/params.ts';
+import { useListParams } from '../../../shared/list/useList.ts';
+import { fmt, useSites } from './common.tsx';
 
-type Qr = { id: string; name: string; is_active: boolean; created_at: string; siteId: number; siteName: string; usable: boolean; unusable_reason: 'INACTIVE' | 'GEOFENCE_NOT_CONFIGURED' | null };
+type Query = QueryOf<paths, '/api/managers/qr-codes'>;
+const listCodes = (query: Query) => call(api.GET('/api/managers/qr-codes', { params: { query } }));
+type Qr = Awaited<ReturnType<typeof listCodes>>[number];
 
 export default function QrCodes() {
   const { t } = useTranslation('manager');
   const run = useAction();
   const client = useQueryClient();
   const sites = useSites();
-  const { filters, set } = useUrlFilters();
+  const list = useListParams<Query>();
   const [creating, setCreating] = useState(false);
   const [moving, setMoving] = useState<Qr | null>(null);
-  const siteId = filters.site ? Number(filters.site) : undefined;
-  const active = filters.active === 'true' ? true : filters.active === 'false' ? false : undefined;
+  const siteId = list.filters.siteId ? Number(list.filters.siteId) : undefined;
+  const active = list.filters.active === 'true' ? true : list.filters.active === 'false' ? false : undefined;
   const query = { ...(siteId ? { siteId } : {}), ...(active !== undefined ? { active } : {}) };
-  const list = useQuery({ queryKey: ['qr', query], queryFn: () => call(api.GET('/api/managers/qr-codes', { params: { query } })) });
+  const codes = useQuery({ queryKey: ['qr', query], queryFn: () => listCodes(query) });
   const refresh = () => { void client.invalidateQueries({ queryKey: ['qr'] }); void client.invalidateQueries({ queryKey: ['sites'] }); };
   const siteOptions = (sites.data ?? []).map((s) => ({ value: s.id, label: s.name }));
   // A code on a site without a fence cannot be used for clocking: only fenced sites are offered.
@@ -36,52 +41,41 @@ export default function QrCodes() {
   const toggle = (q: Qr, is_active: boolean) =>
     void run(() => call(api.PATCH('/api/managers/qr-codes/{id}', { params: { path: { id: q.id } }, body: { is_active } })), t('state.saved')).then(refresh);
 
+  const columns: Column<Qr, Query>[] = [
+    { title: t('qr.name'), dataIndex: 'name' },
+    { title: t('qr.site'), dataIndex: 'siteName', filter: { kind: 'select', key: 'siteId', width: 220, placeholder: t('qr.allSites'), options: siteOptions } },
+    { title: t('qr.value'), dataIndex: 'id', render: (v: string) => <Typography.Text code copyable>{v}</Typography.Text> },
+    { title: t('qr.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
+    {
+      title: t('qr.active'), dataIndex: 'is_active',
+      filter: { kind: 'select', key: 'active', width: 160, placeholder: t('qr.anyState'), options: [{ value: 'true', label: t('qr.active') }, { value: 'false', label: t('qr.inactive') }] },
+      render: (v: boolean, q) => <Switch checked={v} aria-label={`${v ? t('qr.deactivate') : t('qr.activate')} ${q.name}`} checkedChildren={t('qr.active')} unCheckedChildren={t('qr.inactive')} onChange={(on) => toggle(q, on)} />,
+    },
+    {
+      // The server decides whether workers can clock with the code now, and why not.
+      title: t('qr.usable'), dataIndex: 'usable',
+      render: (v: boolean, q) => v ? <Tag color="green">{t('qr.usableYes')}</Tag> : (
+        <Space direction="vertical" size={0} data-testid={`unusable-${q.id}`}>
+          <Tag color="red">{t('qr.usableNo')}</Tag>
+          {q.unusable_reason && <Typography.Text type="secondary">{t(`qr.reason.${q.unusable_reason}`)}</Typography.Text>}
+        </Space>
+      ),
+    },
+    {
+      title: '', key: 'a',
+      render: (_, q) => (
+        <Space size={0}>
+          <Button type="link" onClick={() => setMoving(q)}>{t('qr.move')}</Button>
+          <Link to={`/manager/qr/${q.id}/print`} target="_blank"><Button type="link" icon={<PrinterOutlined />}>{t('qr.printSheet')}</Button></Link>
+        </Space>
+      ),
+    },
+  ];
+
   return (
     <Card>
-      <Space wrap className="mgr-filters">
-        <Select aria-label={t('qr.site')} style={{ minWidth: 220 }} value={siteId ?? ''} onChange={(v) => set({ site: v || undefined })}
-          options={[{ value: '', label: t('qr.allSites') }, ...siteOptions]} />
-        <Select aria-label={t('qr.active')} style={{ width: 160 }} value={filters.active ?? ''} onChange={(v) => set({ active: v })}
-          options={[{ value: '', label: t('qr.anyState') }, { value: 'true', label: t('qr.active') }, { value: 'false', label: t('qr.inactive') }]} />
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t('qr.create')}</Button>
-      </Space>
-      <QueryDataList
-        query={list}
-        empty={siteId || active !== undefined ? t('state.noMatch') : t('state.empty')}
-        rowKey="id"
-        aria-label={t('nav.qr')}
-        dataSource={list.data ?? []}
-        pagination={{ pageSize: 50, hideOnSinglePage: true }}
-        columns={[
-          { title: t('qr.name'), dataIndex: 'name' },
-          { title: t('qr.site'), dataIndex: 'siteName' },
-          { title: t('qr.value'), dataIndex: 'id', render: (v: string) => <Typography.Text code copyable>{v}</Typography.Text> },
-          { title: t('qr.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
-          {
-            title: t('qr.active'), dataIndex: 'is_active',
-            render: (v: boolean, q) => <Switch checked={v} aria-label={`${v ? t('qr.deactivate') : t('qr.activate')} ${q.name}`} checkedChildren={t('qr.active')} unCheckedChildren={t('qr.inactive')} onChange={(on) => toggle(q, on)} />,
-          },
-          {
-            // The server decides whether workers can clock with the code now, and why not.
-            title: t('qr.usable'), dataIndex: 'usable',
-            render: (v: boolean, q) => v ? <Tag color="green">{t('qr.usableYes')}</Tag> : (
-              <Space direction="vertical" size={0} data-testid={`unusable-${q.id}`}>
-                <Tag color="red">{t('qr.usableNo')}</Tag>
-                {q.unusable_reason && <Typography.Text type="secondary">{t(`qr.reason.${q.unusable_reason}`)}</Typography.Text>}
-              </Space>
-            ),
-          },
-          {
-            title: '', key: 'a',
-            render: (_, q) => (
-              <Space size={0}>
-                <Button type="link" onClick={() => setMoving(q)}>{t('qr.move')}</Button>
-                <Link to={`/manager/qr/${q.id}/print`} target="_blank"><Button type="link" icon={<PrinterOutlined />}>{t('qr.printSheet')}</Button></Link>
-              </Space>
-            ),
-          },
-        ]}
-      />
+      <ListView list={{ ...list, query: codes }} rows={codes.data ?? []} columns={columns} name="qr-codes" instant cards label={t('nav.qr')}
+        toolbar={<Space className="mgr-filters"><Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t('qr.create')}</Button></Space>} />
       {creating && <CreateQr siteOptions={fencedOptions} unfenced={unfenced} siteId={fencedOptions.some((o) => o.value === siteId) ? siteId : undefined} onClose={(saved) => { setCreating(false); if (saved) refresh(); }} />}
       {moving && <MoveQr qr={moving} siteOptions={fencedOptions.some((o) => o.value === moving.siteId) ? fencedOptions : [{ value: moving.siteId, label: moving.siteName }, ...fencedOptions]} unfenced={unfenced} onClose={(saved) => { setMoving(null); if (saved) refresh(); }} />}
     </Card>

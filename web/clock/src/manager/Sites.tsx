@@ -6,11 +6,12 @@ import { Alert, Button, Card, Form, Input, InputNumber, Popconfirm, Radio, Selec
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { api, call } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { useSave } from '../../../shared/antd/useSave.ts';
 import { FormModal } from '../../../shared/antd/FormModal.tsx';
-import { useConsoleSettings, useSites, useUrlFilters, type Tr } from './common.tsx';
+import { useConsoleSettings, useSites, type Tr } from './common.tsx';
 import { FenceMap, type Fence, type Point } from './FenceMap.tsx';
 import { useChange } from '../../../shared/antd/useChange.ts';
 import { QueryDataList } from '../../../shared/antd/DataList.tsx';
@@ -39,14 +40,16 @@ export default function Sites() {
   const { t } = useTranslation('manager');
   const sites = useSites();
   const { change, refresh } = useChange(['sites']);
-  const { filters, set } = useUrlFilters();
+  const [search, setSearch] = useSearchParams();
   const [editingState, setEditing] = useState<Site | 'new' | null>(null);
-  // `?edit=<id>`: the editor of that site open (where the first sign-in's banner leads).
-  const asked = filters.edit ? sites.data?.find((s) => s.id === Number(filters.edit)) ?? null : null;
+  // `?edit=<id>`: the editor of that site open (where the first sign-in's banner leads). The
+  // sites are one short list (no filters, no pages): a table of them all.
+  const edit = search.get('edit');
+  const asked = edit ? sites.data?.find((s) => s.id === Number(edit)) ?? null : null;
   const editing = editingState ?? asked;
   const close = (saved: boolean) => {
     setEditing(null);
-    if (filters.edit) set({ edit: undefined });
+    if (edit) setSearch({});
     if (saved) refresh();
   };
   const unfenced = (sites.data ?? []).filter((s) => !s.fence);

@@ -8,19 +8,21 @@
 // added, the session voided), with a reason, and its punches' history shown (./corrections.tsx).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DownOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, DatePicker, Drawer, Dropdown, Input, Segmented, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, DatePicker, Drawer, Dropdown, Segmented, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, call } from '../api/client.ts';
+import { api, call, type ListQuery } from '../api/client.ts';
 import type { paths } from '../api/schema.gen.ts';
 import { addStrings } from '../i18n/index.ts';
 import { dateLabel, dayLabel } from '../worker/format.ts';
 import { hm, weekOf } from '../worker/hours.ts';
-import { DataList, useNarrow } from '../../../shared/antd/DataList.tsx';
+import { useNarrow } from '../../../shared/antd/DataList.tsx';
 import { QueryError } from '../../../shared/antd/feedback.tsx';
+import { ListView, type Column } from '../../../shared/antd/ListView.tsx';
 import { messageOf } from '../../../shared/feedback.ts';
-import { useExportTask, useSites, useUrlFilters } from './common.tsx';
+import { useListParams } from '../../../shared/list/useList.ts';
+import { useExportTask, useSites } from './common.tsx';
 import { CorrectionForm, PunchHistory, type SessionAction } from './corrections.tsx';
 import { ApproveButton, PeriodButtons } from './periods.tsx';
 import { hoursStrings } from './hoursStrings.ts';
@@ -34,12 +36,16 @@ type Day = Sheet['days'][number];
 type Flag = Day['flags'][number];
 type Session = Day['sessions'][number];
 type ExportBody = paths['/api/managers/timesheets/export']['post']['requestBody']['content']['application/json'];
+/** What the screen keeps in the URL: the list's query, the period chosen, the worker opened and the export's choices. */
+type View = ListQuery<'/api/managers/timesheets'> & { period?: Period; worker?: number; rows?: ExportBody['detail']; days?: ExportBody['periods'] };
 
 const FLAGS: readonly Flag[] = ['open', 'late', 'forced', 'break_deducted', 'long', 'edited', 'auto', 'short_rest', 'over_daily_max', 'missing_break'];
 const FLAG_COLOR: Record<Flag, string> = { open: 'blue', late: 'gold', forced: 'volcano', break_deducted: 'purple', long: 'red', edited: 'cyan', auto: 'magenta', short_rest: 'orange', over_daily_max: 'red', missing_break: 'purple' };
 const PERIODS = ['thisWeek', 'lastWeek', 'thisMonth', 'lastMonth', 'custom'] as const;
 type Period = (typeof PERIODS)[number];
 const PAGE_SIZE = 20;
+/** What the filter form's Clear leaves: the period, the order and the export's choices. */
+const KEPT = ['period', 'from', 'to', 'sort', 'rows', 'days'] as const;
 const DATE = 'YYYY-MM-DD';
 
 const listTimesheets = (query: Query) => call(api.GET('/api/managers/timesheets', { params: { query } }));
@@ -214,7 +220,7 @@ function Totals({ totals, label }: { totals: Sheet['totals']; label: string }) {
 function ExportButtons({ body }: { body: Omit<ExportBody, 'format' | 'detail' | 'periods'> }) {
   const { t } = useTranslation('hours');
   const { t: tm } = useTranslation('manager');
-  const { filters, set } = useUrlFilters();
+  const { filters, changeFilters } = useListParams<View>(PAGE_SIZE);
   const detail = (['workers', 'days', 'sessions'] as const).find((d) => d === filters.rows) ?? 'workers';
   const periods = (['all', 'approved', 'locked'] as const).find((d) => d === filters.days) ?? 'all';
   const { begin, ready, again, working, failure, downloadFailed } = useExportTask(
@@ -225,9 +231,9 @@ function ExportButtons({ body }: { body: Omit<ExportBody, 'format' | 'detail' | 
     <div className="ts-export">
       <Space wrap>
         <Typography.Text strong>{t('export.title')}</Typography.Text>
-        <Select aria-label={t('export.detail')} value={detail} style={{ minWidth: 170 }} onChange={(v) => set({ rows: v === 'workers' ? undefined : v })}
+        <Select aria-label={t('export.detail')} value={detail} style={{ minWidth: 170 }} onChange={(v) => changeFilters({ rows: v === 'workers' ? undefined : v })}
           options={(['workers', 'days', 'sessions'] as const).map((d) => ({ value: d, label: t(`export.${d}`) }))} />
-        <Select aria-label={t('export.periods')} value={periods} style={{ minWidth: 170 }} onChange={(v) => set({ days: v === 'all' ? undefined : v })}
+        <Select aria-label={t('export.periods')} value={periods} style={{ minWidth: 170 }} onChange={(v) => changeFilters({ days: v === 'all' ? undefined : v })}
           options={(['all', 'approved', 'locked'] as const).map((d) => ({ value: d, label: t(`export.${d}`) }))} />
         <Button onClick={() => begin('csv')} disabled={working}>{t('export.csv')}</Button>
         <Button type="primary" onClick={() => begin('xlsx')} disabled={working}>{t('export.xlsx')}</Button>
@@ -245,7 +251,8 @@ function ExportButtons({ body }: { body: Omit<ExportBody, 'format' | 'detail' | 
 export default function Timesheets() {
   const { t } = useTranslation('hours');
   const narrow = useNarrow();
-  const { filters, set, page } = useUrlFilters();
+  const list = useListParams<View>(PAGE_SIZE);
+  const filters = list.filters;
   const rules = useQuery({ queryKey: ['work-rules'], queryFn: () => call(api.GET('/api/managers/work-rules')), staleTime: 60_000 });
   const tags = useQuery({ queryKey: ['tags'], queryFn: () => call(api.GET('/api/managers/tags')) });
   const sites = useSites();
@@ -260,19 +267,24 @@ export default function Timesheets() {
     ...(filters.tag ? { tag: Number(filters.tag) } : {}),
     ...(filters.siteId ? { siteId: Number(filters.siteId) } : {}),
   };
-  const query: Query = { ...common, sort, page, limit: PAGE_SIZE };
-  const list = useQuery({ queryKey: ['timesheets', query], queryFn: () => listTimesheets(query), placeholderData: keepPreviousData, enabled: rules.isFetched });
+  // The list's own request rather than the kit's (useList): a preset period's dates depend on the
+  // work rules' first day of the week, which the URL does not hold.
+  const query: Query = { ...common, sort, page: list.params.page, limit: list.params.pageSize };
+  const sheets = useQuery({ queryKey: ['timesheets', query], queryFn: () => listTimesheets(query), placeholderData: keepPreviousData, enabled: rules.isFetched });
   const opened = filters.worker ? Number(filters.worker) : null;
 
-  const columns = [
+  const columns: Column<Row, View>[] = [
     {
       title: t('col.worker'), dataIndex: 'fullName', key: 'worker',
+      filter: { kind: 'text', key: 'search', label: t('filter.search'), placeholder: t('filter.searchHint'), width: narrow ? undefined : 220 },
       render: (_: unknown, r: Row) => (
-        <Button type="link" className="ts-worker" onClick={() => set({ worker: r.userId })}>
+        <Button type="link" className="ts-worker" onClick={() => list.changeFilters({ worker: r.userId })}>
           <span>{r.fullName || r.username}</span> <Typography.Text type="secondary">{r.username}</Typography.Text>
         </Button>
       ),
     },
+    { title: t('filter.tag'), hideInTable: true, filter: { kind: 'select', key: 'tag', width: 160, options: (tags.data ?? []).map((x) => ({ value: x.id, label: x.name })) } },
+    { title: t('filter.site'), hideInTable: true, filter: { kind: 'select', key: 'siteId', width: 160, options: (sites.data ?? []).map((x) => ({ value: x.id, label: x.name })) } },
     { title: t('col.paid'), dataIndex: 'paidSeconds', key: 'paid', align: 'right' as const, render: (s: number) => <strong>{hm(s)}</strong> },
     { title: t('col.regular'), dataIndex: 'regularSeconds', key: 'regular', align: 'right' as const, render: hm },
     { title: t('col.overtime'), dataIndex: 'overtimeSeconds', key: 'overtime', align: 'right' as const, render: hm },
@@ -283,7 +295,7 @@ export default function Timesheets() {
 
   const periodOptions = PERIODS.map((p) => ({ value: p, label: t(`period.${p}`) }));
   const choosePeriod = (p: Period) =>
-    set(p === 'custom' ? { period: p, from, to, page: undefined } : { period: p === 'thisWeek' ? undefined : p, from: undefined, to: undefined, page: undefined });
+    list.setFilters({ ...filters, ...(p === 'custom' ? { period: p, from, to } : { period: p === 'thisWeek' ? undefined : p, from: undefined, to: undefined }) });
 
   return (
     <Card>
@@ -294,35 +306,22 @@ export default function Timesheets() {
           : <Segmented<Period> aria-label={t('period.label')} value={period} options={periodOptions} onChange={choosePeriod} />}
         {period === 'custom' && (
           <DatePicker.RangePicker aria-label={t('period.custom')} value={[dayjs(from), dayjs(to)]} allowClear={false}
-            onChange={(r) => r?.[0] && r[1] && set({ from: r[0].format(DATE), to: r[1].format(DATE), page: undefined })} />
+            onChange={(r) => r?.[0] && r[1] && list.setFilters({ ...filters, from: r[0].format(DATE), to: r[1].format(DATE) })} />
         )}
         <Typography.Text type="secondary">{dateLabel(from)} – {dateLabel(to)}</Typography.Text>
       </Space>
-      <Space wrap className="mgr-filters">
-        <Input.Search aria-label={t('filter.search')} placeholder={t('filter.searchHint')} allowClear defaultValue={filters.search} key={filters.search ?? ''}
-          style={{ width: narrow ? '100%' : 220 }} onSearch={(v) => set({ search: v.trim() || undefined, page: undefined })} />
-        <Select aria-label={t('filter.tag')} placeholder={t('filter.tag')} allowClear style={{ minWidth: 160 }} value={filters.tag ? Number(filters.tag) : undefined}
-          onChange={(v) => set({ tag: v, page: undefined })} options={(tags.data ?? []).map((x) => ({ value: x.id, label: x.name }))} />
-        <Select aria-label={t('filter.site')} placeholder={t('filter.site')} allowClear style={{ minWidth: 160 }} value={filters.siteId ? Number(filters.siteId) : undefined}
-          onChange={(v) => set({ siteId: v, page: undefined })} options={(sites.data ?? []).map((x) => ({ value: x.id, label: x.name }))} />
-        <Segmented aria-label={t('filter.sort')} value={sort} options={[{ value: 'name', label: t('filter.byName') }, { value: 'hours', label: t('filter.byHours') }]}
-          onChange={(v) => set({ sort: v === 'name' ? undefined : v, page: undefined })} />
-      </Space>
-      <ExportButtons body={common} />
-      <PeriodButtons from={from} to={to} workers={(list.data?.items ?? []).map((r) => ({ userId: r.userId, name: r.fullName || r.username }))} />
-      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : (
-        <DataList<Row>
-          rowKey="userId"
-          aria-label={t('manager:nav.timesheets')}
-          className="ts-table"
-          loading={list.isFetching}
-          columns={columns}
-          dataSource={list.data?.items ?? []}
-          locale={{ emptyText: t('empty') }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, showSizeChanger: false, onChange: (p: number) => set({ page: p === 1 ? undefined : p }) }}
-        />
-      )}
-      {opened !== null && <WorkerDays userId={opened} from={from} to={to} onClose={() => set({ worker: undefined })} />}
+      <ListView list={{ ...list, query: sheets }} rows={sheets.data?.items ?? []} total={sheets.data?.total ?? 0} columns={columns} name="timesheets"
+        instant keep={KEPT} cards label={t('manager:nav.timesheets')} empty={t('empty')} emptyFiltered={t('empty')}
+        table={{ rowKey: 'userId', className: 'ts-table' }}
+        toolbar={(
+          <>
+            <Segmented aria-label={t('filter.sort')} value={sort} className="mgr-filters" options={[{ value: 'name', label: t('filter.byName') }, { value: 'hours', label: t('filter.byHours') }]}
+              onChange={(v) => list.setFilters({ ...filters, sort: v === 'name' ? undefined : v })} />
+            <ExportButtons body={common} />
+            <PeriodButtons from={from} to={to} workers={(sheets.data?.items ?? []).map((r) => ({ userId: r.userId, name: r.fullName || r.username }))} />
+          </>
+        )} />
+      {opened !== null && <WorkerDays userId={opened} from={from} to={to} onClose={() => list.changeFilters({ worker: undefined })} />}
     </Card>
   );
 }

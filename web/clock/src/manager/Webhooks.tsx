@@ -1,12 +1,17 @@
 // Webhooks: endpoints (create, edit, activate, delete), the signing secret shown only when it
-// is created or rotated, and each endpoint's deliveries with a re-send.
+// is created or rotated, and each endpoint's deliveries with a re-send. The endpoints are a short
+// list the server answers at once (a table of them all); the deliveries are paged, their filter
+// and page kept in the drawer (the list kit).
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Drawer, Form, Input, Modal, Popconfirm, Select, Space, Switch, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, Button, Card, Checkbox, Drawer, Form, Input, Modal, Popconfirm, Space, Switch, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, call, type Body } from '../api/client.ts';
+import { api, call, limitQuery, type Body, type ListQuery } from '../api/client.ts';
 import { FormModal } from '../../../shared/antd/FormModal.tsx';
+import { ListView, type Column } from '../../../shared/antd/ListView.tsx';
+import { listQuery, type PageOf } from '../../../shared/list/params.ts';
+import { useList } from '../../../shared/list/useList.ts';
 import { useSave } from '../../../shared/antd/useSave.ts';
 import { QueryDataList, useNarrow } from '../../../shared/antd/DataList.tsx';
 import { fmt } from './common.tsx';
@@ -15,6 +20,12 @@ import { useChange } from '../../../shared/antd/useChange.ts';
 const EVENTS = ['worker.clock_in', 'worker.clock_out', 'security.violation'] as const;
 type Hook = { id: number; url: string; events: string[]; description: string; is_active: boolean; created_at: string };
 const STATUS_COLOR = { pending: 'default', processing: 'blue', delivered: 'green', failed: 'red' } as const;
+type DeliveriesPath = '/api/managers/webhooks/{id}/deliveries';
+type DeliveriesQuery = ListQuery<DeliveriesPath>;
+const deliveriesOf = (id: number) => listQuery(['deliveries', String(id)], (query: DeliveriesQuery) =>
+  call(api.GET('/api/managers/webhooks/{id}/deliveries', { params: { path: { id }, query: limitQuery<DeliveriesPath>(query) } }))
+    .then((r) => ({ list: r.deliveries, total: r.totalCount })));
+type Delivery = PageOf<ReturnType<typeof deliveriesOf>>['list'][number];
 
 export default function Webhooks() {
   const { t } = useTranslation('manager');
@@ -107,38 +118,27 @@ function HookForm({ hook, onClose }: { hook: Hook | null; onClose: (secret?: str
 function Deliveries({ hook, onClose }: { hook: Hook; onClose: () => void }) {
   const { t } = useTranslation('manager');
   const narrow = useNarrow();
-  const { change } = useChange(['deliveries', hook.id]);
-  const [status, setStatus] = useState<keyof typeof STATUS_COLOR | ''>('');
-  const [page, setPage] = useState(1);
-  const query = { page, limit: 20, ...(status ? { status } : {}) };
-  const list = useQuery({
-    queryKey: ['deliveries', hook.id, query],
-    queryFn: () => call(api.GET('/api/managers/webhooks/{id}/deliveries', { params: { path: { id: hook.id }, query } })),
-    refetchInterval: 5_000,
-  });
+  const deliveries = useMemo(() => deliveriesOf(hook.id), [hook.id]);
+  const { change } = useChange(deliveries.key);
+  const list = useList(deliveries, 20, { local: {}, refetchInterval: 5_000 });
   const resend = (id: number) =>
     void change(() => call(api.POST('/api/managers/webhooks/deliveries/{id}/resend', { params: { path: { id } } })), t('state.done'));
+  const columns: Column<Delivery, DeliveriesQuery>[] = [
+    { title: t('alerts.time'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
+    { title: t('webhooks.events'), dataIndex: 'event' },
+    {
+      title: t('webhooks.status'), dataIndex: 'status',
+      filter: { kind: 'select', key: 'status', width: 180, placeholder: t('webhooks.anyStatus'), options: (['pending', 'processing', 'delivered', 'failed'] as const).map((s) => ({ value: s, label: t(`webhooks.${s}`) })) },
+      render: (v: keyof typeof STATUS_COLOR) => <Tag color={STATUS_COLOR[v]}>{t(`webhooks.${v}`)}</Tag>,
+    },
+    { title: t('webhooks.attempts'), dataIndex: 'attempts' },
+    { title: t('webhooks.lastStatus'), dataIndex: 'last_status_code', render: (v: number | null) => v ?? '—' },
+    { title: '', key: 'a', render: (_, d) => <Button size="small" onClick={() => resend(d.id)}>{t('webhooks.resend')}</Button> },
+  ];
   return (
     <Drawer open width={narrow ? '100%' : 760} title={`${t('webhooks.deliveries')} — ${hook.url}`} onClose={onClose}>
-      <Select aria-label={t('webhooks.status')} style={{ width: 180, marginBottom: 16 }} value={status} onChange={(v) => { setStatus(v); setPage(1); }}
-        options={[{ value: '', label: t('webhooks.anyStatus') }, ...(['pending', 'processing', 'delivered', 'failed'] as const).map((s) => ({ value: s, label: t(`webhooks.${s}`) }))]} />
-      <QueryDataList
-        query={list}
-        empty={t('webhooks.noDeliveries')}
-        rowKey="id"
-        size="small"
-        dataSource={list.data?.deliveries ?? []}
-        pagination={{ current: page, pageSize: 20, total: list.data?.totalCount ?? 0, onChange: setPage, hideOnSinglePage: true }}
-        expandable={{ expandedRowRender: (d) => <pre className="mgr-details">{JSON.stringify(d.payload, null, 2)}{d.last_error ? `\n\n${d.last_error}` : ''}</pre> }}
-        columns={[
-          { title: t('alerts.time'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
-          { title: t('webhooks.events'), dataIndex: 'event' },
-          { title: t('webhooks.status'), dataIndex: 'status', render: (v: keyof typeof STATUS_COLOR) => <Tag color={STATUS_COLOR[v]}>{t(`webhooks.${v}`)}</Tag> },
-          { title: t('webhooks.attempts'), dataIndex: 'attempts' },
-          { title: t('webhooks.lastStatus'), dataIndex: 'last_status_code', render: (v: number | null) => v ?? '—' },
-          { title: '', key: 'a', render: (_, d) => <Button size="small" onClick={() => resend(d.id)}>{t('webhooks.resend')}</Button> },
-        ]}
-      />
+      <ListView list={list} columns={columns} name="deliveries" instant cards empty={t('webhooks.noDeliveries')} emptyFiltered={t('webhooks.noDeliveries')}
+        table={{ size: 'small', expandable: { expandedRowRender: (d) => <pre className="mgr-details">{JSON.stringify(d.payload, null, 2)}{d.last_error ? `\n\n${d.last_error}` : ''}</pre> } }} />
     </Drawer>
   );
 }

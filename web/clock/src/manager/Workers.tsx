@@ -1,106 +1,98 @@
 // Workers: search, tags (filter, edit, and the tag list itself), create, edit, disable, delete,
 // reset the password and the device binding, unlock a worker whom failed sign-ins locked; each
-// worker's history, location and security status in a drawer. Filters and page live in the URL.
+// worker's history, location and security status in a drawer. Filters and page live in the URL
+// (the list kit).
 import { PlusOutlined, TagsOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Drawer, Empty, Form, Input, Modal, Popconfirm, Select, Space, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, call, callPage } from '../api/client.ts';
+import { api, call, callPage, limitQuery, type ListQuery } from '../api/client.ts';
 import { atField } from '../../../shared/api/errors.ts';
 import { FormModal } from '../../../shared/antd/FormModal.tsx';
+import { ListView, type Column } from '../../../shared/antd/ListView.tsx';
 import { useSave } from '../../../shared/antd/useSave.ts';
 import { fieldErrorsOf } from '../../../shared/feedback.ts';
+import { listQuery, type PageOf } from '../../../shared/list/params.ts';
+import { useList } from '../../../shared/list/useList.ts';
 import { ApiError } from '../api/errors.ts';
 import { QueryError, useAction } from '../../../shared/antd/feedback.tsx';
-import { DataList, QueryDataList, useNarrow } from '../../../shared/antd/DataList.tsx';
-import { fmt, useUrlFilters, sinceTime, type Tr } from './common.tsx';
+import { DataList, useNarrow } from '../../../shared/antd/DataList.tsx';
+import { fmt, sinceTime, type Tr } from './common.tsx';
 
-const PAGE_SIZE = 20;
 /** Clock events per page of a worker's history (the server pages them: every event is reachable). */
 const HISTORY_PAGE_SIZE = 10;
 const USERNAME = /^[A-Za-z0-9._@-]{3,64}$/;
 
-type WorkerItem = { id: number; username: string; full_name: string; created_at: string; tags: string; lockedUntil: string | null };
+type Path = '/api/managers/workers';
+/** The path's query, its `search` named `q` in the URL (as links to the screen have it). */
+type Query = Omit<ListQuery<Path>, 'search'> & { q?: ListQuery<Path>['search'] };
+const workersQuery = listQuery(['workers'], ({ q, ...query }: Query) =>
+  call(api.GET('/api/managers/workers', { params: { query: limitQuery<Path>({ ...query, ...(q ? { search: q } : {}) }) } }))
+    .then((r) => ({ list: r.workers, total: r.totalCount })));
+type WorkerItem = PageOf<typeof workersQuery>['list'][number];
 
 export default function Workers() {
   const { t } = useTranslation('manager');
   const run = useAction();
   const client = useQueryClient();
-  const { filters, set, page } = useUrlFilters();
+  const list = useList(workersQuery, 20);
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const [resetting, setResetting] = useState<WorkerItem | null>(null);
   const [viewing, setViewing] = useState<number | null>(null);
   const [tagsOpen, setTagsOpen] = useState(false);
-
-  const query = { page, limit: PAGE_SIZE, ...(filters.q ? { search: filters.q } : {}), ...(filters.tags ? { tags: filters.tags } : {}), ...(filters.status ? { status: filters.status as 'active' | 'disabled' } : {}) };
-  const list = useQuery({ queryKey: ['workers', query], queryFn: () => call(api.GET('/api/managers/workers', { params: { query } })), placeholderData: keepPreviousData });
   const tags = useQuery({ queryKey: ['tags'], queryFn: () => call(api.GET('/api/managers/tags')) });
-  const refresh = () => void client.invalidateQueries({ queryKey: ['workers'] });
-  const filtered = Boolean(filters.q || filters.tags || filters.status);
+  const refresh = () => void client.invalidateQueries({ queryKey: workersQuery.key });
 
   const remove = (w: WorkerItem) =>
     void run(() => call(api.DELETE('/api/managers/workers/{id}', { params: { path: { id: w.id } } })), t('state.deleted')).then(refresh);
 
+  const columns: Column<WorkerItem, Query>[] = [
+    {
+      title: t('workers.fullName'), dataIndex: 'full_name',
+      filter: { kind: 'text', key: 'q', label: t('workers.search'), width: 220 },
+      render: (v: string, w) => (
+        <Space size={4} wrap>
+          <Button type="link" onClick={() => setViewing(w.id)}>{v}</Button>
+          {w.lockedUntil && <LockedTag until={w.lockedUntil} />}
+        </Space>
+      ),
+    },
+    { title: t('workers.username'), dataIndex: 'username' },
+    {
+      title: t('workers.tags'), dataIndex: 'tags',
+      filter: { kind: 'select', key: 'tags', multiple: true, width: 220, options: (tags.data ?? []).map((g) => ({ value: g.id, label: g.name })) },
+      render: (v: string) => v.split(',').filter(Boolean).map((n) => <Tag key={n}>{n}</Tag>),
+    },
+    {
+      title: t('workers.status'), hideInTable: true,
+      filter: { kind: 'select', key: 'status', width: 160, placeholder: t('workers.any'), options: [{ value: 'active', label: t('workers.active') }, { value: 'disabled', label: t('workers.disabled') }] },
+    },
+    { title: t('workers.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
+    {
+      title: '', key: 'a',
+      render: (_, w) => (
+        <Space size={0} wrap>
+          {w.lockedUntil && <UnlockButton worker={w} onDone={refresh} />}
+          <Button type="link" onClick={() => setEditing(w.id)}>{t('action.edit')}</Button>
+          <Button type="link" onClick={() => setResetting(w)}>{t('workers.resetPassword')}</Button>
+          <Popconfirm title={t('workers.deleteConfirm')} onConfirm={() => remove(w)} okText={t('action.delete')} cancelText={t('action.cancel')}>
+            <Button type="link" danger>{t('action.delete')}</Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
   return (
     <Card>
-      <Space wrap className="mgr-filters">
-        <Input.Search aria-label={t('workers.search')} placeholder={t('workers.search')} defaultValue={filters.q} key={filters.q ?? ''} allowClear onSearch={(q) => set({ q, page: undefined })} style={{ width: 260 }} />
-        <Select
-          aria-label={t('workers.tags')}
-          mode="multiple"
-          placeholder={t('workers.tags')}
-          style={{ minWidth: 220 }}
-          value={filters.tags ? filters.tags.split(',').map(Number) : []}
-          onChange={(v: number[]) => set({ tags: v.join(','), page: undefined })}
-          options={(tags.data ?? []).map((g) => ({ value: g.id, label: g.name }))}
-        />
-        <Select
-          aria-label={t('workers.status')}
-          style={{ width: 160 }}
-          value={filters.status ?? ''}
-          onChange={(v) => set({ status: v, page: undefined })}
-          options={[{ value: '', label: t('workers.any') }, { value: 'active', label: t('workers.active') }, { value: 'disabled', label: t('workers.disabled') }]}
-        />
-        {filtered && <Button onClick={() => set({ q: undefined, tags: undefined, status: undefined, page: undefined })}>{t('action.reset')}</Button>}
-        <Button icon={<TagsOutlined />} onClick={() => setTagsOpen(true)}>{t('workers.manageTags')}</Button>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('workers.create')}</Button>
-      </Space>
-      <QueryDataList
-        query={list}
-        empty={filtered ? t('state.noMatch') : t('state.empty')}
-        rowKey="id"
-        aria-label={t('nav.workers')}
-        dataSource={list.data?.workers ?? []}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onChange: (p) => set({ page: p === 1 ? undefined : p }), showSizeChanger: false }}
-        columns={[
-          {
-            title: t('workers.fullName'), dataIndex: 'full_name',
-            render: (v: string, w) => (
-              <Space size={4} wrap>
-                <Button type="link" onClick={() => setViewing(w.id)}>{v}</Button>
-                {w.lockedUntil && <LockedTag until={w.lockedUntil} />}
-              </Space>
-            ),
-          },
-          { title: t('workers.username'), dataIndex: 'username' },
-          { title: t('workers.tags'), dataIndex: 'tags', render: (v: string) => v.split(',').filter(Boolean).map((n) => <Tag key={n}>{n}</Tag>) },
-          { title: t('workers.createdAt'), dataIndex: 'created_at', render: (v: string) => fmt(v) },
-          {
-            title: '', key: 'a',
-            render: (_, w) => (
-              <Space size={0} wrap>
-                {w.lockedUntil && <UnlockButton worker={w} onDone={refresh} />}
-                <Button type="link" onClick={() => setEditing(w.id)}>{t('action.edit')}</Button>
-                <Button type="link" onClick={() => setResetting(w)}>{t('workers.resetPassword')}</Button>
-                <Popconfirm title={t('workers.deleteConfirm')} onConfirm={() => remove(w)} okText={t('action.delete')} cancelText={t('action.cancel')}>
-                  <Button type="link" danger>{t('action.delete')}</Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
-      />
+      <ListView list={list} columns={columns} name="workers" instant cards label={t('nav.workers')}
+        toolbar={(
+          <Space wrap className="mgr-filters">
+            <Button icon={<TagsOutlined />} onClick={() => setTagsOpen(true)}>{t('workers.manageTags')}</Button>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('workers.create')}</Button>
+          </Space>
+        )} />
       {editing !== null && <WorkerForm id={editing} tags={tags.data ?? []} onClose={(saved) => { setEditing(null); if (saved) refresh(); }} />}
       {resetting && <ResetPassword worker={resetting} onClose={() => setResetting(null)} />}
       {viewing !== null && <WorkerDrawer key={viewing} id={viewing} onClose={() => setViewing(null)} onChanged={refresh} />}

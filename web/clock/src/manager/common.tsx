@@ -1,11 +1,10 @@
-// What the console's screens share beyond the kit (web/shared): the query client, how the time
-// clock's refusals read in the manager's language, the kit's words, list filters in the URL, the
-// console settings (map tiles) and time formatting.
+// What the console's screens share beyond the kit (web/shared), for this service alone: the query
+// client, how the time clock's refusals read in the manager's language, the kit's words, the
+// console settings (map tiles), the sites, the export queue's tasks and time formatting.
 import { QueryClient, useMutation, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
-import { useCallback, useEffect, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useEffect } from 'react';
 import { describeErrors } from '../../../shared/feedback.ts';
 import { api, call } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
@@ -41,39 +40,6 @@ export const queryClient = new QueryClient({
 // The server answers in the language of the request (the default site's seeded name is translated
 // until it is renamed): a switch of language fetches what is shown again.
 i18n.on('languageChanged', () => void queryClient.invalidateQueries());
-
-/** Filters of a list screen in the URL's search parameters (shareable, kept on reload). */
-export function useUrlFilters() {
-  const [search, setSearch] = useSearchParams();
-  const filters = useMemo(() => Object.fromEntries([...search].filter(([, v]) => v !== '')), [search]);
-  const set = useCallback((next: Record<string, string | number | undefined | null>) => {
-    const out = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...filters, ...next })) if (v !== undefined && v !== null && v !== '') out.set(k, String(v));
-    setSearch(out);
-  }, [filters, setSearch]);
-  const page = Math.max(1, Number(filters.page) || 1);
-  return { filters, set, page };
-}
-
-/**
- * The tab of a screen in the URL's search parameter `param` (shareable, kept on reload): one of
- * `keys`, the first when the parameter is missing or unknown. Choosing the first removes it; the
- * other parameters (a list's filters) stay as they are.
- */
-export function useUrlTab<K extends string>(keys: readonly [K, ...K[]], param = 'tab'): [K, (next: K) => void] {
-  const [search, setSearch] = useSearchParams();
-  const asked = search.get(param);
-  const tab = keys.find((k) => k === asked) ?? keys[0];
-  const choose = useCallback((next: K) => {
-    setSearch((current) => {
-      const out = new URLSearchParams(current);
-      if (next === keys[0]) out.delete(param);
-      else out.set(param, next);
-      return out;
-    }, { replace: true });
-  }, [keys, param, setSearch]);
-  return [tab, choose];
-}
 
 /** A time of today as HH:mm, of another day with its date. */
 export const sinceTime = (iso: string) => (dayjs(iso).isSame(dayjs(), 'day') ? dayjs(iso).format('HH:mm') : dayjs(iso).format('YYYY-MM-DD HH:mm'));

@@ -94,9 +94,6 @@ export function outsideRange(day: string, picked: string, months = MAX_MONTHS): 
   return day < picked ? rangeTooLong(day, picked, months) : rangeTooLong(picked, day, months);
 }
 
-/** The list's `start_time`/`end_time` of a range of days. */
-export const rangeTimes = (startDay: string, endDay: string) => ({ start_time: `${startDay} 00:00:00`, end_time: `${endDay} 23:59:59` });
-
 // ---- CSV import reply. ----
 
 /** The reply of POST /orders/import, as the server's OpenAPI document declares it. */
