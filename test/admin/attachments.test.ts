@@ -4,7 +4,7 @@
 // ranges, and the sweep of abandoned uploads. What is stored is looked at through the storage
 // itself, so that the file runs on either driver (TEST_STORAGE=s3: test/global-setup.ts).
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -15,7 +15,8 @@ import { AttachmentsService } from '../../src/admin/features/attachments/attachm
 import type { ByteRange, Storage } from '../../src/platform/storage/index.ts';
 import { onPostgres, startApp, within, type TestApp } from '../helpers/app.ts';
 import { assertError, assertOk } from '../helpers/assert.ts';
-import { call, login, signedInAdmin, type Reply } from '../helpers/http.ts';
+import { call, login, signedInAdmin } from '../helpers/http.ts';
+import { bytes, chunkParts, form, newChunkId, pdf, png, postForm, sha256, split, type Chunk, type Part } from '../helpers/uploads.ts';
 
 const LIMITS = {
   UPLOAD_MAX_IMAGE_BYTES: '4096',
@@ -34,57 +35,13 @@ before(async () => {
 });
 after(() => app?.close());
 
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const bytes = (head: string | number[], size: number) => {
-  const h = typeof head === 'string' ? Buffer.from(head, 'latin1') : Buffer.from(head);
-  return Buffer.concat([h, randomBytes(size - h.length)]);
-};
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const png = (size = 1000) => bytes(PNG, size);
-const pdf = (size: number) => bytes('%PDF-1.7\n', size);
 const docx = () => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), randomBytes(100), Buffer.from('[Content_Types].xml'), randomBytes(50), Buffer.from('word/document.xml'), randomBytes(100)]);
 
-type Part = { name: string; value: string } | { name: string; filename: string; data: Buffer; type?: string };
-
-/** A multipart/form-data body written by hand, so that tests control every byte of it. */
-function form(parts: Part[]): { payload: Buffer; contentType: string } {
-  const boundary = `----test${randomBytes(8).toString('hex')}`;
-  const out: Buffer[] = [];
-  for (const p of parts) {
-    out.push(Buffer.from(`--${boundary}\r\n`));
-    if ('value' in p) {
-      out.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
-    } else {
-      out.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"; filename="${p.filename.replace(/[\\"]/g, (c) => `\\${c}`)}"\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`));
-      out.push(p.data, Buffer.from('\r\n'));
-    }
-  }
-  out.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(out), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-async function post(url: string, token: string, parts: Part[], on: TestApp = app): Promise<Reply> {
-  const { payload, contentType } = form(parts);
-  return call(on, 'POST', `/api/admin${url}`, { token, payload, headers: { 'content-type': contentType } });
-}
-
+const post = (url: string, token: string, parts: Part[], on: TestApp = app) => postForm(on, url, token, parts);
 const upload = (token: string, type: string, filename: string, data: Buffer) =>
   post('/attachments/upload', token, [{ name: 'type', value: type }, { name: 'file', filename, data }]);
-
-function chunkParts(c: { chunk_id: string; index: number; total: number; filename: string; data: Buffer }): Part[] {
-  return [
-    { name: 'chunk_id', value: c.chunk_id },
-    { name: 'chunk_index', value: String(c.index) },
-    { name: 'total_chunks', value: String(c.total) },
-    { name: 'filename', value: c.filename },
-    { name: 'file', filename: 'blob', data: c.data },
-  ];
-}
-
-const sendChunk = (token: string, c: Parameters<typeof chunkParts>[0], on: TestApp = app) => post('/attachments/chunk', token, chunkParts(c), on);
+const sendChunk = (token: string, c: Chunk, on: TestApp = app) => post('/attachments/chunk', token, chunkParts(c), on);
 const merge = (token: string, body: object, on: TestApp = app) => call(on, 'POST', '/api/admin/attachments/merge', { token, body });
-const split = (data: Buffer, size: number) => Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size));
-const newChunkId = () => `up_${randomBytes(8).toString('hex')}`;
 
 async function download(url: string, token?: string, headers: Record<string, string> = {}) {
   return app.app.inject({ method: 'GET', url, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
