@@ -2,7 +2,8 @@
 // share the server's event loop, and pairs are run alternately so drift hits both sides.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -384,5 +385,53 @@ export async function reachable(kind: 'postgres' | 'redis', url: string): Promis
     return false;
   } finally {
     redis.disconnect();
+  }
+}
+
+/** A port of 127.0.0.1 free now (for a server process to listen on). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The resident set (VmRSS) of a process, bytes. */
+export function residentBytes(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m?.[1] ?? 0) * 1024;
+}
+
+/** Samples the resident set of a process every 20 ms between start() and stop(); stop() gives the peak. */
+export class RssSampler {
+  private peak = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly pid: number;
+  constructor(pid: number) {
+    this.pid = pid;
+  }
+  read(): number {
+    return residentBytes(this.pid);
+  }
+  /** Starts sampling; the resident set now. */
+  start(): number {
+    const now = this.read();
+    this.peak = now;
+    this.timer = setInterval(() => {
+      try {
+        this.peak = Math.max(this.peak, this.read());
+      } catch {
+        clearInterval(this.timer); // the process is gone: its absence is the caller's to report
+      }
+    }, 20);
+    return now;
+  }
+  stop(): number {
+    clearInterval(this.timer);
+    return Math.max(this.peak, this.read());
   }
 }

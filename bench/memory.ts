@@ -16,12 +16,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { fmt, freshDatabase, median, reachable } from './lib.ts';
+import { fmt, freePort, freshDatabase, median, reachable } from './lib.ts';
 
 const MINUTES = Number(process.env.BENCH_MEMORY_MINUTES ?? 2);
 const SETTLE_S = Number(process.env.BENCH_MEMORY_SETTLE_SECONDS ?? 60);
@@ -57,15 +56,6 @@ function serverPid(npm: number): number {
     }
   }
   return 0;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 interface Figures {

@@ -13,9 +13,8 @@
 // BENCH_SECONDS (default 5) is the length of each list measurement.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -25,7 +24,7 @@ import postgres from 'postgres';
 import { orderExportParams, orderExportSelect } from '../src/admin/features/orders/orders.export.ts';
 import { ordersList } from '../src/admin/features/orders/orders.service.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
-import { fmt, median, requestsPerSecond } from './lib.ts';
+import { fmt, freePort, median, requestsPerSecond, RssSampler } from './lib.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -215,32 +214,6 @@ function reportMemory(what: string, growths: number[]) {
   console.log(`${what}: server peak RSS growth ${fmt(worst, 1)} MiB (target <= 100) ${worst <= 100 ? 'PASS' : 'ABOVE TARGET'}`);
 }
 
-/** Samples the resident set of a process every 20 ms between start() and stop(); stop() gives the peak. */
-class RssSampler {
-  private peak = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private readonly pid: number;
-  constructor(pid: number) {
-    this.pid = pid;
-  }
-  read(): number {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
-    return Number(m?.[1] ?? 0) * 1024;
-  }
-  start(): number {
-    const now = this.read();
-    this.peak = now;
-    this.timer = setInterval(() => {
-      this.peak = Math.max(this.peak, this.read());
-    }, 20);
-    return now;
-  }
-  stop(): number {
-    clearInterval(this.timer);
-    return Math.max(this.peak, this.read());
-  }
-}
-
 /** Writes the CSV of ORDERS orders and the COPY text of the same orders and details; the detail count. */
 async function writeData(csvFile: string, ordersFile: string, detailsFile: string): Promise<number> {
   const csv = createWriteStream(csvFile);
@@ -331,17 +304,6 @@ async function json(url: string, init: RequestInit): Promise<any> {
   const body = (await res.json()) as { code: number };
   if (body.code !== 200) throw new Error(`${url}: ${JSON.stringify(body)}`);
   return body;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 try {

@@ -12,11 +12,11 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startPostgres, startRedis } from '../test/helpers/services.ts';
+import { freePort } from './lib.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const OUTAGE_S = Number(process.env.BENCH_OUTAGE_SECONDS ?? 10);
@@ -24,15 +24,6 @@ const AFTER_S = 10;
 const LIMIT_MS = 3000;
 const PASSWORD = 'Bench-pass-123';
 const root = path.resolve(import.meta.dirname, '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Outcome {
   at: number;
