@@ -64,7 +64,8 @@ interface Figures {
   readyS: number;
   idle: number;
   idleHeap: string;
-  minutes: { median: number; max: number }[];
+  /** Each minute of the load: the resident set's median and maximum, and the requests of that minute that failed. */
+  minutes: { median: number; max: number; failed: number }[];
   after: number;
   afterHeap: string;
   peak: number;
@@ -180,6 +181,7 @@ async function measure(label: string, target: number, env: Record<string, string
     const failures = new Map<string, { count: number; first: string }>();
     const fail = (key: string, answer: string) => {
       failed++;
+      failedThisMinute++;
       const known = failures.get(key);
       if (known) known.count++;
       else failures.set(key, { count: 1, first: answer.slice(0, 200) });
@@ -200,7 +202,8 @@ async function measure(label: string, target: number, env: Record<string, string
         }
       }
     };
-    const minutes: { median: number; max: number }[] = [];
+    const minutes: { median: number; max: number; failed: number }[] = [];
+    let failedThisMinute = 0;
     const pending = new Set<Promise<void>>();
     const loadStart = performance.now();
     let nextSignIn = loadStart + 10_000;
@@ -216,8 +219,9 @@ async function measure(label: string, target: number, env: Record<string, string
         samples.push(residentOf(pid).rss);
         nextSample += 1000;
         if (samples.length >= 60) {
-          minutes.push({ median: median(samples), max: Math.max(...samples) });
+          minutes.push({ median: median(samples), max: Math.max(...samples), failed: failedThisMinute });
           samples = [];
+          failedThisMinute = 0;
         }
       }
       let request = mix[i % mix.length]!();
@@ -262,6 +266,7 @@ function report(f: Figures) {
   if (f.minutes.length === 0) return;
   console.log(`${f.label}: under load, RSS by minute (median / max): ${f.minutes.map((m) => `${fmt(m.median / MB)} / ${fmt(m.max / MB)}`).join(', ')} MB; ${fmt(f.requests)} requests, ${fmt(f.failed)} failed`);
   for (const [key, { count, first }] of f.failures) console.log(`  failed: ${key} x ${fmt(count)}, first: ${first}`);
+  if (f.failed > 0) console.log(`  failed by minute (counted when they fail, a timeout 30 s after its sending): ${f.minutes.map((m) => fmt(m.failed)).join(', ')}`);
   const first = f.minutes[0]!.median;
   const last = f.minutes.at(-1)!.median;
   const growth = last / first - 1;
