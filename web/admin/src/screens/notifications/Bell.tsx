@@ -56,7 +56,8 @@ export function NotificationBell() {
         // On a phone a toast at the bottom would cover the dialog that is open (the import's).
         const placement = window.matchMedia('(min-width: 768px)').matches ? 'bottomRight' : 'top';
         const from = n.sender_name && <Typography.Text type="secondary" style={{ display: 'block' }}>{t('from', { name: n.sender_name })}</Typography.Text>;
-        notification.info({ message: n.title, description: <>{from}{n.content}<DownloadLink n={n} /></>, placement });
+        // A message with its sender and content takes longer to read than antd's 4.5 s; hovering keeps it open.
+        notification.info({ message: n.title, description: <>{from}{n.content}<DownloadLink n={n} /></>, placement, duration: 10 });
         // The list screen and the exact count follow.
         void queryClient.invalidateQueries({ queryKey: ['notifications', 'list'] });
       },
