@@ -168,7 +168,8 @@ describe('console: files, notifications, profile', { skip: browserSkip() }, () =
     await screenshot(receiver.page, 'notifications-bell');
     await receiver.page.getByRole('tooltip').getByRole('button', { name: 'Mark read: Stock count on Friday' }).click();
     await receiver.page.getByRole('button', { name: 'Notifications, 0 unread' }).click();
-    await receiver.page.getByRole('tooltip').waitFor({ state: 'hidden' });
+    // The popover closes (the bell's own hover tooltip, also a tooltip, may show meanwhile).
+    await receiver.page.getByRole('tooltip').filter({ hasText: 'Latest notifications' }).waitFor({ state: 'hidden' });
     // The toast is gone by itself (10 s) before the list's pictures.
     await receiver.page.locator('.ant-notification-notice').waitFor({ state: 'hidden' });
     // The list names the sender too: in a column at a desk's width, under the title on a phone.
