@@ -3,7 +3,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -388,17 +387,7 @@ export async function reachable(kind: 'postgres' | 'redis', url: string): Promis
   }
 }
 
-/** A port of 127.0.0.1 free now (for a server process to listen on). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../test/helpers/services.ts';
 
 /** The resident set (VmRSS) of a process, bytes. */
 export function residentBytes(pid: number): number {

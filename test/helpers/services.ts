@@ -24,7 +24,8 @@ export interface ControlledServer {
   destroy(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port of 127.0.0.1 free now (for a server process to listen on). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.on('error', reject);
