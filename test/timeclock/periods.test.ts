@@ -53,7 +53,7 @@ describe('approved and locked periods', () => {
   };
 
   before(async () => {
-    app = await startApp({ DISPLAY_TIMEZONE: 'UTC', TIMECLOCK_RATE_LIMIT_GENERAL: '10000', TIMECLOCK_RATE_LIMIT_CLOCK: '1000', CLOCK_MIN_INTERVAL_SECONDS: '0' });
+    app = await startApp({ DISPLAY_TIMEZONE: 'UTC', TIMECLOCK_RATE_LIMIT_GENERAL: '10000', TIMECLOCK_RATE_LIMIT_CLOCK: '1000', CLOCK_MIN_INTERVAL_SECONDS: '0', CLOCK_CAPTURE_WINDOW_HOURS: '72' });
     manager = await managerToken(app);
     siteId = (await createSite(app, manager, circle(inside.latitude, inside.longitude, 100), 'Depot')).id;
     qr = (await createQr(app, manager, { name: 'Depot gate', siteId })).id;
@@ -89,7 +89,8 @@ describe('approved and locked periods', () => {
   test('a lock needs approvals, keeps the days as they were, refuses a late punch and any correction, and is lifted only with a reason', async () => {
     const w = await signedInWorker(app, manager);
     const idle = await signedInWorker(app, manager);
-    // Yesterday (the capture window allows a late punch into it): 07:00 to 17:00, 10 h.
+    // Yesterday, 07:00 to 17:00, 10 h. The capture window is 72 h here so that a late punch
+    // captured yesterday at 18:00 is inside it whatever the time of day the test runs.
     const day = new Date(Date.now() - 24 * H * 1000).toISOString().slice(0, 10);
     await punch(w.id, 'clock_in', `${day}T07:00:00Z`);
     const out = await punch(w.id, 'clock_out', `${day}T17:00:00Z`);
