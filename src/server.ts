@@ -247,9 +247,10 @@ export async function buildServer(config: Config, opts: ServerOptions = {}): Pro
         try {
           // Connections the kernel completed are accepted before the listener closes (new ones are
           // then refused); each is answered, 503 once closing (return503OnClosing).
-          if (app.server.listening) await acceptPending(app.server);
+          // At most a quarter of the hard limit, so that the answers to what it accepted have the rest.
+          const accept = app.server.listening ? await acceptPending(app.server, config.SHUTDOWN_TIMEOUT_MS / 4) : undefined;
           const connections = await new Promise<number>((resolve) => app.server.getConnections((_err, n) => resolve(n)));
-          platform.logger.info({ connections, requests: inFlight.size }, 'closing the listener');
+          platform.logger.info({ accept, connections, requests: inFlight.size }, 'closing the listener');
           await app.close();
         } finally {
           clearInterval(sweeper);

@@ -403,7 +403,8 @@ test('SIGTERM under a burst of requests: every request whose connection was open
       const lastAnswer = Math.max(...outcomes.filter((o) => o.status !== undefined).map((o) => o.at)) - signalledAt;
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 130_000))]);
       assert.fail(`${failed.length} request(s) on an opened connection reset or unanswered:\n${detail.join('\n')}\n` +
-        `answers by status ${JSON.stringify(Object.fromEntries(statuses))}, the last at +${Math.round(lastAnswer)} ms; child ${exit}; its last output:\n${output.slice(-2500)}`);
+        `answers by status ${JSON.stringify(Object.fromEntries(statuses))}, the last at +${Math.round(lastAnswer)} ms; child ${exit}; ` +
+        `its listener: ${/\{[^\n]*closing the listener[^\n]*/.exec(output)?.[0] ?? 'never closed'}; its last output:\n${output.slice(-2000)}`);
     }
     assert.doesNotMatch(output, /graceful shutdown took too long/);
     for (const status of statuses.keys()) assert.ok([200, 400, 401, 429, 503].includes(status), `status ${status}`);
