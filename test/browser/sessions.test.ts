@@ -72,10 +72,14 @@ describe('sessions: the administration console', { skip: browserSkip() }, () => 
     await assertNoTokenReadable(w.page, 'after a reload');
     await screenshot(w.page, 'session-console-after-reload');
 
-    // Two tabs: a refresh in one (a reload) hands the new token to the other, which keeps working.
+    // A new tab takes the session of the open one instead of refreshing it (a refresh would
+    // rotate the token under the first tab's requests, refused then); both keep working.
     const second = await w.context.newPage();
+    const refreshes: string[] = [];
+    second.on('request', (req) => req.url().endsWith('/api/admin/refresh-token') && refreshes.push(req.url()));
     await second.goto(`${server.base}/dashboard`);
     await second.getByRole('tab', { name: 'Business', selected: true }).waitFor();
+    assert.deepEqual(refreshes, [], 'the new tab asked the open one, not the refresh cookie');
     await w.page.getByRole('menuitem', { name: 'Dashboard' }).click();
     await w.page.getByRole('tab', { name: 'Business', selected: true }).waitFor();
     await second.close();

@@ -3,10 +3,13 @@
 // a token back from the HttpOnly refresh cookie the server set at sign-in. Kept in localStorage:
 // what the client needs to know that there is a session to restore (no secret: a flag, or who is
 // signed in), and why the last session ended, for the sign-in page. Tabs tell each other a new
-// session or its end over a BroadcastChannel. `keepFresh` refreshes the token before it expires.
+// session or its end over a BroadcastChannel, and a new tab asks the open ones for the session
+// before it uses the refresh cookie (`fromPeers`): a refresh rotates the token, and the other
+// tabs' requests still on their way with the old one would be refused. `keepFresh` refreshes
+// the token before it expires.
 
 type Listener<S> = (session: S | null) => void;
-type Message<S, R> = { type: 'session'; session: S } | { type: 'end'; reason: R | null };
+type Message<S, R> = { type: 'session'; session: S } | { type: 'end'; reason: R | null } | { type: 'ask' };
 
 export interface StoreOptions<S> {
   /** The prefix of the storage keys and of the channel (`fieldops.admin`). */
@@ -27,6 +30,21 @@ export function sessionStore<S, R extends string>(options: StoreOptions<S>) {
   storage?.removeItem(`${options.prefix}.session`);
   const channel = typeof window !== 'undefined' && typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(`${options.prefix}.session`) : null;
   const listeners = new Set<Listener<S>>();
+  // Every tab with a session holds a shared Web Lock of this name (where the browser has Web
+  // Locks: secure contexts), so that a new tab knows whether there is one to ask.
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  const presence = `${options.prefix}.has-session`;
+  let release: (() => void) | null = null;
+  function present(has: boolean): void {
+    if (!locks || has === (release !== null)) return;
+    if (has) {
+      const held = new Promise<void>((resolve) => (release = resolve));
+      void locks.request(presence, { mode: 'shared' }, () => held);
+    } else {
+      release!();
+      release = null;
+    }
+  }
 
   const keptValue = () => storage?.getItem(keptKey) ?? null;
   let current: S | null = (() => {
@@ -36,6 +54,7 @@ export function sessionStore<S, R extends string>(options: StoreOptions<S>) {
 
   function apply(session: S | null): void {
     current = session;
+    present(session !== null);
     for (const l of listeners) l(session);
   }
 
@@ -54,15 +73,41 @@ export function sessionStore<S, R extends string>(options: StoreOptions<S>) {
   // Another tab signed in, refreshed the token, or signed out.
   channel?.addEventListener('message', (e: MessageEvent<Message<S, R>>) => {
     const m = e.data;
-    if (m.type === 'session') {
+    if (m.type === 'ask') {
+      if (current) channel.postMessage({ type: 'session', session: current } satisfies Message<S, R>);
+    } else if (m.type === 'session') {
       if (!options.adopt || options.adopt(current, m.session)) apply(m.session);
     } else if (current) {
       apply(null);
     }
   });
 
+  present(current !== null);
+
+  /**
+   * The session of another open tab, asked for over the channel (null: no tab has one, or none
+   * answered within `waitMs`). Adopted like any session another tab tells.
+   */
+  async function fromPeers(waitMs: number): Promise<S | null> {
+    if (current || !channel || !locks) return current;
+    const { held = [] } = await locks.query();
+    if (!held.some((lock) => lock.name === presence)) return null;
+    return new Promise((resolve) => {
+      const done = (session: S | null) => {
+        clearTimeout(timer);
+        listeners.delete(adopted);
+        resolve(session);
+      };
+      const adopted: Listener<S> = (session) => session && done(session);
+      const timer = setTimeout(() => done(null), waitMs);
+      listeners.add(adopted);
+      channel.postMessage({ type: 'ask' } satisfies Message<S, R>);
+    });
+  }
+
   return {
     getSession: (): S | null => current,
+    fromPeers,
     setSession,
     /** What this browser keeps of its session (null: none to restore). */
     kept: keptValue,

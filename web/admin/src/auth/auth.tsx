@@ -12,7 +12,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, unwrap } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
-import { endReasonOf, getSession, mayRestore, onSessionChange, refreshDelay, setSession, withRefreshLock, type EndReason, type Session } from '../api/session.ts';
+import { endReasonOf, getSession, mayRestore, onSessionChange, refreshDelay, setSession, store, withRefreshLock, type EndReason, type Session } from '../api/session.ts';
 
 export type Profile = Awaited<ReturnType<typeof loadProfile>>;
 export type MenuNode = Profile['menus'][number];
@@ -75,9 +75,12 @@ function refreshSession(from: Session | null): Promise<void> {
   });
 }
 
-// One restoration per page load (StrictMode runs effects twice).
+// One restoration per page load (StrictMode runs effects twice): the session of another open tab
+// (a refresh would rotate the token under that tab's requests), else the refresh cookie.
 let restoration: Promise<void> | null = null;
-const restore = () => (restoration ??= mayRestore() && !getSession() ? refreshSession(null).catch(() => {}) : Promise.resolve());
+const restore = () => (restoration ??= mayRestore() && !getSession()
+  ? store.fromPeers(2000).then((peer) => (peer ? undefined : refreshSession(null))).catch(() => {})
+  : Promise.resolve());
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [session, setState] = useState<Session | null>(getSession());
