@@ -1,7 +1,8 @@
 // The one fetch wrapper of both clients, over a typed openapi-fetch client generated from the
 // service's OpenAPI document: every request carries the session's token, the language (so the
 // server answers in it) and a trace id; every failure becomes an ApiError (the client says how to
-// read its service's envelope); a 401 that refuses the token this tab holds ends the session.
+// read its service's envelope); a 401 that refuses the token this tab holds ends the session,
+// and one that refused a token another tab has replaced meanwhile is sent again with the new one.
 import i18n from 'i18next';
 import createClient from 'openapi-fetch';
 import { ApiError } from './errors.ts';
@@ -17,6 +18,11 @@ export interface ClientOptions<R> {
   endOf401: (body: unknown) => R | undefined;
   /** Runs before a request without an Authorization header (the time clock gets its token first). */
   beforeRequest?: (path: string) => Promise<void>;
+  /**
+   * Resolves once no other tab is replacing the token (the console's refresh, which rotates it):
+   * a 401 that would end the session is judged after it, since the new token may be on its way.
+   */
+  settled?: () => Promise<void>;
 }
 
 export interface Result<D> {
@@ -32,6 +38,10 @@ export function apiClient<Paths extends {}, R>(options: ClientOptions<R>) {
   const api = createClient<Paths>({ baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin });
   const { session } = options;
 
+  // A copy of each request that can be sent again (no body, or a JSON one), for the 401 below.
+  const copies = new WeakMap<Request, Request>();
+  const copyable = (request: Request) => request.body === null || (request.headers.get('content-type') ?? '').includes('json');
+
   api.use({
     async onRequest({ request }) {
       if (!request.headers.has('authorization')) await options.beforeRequest?.(new URL(request.url).pathname);
@@ -39,16 +49,31 @@ export function apiClient<Paths extends {}, R>(options: ClientOptions<R>) {
       if (token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);
       request.headers.set('accept-language', i18n.language);
       request.headers.set('x-trace-id', traceId());
+      if (copyable(request)) copies.set(request, request.clone());
       return request;
     },
     async onResponse({ request, response }) {
-      // Only when the token sent is still this tab's (another tab may have refreshed it meanwhile).
-      const token = session.getSession()?.token;
-      if (response.status === 401 && token && request.headers.get('authorization') === `Bearer ${token}`) {
+      const sent = request.headers.get('authorization');
+      if (response.status !== 401 || !sent) return response;
+      const bearer = () => {
+        const token = session.getSession()?.token;
+        return token ? `Bearer ${token}` : null;
+      };
+      if (sent === bearer()) {
         const reason = options.endOf401(await response.clone().json().catch(() => null));
-        if (reason !== undefined) session.setSession(null, reason);
+        if (reason === undefined) return response;
+        await options.settled?.();
+        if (sent === bearer()) {
+          session.setSession(null, reason);
+          return response;
+        }
       }
-      return response;
+      // Another tab replaced the token while this request was on its way: once more with the new one.
+      const now = bearer();
+      const copy = copies.get(request);
+      if (!now || !copy) return response;
+      copy.headers.set('authorization', now);
+      return fetch(copy);
     },
   });
 

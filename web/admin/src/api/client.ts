@@ -5,13 +5,16 @@ import { apiClient, type Result } from '../../../shared/api/client.ts';
 import type { BodyOf, QueryOf } from '../../../shared/list/params.ts';
 import { apiErrorOf, networkError } from './errors.ts';
 import type { paths } from './schema.gen.ts';
-import { endReasonOf, store, type EndReason } from './session.ts';
+import { endReasonOf, store, withRefreshLock, type EndReason } from './session.ts';
 
 const client = apiClient<paths, EndReason>({
   session: store,
   errorOf: (status, body, headers) => apiErrorOf(status, body, headers.get('x-trace-id')),
   networkError,
   endOf401: (body) => endReasonOf((body as { code?: unknown } | null)?.code),
+  // A tab refreshing the token holds the refresh lock and tells the others before it lets go;
+  // the message may take a moment more to arrive.
+  settled: () => withRefreshLock(async () => {}).then(() => new Promise((resolve) => setTimeout(resolve, 100))),
 });
 
 export const { api, download } = client;
