@@ -513,12 +513,22 @@ describe('the S3 driver', { skip: skipS3 }, () => {
     } finally {
       s3!.thaw();
     }
+    // A store thawed with requests queued answers its first ones slowly: on a loaded machine a
+    // probe just after the recovery can outlast its limit (a third of the timeout) and declare
+    // the outage again, for one more probe. Recovered: the file's details are read again.
     const back = Date.now();
-    while (!(await storage.check())) {
-      assert.ok(Date.now() - back < 2000 + timeoutMs, 'ready again soon after the store');
+    for (;;) {
+      const stat = await storage.stat('files/x/frozen.bin').catch((err: unknown) => {
+        if (err instanceof StorageUnavailableError) return undefined;
+        throw err;
+      });
+      if (stat !== undefined) {
+        assert.equal(stat?.size, data.length);
+        break;
+      }
+      assert.ok(Date.now() - back < 2000 + 2 * timeoutMs, 'answering again soon after the store');
       await sleep(50);
     }
-    assert.equal((await storage.stat('files/x/frozen.bin'))?.size, data.length);
   });
 
   test('/readyz: storage degraded while the store is unreachable, ready again after', { timeout: 120_000 }, async () => {
