@@ -2,7 +2,7 @@
 // service's OpenAPI document: every request carries the session's token, the language (so the
 // server answers in it) and a trace id; every failure becomes an ApiError (the client says how to
 // read its service's envelope); a 401 that refuses the token this tab holds ends the session,
-// and one that refused a token another tab has replaced meanwhile is sent again with the new one.
+// and a read refused with a token another tab has replaced meanwhile is sent again with the new one.
 import i18n from 'i18next';
 import createClient from 'openapi-fetch';
 import { ApiError } from './errors.ts';
@@ -38,9 +38,10 @@ export function apiClient<Paths extends {}, R>(options: ClientOptions<R>) {
   const api = createClient<Paths>({ baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin });
   const { session } = options;
 
-  // A copy of each request that can be sent again (no body, or a JSON one), for the 401 below.
+  // A copy of each read (a request without a body) to send again after the 401 below. Not of a
+  // write: copying a body turns it into a stream (the browser's tools then show no body), and a
+  // refused write is the user's to send again.
   const copies = new WeakMap<Request, Request>();
-  const copyable = (request: Request) => request.body === null || (request.headers.get('content-type') ?? '').includes('json');
 
   api.use({
     async onRequest({ request }) {
@@ -49,7 +50,7 @@ export function apiClient<Paths extends {}, R>(options: ClientOptions<R>) {
       if (token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);
       request.headers.set('accept-language', i18n.language);
       request.headers.set('x-trace-id', traceId());
-      if (copyable(request)) copies.set(request, request.clone());
+      if (request.body === null) copies.set(request, request.clone());
       return request;
     },
     async onResponse({ request, response }) {

@@ -42,13 +42,18 @@ function setUp(opts: { settled?: () => Promise<void> } = {}) {
   return { api, settle, state };
 }
 
-test('a request refused because another tab replaced the token on its way is sent again with the new one, body and all', async () => {
+test('a read refused because another tab replaced the token on its way is sent again with the new one; a write is not', async () => {
   const { api, settle, state } = setUp();
   state.onSend = () => (state.token = 'new');
-  const { data } = await settle(api.POST('/api/thing', { body: { name: 'a' } }));
-  assert.deepEqual(data, { ok: true });
-  assert.deepEqual(state.sent, ['POST Bearer old {"name":"a"}', 'POST Bearer new {"name":"a"}']);
-  assert.deepEqual(state.ended, []);
+  assert.deepEqual((await settle(api.GET('/api/thing'))).data, { ok: true });
+  assert.deepEqual(state.sent, ['GET Bearer old', 'GET Bearer new']);
+
+  state.token = 'old';
+  state.sent = [];
+  await assert.rejects(settle(api.POST('/api/thing', { body: { name: 'a' } })), (err: ApiError) => err.status === 401);
+  assert.deepEqual(state.sent, ['POST Bearer old {"name":"a"}']);
+  assert.deepEqual(state.ended, [], 'the session goes on with the new token');
+  assert.equal(state.token, 'new');
 });
 
 test('a 401 to the token the tab still holds waits for a refresh in progress elsewhere before it ends the session', async () => {
