@@ -5,7 +5,8 @@
 // creating and migrating a database (3-5 s). With TEST_STORAGE=s3, starts one S3-compatible
 // server (test/helpers/s3.ts) for the whole run: every test app then keeps its files in its
 // bucket, under a prefix of its own (test/helpers/app.ts), so that the whole suite runs on the
-// S3 driver (CI's PostgreSQL pass does; the PGlite pass runs it on the local disk).
+// S3 driver (CI's PostgreSQL pass does; the PGlite pass runs it on the local disk). Makes the
+// folder of the browser slots (test/helpers/browser.ts: at most two Chromiums at once).
 import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,10 +15,13 @@ import { ensureConsoleBuilt } from './helpers/browser.ts';
 import { s3Skip, startS3, type S3Server } from './helpers/s3.ts';
 
 let dir: string | undefined;
+let locks: string | undefined;
 let s3: S3Server | undefined;
 
 export async function globalSetup() {
   ensureConsoleBuilt();
+  locks = mkdtempSync(path.join(tmpdir(), 'fieldops-browsers-'));
+  process.env.TEST_BROWSER_LOCKS = locks;
   await startStorage();
   if (process.env.TEST_DATABASE_URL) return;
   dir = mkdtempSync(path.join(tmpdir(), 'fieldops-test-'));
@@ -40,5 +44,6 @@ async function startStorage() {
 
 export async function globalTeardown() {
   if (dir) rmSync(dir, { recursive: true, force: true });
+  if (locks) rmSync(locks, { recursive: true, force: true });
   await s3?.destroy();
 }

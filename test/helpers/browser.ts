@@ -3,8 +3,9 @@
 // console. Every page records its uncaught errors and the API requests that failed, so that a
 // test can assert there were none it did not expect.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import type { ServerOptions } from '../../src/server.ts';
@@ -23,11 +24,74 @@ export function browserSkip(): string | false {
 
 /** Headless Chromium; `args` adds flags (e.g. a fake camera playing a file). */
 export async function launchBrowser(args: string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...args],
-  });
+  const release = await browserSlot();
+  try {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...args],
+    });
+    browser.on('disconnected', release);
+    return browser;
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+// Chromium is the heaviest thing the suite runs: four test files each driving one on a two-core
+// machine made every one of them three to five times slower (and its waits time out). The run's
+// test processes share TEST_BROWSER_SLOTS (2) slots, directories under TEST_BROWSER_LOCKS (made
+// by test/global-setup.ts) holding their owner's pid; a process that died holding one frees it.
+// A process holding a slot launches further browsers without waiting (it would wait on itself).
+let held = 0;
+let heldLock: string | undefined;
+
+async function browserSlot(): Promise<() => void> {
+  const dir = process.env.TEST_BROWSER_LOCKS;
+  if (!dir) return () => {};
+  if (held === 0) heldLock = await takeSlot(dir, Number(process.env.TEST_BROWSER_SLOTS ?? 2));
+  held += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held -= 1;
+    if (held === 0 && heldLock) rmSync(heldLock, { recursive: true, force: true });
+  };
+}
+
+async function takeSlot(dir: string, slots: number): Promise<string> {
+  for (;;) {
+    for (let i = 0; i < slots; i++) {
+      const lock = path.join(dir, `slot-${i}`);
+      try {
+        mkdirSync(lock);
+        writeFileSync(path.join(lock, 'pid'), String(process.pid));
+        return lock;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        if (!alive(lock)) rmSync(lock, { recursive: true, force: true });
+      }
+    }
+    await sleep(200);
+  }
+}
+
+/** Whether the process that holds `lock` runs (true while it has not written its pid yet). */
+function alive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+  } catch {
+    return true;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Builds the clients when their build is missing or stale (scripts/web.ts ensure): once, in test/global-setup.ts. */
