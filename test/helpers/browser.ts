@@ -8,6 +8,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { running } from '../../src/platform/db/data-dir-lock.ts';
 import type { ServerOptions } from '../../src/server.ts';
 import { ADMIN_PASSWORD, startApp, type TestApp } from './app.ts';
 
@@ -41,8 +42,9 @@ export async function launchBrowser(args: string[] = []): Promise<Browser> {
 
 // Chromium is the heaviest thing the suite runs: four test files each driving one on a two-core
 // machine made every one of them three to five times slower (and its waits time out). The run's
-// test processes share TEST_BROWSER_SLOTS (2) slots, directories under TEST_BROWSER_LOCKS (made
-// by test/global-setup.ts) holding their owner's pid; a process that died holding one frees it.
+// test processes share TEST_BROWSER_SLOTS (2) slots, files under TEST_BROWSER_LOCKS (made by
+// test/global-setup.ts) created exclusively with their owner's pid, taken over from a process
+// that no longer runs, as the embedded database's folder lock does (data-dir-lock.ts).
 // A process holding a slot launches further browsers without waiting (it would wait on itself).
 let held = 0;
 let heldLock: string | undefined;
@@ -57,7 +59,7 @@ async function browserSlot(): Promise<() => void> {
     if (released) return;
     released = true;
     held -= 1;
-    if (held === 0 && heldLock) rmSync(heldLock, { recursive: true, force: true });
+    if (held === 0 && heldLock) rmSync(heldLock, { force: true });
   };
 }
 
@@ -66,31 +68,15 @@ async function takeSlot(dir: string, slots: number): Promise<string> {
     for (let i = 0; i < slots; i++) {
       const lock = path.join(dir, `slot-${i}`);
       try {
-        mkdirSync(lock);
-        writeFileSync(path.join(lock, 'pid'), String(process.pid));
+        writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
         return lock;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        if (!alive(lock)) rmSync(lock, { recursive: true, force: true });
+        const owner = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+        if (Number.isSafeInteger(owner) && !running(owner)) rmSync(lock, { force: true });
       }
     }
     await sleep(200);
-  }
-}
-
-/** Whether the process that holds `lock` runs (true while it has not written its pid yet). */
-function alive(lock: string): boolean {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
-  } catch {
-    return true;
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -8,8 +8,9 @@ import { StartupError } from '../startup.ts';
 /** Lock files this process holds (a second open in the same process is refused too). */
 const held = new Set<string>();
 
-function running(pid: number): boolean {
-  if (pid === process.pid) return false; // not in `held`: left by an earlier process that had our id
+/** Whether the process `pid` runs (false for this process's own id: a file left by an earlier process that had it). */
+export function running(pid: number): boolean {
+  if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
     return true;
